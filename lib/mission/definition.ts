@@ -1,0 +1,138 @@
+import { z } from "zod";
+import { parse as parseYaml, YAMLParseError } from "yaml";
+
+/** RFC 001 §3.1 phase order. A definition may omit phases but never reorder them. */
+export const PHASES = ["CONTEXT_ENRICHMENT", "PLANNING", "RESEARCH", "DESIGN", "EXECUTION", "REVIEW"] as const;
+export type Phase = (typeof PHASES)[number];
+
+export const PRIORITIES = ["critical", "important", "optional"] as const;
+export type Priority = (typeof PRIORITIES)[number];
+
+export const TOOL_NAMES = ["shell", "http", "file"] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+export const DEFAULT_AGENT_TIMEOUT_MS = 120_000;
+
+const name = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(80, "must be at most 80 characters")
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 _.-]*$/, "may contain letters, digits, spaces, '_', '.', '-' and must start with a letter or digit");
+
+/**
+ * Evidence checks: what proves a step worked (RFC 001 §3.3). Each is a one-key object in YAML:
+ *   - exit_code: 0
+ *   - file_exists: dist/app.tgz
+ *   - output_matches: "^ok"
+ *   - http_status: 200            (or [200, 201])
+ *   - json_path: $.status          (with optional `equals`)
+ */
+export const evidenceCheckSchema = z.union([
+  z.strictObject({ exit_code: z.number().int() }),
+  z.strictObject({ file_exists: z.string().min(1) }),
+  z.strictObject({
+    output_matches: z.string().min(1).refine((s) => {
+      try {
+        new RegExp(s);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "is not a valid regular expression"),
+  }),
+  z.strictObject({ http_status: z.union([z.number().int().min(100).max(599), z.array(z.number().int().min(100).max(599)).min(1)]) }),
+  z.strictObject({ json_path: z.string().regex(/^\$(\.[A-Za-z0-9_-]+|\[\d+\])*$/, "must look like $.a.b[0]"), equals: z.unknown().optional() }),
+]);
+export type EvidenceCheck = z.infer<typeof evidenceCheckSchema>;
+
+export const stepSchema = z.strictObject({
+  name: z.string().trim().min(1).max(120).optional(),
+  tool: z.enum(TOOL_NAMES, { error: `must be one of ${TOOL_NAMES.join(", ")}` }),
+  args: z.record(z.string(), z.unknown()).default({}),
+  /** When absent, the tool's default check applies (shell: exit_code 0; http: 2xx status; file: the operation completed). */
+  evidence: z.array(evidenceCheckSchema).optional(),
+  timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+});
+export type StepDefinition = z.infer<typeof stepSchema>;
+
+export const agentSchema = z.strictObject({
+  name,
+  priority: z.enum(PRIORITIES, { error: `must be one of ${PRIORITIES.join(", ")}` }),
+  timeoutMs: z.number().int().positive().max(86_400_000).default(DEFAULT_AGENT_TIMEOUT_MS),
+  steps: z.array(stepSchema).min(1, "an agent needs at least one step"),
+});
+export type AgentDefinition = z.infer<typeof agentSchema>;
+
+export const phaseSchema = z.strictObject({
+  name: z.enum(PHASES, { error: `must be one of ${PHASES.join(", ")}` }),
+  agents: z.array(agentSchema).min(1, "a phase needs at least one agent"),
+});
+export type PhaseDefinition = z.infer<typeof phaseSchema>;
+
+export const missionDefinitionSchema = z
+  .strictObject({
+    name,
+    objective: z.string().trim().min(1, "must say what the mission is for").max(2000),
+    objectiveChecks: z.array(stepSchema).default([]),
+    allowedBinaries: z.array(z.string().regex(/^[A-Za-z0-9._+-]+$/, "must be a binary name, not a path")).default([]),
+    phases: z.array(phaseSchema).min(1, "a mission needs at least one phase"),
+  })
+  .superRefine((def, ctx) => {
+    let last = -1;
+    def.phases.forEach((p, i) => {
+      const idx = PHASES.indexOf(p.name);
+      if (idx <= last) {
+        ctx.addIssue({ code: "custom", path: ["phases", i, "name"], message: `${p.name} is out of order or repeated: phases must follow ${PHASES.join(" → ")}` });
+      }
+      last = Math.max(last, idx);
+    });
+    const seen = new Map<string, string>();
+    def.phases.forEach((p, i) =>
+      p.agents.forEach((a, j) => {
+        const prev = seen.get(a.name);
+        if (prev) ctx.addIssue({ code: "custom", path: ["phases", i, "agents", j, "name"], message: `agent name "${a.name}" is already used in ${prev}; agent names must be unique in a mission` });
+        seen.set(a.name, p.name);
+      }),
+    );
+  });
+export type MissionDefinition = z.infer<typeof missionDefinitionSchema>;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export type ParseDefinitionResult = { ok: true; definition: MissionDefinition } | { ok: false; errors: FieldError[] };
+
+/** Parse a mission definition from YAML or JSON text (JSON is YAML), with field-level errors. */
+export function parseMissionDefinition(text: string): ParseDefinitionResult {
+  if (!text.trim()) return { ok: false, errors: [{ path: "", message: "The definition is empty: paste YAML or JSON describing name, objective and phases." }] };
+  let raw: unknown;
+  try {
+    raw = parseYaml(text, { prettyErrors: true });
+  } catch (e) {
+    const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : "";
+    const msg = e instanceof Error ? e.message.split("\n")[0] : String(e);
+    return { ok: false, errors: [{ path: "", message: `Not valid YAML or JSON${where}: ${msg}` }] };
+  }
+  return validateMissionDefinition(raw);
+}
+
+export function validateMissionDefinition(raw: unknown): ParseDefinitionResult {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    return { ok: false, errors: [{ path: "", message: "The definition must be an object with name, objective and phases." }] };
+  }
+  const parsed = missionDefinitionSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, definition: parsed.data };
+  return { ok: false, errors: parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })) };
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), "");
+}
+
+/** Agents in execution order with their phase. */
+export function agentsInOrder(def: MissionDefinition): Array<AgentDefinition & { phase: Phase }> {
+  return def.phases.flatMap((p) => p.agents.map((a) => ({ ...a, phase: p.name })));
+}
