@@ -1,0 +1,41 @@
+import pg from "pg";
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import * as schema from "./schema";
+
+export type Db = NodePgDatabase<typeof schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Anything queries run on: the pool-backed db or a transaction. */
+export type Executor = Db | Tx;
+
+export interface DbHandle {
+  db: Db;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+// Timestamps as ISO strings, bigint counts as numbers.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function createDb(url: string, opts: { max?: number; applicationName?: string } = {}): DbHandle {
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, application_name: opts.applicationName ?? "faultline", idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on("error", (err) => console.error(`[db] idle connection error: ${err.message}`));
+  const db = drizzle(pool, { schema });
+  return { db, pool, close: () => pool.end() };
+}
+
+const globalForDb = globalThis as unknown as { __faultlineDb?: DbHandle };
+
+/** The process-wide database, from DATABASE_URL; one pool per process, also across hot reloads and bundles. */
+export function getDbHandle(): DbHandle {
+  if (!globalForDb.__faultlineDb) {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL is not set: start Faultline with `npm start` (which sets it) or set it to a PostgreSQL URL.");
+    globalForDb.__faultlineDb = createDb(url, { applicationName: `faultline-${process.env.FAULTLINE_PROCESS ?? "web"}` });
+  }
+  return globalForDb.__faultlineDb;
+}
+
+export function getDb(): Db {
+  return getDbHandle().db;
+}

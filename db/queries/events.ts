@@ -1,0 +1,158 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { applyEvent, progress, type MissionDefinition, type MissionEvent, type MissionState, type NewMissionEvent } from "../../lib/mission";
+import { missionCreated } from "../../lib/mission/transitions";
+import { AppError } from "../../lib/errors";
+import type { Db, Executor, Tx } from "../client";
+import { agents, events, gates, missions, type EventRow } from "../schema";
+
+export const EVENTS_CHANNEL = "faultline_events";
+
+export class LeaseLostError extends Error {
+  constructor(missionId: string, owner: string, holder: string | null) {
+    super(`Lease lost: worker ${owner} no longer holds mission ${missionId} (held by ${holder ?? "nobody"}).`);
+    this.name = "LeaseLostError";
+  }
+}
+
+export function rowToEvent(r: EventRow): MissionEvent {
+  return {
+    missionId: r.missionId,
+    seq: r.seq,
+    type: r.type,
+    actorId: r.actorId,
+    payload: r.payload,
+    reason: r.reason,
+    impact: r.impact,
+    evidence: r.evidence as Record<string, unknown> | null,
+    at: new Date(r.createdAt).toISOString(),
+  } as MissionEvent;
+}
+
+/** Creates a mission: its `mission.created` event and projections, in one transaction. */
+export async function createMission(db: Db, params: { definition: MissionDefinition; actorId: string; id?: string }): Promise<MissionState> {
+  return db.transaction(async (tx) => {
+    const id = params.id ?? randomUUID();
+    const at = new Date().toISOString();
+    const event: MissionEvent = { ...missionCreated(params.definition), missionId: id, seq: 1, actorId: params.actorId, at };
+    const state = applyEvent(null, event);
+    await tx.insert(missions).values({
+      id,
+      name: state.name,
+      definition: state.definition,
+      phase: state.phase,
+      runState: state.runState,
+      lastSeq: 1,
+      state,
+      createdBy: params.actorId,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await insertEvents(tx, [event]);
+    await writeProjections(tx, state);
+    await notify(tx, id, 1);
+    return state;
+  });
+}
+
+/**
+ * Appends events to a mission in one transaction: locks the mission row, checks the lease when a
+ * worker writes, applies every event with the reducer (an illegal transition throws and nothing is
+ * written), inserts the events, rewrites the projections and sends one NOTIFY.
+ */
+export async function appendEvents(
+  tx: Tx,
+  params: { missionId: string; actorId: string; events: NewMissionEvent[]; leaseOwner?: string },
+): Promise<{ state: MissionState; events: MissionEvent[] }> {
+  const [row] = await tx
+    .select({ state: missions.state, leaseOwner: missions.leaseOwner, leaseExpiresAt: missions.leaseExpiresAt })
+    .from(missions)
+    .where(eq(missions.id, params.missionId))
+    .for("update");
+  if (!row) throw new AppError("not_found", { userMessage: `Mission ${params.missionId} does not exist.` });
+  if (params.leaseOwner && row.leaseOwner !== params.leaseOwner) throw new LeaseLostError(params.missionId, params.leaseOwner, row.leaseOwner);
+  let state = row.state;
+  const at = new Date().toISOString();
+  const stored: MissionEvent[] = [];
+  for (const e of params.events) {
+    const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: params.actorId, at } as MissionEvent;
+    state = applyEvent(state, ev);
+    stored.push(ev);
+  }
+  if (stored.length === 0) return { state, events: [] };
+  await insertEvents(tx, stored);
+  await writeProjections(tx, state);
+  await notify(tx, params.missionId, state.seq);
+  return { state, events: stored };
+}
+
+async function insertEvents(tx: Tx, list: MissionEvent[]): Promise<void> {
+  await tx.insert(events).values(
+    list.map((e) => ({
+      missionId: e.missionId,
+      seq: e.seq,
+      type: e.type,
+      actorId: e.actorId,
+      payload: e.payload,
+      reason: e.reason,
+      impact: e.impact,
+      evidence: e.evidence,
+      createdAt: e.at,
+    })),
+  );
+}
+
+/** Projections (missions, agents, gates) always equal reduce(events) as of the same seq. */
+async function writeProjections(tx: Tx, s: MissionState): Promise<void> {
+  const openGates = s.gates.filter((g) => g.status === "open").length;
+  await tx
+    .update(missions)
+    .set({
+      phase: s.phase,
+      runState: s.runState,
+      progress: progress(s),
+      openGates,
+      finalStatus: s.finalStatus,
+      lastSeq: s.seq,
+      state: s,
+      startedAt: s.startedAt,
+      endedAt: s.endedAt,
+      updatedAt: new Date().toISOString(),
+      ...(s.runState === "completed" || s.runState === "failed" ? { leaseOwner: null, leaseExpiresAt: null } : {}),
+    })
+    .where(eq(missions.id, s.id));
+  const agentRows = s.agentOrder.map((name, position) => {
+    const a = s.agents[name];
+    return { missionId: s.id, name, phase: a.phase, priority: a.priority, status: a.status, attempt: a.attempt, position, error: a.error };
+  });
+  if (agentRows.length) {
+    await tx
+      .insert(agents)
+      .values(agentRows)
+      .onConflictDoUpdate({ target: [agents.missionId, agents.name], set: { status: sql`excluded.status`, attempt: sql`excluded.attempt`, error: sql`excluded.error` } });
+  }
+  if (s.gates.length) {
+    await tx
+      .insert(gates)
+      .values(s.gates.map((g) => ({ id: g.id, missionId: s.id, agent: g.agent, phase: g.phase, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs })))
+      .onConflictDoUpdate({
+        target: gates.id,
+        set: { status: sql`excluded.status`, decision: sql`excluded.decision`, decidedBy: sql`excluded.decided_by`, note: sql`excluded.note`, decidedAt: sql`excluded.decided_at`, openMs: sql`excluded.open_ms` },
+      });
+  }
+}
+
+/** One small NOTIFY per transaction: a wake-up hint; readers catch up from the table by seq. */
+async function notify(tx: Tx, missionId: string, seq: number): Promise<void> {
+  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ m: missionId, s: seq })})`);
+}
+
+export async function listEventsAfter(db: Executor, params: { missionId: string; afterSeq?: number; limit?: number }): Promise<MissionEvent[]> {
+  const rows = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.missionId, params.missionId), gt(events.seq, params.afterSeq ?? 0)))
+    .orderBy(asc(events.seq))
+    .limit(params.limit ?? 10_000);
+  return rows.map(rowToEvent);
+}

@@ -1,0 +1,129 @@
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import type { AgentError, GateOption, MissionState } from "../lib/mission/types";
+import type { UserFacingError } from "../lib/errors";
+import type { MissionDefinition } from "../lib/mission/definition";
+
+/** People who sign in. Roles: admin, operator, reviewer, contributor, auditor (several allowed). */
+export const users = pgTable("users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  email: text("email").notNull().unique(),
+  name: text("name").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  roles: text("roles").array().notNull().default(sql`'{}'::text[]`),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+export type User = typeof users.$inferSelect;
+
+/** Everyone who writes events: users (`user:<id>`), workers (`worker:<host>:<pid>`), the CLI (`cli:<os user>`), the system. */
+export const actors = pgTable("actors", {
+  id: text("id").primaryKey(),
+  kind: text("kind", { enum: ["user", "worker", "cli", "system"] }).notNull(),
+  displayName: text("display_name").notNull(),
+  userId: uuid("user_id").references(() => users.id),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+export type Actor = typeof actors.$inferSelect;
+
+/** The append-only event log: the truth. A trigger rejects UPDATE and DELETE (see migration). */
+export const events = pgTable(
+  "events",
+  {
+    position: bigserial("position", { mode: "number" }).primaryKey(),
+    missionId: uuid("mission_id").notNull(),
+    seq: integer("seq").notNull(),
+    type: text("type").notNull(),
+    actorId: text("actor_id")
+      .notNull()
+      .references(() => actors.id),
+    payload: jsonb("payload").notNull(),
+    reason: text("reason").notNull(),
+    impact: text("impact").notNull(),
+    evidence: jsonb("evidence"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("events_mission_seq").on(t.missionId, t.seq), index("events_type").on(t.type)],
+);
+export type EventRow = typeof events.$inferSelect;
+
+/** Projection of a mission plus its dispatch lease. Written in the same transaction as its events. */
+export const missions = pgTable(
+  "missions",
+  {
+    id: uuid("id").primaryKey(),
+    name: text("name").notNull(),
+    definition: jsonb("definition").$type<MissionDefinition>().notNull(),
+    phase: text("phase").notNull(),
+    runState: text("run_state").notNull(),
+    progress: real("progress").notNull().default(0),
+    openGates: integer("open_gates").notNull().default(0),
+    finalStatus: text("final_status"),
+    lastSeq: integer("last_seq").notNull(),
+    /** reduce(events) as of lastSeq: the snapshot the next append starts from. */
+    state: jsonb("state").$type<MissionState>().notNull(),
+    createdBy: text("created_by")
+      .notNull()
+      .references(() => actors.id),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "string" }),
+    endedAt: timestamp("ended_at", { withTimezone: true, mode: "string" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull(),
+    leaseOwner: text("lease_owner"),
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true, mode: "string" }),
+    /** Not before this time may a worker claim it (retry-after waits). */
+    runnableAt: timestamp("runnable_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [index("missions_dispatch").on(t.runState, t.leaseExpiresAt), index("missions_created").on(t.createdAt)],
+);
+export type MissionRow = typeof missions.$inferSelect;
+
+export const agents = pgTable(
+  "agents",
+  {
+    missionId: uuid("mission_id")
+      .notNull()
+      .references(() => missions.id),
+    name: text("name").notNull(),
+    phase: text("phase").notNull(),
+    priority: text("priority").notNull(),
+    status: text("status").notNull(),
+    attempt: integer("attempt").notNull(),
+    position: integer("position").notNull(),
+    error: jsonb("error").$type<AgentError>(),
+  },
+  (t) => [primaryKey({ columns: [t.missionId, t.name] })],
+);
+export type AgentRow = typeof agents.$inferSelect;
+
+/** Gates and their decision records (who, what, when, note, how long the gate was open). */
+export const gates = pgTable(
+  "gates",
+  {
+    id: uuid("id").primaryKey(),
+    missionId: uuid("mission_id")
+      .notNull()
+      .references(() => missions.id),
+    agent: text("agent").notNull(),
+    phase: text("phase").notNull(),
+    status: text("status").notNull(),
+    options: jsonb("options").$type<GateOption[]>().notNull(),
+    error: jsonb("error").$type<UserFacingError>().notNull(),
+    openedAt: timestamp("opened_at", { withTimezone: true, mode: "string" }).notNull(),
+    openedSeq: integer("opened_seq").notNull(),
+    decision: text("decision"),
+    decidedBy: text("decided_by").references(() => actors.id),
+    note: text("note"),
+    decidedAt: timestamp("decided_at", { withTimezone: true, mode: "string" }),
+    openMs: bigint("open_ms", { mode: "number" }),
+  },
+  (t) => [index("gates_open").on(t.status, t.openedAt), index("gates_mission").on(t.missionId)],
+);
+export type GateRow = typeof gates.$inferSelect;
+
+export const workers = pgTable("workers", {
+  id: text("id").primaryKey(),
+  startedAt: timestamp("started_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  heartbeatAt: timestamp("heartbeat_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  stoppedAt: timestamp("stopped_at", { withTimezone: true, mode: "string" }),
+  active: boolean("active").notNull().default(true),
+});

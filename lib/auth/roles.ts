@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+export const ROLES = ["admin", "operator", "reviewer", "contributor", "auditor"] as const;
+export type Role = (typeof ROLES)[number];
+export const roleSchema = z.enum(ROLES);
+
+/** Everything a signed-in person may try to do. */
+export const ACTIONS = [
+  "mission.view",
+  "mission.create",
+  "gate.view",
+  "gate.decide",
+  "user.manage",
+] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/** The permission matrix: which roles may do what. Every role may view; only some may act. */
+export const PERMISSIONS: Record<Action, readonly Role[]> = {
+  "mission.view": ROLES,
+  "gate.view": ROLES,
+  "mission.create": ["admin", "operator"],
+  "gate.decide": ["admin", "operator"],
+  "user.manage": ["admin"],
+};
+
+export interface Principal {
+  id: string;
+  name: string;
+  email: string;
+  roles: readonly Role[];
+}
+
+/** The one authorization check, called wherever data is touched. */
+export function can(user: Principal | null | undefined, action: Action): boolean {
+  if (!user) return false;
+  return user.roles.some((r) => PERMISSIONS[action].includes(r));
+}
+
+export function describeMissingPermission(user: Principal | null | undefined, action: Action): string {
+  if (!user) return "You are not signed in. Sign in and try again.";
+  const allowed = PERMISSIONS[action].join(" or ");
+  return `Your roles (${user.roles.join(", ") || "none"}) do not allow ${action.replace(".", " ")}: that needs ${allowed}. Ask an admin for the role if you need it.`;
+}

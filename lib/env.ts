@@ -1,0 +1,46 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Environment, parsed once with zod. A bad value fails at start with a message naming the variable. */
+const bool = z
+  .enum(["0", "1", "true", "false", "yes", "no"], { error: "must be 1/0, true/false or yes/no" })
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+const int = (def: number, min = 0) => z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(min).default(def);
+
+export const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  FAULTLINE_DATA_DIR: z.string().min(1).default(".data"),
+  PORT: int(3000, 0).refine((p) => p < 65536, "must be a TCP port (0-65535)"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  NEXTAUTH_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  FAULTLINE_DEMO_USERS: bool.default(true),
+  FAULTLINE_LEASE_MS: int(15_000, 1000),
+  FAULTLINE_HEARTBEAT_MS: int(5_000, 100),
+  FAULTLINE_POLL_MS: int(2_000, 50),
+  FAULTLINE_ALLOWED_BINARIES: z
+    .string()
+    .default("")
+    .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)),
+  FAULTLINE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+export type Env = z.infer<typeof envSchema> & { dataDir: string };
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`);
+    throw new EnvError(`Invalid environment:\n${lines.join("\n")}\nFix these variables (see README "Configuration") and start again.`);
+  }
+  return { ...parsed.data, dataDir: path.resolve(parsed.data.FAULTLINE_DATA_DIR) };
+}
+
+let cached: Env | undefined;
+export function env(): Env {
+  return (cached ??= parseEnv());
+}

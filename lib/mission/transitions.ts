@@ -1,0 +1,158 @@
+import type { ToolError } from "../tools/result";
+import type { MissionDefinition, Phase } from "./definition";
+import { idempotencyKey, type NewMissionEvent } from "./events";
+import { gateUserError, respondToFailure } from "./failure";
+import { explainFinalStatus, deriveFinalStatus } from "./status";
+import type { AgentError, EvidenceRecord, GateDecision, GateState, MissionState } from "./types";
+
+/**
+ * Builders for every transition: each returns the event with its RFC 001 §3.1 triple
+ * (reason, impact, evidence). The orchestrator, the web and the CLI build events only here.
+ */
+
+export function missionCreated(definition: MissionDefinition): NewMissionEvent {
+  const agents = definition.phases.reduce((n, p) => n + p.agents.length, 0);
+  return {
+    type: "mission.created",
+    payload: { definition },
+    reason: "A mission definition was submitted and validated.",
+    impact: `Mission "${definition.name}" is queued: ${definition.phases.length} phase(s), ${agents} agent(s).`,
+    evidence: { phases: definition.phases.map((p) => p.name), agents },
+  };
+}
+
+export function phaseStarted(phase: Phase, previous: string): NewMissionEvent {
+  return { type: "phase.started", payload: { phase }, reason: `${previous} is complete.`, impact: `Agents of ${phase} run next.`, evidence: null };
+}
+
+export function agentStarted(agent: string, attempt: number): NewMissionEvent {
+  return {
+    type: "agent.started",
+    payload: { agent, attempt },
+    reason: attempt === 1 ? `Agent "${agent}" is next in its phase.` : `An operator chose to retry agent "${agent}".`,
+    impact: `Attempt ${attempt} of "${agent}" runs from its first step.`,
+    evidence: null,
+  };
+}
+
+export function stepStarted(missionId: string, agent: string, attempt: number, step: number, tool: string, label: string): NewMissionEvent {
+  const key = idempotencyKey(missionId, agent, step, attempt);
+  return {
+    type: "step.started",
+    payload: { agent, attempt, step, tool, idempotencyKey: key },
+    reason: `Step ${step + 1} of "${agent}": ${label}.`,
+    impact: "A side effect may happen; its idempotency key is recorded before it runs.",
+    evidence: { idempotencyKey: key },
+  };
+}
+
+export function toolSucceeded(agent: string, attempt: number, step: number, data: Record<string, unknown>, evidence: EvidenceRecord[]): NewMissionEvent {
+  return {
+    type: "tool.succeeded",
+    payload: { agent, attempt, step, data, evidence },
+    reason: `The tool returned ok and ${evidence.length} evidence check(s) passed.`,
+    impact: `Step ${step + 1} of "${agent}" is proven done.`,
+    evidence: { checks: evidence },
+  };
+}
+
+export function toolFailed(agent: string, attempt: number, step: number, error: ToolError, evidence: EvidenceRecord[]): NewMissionEvent {
+  return {
+    type: "tool.failed",
+    payload: { agent, attempt, step, error, evidence },
+    reason: error.message,
+    impact: `Step ${step + 1} of "${agent}" failed (${error.code}); the agent cannot complete attempt ${attempt}.`,
+    evidence: {
+      code: error.code,
+      ...(error.exitCode != null ? { exitCode: error.exitCode } : {}),
+      ...(error.status !== undefined ? { httpStatus: error.status } : {}),
+      ...(evidence.length ? { checks: evidence } : {}),
+    },
+  };
+}
+
+export function agentCompleted(agent: string, attempt: number, steps: number): NewMissionEvent {
+  return {
+    type: "agent.completed",
+    payload: { agent, attempt },
+    reason: `All ${steps} step(s) of "${agent}" succeeded with evidence.`,
+    impact: `"${agent}" counts toward the mission's success.`,
+    evidence: { attempt, steps },
+  };
+}
+
+export function agentFailed(agent: string, attempt: number, error: AgentError): NewMissionEvent {
+  return {
+    type: "agent.failed",
+    payload: { agent, attempt, error },
+    reason: `${error.code}: ${error.message}`,
+    impact: error.recoverable ? `"${agent}" failed; a retry may help.` : `"${agent}" failed; a retry is unlikely to help.`,
+    evidence: { code: error.code, toolCode: error.context.toolError.code, step: error.context.step },
+  };
+}
+
+/** Applies the priority response matrix to a failed agent: a warning, or a gate. */
+export function failureResponse(state: MissionState, agentName: string, gateId: string, at: string): NewMissionEvent {
+  const agent = state.agents[agentName];
+  const response = respondToFailure(state, agent);
+  if (response.kind === "continue") {
+    return { type: "mission.warning", payload: { agent: agentName, message: response.warning }, reason: `"${agentName}" is optional.`, impact: response.warning, evidence: { priority: agent.priority } };
+  }
+  const error = gateUserError(state, agent, response.options, at);
+  return {
+    type: "gate.opened",
+    payload: { gateId, agent: agentName, phase: agent.phase, options: response.options, error },
+    reason: `"${agentName}" is ${agent.priority}; the response matrix opens a gate.`,
+    impact: "The mission is paused until an operator decides.",
+    evidence: { priority: agent.priority, recoverable: agent.error?.recoverable ?? false, options: response.options.map((o) => o.action) },
+  };
+}
+
+export function gateResolved(gate: GateState, decision: GateDecision, note: string | null, at: string, who: string): NewMissionEvent {
+  const openMs = Math.max(0, Date.parse(at) - Date.parse(gate.openedAt));
+  const impact = {
+    retry: `"${gate.agent}" runs again from its first step.`,
+    skip: `The mission continues without "${gate.agent}".`,
+    abort: "The mission ends FAILED; everything produced so far is kept.",
+  }[decision];
+  return {
+    type: "gate.resolved",
+    payload: { gateId: gate.id, decision, note, openMs },
+    reason: `${who} chose ${decision}${note ? `: ${note}` : ""}.`,
+    impact,
+    evidence: { gateId: gate.id, decision, openMs },
+  };
+}
+
+export function phaseCompleted(state: MissionState, phase: Phase): NewMissionEvent {
+  const agents = state.agentOrder.map((n) => state.agents[n]).filter((a) => a.phase === phase);
+  const counts = agents.reduce<Record<string, number>>((c, a) => ({ ...c, [a.status]: (c[a.status] ?? 0) + 1 }), {});
+  return {
+    type: "phase.completed",
+    payload: { phase },
+    reason: `Every agent of ${phase} is settled.`,
+    impact: "Progress up to this phase is committed (checkpoint).",
+    evidence: counts,
+  };
+}
+
+export function objectiveChecked(passed: boolean, evidence: EvidenceRecord[]): NewMissionEvent {
+  return {
+    type: "objective.checked",
+    payload: { passed, evidence },
+    reason: evidence.length ? `${evidence.filter((e) => e.passed).length} of ${evidence.length} objective check(s) passed.` : "The definition declares no objective checks.",
+    impact: passed ? "The objective counts as met." : "The objective is not met: the mission will end FAILED.",
+    evidence: { checks: evidence },
+  };
+}
+
+export function missionFinished(state: MissionState): NewMissionEvent {
+  const finalStatus = deriveFinalStatus(state);
+  return {
+    type: "mission.finished",
+    payload: { finalStatus },
+    reason: explainFinalStatus(state),
+    impact: `Final status ${finalStatus}, derived from the evidence.`,
+    evidence: Object.fromEntries(state.agentOrder.map((n) => [n, state.agents[n].status])),
+  };
+}
