@@ -20,6 +20,7 @@ export const envSchema = z.object({
   FAULTLINE_LEASE_MS: int(15_000, 1000),
   FAULTLINE_HEARTBEAT_MS: int(5_000, 100),
   FAULTLINE_POLL_MS: int(2_000, 50),
+  FAULTLINE_WORKER_CONCURRENCY: int(4, 1),
   FAULTLINE_ALLOWED_BINARIES: z
     .string()
     .default("")

@@ -50,7 +50,7 @@ export async function createMission(db: Db, params: { definition: MissionDefinit
     });
     await insertEvents(tx, [event]);
     await writeProjections(tx, state);
-    await notify(tx, id, 1);
+    await notify(tx, id, 1, true);
     return state;
   });
 }
@@ -62,7 +62,13 @@ export async function createMission(db: Db, params: { definition: MissionDefinit
  */
 export async function appendEvents(
   tx: Tx,
-  params: { missionId: string; actorId: string; events: NewMissionEvent[]; leaseOwner?: string },
+  params: {
+    missionId: string;
+    actorId: string;
+    /** Events, or builders of an event from the state reached by the ones before it. */
+    events: Array<NewMissionEvent | ((state: MissionState) => NewMissionEvent)>;
+    leaseOwner?: string;
+  },
 ): Promise<{ state: MissionState; events: MissionEvent[] }> {
   const [row] = await tx
     .select({ state: missions.state, leaseOwner: missions.leaseOwner, leaseExpiresAt: missions.leaseExpiresAt })
@@ -74,7 +80,8 @@ export async function appendEvents(
   let state = row.state;
   const at = new Date().toISOString();
   const stored: MissionEvent[] = [];
-  for (const e of params.events) {
+  for (const item of params.events) {
+    const e = typeof item === "function" ? item(state) : item;
     const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: params.actorId, at } as MissionEvent;
     state = applyEvent(state, ev);
     stored.push(ev);
@@ -82,7 +89,7 @@ export async function appendEvents(
   if (stored.length === 0) return { state, events: [] };
   await insertEvents(tx, stored);
   await writeProjections(tx, state);
-  await notify(tx, params.missionId, state.seq);
+  await notify(tx, params.missionId, state.seq, stored.some((e) => WAKES_WORKERS.has(e.type)));
   return { state, events: stored };
 }
 
@@ -142,9 +149,22 @@ async function writeProjections(tx: Tx, s: MissionState): Promise<void> {
   }
 }
 
+/** Events after which a mission may have become claimable by a worker. */
+const WAKES_WORKERS = new Set<string>(["mission.created", "gate.resolved"]);
+
+export interface EventsNotification {
+  /** mission id */
+  m: string;
+  /** last seq committed */
+  s: number;
+  /** 1 when workers should try to claim */
+  w?: 1;
+}
+
 /** One small NOTIFY per transaction: a wake-up hint; readers catch up from the table by seq. */
-async function notify(tx: Tx, missionId: string, seq: number): Promise<void> {
-  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ m: missionId, s: seq })})`);
+async function notify(tx: Tx, missionId: string, seq: number, wake: boolean): Promise<void> {
+  const payload: EventsNotification = { m: missionId, s: seq, ...(wake ? { w: 1 as const } : {}) };
+  await tx.execute(sql`select pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(payload)})`);
 }
 
 export async function listEventsAfter(db: Executor, params: { missionId: string; afterSeq?: number; limit?: number }): Promise<MissionEvent[]> {

@@ -129,7 +129,7 @@ export function interpretOutcome(
   const { stdout, stderr, durationMs, signal } = outcome;
   const output = { stdout: tailTruncate(stdout), stderr: tailTruncate(stderr) };
   const failWith = (error: ToolError): ToolResult<ShellData> =>
-    fail({ ...output, ...error }, { exitCode: error.exitCode ?? null, stdout, stderr, durationMs });
+    fail({ ...error, ...output }, { exitCode: error.exitCode ?? null, stdout, stderr, durationMs });
 
   switch (outcome.stoppedBy) {
     case "timeout":
@@ -337,9 +337,9 @@ export function createShellTool(options: ShellToolOptions = {}): Tool<ShellArgs>
         return fail({ code: "NOT_FOUND", message: `The working directory "${args.cwd}" does not exist in the workspace. Create it in an earlier step or fix cwd.` });
       }
 
-      const limits = { timeoutMs: ctx.timeoutMs, maxOutputBytes: args.maxOutputBytes, cancelReason: cancelReasonOf(ctx.signal) };
       if (ctx.signal.aborted) {
-        return fail({ code: "TIMEOUT", message: `"${args.command}" was not started because the step was already cancelled${limits.cancelReason ? ` (${limits.cancelReason})` : ""}.` });
+        const reason = cancelReasonOf(ctx.signal);
+        return fail({ code: "TIMEOUT", message: `"${args.command}" was not started because the step was already cancelled${reason ? ` (${reason})` : ""}.` });
       }
       const outcome = await execute({
         command: args.command,
@@ -352,7 +352,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool<ShellArgs>
         signal: ctx.signal,
         killGraceMs,
       });
-      return interpretOutcome(args.command, outcome, { ...limits, cancelReason: cancelReasonOf(ctx.signal) });
+      return interpretOutcome(args.command, outcome, { timeoutMs: ctx.timeoutMs, maxOutputBytes: args.maxOutputBytes, cancelReason: cancelReasonOf(ctx.signal) });
     },
   };
 }

@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { inject } from "vitest";
+import { createDb, type DbHandle } from "./client";
+import { TEMPLATE } from "./test-global-setup";
+
+export interface TestDatabase extends DbHandle {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh database cloned from the migrated template: one per test file (or per test). */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const base = inject("databaseUrl");
+  const name = `t_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  const admin = new URL(base);
+  admin.pathname = "/postgres";
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  await c.query(`create database ${name} template ${TEMPLATE}`);
+  await c.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const handle = createDb(url.toString(), { max: 10, applicationName: "faultline-test" });
+  return {
+    ...handle,
+    url: url.toString(),
+    async drop() {
+      await handle.close().catch(() => {});
+      const d = new pg.Client({ connectionString: admin.toString() });
+      await d.connect();
+      await d.query(`drop database if exists ${name} with (force)`);
+      await d.end();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { z } from "zod";
+import { TOOL_NAMES, type ToolName } from "../mission/definition";
+import { errorMessage, fileTool } from "./file";
+import { httpTool } from "./http";
+import { assertToolResult, fail, type Tool, type ToolContext, type ToolResult } from "./result";
+import { shellTool } from "./shell";
+
+export * from "./result";
+export { evaluateEvidence, evidencePassed, describeFailedEvidence, type EvidenceRecord } from "./evidence";
+export { shellTool, createShellTool, type ShellArgs, type ShellData } from "./shell";
+export { httpTool, type HttpArgs, type HttpData } from "./http";
+export { fileTool, resolveInWorkspace, type FileArgs } from "./file";
+
+export const tools: Record<ToolName, Tool> = { shell: shellTool, http: httpTool, file: fileTool };
+
+export function getTool(name: string): Tool | undefined {
+  return Object.hasOwn(tools, name) ? tools[name as ToolName] : undefined;
+}
+
+function formatIssuePath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), "");
+}
+
+/** "command: expected string; args[0]: …" — every problem with its field path. */
+export function formatArgIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.map((i) => `${formatIssuePath(i.path) || "(arguments)"}: ${i.message}`).join("; ");
+}
+
+async function runChecked(tool: Tool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const parsed = tool.args.safeParse(args);
+  if (!parsed.success) {
+    return fail({
+      code: "INVALID_ARGS",
+      message: `Invalid arguments for the ${tool.name} tool: ${formatArgIssues(parsed.error.issues)}. Fix the step's args in the mission definition.`,
+      details: { issues: parsed.error.issues.map((i) => ({ path: formatIssuePath(i.path), message: i.message })) },
+    });
+  }
+  let result: unknown;
+  try {
+    result = await tool.run(parsed.data, ctx);
+  } catch (err) {
+    return fail({ code: "INTERNAL_ERROR", message: `The ${tool.name} tool crashed: ${errorMessage(err)}. This is a bug in the tool, not in the mission definition.` });
+  }
+  try {
+    assertToolResult(result);
+    return result;
+  } catch (err) {
+    return fail({ code: "INTERNAL_ERROR", message: `The ${tool.name} tool returned a malformed result (${errorMessage(err)}). This is a bug in the tool, not in the mission definition.` });
+  }
+}
+
+/**
+ * Run a tool by name. Never throws: an unknown name, bad arguments, a throw inside the tool and a
+ * result that breaks the ToolResult contract all come back as `{ ok: false }`.
+ */
+export async function runTool(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+  const tool = getTool(name);
+  if (!tool) return fail({ code: "UNKNOWN_TOOL", message: `There is no tool named "${name}". Available tools: ${TOOL_NAMES.join(", ")}.` });
+  try {
+    return await runChecked(tool, args, ctx);
+  } catch (err) {
+    return fail({ code: "INTERNAL_ERROR", message: `Running the ${name} tool failed unexpectedly: ${errorMessage(err)}.` });
+  }
+}

@@ -1,0 +1,72 @@
+import type { UserFacingError } from "../errors";
+import type { GateDecision, GateOption, GateState } from "../mission/types";
+
+/** A gate as the console shows it: the gate plus the mission it belongs to. */
+export interface GateView {
+  id: string;
+  missionId: string;
+  missionName: string;
+  agent: string;
+  phase: string;
+  status: "open" | "resolved";
+  options: GateOption[];
+  error: UserFacingError;
+  openedAt: string;
+  decision: GateDecision | null;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  note: string | null;
+}
+
+export function gateViewFromState(g: GateState, mission: { id: string; name: string }): GateView {
+  return {
+    id: g.id,
+    missionId: mission.id,
+    missionName: mission.name,
+    agent: g.agent,
+    phase: g.phase,
+    status: g.status,
+    options: g.options,
+    error: g.error,
+    openedAt: g.openedAt,
+    decision: g.decision,
+    decidedBy: g.decidedBy,
+    decidedAt: g.decidedAt,
+    note: g.note,
+  };
+}
+
+/** Row shape of `listOpenGates` (db/queries/gates.ts), kept structural so lib stays free of db. */
+export interface GateRowLike {
+  id: string;
+  missionId: string;
+  agent: string;
+  phase: string;
+  status: string;
+  options: GateOption[];
+  error: UserFacingError;
+  openedAt: string;
+  decision: string | null;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  note: string | null;
+}
+
+export function gateViewFromRow(row: { gate: GateRowLike; missionName: string }): GateView {
+  const g = row.gate;
+  return {
+    id: g.id,
+    missionId: g.missionId,
+    missionName: row.missionName,
+    agent: g.agent,
+    phase: g.phase,
+    status: g.status === "resolved" ? "resolved" : "open",
+    options: g.options,
+    error: g.error,
+    openedAt: new Date(g.openedAt).toISOString(),
+    decision: (g.decision as GateDecision | null) ?? null,
+    decidedBy: g.decidedBy,
+    decidedAt: g.decidedAt ? new Date(g.decidedAt).toISOString() : null,
+    note: g.note,
+  };
+}

@@ -1,0 +1,79 @@
+import { applyEvent } from "../mission/reducer";
+import { deriveFinalStatus, explainFinalStatus } from "../mission/status";
+import type { MissionEvent } from "../mission/events";
+import type { FinalStatus, MissionState } from "../mission/types";
+import { gateViewFromState, type GateView } from "./gate-view";
+
+/** Everything the mission page shows; the body of GET /api/v1/missions/:id. */
+export interface MissionDetail {
+  mission: MissionState;
+  /** Derived from evidence once the mission is terminal (RFC 001 §3.3); null while it runs. */
+  finalStatus: FinalStatus | null;
+  explanation: string | null;
+  openGates: GateView[];
+  /** Every event, seq ascending; the last one's seq equals mission.seq. */
+  events: MissionEvent[];
+  /** Display names of the actors appearing in the log (`user:<id>`, `worker:…`). */
+  actors: Record<string, string>;
+}
+
+export function isTerminal(s: Pick<MissionState, "runState">): boolean {
+  return s.runState === "completed" || s.runState === "failed";
+}
+
+export function toMissionDetail(mission: MissionState, events: MissionEvent[], actors: Record<string, string>): MissionDetail {
+  const terminal = isTerminal(mission);
+  return {
+    mission,
+    finalStatus: terminal ? deriveFinalStatus(mission) : null,
+    explanation: terminal ? explainFinalStatus(mission) : null,
+    openGates: mission.gates.filter((g) => g.status === "open").map((g) => gateViewFromState(g, mission)),
+    events,
+    actors,
+  };
+}
+
+export interface ContiguousEvents {
+  /** Events with seq lastSeq+1, lastSeq+2, … in order, without duplicates. */
+  fresh: MissionEvent[];
+  lastSeq: number;
+  /** True when some incoming event lies beyond a missing seq: the caller must re-subscribe. */
+  gap: boolean;
+}
+
+/**
+ * The seq rule of the realtime protocol: keep only what directly follows lastSeq; ignore seq <= lastSeq
+ * (duplicates); stop at the first hole and report it as a gap (the events after it are dropped and come
+ * again with the catch-up).
+ */
+export function takeContiguous(lastSeq: number, incoming: readonly MissionEvent[]): ContiguousEvents {
+  const sorted = [...incoming].sort((a, b) => a.seq - b.seq);
+  const fresh: MissionEvent[] = [];
+  let seq = lastSeq;
+  for (const e of sorted) {
+    if (e.seq <= seq) continue;
+    if (e.seq !== seq + 1) return { fresh, lastSeq: seq, gap: true };
+    fresh.push(e);
+    seq = e.seq;
+  }
+  return { fresh, lastSeq: seq, gap: false };
+}
+
+export type ApplyResult =
+  | { kind: "unchanged"; gap: boolean }
+  | { kind: "applied"; detail: MissionDetail; gap: boolean }
+  /** The reducer rejected an event: the local copy cannot be trusted; refetch it. */
+  | { kind: "refetch"; reason: string };
+
+/** Folds live events into a mission page's data with the same reducer the server uses. */
+export function applyEventsToDetail(detail: MissionDetail, incoming: readonly MissionEvent[]): ApplyResult {
+  const { fresh, gap } = takeContiguous(detail.mission.seq, incoming);
+  if (fresh.length === 0) return { kind: "unchanged", gap };
+  let state = detail.mission;
+  try {
+    for (const e of fresh) state = applyEvent(state, e);
+  } catch (e) {
+    return { kind: "refetch", reason: e instanceof Error ? e.message : String(e) };
+  }
+  return { kind: "applied", detail: toMissionDetail(state, [...detail.events, ...fresh], detail.actors), gap };
+}

@@ -1,0 +1,169 @@
+import os from "node:os";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { sql } from "drizzle-orm";
+import type { DbHandle } from "../../db/client";
+import { EVENTS_CHANNEL, LeaseLostError, type EventsNotification } from "../../db/queries/events";
+import { claimMission, releaseMission, renewLeases } from "../../db/queries/missions";
+import { ensureActor } from "../../db/queries/users";
+import { workers } from "../../db/schema";
+import { runMission } from "./runner";
+
+export interface WorkerOptions {
+  handle: DbHandle;
+  databaseUrl: string;
+  workspacesDir: string;
+  allowedBinaries?: readonly string[];
+  leaseMs: number;
+  heartbeatMs: number;
+  pollMs: number;
+  concurrency: number;
+  /** Worker actor id; default `worker:<host>:<pid>:<random>`. */
+  id?: string;
+  log?: (msg: string) => void;
+}
+
+/**
+ * The orchestrator worker: claims runnable missions with a lease (FOR UPDATE SKIP LOCKED), keeps
+ * the leases alive with a heartbeat, runs missions, and wakes on LISTEN (polling as a fallback).
+ * A mission is held by one lease at a time; a killed worker's leases expire and another takes over.
+ */
+export class Worker {
+  readonly id: string;
+  private readonly held = new Map<string, AbortController>();
+  private readonly running = new Set<Promise<void>>();
+  private listener: pg.Client | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private readonly log: (msg: string) => void;
+
+  constructor(private readonly opts: WorkerOptions) {
+    this.id = opts.id ?? `worker:${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+    this.log = opts.log ?? ((m) => console.log(`[worker] ${m}`));
+  }
+
+  async start(): Promise<void> {
+    const { db } = this.opts.handle;
+    await ensureActor(db, { id: this.id, kind: "worker", displayName: `Worker ${this.id.split(":").slice(1, 3).join(":")}` });
+    await db.insert(workers).values({ id: this.id }).onConflictDoNothing();
+    await this.listen();
+    this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
+    this.loop = this.claimLoop();
+    this.log(`started ${this.id} (concurrency ${this.opts.concurrency}, lease ${this.opts.leaseMs} ms)`);
+  }
+
+  /** Stops claiming, lets running steps finish for up to `graceMs`, then aborts and releases every lease. */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    const all = Promise.allSettled([...this.running]);
+    // Runs stop at their next step boundary; a step still running after the grace period is aborted
+    // and left unrecorded, so whoever takes the mission over reports it INTERRUPTED.
+    const timer = setTimeout(() => this.held.forEach((c) => c.abort(new Error("worker shutting down"))), graceMs);
+    await all;
+    clearTimeout(timer);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.listener?.end().catch(() => {});
+    await this.opts.handle.db
+      .update(workers)
+      .set({ active: false, stoppedAt: sql`now()` })
+      .where(sql`id = ${this.id}`)
+      .catch(() => {});
+    this.log("stopped");
+  }
+
+  /** Missions this worker currently holds. */
+  get heldMissions(): string[] {
+    return [...this.held.keys()];
+  }
+
+  private async claimLoop(): Promise<void> {
+    while (!this.stopping) {
+      let claimed = false;
+      if (this.held.size < this.opts.concurrency) {
+        try {
+          const id = await claimMission(this.opts.handle.db, { workerId: this.id, leaseMs: this.opts.leaseMs, excludeIds: [...this.held.keys()] });
+          if (id) {
+            claimed = true;
+            this.startRun(id);
+          }
+        } catch (e) {
+          this.log(`claim failed: ${(e as Error).message}`);
+        }
+      }
+      if (!claimed) await this.sleep(this.opts.pollMs);
+    }
+  }
+
+  private startRun(id: string): void {
+    const controller = new AbortController();
+    this.held.set(id, controller);
+    const p = (async () => {
+      try {
+        const outcome = await runMission(
+          { db: this.opts.handle.db, workerId: this.id, workspacesDir: this.opts.workspacesDir, allowedBinaries: this.opts.allowedBinaries ?? [], signal: controller.signal, shouldStop: () => this.stopping, log: this.log },
+          id,
+        );
+        this.log(`mission ${id}: ${outcome}`);
+      } catch (e) {
+        if (e instanceof LeaseLostError) this.log(e.message);
+        else this.log(`mission ${id} stopped by an error: ${(e as Error).stack ?? e}`);
+      } finally {
+        this.held.delete(id);
+        await releaseMission(this.opts.handle.db, { id, workerId: this.id }).catch(() => {});
+        this.wake?.();
+      }
+    })();
+    this.running.add(p);
+    void p.finally(() => this.running.delete(p));
+  }
+
+  private async beat(): Promise<void> {
+    const ids = [...this.held.keys()];
+    try {
+      const kept = await renewLeases(this.opts.handle.db, { workerId: this.id, ids, leaseMs: this.opts.leaseMs });
+      for (const id of ids) if (!kept.includes(id)) this.held.get(id)?.abort(new Error("lease lost"));
+      await this.opts.handle.db.update(workers).set({ heartbeatAt: sql`now()` }).where(sql`id = ${this.id}`);
+    } catch (e) {
+      this.log(`heartbeat failed: ${(e as Error).message}`);
+    }
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.opts.databaseUrl, application_name: "faultline-worker-listen" });
+    client.on("notification", (n) => {
+      try {
+        const p = JSON.parse(n.payload ?? "{}") as EventsNotification;
+        if (p.w) this.wake?.();
+      } catch {
+        /* a malformed hint is ignored: polling catches up */
+      }
+    });
+    client.on("error", (e) => {
+      this.log(`LISTEN connection lost (${e.message}); polling until it is back`);
+      this.listener = null;
+      if (!this.stopping) setTimeout(() => void this.listen().catch(() => {}), 1000);
+    });
+    await client.connect();
+    await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    this.listener = client;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+}
