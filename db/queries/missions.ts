@@ -37,7 +37,8 @@ const RUNNABLE = ["queued", "running"];
  * Claims one runnable mission for a worker: a mission is runnable when queued or running and its
  * lease is free or expired. `FOR UPDATE SKIP LOCKED` lets many workers claim without blocking.
  */
-export async function claimMission(db: Executor, params: { workerId: string; leaseMs: number; excludeIds?: string[] }): Promise<string | null> {
+export async function claimMission(db: Executor, params: { workerId: string; leaseMs: number; excludeIds?: string[]; onlyId?: string }): Promise<string | null> {
+  const only = params.onlyId ? sql`and id = ${params.onlyId}::uuid` : sql``;
   const exclude = params.excludeIds?.length ? sql`and id not in (${sql.join(params.excludeIds.map((i) => sql`${i}::uuid`), sql`, `)})` : sql``;
   const res = await db.execute<{ id: string }>(sql`
     update missions set lease_owner = ${params.workerId}, lease_expires_at = now() + (${params.leaseMs}::int * interval '1 millisecond')
@@ -47,6 +48,7 @@ export async function claimMission(db: Executor, params: { workerId: string; lea
         and (lease_owner is null or lease_expires_at < now())
         and (runnable_at is null or runnable_at <= now())
         ${exclude}
+        ${only}
       order by created_at
       for update skip locked
       limit 1

@@ -103,15 +103,16 @@ function rootMessage(err: unknown): string {
   return errorMessage(current);
 }
 
-const NETWORK_EXPLANATIONS: Record<string, string> = {
-  ENOTFOUND: "the host name could not be resolved. Check the hostname",
-  EAI_AGAIN: "DNS lookup failed temporarily. Check the worker's network and DNS, then retry",
-  ECONNRESET: "the connection was reset by the server. Check the server's logs, then retry",
-  ETIMEDOUT: "connecting timed out. Check that the host is reachable from the worker",
-  EHOSTUNREACH: "the host is unreachable from the worker. Check the network route",
-  ENETUNREACH: "the network is unreachable from the worker. Check the network",
-  UND_ERR_SOCKET: "the server closed the connection before sending a complete response. Check the server's logs",
-  UND_ERR_CONNECT_TIMEOUT: "connecting timed out. Check that the host is reachable from the worker",
+/** errno → [what happened, what to do]. */
+const NETWORK_EXPLANATIONS: Record<string, readonly [string, string]> = {
+  ENOTFOUND: ["the host name could not be resolved", "Check the hostname"],
+  EAI_AGAIN: ["DNS lookup failed temporarily", "Check the worker's network and DNS, then retry"],
+  ECONNRESET: ["the connection was reset by the server", "Check the server's logs, then retry"],
+  ETIMEDOUT: ["connecting timed out", "Check that the host is reachable from the worker"],
+  EHOSTUNREACH: ["the host is unreachable", "Check the network route from the worker"],
+  ENETUNREACH: ["the network is unreachable", "Check the worker's network"],
+  UND_ERR_SOCKET: ["the server closed the connection before sending a complete response", "Check the server's logs"],
+  UND_ERR_CONNECT_TIMEOUT: ["connecting timed out", "Check that the host is reachable from the worker"],
 };
 
 export type AbortCause = { kind: "timeout"; timeoutMs: number } | { kind: "cancelled"; reason?: string } | null;
@@ -129,9 +130,8 @@ export function requestError(err: unknown, label: string, abort: AbortCause): To
   if (errno === "ECONNREFUSED") {
     return { code: "CONNECTION_REFUSED", errno, message: `${label} failed: connection refused (ECONNREFUSED). Is the service running and listening on that host and port?` };
   }
-  const explanation = errno ? NETWORK_EXPLANATIONS[errno] : undefined;
-  const why = explanation ? `${explanation} (${errno})` : `${rootMessage(err)}${errno ? ` (${errno})` : ""}`;
-  return { code: "NETWORK_ERROR", ...(errno ? { errno } : {}), message: `${label} failed: ${why}.` };
+  const [what, todo] = (errno && NETWORK_EXPLANATIONS[errno]) || [rootMessage(err), "Check the URL and the worker's network"];
+  return { code: "NETWORK_ERROR", ...(errno ? { errno } : {}), message: `${label} failed: ${what}${errno ? ` (${errno})` : ""}. ${todo}.` };
 }
 
 type BodyRead = { text: string; bytes: number; tooLarge: boolean };

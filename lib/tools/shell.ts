@@ -241,7 +241,7 @@ export function execute(spec: ExecSpec): Promise<ShellOutcome> {
     try {
       child = spawn(spec.command, spec.args, {
         cwd: spec.cwd,
-        env: spec.env,
+        env: spec.env as NodeJS.ProcessEnv, // Next's typings make NODE_ENV required; the child does not need it
         detached: true,
         stdio: [spec.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
         windowsHide: true,

@@ -18,6 +18,8 @@ export interface WorkerOptions {
   heartbeatMs: number;
   pollMs: number;
   concurrency: number;
+  /** Claim only this mission (the CLI's in-process worker). */
+  onlyMissionId?: string;
   /** Worker actor id; default `worker:<host>:<pid>:<random>`. */
   id?: string;
   log?: (msg: string) => void;
@@ -86,7 +88,7 @@ export class Worker {
       let claimed = false;
       if (this.held.size < this.opts.concurrency) {
         try {
-          const id = await claimMission(this.opts.handle.db, { workerId: this.id, leaseMs: this.opts.leaseMs, excludeIds: [...this.held.keys()] });
+          const id = await claimMission(this.opts.handle.db, { workerId: this.id, leaseMs: this.opts.leaseMs, excludeIds: [...this.held.keys()], onlyId: this.opts.onlyMissionId });
           if (id) {
             claimed = true;
             this.startRun(id);

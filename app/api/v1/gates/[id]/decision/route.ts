@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { decideGate } from "@/db/queries/gates";
+import { userActorId } from "@/db/queries/users";
+import { apiRoute, parseIdOr404, parseOr400, readJson } from "@/server/api";
+
+export const dynamic = "force-dynamic";
+
+const body = z.object({
+  decision: z.enum(["retry", "skip", "abort"], { error: "must be retry, skip or abort" }),
+  note: z.string().trim().max(2000, "must be at most 2000 characters").nullish(),
+});
+
+/** Records a decision on an open gate: 200 with the mission state; 404, 409 (already resolved), 422 (not an option). */
+export const POST = apiRoute<{ id: string }>({ name: "POST gate decision", permission: "gate.decide" }, async ({ req, user, params }) => {
+  const gateId = parseIdOr404(params.id, "Gate");
+  const input = parseOr400(body, await readJson(req), "decision");
+  const mission = await decideGate(getDb(), { gateId, decision: input.decision, note: input.note || null, actorId: userActorId(user.id), actorName: user.name });
+  const gate = mission.gates.find((g) => g.id === gateId);
+  return Response.json({ gate, mission });
+});

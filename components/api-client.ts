@@ -1,0 +1,31 @@
+import type { GateView } from "@/lib/views/gate-view";
+import type { MissionDetail } from "@/lib/views/mission-detail";
+import type { MissionListItem } from "@/server/read-models";
+
+/** Error thrown by the client fetchers, carrying the server's message in words. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { accept: "application/json" }, credentials: "same-origin", cache: "no-store" });
+  } catch {
+    throw new ApiError("Could not reach the Faultline server. Check that it is running and your network is up; the page retries automatically.", 0, "network");
+  }
+  const body = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+  if (!res.ok) throw new ApiError(body?.error?.message ?? `The server answered ${res.status} ${res.statusText}.`, res.status, body?.error?.code ?? "http");
+  return body as T;
+}
+
+export const fetchMissions = () => getJson<{ missions: MissionListItem[] }>("/api/v1/missions").then((b) => b.missions);
+export const fetchMission = (id: string) => getJson<MissionDetail>(`/api/v1/missions/${encodeURIComponent(id)}`);
+export const fetchOpenGates = () => getJson<{ gates: GateView[] }>("/api/v1/gates").then((b) => b.gates);

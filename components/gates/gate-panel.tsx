@@ -1,0 +1,196 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useId, useState, useTransition, type KeyboardEvent } from "react";
+import { decideGateAction } from "@/app/(console)/gates/actions";
+import type { GateDecision } from "@/lib/mission/types";
+import type { GateView } from "@/lib/views/gate-view";
+import { queryKeys } from "../query-keys";
+import { RelativeTime } from "../ui/relative-time";
+
+const KEYS: Record<string, GateDecision> = { r: "retry", s: "skip", a: "abort" };
+const OUTCOME: Record<GateDecision, string> = {
+  retry: "The agent runs again from its first step.",
+  skip: "The mission continues without this agent.",
+  abort: "The mission ends FAILED; results so far are kept.",
+};
+
+export interface GateDecided {
+  gateId: string;
+  missionId: string;
+  missionName: string;
+  agent: string;
+  decision: GateDecision;
+}
+
+/**
+ * One gate, as a UserFacingError: what happened, why, the options (recommended one marked), an optional
+ * note and the technical details. With focus on the panel, r / s / a choose Retry / Skip / Abort.
+ */
+export function GatePanel({ gate, canDecide, showMission = false, onDecided }: { gate: GateView; canDecide: boolean; showMission?: boolean; onDecided?: (d: GateDecided) => void }) {
+  const queryClient = useQueryClient();
+  const [note, setNote] = useState("");
+  const [pending, startTransition] = useTransition();
+  const [chosen, setChosen] = useState<GateDecision | null>(null);
+  const [result, setResult] = useState<{ kind: "ok"; decision: GateDecision } | { kind: "error"; message: string } | null>(null);
+  const ids = { title: useId(), note: useId(), hint: useId() };
+  const err = gate.error;
+  const decided = result?.kind === "ok";
+
+  function decide(decision: GateDecision) {
+    if (!canDecide || pending || decided || !gate.options.some((o) => o.action === decision)) return;
+    setChosen(decision);
+    setResult(null);
+    startTransition(async () => {
+      const r = await decideGateAction({ gateId: gate.id, decision, note: note.trim() || null });
+      if (r.status === "ok") {
+        setResult({ kind: "ok", decision });
+        onDecided?.({ gateId: gate.id, missionId: gate.missionId, missionName: gate.missionName, agent: gate.agent, decision });
+      } else {
+        setResult({ kind: "error", message: r.error.message });
+      }
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.missions.detail(gate.missionId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.gates.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.missions.list() }),
+      ]);
+    });
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLElement>) {
+    const t = e.target as HTMLElement;
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (t.closest("textarea, input, select, [contenteditable='true'], summary, details[open] pre")) return;
+    const action = KEYS[e.key.toLowerCase()];
+    if (!action || !canDecide) return;
+    if (!gate.options.some((o) => o.action === action)) return;
+    e.preventDefault();
+    decide(action);
+  }
+
+  const technical = Object.entries(err.technical ?? {});
+
+  return (
+    <section className="gate-panel" tabIndex={0} aria-labelledby={ids.title} aria-describedby={canDecide ? ids.hint : undefined} onKeyDown={onKeyDown} data-testid="gate-panel" data-gate-id={gate.id}>
+      <header className="gate-head">
+        <span className="badge tone-paused">
+          <span className="badge-icon" aria-hidden="true">
+            ⏸
+          </span>
+          Gate open
+        </span>
+        <h3 id={ids.title} className="gate-title">
+          Agent “{gate.agent}” needs a decision
+        </h3>
+        <span className="muted gate-meta">
+          {gate.phase} · opened <RelativeTime iso={gate.openedAt} />
+          {showMission ? (
+            <>
+              {" · "}
+              <Link href={`/missions/${gate.missionId}`} className="link">
+                Mission {gate.missionName}
+              </Link>
+            </>
+          ) : null}
+        </span>
+      </header>
+
+      <div className="gate-body">
+        <p className="gate-what">
+          <strong>What happened: </strong>
+          {err.what}
+        </p>
+        {err.why ? (
+          <p className="gate-why">
+            <strong>Why: </strong>
+            {err.why}
+          </p>
+        ) : null}
+      </div>
+
+      {canDecide ? (
+        <>
+          <ul className="gate-options" aria-label="Options">
+            {gate.options.map((o) => (
+              <li key={o.action} className={`gate-option${o.recommended ? " is-recommended" : ""}`}>
+                <button
+                  type="button"
+                  className={`btn ${o.recommended ? "btn-primary" : o.action === "abort" ? "btn-danger" : "btn-secondary"}`}
+                  onClick={() => decide(o.action)}
+                  disabled={pending || decided}
+                  aria-keyshortcuts={o.action[0]}
+                  data-testid={`gate-option-${o.action}`}
+                >
+                  {pending && chosen === o.action ? "Sending…" : o.label}
+                  <kbd aria-hidden="true">{o.action[0].toUpperCase()}</kbd>
+                </button>
+                <div className="gate-option-text">
+                  {o.recommended ? <span className="recommended">Recommended</span> : null}
+                  <span>{o.description}</span>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <div className="field">
+            <label htmlFor={ids.note}>Note (optional, recorded with the decision)</label>
+            <textarea id={ids.note} value={note} onChange={(e) => setNote(e.target.value)} rows={2} maxLength={2000} disabled={pending || decided} placeholder="e.g. flaky network, retried after checking the runner" />
+          </div>
+          <p id={ids.hint} className="muted small">
+            Shortcut: with this panel focused, press {gate.options.map((o) => o.action[0].toUpperCase()).join(" / ")} to choose {gate.options.map((o) => o.label).join(" / ")}.
+          </p>
+        </>
+      ) : (
+        <>
+          <ul className="gate-options readonly" aria-label="Options an operator can choose">
+            {gate.options.map((o) => (
+              <li key={o.action} className="gate-option">
+                <strong>{o.label}</strong>
+                <div className="gate-option-text">
+                  {o.recommended ? <span className="recommended">Recommended</span> : null}
+                  <span>{o.description}</span>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <p className="notice" data-testid="gate-readonly">
+            You can view this gate but not resolve it (needs operator or admin).
+          </p>
+        </>
+      )}
+
+      <div aria-live="polite" role="status" className="gate-result-region">
+        {result?.kind === "ok" ? (
+          <p className="result result-ok" data-testid="gate-result">
+            <span aria-hidden="true">✓ </span>
+            You chose <strong>{result.decision}</strong>. {OUTCOME[result.decision]}
+          </p>
+        ) : null}
+      </div>
+      {result?.kind === "error" ? (
+        <p className="result result-error" role="alert" data-testid="gate-error">
+          <span aria-hidden="true">✕ </span>
+          {result.message}
+        </p>
+      ) : null}
+
+      <details className="technical">
+        <summary>Technical details</summary>
+        <dl className="kv">
+          <div className="kv-row">
+            <dt>gate</dt>
+            <dd>
+              <code>{gate.id}</code>
+            </dd>
+          </div>
+          {technical.map(([k, v]) => (
+            <div key={k} className="kv-row">
+              <dt>{k}</dt>
+              <dd>{typeof v === "string" && v.includes("\n") ? <pre>{v}</pre> : <code>{typeof v === "string" ? v : JSON.stringify(v)}</code>}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import type { GateView } from "@/lib/views/gate-view";
+import { fetchOpenGates } from "../api-client";
+import { queryKeys } from "../query-keys";
+import { GatePanel, type GateDecided } from "./gate-panel";
+
+/** Every open gate, oldest first, live. */
+export function GatesInbox({ initialGates, canDecide }: { initialGates: GateView[]; canDecide: boolean }) {
+  const { data: gates = initialGates, error } = useQuery({ queryKey: queryKeys.gates.open(), queryFn: fetchOpenGates, initialData: initialGates });
+  const [decided, setDecided] = useState<GateDecided[]>([]);
+
+  return (
+    <div className="stack">
+      <div role="status" aria-live="polite" className="stack-tight">
+        {decided.map((d) => (
+          <p key={d.gateId} className="result result-ok">
+            <span aria-hidden="true">✓ </span>
+            You chose <strong>{d.decision}</strong> for “{d.agent}” in{" "}
+            <Link className="link" href={`/missions/${d.missionId}`}>
+              {d.missionName}
+            </Link>
+            .
+          </p>
+        ))}
+      </div>
+      {error ? (
+        <p className="result result-error" role="alert">
+          Could not refresh the gates: {error.message}
+        </p>
+      ) : null}
+      {gates.length === 0 ? (
+        <div className="empty" data-testid="gates-empty">
+          <p>
+            <strong>No open gates.</strong> When a critical or important agent fails, its gate appears here for an operator to retry, skip or abort.
+          </p>
+        </div>
+      ) : (
+        gates.map((g) => <GatePanel key={g.id} gate={g} canDecide={canDecide} showMission onDecided={(d) => setDecided((prev) => [d, ...prev].slice(0, 5))} />)
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import type { FinalStatus, RunState } from "@/lib/mission/types";
+
+/** Status colours always come with an icon and words, never colour alone. */
+
+const RUN: Record<RunState, { icon: string; label: string; tone: string }> = {
+  queued: { icon: "○", label: "Queued", tone: "queued" },
+  running: { icon: "▶", label: "Running", tone: "running" },
+  paused: { icon: "⏸", label: "Paused at gate", tone: "paused" },
+  completed: { icon: "■", label: "Completed", tone: "neutral" },
+  failed: { icon: "■", label: "Ended", tone: "neutral" },
+};
+
+const FINAL: Record<FinalStatus, { icon: string; label: string; tone: string }> = {
+  SUCCESS: { icon: "✓", label: "SUCCESS", tone: "success" },
+  PARTIAL_SUCCESS: { icon: "◐", label: "PARTIAL SUCCESS", tone: "partial" },
+  FAILED: { icon: "✕", label: "FAILED", tone: "failed" },
+};
+
+export function RunStateBadge({ runState }: { runState: RunState }) {
+  const s = RUN[runState] ?? { icon: "?", label: runState, tone: "neutral" };
+  return (
+    <span className={`badge tone-${s.tone}`} data-testid="run-state" data-value={runState}>
+      <span className="badge-icon" aria-hidden="true">
+        {s.icon}
+      </span>
+      {s.label}
+    </span>
+  );
+}
+
+export function FinalStatusBadge({ status, large }: { status: FinalStatus; large?: boolean }) {
+  const s = FINAL[status];
+  return (
+    <span className={`badge tone-${s.tone}${large ? " badge-lg" : ""}`} data-testid="final-status" data-value={status}>
+      <span className="badge-icon" aria-hidden="true">
+        {s.icon}
+      </span>
+      {s.label}
+    </span>
+  );
+}
+
+/** The run state while a mission runs; once terminal, its derived final status. */
+export function MissionStatus({ runState, finalStatus }: { runState: RunState; finalStatus: FinalStatus | null }) {
+  if ((runState === "completed" || runState === "failed") && finalStatus) return <FinalStatusBadge status={finalStatus} />;
+  return <RunStateBadge runState={runState} />;
+}
+
+export function ProgressBar({ value, label }: { value: number; label: string }) {
+  const pct = Math.round(Math.max(0, Math.min(1, value)) * 100);
+  return (
+    <div className="progress">
+      <div className="progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label={label}>
+        <div className="progress-fill" style={{ width: `${pct}%` }} />
+      </div>
+      <span className="progress-pct">{pct}%</span>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import net from "node:net";
+import type { MissionDefinition } from "../../lib/mission/definition";
+import { missionDefinitionSchema } from "../../lib/mission/definition";
+
+/** A loopback port with nothing listening on it (bound, then released). */
+export function closedLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const node = (code: string) => ({ command: "node", args: ["-e", code] });
+
+/** The demo missions an empty database gets: one per outcome the console should show at first sight. */
+export function demoMissions(searchPort: number): MissionDefinition[] {
+  return [
+    {
+      name: "Nightly release notes",
+      objective: "Collect the changes of the day and publish release notes in the workspace.",
+      allowedBinaries: ["node"],
+      objectiveChecks: [{ tool: "file", args: { op: "read", path: "release-notes.md" }, evidence: [{ output_matches: "^# Release notes" }] }],
+      phases: [
+        { name: "CONTEXT_ENRICHMENT", agents: [{ name: "collector", priority: "critical", steps: [{ name: "list changes", tool: "shell", args: node("console.log(JSON.stringify({changes:['fix login','faster search']}))"), evidence: [{ exit_code: 0 }, { json_path: "$.changes[0]", equals: "fix login" }] }] }] },
+        { name: "EXECUTION", agents: [{ name: "writer", priority: "critical", steps: [{ name: "write notes", tool: "file", args: { op: "write", path: "release-notes.md", content: "# Release notes\n\n- fix login\n- faster search\n" }, evidence: [{ file_exists: "release-notes.md" }] }] }] },
+        { name: "REVIEW", agents: [{ name: "proofreader", priority: "important", steps: [{ name: "check notes", tool: "shell", args: node("const fs=require('fs');const t=fs.readFileSync('release-notes.md','utf8');console.log(t.includes('fix login')?'approved':'missing')"), evidence: [{ exit_code: 0 }, { output_matches: "approved" }] }] }] },
+      ],
+    },
+    {
+      name: "Deploy with an unapproved binary",
+      objective: "Upload the build artifact to the staging server.",
+      allowedBinaries: ["node"],
+      objectiveChecks: [],
+      phases: [
+        { name: "PLANNING", agents: [{ name: "planner", priority: "critical", steps: [{ name: "plan upload", tool: "shell", args: node("console.log('plan: upload dist.tgz')"), evidence: [{ output_matches: "plan:" }] }] }] },
+        { name: "EXECUTION", agents: [{ name: "uploader", priority: "critical", steps: [{ name: "upload artifact", tool: "shell", args: { command: "scp", args: ["dist.tgz", "staging:/srv/app/"] }, evidence: [{ exit_code: 0 }] }] }] },
+      ],
+    },
+    {
+      name: "Docs site with optional lint",
+      objective: "Build the documentation site; linting is nice to have.",
+      allowedBinaries: ["node"],
+      objectiveChecks: [{ tool: "file", args: { op: "read", path: "site/index.html" }, evidence: [{ output_matches: "<h1>Docs</h1>" }] }],
+      phases: [
+        { name: "EXECUTION", agents: [
+          { name: "site-builder", priority: "critical", steps: [{ name: "render site", tool: "file", args: { op: "write", path: "site/index.html", content: "<h1>Docs</h1>\n" } }] },
+          { name: "link-checker", priority: "optional", steps: [{ name: "check links", tool: "shell", args: node("console.error('site/index.html: 3 broken links (/api, /faq, /guide)'); process.exit(2)") }] },
+        ] },
+      ],
+    },
+    {
+      name: "Market research with a dead search service",
+      objective: "Summarise what competitors shipped this month.",
+      allowedBinaries: ["node"],
+      objectiveChecks: [],
+      phases: [
+        { name: "RESEARCH", agents: [
+          { name: "search", priority: "optional", steps: [{ name: "search query", tool: "http", args: { url: `http://127.0.0.1:${searchPort}/search?q=competitors`, method: "GET" }, evidence: [{ http_status: 200 }] }] },
+          { name: "archive-reader", priority: "critical", steps: [{ name: "read archive", tool: "shell", args: node("console.log('3 archived reports read')"), evidence: [{ output_matches: "reports read" }] }] },
+        ] },
+        { name: "REVIEW", agents: [{ name: "summariser", priority: "critical", steps: [{ name: "summarise", tool: "file", args: { op: "write", path: "summary.md", content: "Summary from archived reports only (search failed).\n" } }] }] },
+      ],
+    },
+  ].map((d) => missionDefinitionSchema.parse(d));
+}

@@ -1,0 +1,50 @@
+import { randomBytes } from "node:crypto";
+import { ROLES, type Role } from "../../lib/auth/roles";
+import { hashPassword } from "../../lib/auth/password";
+import type { Db } from "../client";
+import { createMission } from "../queries/events";
+import { listMissions } from "../queries/missions";
+import { countUsers, ensureActor, upsertUser } from "../queries/users";
+import { closedLoopbackPort, demoMissions } from "./demo";
+
+export const SYSTEM_ACTOR = "system:seed";
+
+export function demoEmail(role: Role): string {
+  return `${role}@faultline.local`;
+}
+export function demoPassword(role: Role): string {
+  return `faultline-${role}`;
+}
+
+export interface SeedResult {
+  createdUsers: Array<{ email: string; password: string | null; roles: Role[] }>;
+  createdMissions: number;
+}
+
+/**
+ * Seeds an empty database: users (one demo user per role, or with FAULTLINE_DEMO_USERS=0 a single
+ * admin with a generated password that is returned to be printed once), then the demo missions.
+ */
+export async function seedDatabase(db: Db, opts: { demoUsers: boolean; missions?: boolean }): Promise<SeedResult> {
+  const result: SeedResult = { createdUsers: [], createdMissions: 0 };
+  await ensureActor(db, { id: SYSTEM_ACTOR, kind: "system", displayName: "Faultline seed" });
+  if ((await countUsers(db)) === 0) {
+    if (opts.demoUsers) {
+      for (const role of ROLES) {
+        await upsertUser(db, { email: demoEmail(role), name: `Demo ${role}`, passwordHash: await hashPassword(demoPassword(role)), roles: [role] });
+        result.createdUsers.push({ email: demoEmail(role), password: demoPassword(role), roles: [role] });
+      }
+    } else {
+      const password = randomBytes(12).toString("base64url");
+      await upsertUser(db, { email: "admin@faultline.local", name: "Administrator", passwordHash: await hashPassword(password), roles: ["admin", "operator"] });
+      result.createdUsers.push({ email: "admin@faultline.local", password, roles: ["admin", "operator"] });
+    }
+  }
+  if (opts.missions !== false && (await listMissions(db, { limit: 1 })).length === 0) {
+    for (const definition of demoMissions(await closedLoopbackPort())) {
+      await createMission(db, { definition, actorId: SYSTEM_ACTOR });
+      result.createdMissions++;
+    }
+  }
+  return result;
+}

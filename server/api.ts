@@ -1,0 +1,58 @@
+import { z } from "zod";
+import type { Action, Principal } from "@/lib/auth/roles";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { AppError, isAppError, toErrorBody } from "@/lib/errors";
+import { getPrincipal } from "./auth";
+import { zodFieldErrors } from "./action-result";
+
+/**
+ * Route handler plumbing for app/api/v1: authorize with `can` (401 JSON without a session, 403 JSON
+ * naming the missing permission), run the handler, map every error through `toErrorBody`.
+ */
+export function apiRoute<P extends Record<string, string | string[]>>(
+  opts: { permission: Action; name: string },
+  handler: (ctx: { req: Request; user: Principal; params: P }) => Promise<Response>,
+): (req: Request, ctx: { params: Promise<P> }) => Promise<Response> {
+  return async (req, ctx) => {
+    try {
+      const user = await getPrincipal();
+      if (!user) throw new AppError("unauthorized", { userMessage: describeMissingPermission(null, opts.permission) });
+      if (!can(user, opts.permission)) throw new AppError("forbidden", { userMessage: describeMissingPermission(user, opts.permission) });
+      return await handler({ req, user, params: await ctx.params });
+    } catch (e) {
+      if (!isAppError(e) || e.status >= 500) console.error(`[api ${opts.name}]`, e);
+      const { status, body } = toErrorBody(e);
+      return Response.json(body, { status });
+    }
+  };
+}
+
+/** Reads a JSON body: malformed JSON is a 400 with the parser's reason, never a 500. */
+export async function readJson(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (!text.trim()) throw new AppError("bad_request", { userMessage: "The request body is empty: send a JSON object." });
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new AppError("bad_request", { userMessage: `The request body is not valid JSON: ${e instanceof Error ? e.message : String(e)}.` });
+  }
+}
+
+/** Parses with zod; failures are a 400 listing each field. */
+export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const fieldErrors = zodFieldErrors(r.error);
+  throw new AppError("bad_request", {
+    userMessage: `The ${what} is not valid: ${fieldErrors.map((f) => (f.path ? `${f.path}: ${f.message}` : f.message)).join("; ")}.`,
+    details: { fieldErrors },
+  });
+}
+
+export const idSchema = z.guid();
+
+/** A malformed id names nothing: 404, like an id that does not exist. */
+export function parseIdOr404(id: string, what: "Mission" | "Gate"): string {
+  if (!idSchema.safeParse(id).success) throw new AppError("not_found", { userMessage: `${what} ${id} does not exist.` });
+  return id;
+}

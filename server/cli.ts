@@ -1,0 +1,298 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { and, eq, gt, sql } from "drizzle-orm";
+import pg from "pg";
+import { createDb, type DbHandle } from "../db/client";
+import { createMission, EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
+import { decideGate, listOpenGates } from "../db/queries/gates";
+import { getMissionById, listMissions } from "../db/queries/missions";
+import { ensureActor } from "../db/queries/users";
+import { workers } from "../db/schema";
+import { isAppError } from "../lib/errors";
+import { EnvError, env } from "../lib/env";
+import { explainFinalStatus, parseMissionDefinition, type MissionState } from "../lib/mission";
+import { prepareDatabase, runLauncher } from "./start";
+
+const USAGE = `faultline — control plane for agent missions that fail
+
+Usage:
+  faultline start                         web + worker + embedded PostgreSQL (same as npm start)
+  faultline worker                        one orchestrator worker
+  faultline migrate                       apply database migrations
+  faultline seed                          seed an empty database (users, demo missions)
+  faultline mission run FILE|- [--wait] [--json]
+                                          start a mission from a YAML/JSON definition
+  faultline mission list [--json]
+  faultline mission show ID [--json]      state, derived final status, open gates, events
+  faultline gate list [--json]            open gates, oldest first
+  faultline gate decide GATE_ID retry|skip|abort [--note TEXT]
+
+Exit codes of 'mission run --wait': 0 SUCCESS, 1 FAILED, 3 PARTIAL_SUCCESS, 4 waiting at a gate;
+2 for invalid input. Environment: DATABASE_URL, FAULTLINE_DATA_DIR (see README).`;
+
+class UsageError extends Error {}
+
+const EXIT = { SUCCESS: 0, FAILED: 1, USAGE: 2, PARTIAL_SUCCESS: 3, GATE: 4 } as const;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { json: { type: "boolean", default: false }, wait: { type: "boolean", default: false }, note: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
+  });
+  const [cmd, sub, ...rest] = positionals;
+  if (values.help || !cmd) {
+    console.log(USAGE);
+    return cmd || values.help ? 0 : EXIT.USAGE;
+  }
+  switch (cmd) {
+    case "start":
+      await runLauncher();
+      return 0;
+    case "web": {
+      const { runWebProcess } = await import("./web");
+      await runWebProcess();
+      return 0;
+    }
+    case "worker": {
+      const { handle } = await prepareDatabase({ seed: false, log: console.log });
+      const { runWorkerProcess } = await import("./worker");
+      await runWorkerProcess(handle.url);
+      await handle.stop();
+      return 0;
+    }
+    case "migrate":
+      return withDb({ seed: false }, async () => {
+        console.log("Migrations applied.");
+        return 0;
+      });
+    case "seed":
+      return withDb({ seed: true }, async () => {
+        console.log("Seed done (an existing database is left as it is).");
+        return 0;
+      });
+    case "mission":
+      if (sub === "run") return missionRun(rest[0], values.wait, values.json);
+      if (sub === "list") return withDb({}, (h) => missionList(h, values.json));
+      if (sub === "show") return withDb({}, (h) => missionShow(h, required(rest[0], "mission ID"), values.json));
+      throw new UsageError(`Unknown command "mission ${sub ?? ""}". Use run, list or show.`);
+    case "gate":
+      if (sub === "list") return withDb({}, (h) => gateList(h, values.json));
+      if (sub === "decide") return withDb({}, (h, url) => gateDecide(h, url, required(rest[0], "GATE_ID"), required(rest[1], "decision (retry|skip|abort)"), values.note ?? null, values.json));
+      throw new UsageError(`Unknown command "gate ${sub ?? ""}". Use list or decide.`);
+    default:
+      throw new UsageError(`Unknown command "${cmd}".`);
+  }
+}
+
+function required(v: string | undefined, what: string): string {
+  if (!v) throw new UsageError(`Missing ${what}.`);
+  return v;
+}
+
+/** The CLI is an actor of its own in the event log. */
+function cliActor(): { id: string; name: string } {
+  const user = os.userInfo().username;
+  return { id: `cli:${user}`, name: `CLI (${user})` };
+}
+
+async function withDb(opts: { seed?: boolean }, fn: (h: DbHandle, url: string) => Promise<number>): Promise<number> {
+  const { handle: server } = await prepareDatabase({ seed: opts.seed ?? false, log: () => {} });
+  const h = createDb(server.url, { max: 4, applicationName: "faultline-cli" });
+  try {
+    const actor = cliActor();
+    await ensureActor(h.db, { id: actor.id, kind: "cli", displayName: actor.name });
+    return await fn(h, server.url);
+  } finally {
+    await h.close();
+    await server.stop();
+  }
+}
+
+function readDefinition(file: string | undefined): string {
+  if (!file) throw new UsageError("Missing FILE: give a path to a YAML or JSON mission definition, or - for standard input.");
+  if (file === "-") return fs.readFileSync(0, "utf8");
+  if (!fs.existsSync(file)) throw new UsageError(`No such file: ${file}`);
+  return fs.readFileSync(file, "utf8");
+}
+
+async function missionRun(file: string | undefined, wait: boolean, json: boolean): Promise<number> {
+  const parsed = parseMissionDefinition(readDefinition(file));
+  if (!parsed.ok) {
+    if (json) console.log(JSON.stringify({ error: { code: "invalid_definition", message: "The mission definition is invalid.", fieldErrors: parsed.errors } }));
+    else {
+      console.error(`The mission definition in ${file} is invalid:`);
+      for (const e of parsed.errors) console.error(`  ${e.path || "(definition)"}: ${e.message}`);
+    }
+    return EXIT.USAGE;
+  }
+  return withDb({}, async (h, url) => {
+    const actor = cliActor();
+    const state = await createMission(h.db, { definition: parsed.definition, actorId: actor.id });
+    const inProcess = await inProcessWorkerIfNone(h, url, state.id);
+    if (!wait && !inProcess) {
+      const row = await getMissionById(h.db, state.id);
+      print(json, { mission: summary(row!.state) }, () => `Mission ${state.id} "${state.name}" queued; a running worker will pick it up.\nFollow it: faultline mission show ${state.id}`);
+      return 0;
+    }
+    try {
+      const final = await waitForRest(h, url, state.id);
+      return report(h, final, json);
+    } finally {
+      await inProcess?.stop();
+    }
+  });
+}
+
+/** Without a running worker (no `npm start`), the CLI runs the mission itself with an in-process worker. */
+async function inProcessWorkerIfNone(h: DbHandle, url: string, missionId: string): Promise<{ stop(): Promise<void> } | null> {
+  if ((await liveWorkers(h)) > 0) return null;
+  const { Worker } = await import("./orchestrator/worker");
+  const e = env();
+  const w = new Worker({
+    handle: h,
+    databaseUrl: url,
+    workspacesDir: path.join(e.dataDir, "workspaces"),
+    allowedBinaries: e.FAULTLINE_ALLOWED_BINARIES,
+    leaseMs: e.FAULTLINE_LEASE_MS,
+    heartbeatMs: e.FAULTLINE_HEARTBEAT_MS,
+    pollMs: e.FAULTLINE_POLL_MS,
+    concurrency: 1,
+    onlyMissionId: missionId,
+    log: () => {},
+  });
+  await w.start();
+  return w;
+}
+
+async function liveWorkers(h: DbHandle): Promise<number> {
+  const stale = Math.max(env().FAULTLINE_HEARTBEAT_MS * 3, 5000);
+  const [r] = await h.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(workers)
+    .where(and(eq(workers.active, true), gt(workers.heartbeatAt, sql`now() - (${stale}::int * interval '1 millisecond')`)));
+  return r.n;
+}
+
+/** Waits until the mission is terminal or paused at a gate (LISTEN, with polling as a fallback). */
+async function waitForRest(h: DbHandle, url: string, id: string): Promise<MissionState> {
+  const listener = new pg.Client({ connectionString: url, application_name: "faultline-cli-wait" });
+  let wake: () => void = () => {};
+  listener.on("notification", (n) => n.payload?.includes(id) && wake());
+  listener.on("error", () => {});
+  await listener.connect();
+  await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
+  try {
+    for (;;) {
+      const row = await getMissionById(h.db, id);
+      const s = row!.state;
+      if (s.runState === "completed" || s.runState === "failed" || s.runState === "paused") return s;
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, 1000);
+        wake = () => {
+          clearTimeout(t);
+          r();
+        };
+      });
+    }
+  } finally {
+    await listener.end().catch(() => {});
+  }
+}
+
+function summary(s: MissionState) {
+  return { id: s.id, name: s.name, phase: s.phase, runState: s.runState, finalStatus: s.finalStatus, progress: s.agentOrder.filter((n) => ["completed", "skipped"].includes(s.agents[n].status) || s.agents[n].tolerated).length / Math.max(1, s.agentOrder.length), startedAt: s.startedAt, endedAt: s.endedAt };
+}
+
+function openGates(s: MissionState) {
+  return s.gates.filter((g) => g.status === "open").map((g) => ({ id: g.id, agent: g.agent, phase: g.phase, what: g.error.what, why: g.error.why, options: g.options, openedAt: g.openedAt }));
+}
+
+async function report(h: DbHandle, s: MissionState, json: boolean): Promise<number> {
+  const gates = openGates(s);
+  print(json, { mission: summary(s), finalStatus: s.finalStatus, explanation: s.finalStatus ? explainFinalStatus(s) : null, openGates: gates }, () => describe(s));
+  if (gates.length) return EXIT.GATE;
+  return s.finalStatus === "SUCCESS" ? EXIT.SUCCESS : s.finalStatus === "PARTIAL_SUCCESS" ? EXIT.PARTIAL_SUCCESS : EXIT.FAILED;
+}
+
+function describe(s: MissionState): string {
+  const lines = [`Mission ${s.id} "${s.name}"`, `  phase: ${s.phase}   state: ${s.runState}${s.finalStatus ? `   final status: ${s.finalStatus}` : ""}`];
+  if (s.finalStatus) lines.push(`  ${explainFinalStatus(s)}`);
+  for (const n of s.agentOrder) {
+    const a = s.agents[n];
+    lines.push(`  agent ${a.name.padEnd(20)} ${a.priority.padEnd(9)} ${a.status}${a.attempt > 1 ? ` (attempt ${a.attempt})` : ""}${a.error ? ` — ${a.error.code}: ${a.error.message}` : ""}`);
+  }
+  for (const g of openGates(s)) {
+    lines.push(`  OPEN GATE ${g.id}`, `    what: ${g.what}`, `    why:  ${g.why ?? "unknown"}`);
+    for (const o of g.options) lines.push(`    [${o.action}]${o.recommended ? " (recommended)" : ""} ${o.description}`);
+    lines.push(`    decide: faultline gate decide ${g.id} ${g.options.find((o) => o.recommended)?.action ?? "abort"} --note "…"`);
+  }
+  return lines.join("\n");
+}
+
+async function missionList(h: DbHandle, json: boolean): Promise<number> {
+  const rows = await listMissions(h.db);
+  print(json, rows, () => rows.map((m) => `${m.id}  ${m.runState.padEnd(9)} ${(m.finalStatus ?? "").padEnd(15)} ${m.phase.padEnd(18)} ${m.openGates ? `${m.openGates} gate(s) ` : ""}${m.name}`).join("\n") || "No missions yet.");
+  return 0;
+}
+
+async function missionShow(h: DbHandle, id: string, json: boolean): Promise<number> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new UsageError(`"${id}" is not a mission ID (a UUID); list them with: faultline mission list`);
+  const row = await getMissionById(h.db, id);
+  if (!row) {
+    console.error(`No mission ${id}. List them with: faultline mission list`);
+    return EXIT.FAILED;
+  }
+  const events = await listEventsAfter(h.db, { missionId: id });
+  const s = row.state;
+  print(json, { mission: summary(s), finalStatus: s.finalStatus, explanation: s.finalStatus ? explainFinalStatus(s) : null, agents: s.agentOrder.map((n) => s.agents[n]), openGates: openGates(s), events }, () =>
+    [describe(s), "", ...events.map((e) => `  #${String(e.seq).padStart(3)} ${e.at}  ${e.type.padEnd(17)} ${e.actorId.padEnd(28)} ${e.reason}`)].join("\n"),
+  );
+  return 0;
+}
+
+async function gateList(h: DbHandle, json: boolean): Promise<number> {
+  const rows = await listOpenGates(h.db);
+  print(json, rows.map((r) => ({ ...r.gate, missionName: r.missionName })), () => rows.map((r) => `${r.gate.id}  ${r.gate.openedAt}  ${r.missionName} / ${r.gate.agent}: ${r.gate.error.what}`).join("\n") || "No open gates.");
+  return 0;
+}
+
+async function gateDecide(h: DbHandle, url: string, gateId: string, decision: string, note: string | null, json: boolean): Promise<number> {
+  if (!["retry", "skip", "abort"].includes(decision)) throw new UsageError(`Decision must be retry, skip or abort (got "${decision}").`);
+  if (!/^[0-9a-f-]{36}$/i.test(gateId)) throw new UsageError(`"${gateId}" is not a gate ID (a UUID); list open gates with: faultline gate list`);
+  const actor = cliActor();
+  const s = await decideGate(h.db, { gateId, decision: decision as "retry" | "skip" | "abort", note, actorId: actor.id, actorName: actor.name });
+  const inProcess = await inProcessWorkerIfNone(h, url, s.id);
+  if (!inProcess) {
+    print(json, { mission: summary(s), gate: s.gates.find((g) => g.id === gateId) }, () => `Gate ${gateId}: ${decision} recorded for mission "${s.name}". The worker acts on it now.`);
+    return 0;
+  }
+  try {
+    const after = await waitForRest(h, url, s.id);
+    print(json, { mission: summary(after), gate: after.gates.find((g) => g.id === gateId), openGates: openGates(after) }, () => `Gate ${gateId}: ${decision} recorded.\n${describe(after)}`);
+    return 0;
+  } finally {
+    await inProcess.stop();
+  }
+}
+
+function print(json: boolean, data: unknown, text: () => string): void {
+  console.log(json ? JSON.stringify(data, null, 2) : text());
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith?.("ERR_PARSE_ARGS")) {
+      console.error(`${(e as Error).message}\n\n${USAGE}`);
+      process.exit(EXIT.USAGE);
+    }
+    if (e instanceof EnvError) console.error(e.message);
+    else if (isAppError(e)) console.error(e.userMessage);
+    else console.error(`faultline: ${(e as Error).message ?? e}`);
+    process.exit(1);
+  },
+);

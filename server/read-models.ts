@@ -1,0 +1,32 @@
+import type { Executor } from "@/db/client";
+import { listEventsAfter } from "@/db/queries/events";
+import { listOpenGates } from "@/db/queries/gates";
+import { getMissionById, listMissions, type MissionSummary } from "@/db/queries/missions";
+import { getActorNames } from "@/db/queries/views";
+import { gateViewFromRow, type GateView } from "@/lib/views/gate-view";
+import { toMissionDetail, type MissionDetail } from "@/lib/views/mission-detail";
+
+/** Read models shared by pages (initial data) and GET route handlers (react-query refetches). */
+
+export type MissionListItem = Omit<MissionSummary, "createdAt" | "startedAt" | "endedAt"> & { createdAt: string; startedAt: string | null; endedAt: string | null };
+
+const iso = (v: string | null): string | null => (v ? new Date(v).toISOString() : null);
+
+export async function loadMissionList(db: Executor): Promise<MissionListItem[]> {
+  const rows = await listMissions(db);
+  return rows.map((r) => ({ ...r, createdAt: iso(r.createdAt)!, startedAt: iso(r.startedAt), endedAt: iso(r.endedAt) }));
+}
+
+export async function loadMissionDetail(db: Executor, id: string): Promise<MissionDetail | null> {
+  const row = await getMissionById(db, id);
+  if (!row) return null;
+  // Events and state from one snapshot: events up to the state's seq only.
+  const events = (await listEventsAfter(db, { missionId: id, afterSeq: 0 })).filter((e) => e.seq <= row.state.seq);
+  const actors = await getActorNames(db, events.map((e) => e.actorId).concat(row.state.gates.flatMap((g) => (g.decidedBy ? [g.decidedBy] : []))));
+  return toMissionDetail(row.state, events, actors);
+}
+
+export async function loadOpenGates(db: Executor): Promise<GateView[]> {
+  const rows = await listOpenGates(db);
+  return rows.map(gateViewFromRow);
+}

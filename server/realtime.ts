@@ -1,0 +1,256 @@
+import type http from "node:http";
+import pg from "pg";
+import { decode } from "next-auth/jwt";
+import { Server, type Socket } from "socket.io";
+import { createDb, type DbHandle } from "../db/client";
+import { EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
+import { getUserById } from "../db/queries/users";
+import { getMissionLastSeq } from "../db/queries/views";
+import { can, roleSchema, type Principal, type Role } from "../lib/auth/roles";
+import {
+  MISSIONS_ROOM,
+  SIGN_IN_MESSAGE,
+  missionRoom,
+  notifyPayloadSchema,
+  subscribeMissionSchema,
+  unsubscribeMissionSchema,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from "../lib/realtime/protocol";
+
+/**
+ * Relays committed mission events to browsers over socket.io.
+ *
+ * One dedicated pg client LISTENs on faultline_events (reconnecting with backoff). A NOTIFY is only
+ * a wake-up hint: for each mission with subscribers the relay reads the events after the last seq it
+ * broadcast to that room (its watermark) and emits them. Work per mission is serialized, so a
+ * subscriber's catch-up and a broadcast never interleave; clients drop seq <= lastSeq and re-subscribe
+ * on a gap, so nobody sees a gap or a duplicate.
+ */
+
+interface SocketData {
+  user: Principal;
+}
+type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export interface RealtimeOptions {
+  databaseUrl: string;
+  secret: string;
+  /** Whether the session cookie is the __Secure- one (NEXTAUTH_URL is https). */
+  secureCookie?: boolean;
+  log?: (msg: string) => void;
+}
+
+export interface Realtime {
+  io: RealtimeServer;
+  close(): Promise<void>;
+}
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? "").split(";")) {
+    const i = part.indexOf("=");
+    if (i < 0) continue;
+    const k = part.slice(0, i).trim();
+    if (!k) continue;
+    try {
+      out[k] = decodeURIComponent(part.slice(i + 1).trim());
+    } catch {
+      out[k] = part.slice(i + 1).trim();
+    }
+  }
+  return out;
+}
+
+/** next-auth's session token, reassembled when it was split into `.0`, `.1`, … chunks. */
+export function sessionTokenFromCookies(cookies: Record<string, string>, secure: boolean): string | null {
+  const names = secure ? ["__Secure-next-auth.session-token"] : ["next-auth.session-token", "__Secure-next-auth.session-token"];
+  for (const name of names) {
+    if (cookies[name]) return cookies[name];
+    const chunks: string[] = [];
+    for (let i = 0; cookies[`${name}.${i}`] !== undefined; i++) chunks.push(cookies[`${name}.${i}`]);
+    if (chunks.length) return chunks.join("");
+  }
+  return null;
+}
+
+export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): Realtime {
+  const log = opts.log ?? ((m: string) => console.log(`[realtime] ${m}`));
+  const handle: DbHandle = createDb(opts.databaseUrl, { max: 4, applicationName: "faultline-web-realtime" });
+  const db = handle.db;
+  const io: RealtimeServer = new Server(httpServer, { serveClient: false, path: "/socket.io" });
+
+  // --- authentication: the next-auth JWT from the cookie, the user re-read from the database.
+  io.use(async (socket, next) => {
+    try {
+      const token = sessionTokenFromCookies(parseCookies(socket.request.headers.cookie), opts.secureCookie ?? false);
+      const jwt = token ? await decode({ token, secret: opts.secret }) : null;
+      const id = jwt && typeof jwt.id === "string" ? jwt.id : null;
+      const user = id ? await getUserById(db, id) : null;
+      if (!user) return next(new Error(SIGN_IN_MESSAGE));
+      const roles = (user.roles ?? []).flatMap((r): Role[] => (roleSchema.safeParse(r).success ? [r as Role] : []));
+      const principal: Principal = { id: user.id, name: user.name, email: user.email, roles };
+      if (!can(principal, "mission.view")) return next(new Error(`Your roles (${roles.join(", ") || "none"}) do not allow viewing missions.`));
+      socket.data.user = principal;
+      next();
+    } catch (e) {
+      log(`handshake failed: ${e instanceof Error ? e.message : String(e)}`);
+      next(new Error(SIGN_IN_MESSAGE));
+    }
+  });
+
+  // --- per-mission serialized work and broadcast watermarks.
+  const watermark = new Map<string, number>();
+  const queues = new Map<string, Promise<void>>();
+  const pendingSync = new Set<string>();
+
+  function serialize(missionId: string, job: () => Promise<void>): Promise<void> {
+    const prev = queues.get(missionId) ?? Promise.resolve();
+    const run = prev.then(job).catch((e) => log(`mission ${missionId}: ${e instanceof Error ? e.message : String(e)}`));
+    queues.set(missionId, run);
+    void run.finally(() => {
+      if (queues.get(missionId) === run) queues.delete(missionId);
+    });
+    return run;
+  }
+
+  const roomSize = (missionId: string) => io.sockets.adapter.rooms.get(missionRoom(missionId))?.size ?? 0;
+
+  /** Broadcasts to the mission's room whatever follows the watermark (coalesced: one pending sync per mission). */
+  function syncMission(missionId: string): void {
+    if (pendingSync.has(missionId)) return;
+    pendingSync.add(missionId);
+    void serialize(missionId, async () => {
+      pendingSync.delete(missionId);
+      if (roomSize(missionId) === 0) {
+        watermark.delete(missionId);
+        return;
+      }
+      const after = watermark.get(missionId);
+      if (after === undefined) return; // set by the first subscriber's catch-up
+      const events = await listEventsAfter(db, { missionId, afterSeq: after });
+      if (events.length === 0) return;
+      io.to(missionRoom(missionId)).emit("mission:events", { missionId, events });
+      watermark.set(missionId, events[events.length - 1].seq);
+    });
+  }
+
+  io.of("/").adapter.on("delete-room", (room: string) => {
+    if (room.startsWith("mission:")) watermark.delete(room.slice("mission:".length));
+  });
+
+  io.on("connection", (socket: RealtimeSocket) => {
+    socket.on("subscribe:mission", (raw) => {
+      const parsed = subscribeMissionSchema.safeParse(raw);
+      if (!parsed.success) {
+        socket.emit("mission:error", { missionId: null, message: `subscribe:mission needs {missionId: uuid, lastSeq: integer >= 0}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}` });
+        return;
+      }
+      const { missionId, lastSeq } = parsed.data;
+      void serialize(missionId, async () => {
+        const current = await getMissionLastSeq(db, missionId);
+        if (current === null) {
+          socket.emit("mission:error", { missionId, message: `Mission ${missionId} does not exist.` });
+          return;
+        }
+        // Join first, then read: anything committed after the read reaches the room.
+        await socket.join(missionRoom(missionId));
+        const events = await listEventsAfter(db, { missionId, afterSeq: lastSeq });
+        if (events.length) socket.emit("mission:events", { missionId, events });
+        if (!watermark.has(missionId)) watermark.set(missionId, events.length ? events[events.length - 1].seq : Math.min(lastSeq, current));
+      });
+    });
+    socket.on("unsubscribe:mission", (raw) => {
+      const parsed = unsubscribeMissionSchema.safeParse(raw);
+      if (parsed.success) void socket.leave(missionRoom(parsed.data.missionId));
+    });
+    socket.on("subscribe:missions", () => void socket.join(MISSIONS_ROOM));
+    socket.on("unsubscribe:missions", () => void socket.leave(MISSIONS_ROOM));
+  });
+
+  // --- LISTEN with reconnect and backoff.
+  let listener: pg.Client | null = null;
+  let closed = false;
+  let attempt = 0;
+  let retryTimer: NodeJS.Timeout | null = null;
+
+  function onNotify(msg: pg.Notification) {
+    if (msg.channel !== EVENTS_CHANNEL || !msg.payload) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(msg.payload);
+    } catch {
+      return log(`ignored a NOTIFY that is not JSON: ${msg.payload.slice(0, 200)}`);
+    }
+    const p = notifyPayloadSchema.safeParse(json);
+    if (!p.success) return log(`ignored a NOTIFY without {m, s}: ${msg.payload.slice(0, 200)}`);
+    io.to(MISSIONS_ROOM).emit("missions:changed", { missionId: p.data.m, seq: p.data.s });
+    syncMission(p.data.m);
+  }
+
+  function scheduleReconnect(reason: string) {
+    if (closed || retryTimer) return;
+    const delay = Math.min(15_000, 500 * 2 ** attempt) + Math.floor(Math.random() * 250);
+    attempt += 1;
+    log(`LISTEN connection lost (${reason}); reconnecting in ${delay} ms`);
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      void connectListener();
+    }, delay);
+  }
+
+  async function connectListener(): Promise<void> {
+    if (closed) return;
+    const client = new pg.Client({ connectionString: opts.databaseUrl, application_name: "faultline-web-listen" });
+    client.on("notification", onNotify);
+    client.on("error", (e) => {
+      if (listener === client) listener = null;
+      void client.end().catch(() => {});
+      scheduleReconnect(e.message);
+    });
+    client.on("end", () => {
+      if (listener === client) {
+        listener = null;
+        scheduleReconnect("connection ended");
+      }
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    } catch (e) {
+      void client.end().catch(() => {});
+      scheduleReconnect(e instanceof Error ? e.message : String(e));
+      return;
+    }
+    if (closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    listener = client;
+    const wasReconnect = attempt > 0;
+    attempt = 0;
+    if (wasReconnect) {
+      // NOTIFYs may have been missed while disconnected: catch every watched mission up from the table.
+      log("LISTEN connection restored; catching up");
+      for (const m of watermark.keys()) syncMission(m);
+      io.to(MISSIONS_ROOM).emit("missions:changed", { missionId: null, seq: 0 });
+    }
+  }
+
+  void connectListener();
+
+  return {
+    io,
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      const l = listener;
+      listener = null;
+      await l?.end().catch(() => {});
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      await Promise.allSettled([...queues.values()]);
+      await handle.close();
+    },
+  };
+}

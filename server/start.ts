@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createDb } from "../db/client";
+import { ensureDatabase } from "../db/embedded";
+import { runMigrations } from "../db/migrate";
+import { seedDatabase } from "../db/seed";
+import { env } from "../lib/env";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = path.join(ROOT, "bin", "faultline.mjs");
+
+/** NEXTAUTH_SECRET from the environment, else one generated once and kept in the data directory. */
+export function sessionSecret(dataDir: string): string {
+  if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
+  const file = path.join(dataDir, "session-secret");
+  if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  return fs.readFileSync(file, "utf8").trim();
+}
+
+/** Prepares a database for use: connects (starting the embedded server if needed), migrates, seeds when empty. */
+export async function prepareDatabase(opts: { seed: boolean; log: (m: string) => void }) {
+  const e = env();
+  const handle = await ensureDatabase({ dataDir: e.dataDir, databaseUrl: e.DATABASE_URL, log: opts.log });
+  await runMigrations(handle.url);
+  let seeded = null;
+  if (opts.seed) {
+    const db = createDb(handle.url, { max: 2, applicationName: "faultline-seed" });
+    try {
+      seeded = await seedDatabase(db.db, { demoUsers: e.FAULTLINE_DEMO_USERS });
+    } finally {
+      await db.close();
+    }
+  }
+  return { handle, seeded };
+}
+
+/**
+ * `npm start`: database, migrations, seed, build if needed, then web + one worker. A worker that dies
+ * is restarted. Ctrl-C (SIGINT) or SIGTERM stops web and worker, then the embedded PostgreSQL if
+ * this process started it.
+ */
+export async function runLauncher(): Promise<void> {
+  const e = env();
+  const log = (m: string) => console.log(`[faultline] ${m}`);
+  fs.mkdirSync(e.dataDir, { recursive: true });
+  const { handle, seeded } = await prepareDatabase({ seed: true, log });
+  log(handle.owned ? `PostgreSQL (embedded) ready, data in ${path.join(e.dataDir, "pg")}` : "PostgreSQL ready");
+  if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+    log("No build found: building the console (next build), this takes a few minutes the first time …");
+    await new Promise<void>((resolve, reject) => {
+      const b = spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+      b.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build exited with ${code}`))));
+    });
+  }
+  const url = `http://${e.HOST === "0.0.0.0" || e.HOST === "127.0.0.1" ? "localhost" : e.HOST}:${e.PORT}`;
+  const childEnv = {
+    ...process.env,
+    DATABASE_URL: handle.url,
+    NEXTAUTH_SECRET: sessionSecret(e.dataDir),
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? url,
+    FAULTLINE_DATA_DIR: e.dataDir,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+  let stopping = false;
+  const children = new Set<ChildProcess>();
+  const launch = (name: "web" | "worker", restarts = 0): void => {
+    const child = spawn(process.execPath, [BIN, name], { cwd: ROOT, stdio: "inherit", env: { ...childEnv, FAULTLINE_PROCESS: name } });
+    children.add(child);
+    const startedAt = Date.now();
+    child.on("exit", (code, signal) => {
+      children.delete(child);
+      if (stopping) return;
+      const n = Date.now() - startedAt > 60_000 ? 0 : restarts + 1;
+      const delay = Math.min(30_000, 500 * 2 ** Math.min(n, 6));
+      log(`${name} exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
+      setTimeout(() => !stopping && launch(name, n), delay);
+    });
+  };
+  launch("web");
+  launch("worker");
+  log(`Faultline is starting on ${url}`);
+  if (seeded?.createdUsers.length) {
+    log("Sign in with one of these accounts (created now):");
+    for (const u of seeded.createdUsers) log(`  ${u.email.padEnd(28)} ${u.password}   roles: ${u.roles.join(", ")}`);
+    if (!e.FAULTLINE_DEMO_USERS) log("  (this password is shown once; keep it)");
+  } else if (e.FAULTLINE_DEMO_USERS) {
+    log("Demo accounts: <role>@faultline.local with password faultline-<role> (admin, operator, reviewer, contributor, auditor).");
+  }
+  log("Press Ctrl-C to stop.");
+  await new Promise<void>((resolve) => {
+    const shutdown = async (sig: string) => {
+      if (stopping) return;
+      stopping = true;
+      log(`${sig}: stopping web and worker …`);
+      const exits = [...children].map((c) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.once("exit", r))));
+      for (const c of children) c.kill("SIGTERM");
+      const killer = setTimeout(() => children.forEach((c) => c.kill("SIGKILL")), 20_000);
+      await Promise.all(exits);
+      clearTimeout(killer);
+      if (handle.owned) {
+        log("stopping PostgreSQL …");
+        await handle.stop();
+      }
+      log("stopped.");
+      resolve();
+    };
+    process.on("SIGINT", () => void shutdown("SIGINT"));
+    process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  });
+}

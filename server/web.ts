@@ -1,0 +1,92 @@
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import next from "next";
+import { getDbHandle } from "../db/client";
+import { env } from "../lib/env";
+import { attachRealtime } from "./realtime";
+
+/**
+ * The web process: one http.Server shared by the Next.js handler (pages, server actions, REST API)
+ * and socket.io (live events). Needs DATABASE_URL and NEXTAUTH_SECRET; run `npx next build` first.
+ *   node --import tsx server/web.ts
+ */
+
+export interface WebServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startWeb(opts: { dir?: string; log?: (msg: string) => void } = {}): Promise<WebServer> {
+  const log = opts.log ?? ((m: string) => console.log(m));
+  const e = env();
+  const databaseUrl = e.DATABASE_URL;
+  const secret = e.NEXTAUTH_SECRET;
+  if (!databaseUrl) throw new Error("DATABASE_URL is not set: the web process needs the PostgreSQL URL (npm start sets it).");
+  if (!secret) throw new Error("NEXTAUTH_SECRET is not set: the web process needs it to sign sessions (at least 16 characters; npm start generates one).");
+  process.env.FAULTLINE_PROCESS ??= "web";
+
+  const dir = opts.dir ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const app = next({ dev: false, dir, hostname: e.HOST, port: e.PORT });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      console.error("[web] request failed", err);
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.setHeader("content-type", "text/plain; charset=utf-8");
+      }
+      res.end("The server could not complete this request because of an internal error. It has been logged.");
+    });
+  });
+  const secureCookie = (process.env.NEXTAUTH_URL ?? "").startsWith("https://");
+  const realtime = attachRealtime(server, { databaseUrl, secret, secureCookie, log: (m) => log(`[realtime] ${m}`) });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(e.PORT, e.HOST, () => resolve());
+  });
+  const addr = server.address();
+  const port = typeof addr === "object" && addr ? addr.port : e.PORT;
+  const host = e.HOST === "0.0.0.0" || e.HOST === "::" ? "localhost" : e.HOST;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    close: () =>
+      (closing ??= (async () => {
+        await realtime.close(); // closes the http server too
+        await app.close?.().catch(() => {});
+        await getDbHandle().close().catch(() => {});
+      })()),
+  };
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  startWeb()
+    .then((web) => {
+      console.log(`Faultline web listening on ${web.url}`);
+      const stop = (signal: string) => {
+        console.log(`[web] ${signal}: shutting down`);
+        const force = setTimeout(() => process.exit(1), 10_000);
+        force.unref();
+        web.close().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            console.error("[web] shutdown failed", err);
+            process.exit(1);
+          },
+        );
+      };
+      process.once("SIGTERM", () => stop("SIGTERM"));
+      process.once("SIGINT", () => stop("SIGINT"));
+    })
+    .catch((err: unknown) => {
+      console.error(`Faultline web failed to start: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    });
+}
