@@ -8,9 +8,10 @@ import { runMigrations } from "./migrate";
  * Vitest global setup: a real PostgreSQL (embedded under .data-test, or DATABASE_URL) with a migrated
  * template database; each test file clones it (see db/test-helpers.ts).
  */
-export const TEMPLATE = "faultline_test_template";
 
 export default async function setup(project: TestProject) {
+  // One template per test run, so concurrent runs on the same server never disturb each other.
+  const TEMPLATE = `faultline_tpl_${process.pid}`;
   const handle = await ensureDatabase({ dataDir: path.resolve(".data-test"), databaseUrl: process.env.DATABASE_URL });
   const admin = new URL(handle.url);
   admin.pathname = "/postgres";
@@ -24,7 +25,12 @@ export default async function setup(project: TestProject) {
   tpl.pathname = `/${TEMPLATE}`;
   await runMigrations(tpl.toString());
   project.provide("databaseUrl", handle.url);
+  project.provide("templateDatabase", TEMPLATE);
   return async () => {
+    const d = new pg.Client({ connectionString: admin.toString() });
+    await d.connect();
+    await d.query(`drop database if exists ${TEMPLATE} with (force)`).catch(() => {});
+    await d.end();
     await handle.stop();
   };
 }
@@ -32,5 +38,6 @@ export default async function setup(project: TestProject) {
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
+    templateDatabase: string;
   }
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { inject } from "vitest";
 import { createDb, type DbHandle } from "./client";
-import { TEMPLATE } from "./test-global-setup";
+import "./test-global-setup";
 
 export interface TestDatabase extends DbHandle {
   url: string;
@@ -17,7 +17,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   admin.pathname = "/postgres";
   const c = new pg.Client({ connectionString: admin.toString() });
   await c.connect();
-  await c.query(`create database ${name} template ${TEMPLATE}`);
+  await c.query(`create database ${name} template ${inject("templateDatabase")}`);
   await c.end();
   const url = new URL(base);
   url.pathname = `/${name}`;

@@ -45,7 +45,10 @@ export function useMissionEvents(missionId: string, onEvents?: (events: MissionE
       }
       if (result.kind === "applied") {
         queryClient.setQueryData(key, result.detail);
-        onEventsRef.current?.(result.detail.events.slice(current.events.length));
+        const fresh = result.detail.events.slice(current.events.length);
+        onEventsRef.current?.(fresh);
+        // A new actor (someone who just decided a gate): fetch the names once.
+        if (fresh.some((e) => !(e.actorId in result.detail.actors))) void queryClient.invalidateQueries({ queryKey: key });
       }
       // A hole before these events: ask again from what we hold (once per position), the catch-up fills it.
       if (result.gap && resyncFrom !== lastSeq()) subscribe();

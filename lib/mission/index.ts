@@ -6,3 +6,4 @@ export * from "./status";
 export * from "./failure";
 export * from "./next-action";
 export * as transitions from "./transitions";
+export * from "./simulate";

@@ -47,6 +47,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     case "phase.started": {
       const p = e.payload.phase;
       if (openGate()) bad("while a gate is open");
+      if (s.phase === p) bad(`for ${p}, which has already started`);
       const next = nextPhase(s);
       if (next !== p) bad(next ? `for ${p}: the next phase is ${next}` : `for ${p}: every phase has completed`);
       s.phase = p;

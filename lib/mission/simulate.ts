@@ -19,13 +19,15 @@ export interface SimulationScript {
   decide(gate: GateState, state: MissionState): GateDecision;
   objectivePassed?: boolean;
   maxEvents?: number;
+  /** Mission id (gate ids derive from it); a fixed one by default, for reproducible runs. */
+  missionId?: string;
 }
 
 const PASS: EvidenceRecord[] = [{ check: "exit_code", expected: 0, actual: 0, passed: true }];
 const FAIL: EvidenceRecord[] = [{ check: "exit_code", expected: 0, actual: 0, passed: true }, { check: "output_matches", expected: "/ready/", actual: "", passed: false }];
 
 export function simulate(definition: MissionDefinition, script: SimulationScript): { state: MissionState; events: MissionEvent[] } {
-  const id = "00000000-0000-4000-8000-000000000000";
+  const id = script.missionId ?? "00000000-0000-4000-8000-000000000000";
   const events: MissionEvent[] = [];
   let clock = Date.parse("2026-01-01T00:00:00Z");
   let gateN = 0;
@@ -37,7 +39,7 @@ export function simulate(definition: MissionDefinition, script: SimulationScript
   };
   push(t.missionCreated(definition), "user:sim");
   const max = script.maxEvents ?? 10_000;
-  const gateId = () => `00000000-0000-4000-8000-${String(++gateN).padStart(12, "0")}`;
+  const gateId = () => `${id.slice(0, 24)}${String(++gateN).padStart(12, "0")}`;
   for (;;) {
     if (events.length > max) throw new Error(`simulation exceeded ${max} events`);
     const s: MissionState = state!;

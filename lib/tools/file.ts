@@ -41,6 +41,12 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Why an AbortSignal fired, as text ("lease lost"), if it carries a reason. */
+export function abortReason(signal: AbortSignal): string | undefined {
+  const reason: unknown = signal.reason;
+  return reason === undefined ? undefined : errorMessage(reason);
+}
+
 /** True when `candidate` is `root` or below it (both absolute, normalised). */
 export function isInside(root: string, candidate: string): boolean {
   const rel = path.relative(root, candidate);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errnoOf, errorMessage } from "./file";
+import { abortReason, errnoOf, errorMessage } from "./file";
 import { fail, ok, type Tool, type ToolContext, type ToolError, type ToolResult } from "./result";
 
 /**
@@ -201,10 +201,7 @@ export function interpretResponse(label: string, res: ResponseInfo, body: BodyRe
 }
 
 function abortCause(ctxSignal: AbortSignal, timeout: AbortSignal, timeoutMs: number): AbortCause {
-  if (ctxSignal.aborted) {
-    const reason: unknown = ctxSignal.reason;
-    return { kind: "cancelled", reason: reason === undefined ? undefined : reason instanceof Error ? reason.message : String(reason) };
-  }
+  if (ctxSignal.aborted) return { kind: "cancelled", reason: abortReason(ctxSignal) };
   return timeout.aborted ? { kind: "timeout", timeoutMs } : null;
 }
 

@@ -3,7 +3,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { errnoOf, errorMessage, resolveInWorkspace } from "./file";
+import { abortReason, errnoOf, errorMessage, resolveInWorkspace } from "./file";
 import { fail, ok, type Tool, type ToolContext, type ToolError, type ToolResult } from "./result";
 
 /**
@@ -182,12 +182,6 @@ export function buildEnv(extra: Record<string, string> | undefined, idempotencyK
   return { ...Object.fromEntries(inherited), FAULTLINE_IDEMPOTENCY_KEY: idempotencyKey, ...extra };
 }
 
-function cancelReasonOf(signal: AbortSignal): string | undefined {
-  const reason: unknown = signal.reason;
-  if (reason === undefined) return undefined;
-  return reason instanceof Error ? reason.message : String(reason);
-}
-
 // ---------- process execution ----------
 
 /** Collects a stream up to `limit` bytes; `add` returns false once the limit is exceeded. */
@@ -338,7 +332,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool<ShellArgs>
       }
 
       if (ctx.signal.aborted) {
-        const reason = cancelReasonOf(ctx.signal);
+        const reason = abortReason(ctx.signal);
         return fail({ code: "TIMEOUT", message: `"${args.command}" was not started because the step was already cancelled${reason ? ` (${reason})` : ""}.` });
       }
       const outcome = await execute({
@@ -352,7 +346,7 @@ export function createShellTool(options: ShellToolOptions = {}): Tool<ShellArgs>
         signal: ctx.signal,
         killGraceMs,
       });
-      return interpretOutcome(args.command, outcome, { timeoutMs: ctx.timeoutMs, maxOutputBytes: args.maxOutputBytes, cancelReason: cancelReasonOf(ctx.signal) });
+      return interpretOutcome(args.command, outcome, { timeoutMs: ctx.timeoutMs, maxOutputBytes: args.maxOutputBytes, cancelReason: abortReason(ctx.signal) });
     },
   };
 }

@@ -1,0 +1,31 @@
+"use client";
+
+export default function ConsoleError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  return (
+    <div className="error-box" role="alert">
+      <h1 className="page-title">This page could not be shown</h1>
+      <p>
+        <strong>What happened: </strong>the server failed while preparing this page.
+      </p>
+      <p>
+        <strong>Why: </strong>usually the database is unreachable or restarting. The details are in the web process log.
+      </p>
+      <p>
+        <button type="button" className="btn btn-primary" onClick={reset}>
+          Try again
+        </button>
+      </p>
+      <details className="technical">
+        <summary>Technical details</summary>
+        <dl className="kv">
+          <div className="kv-row">
+            <dt>digest</dt>
+            <dd>
+              <code>{error.digest ?? "none"}</code>
+            </dd>
+          </div>
+        </dl>
+      </details>
+    </div>
+  );
+}

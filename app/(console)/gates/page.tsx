@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { GatesInbox } from "@/components/gates/gates-inbox";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { getPrincipal } from "@/server/auth";
+import { loadOpenGates } from "@/server/read-models";
+
+export const metadata: Metadata = { title: "Gates" };
+export const dynamic = "force-dynamic";
+
+export default async function GatesPage() {
+  const user = await getPrincipal();
+  if (!user) redirect("/login?callbackUrl=/gates");
+  if (!can(user, "gate.view")) return <p className="notice">{describeMissingPermission(user, "gate.view")}</p>;
+  const gates = await loadOpenGates(getDb());
+  const canDecide = can(user, "gate.decide");
+  return (
+    <div className="stack">
+      <header className="page-head">
+        <div>
+          <h1 className="page-title">Gates</h1>
+          <p className="muted">Open gates, oldest first. Each paused mission waits here for a decision.</p>
+        </div>
+      </header>
+      {!canDecide ? (
+        <p className="notice" data-testid="gates-readonly">
+          You can view gates but not resolve them (needs operator or admin).
+        </p>
+      ) : null}
+      <GatesInbox initialGates={gates} canDecide={canDecide} />
+    </div>
+  );
+}

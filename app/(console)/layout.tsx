@@ -1,0 +1,26 @@
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { getDb } from "@/db/client";
+import { Sidebar } from "@/components/layout/sidebar";
+import { can } from "@/lib/auth/roles";
+import { getPrincipal } from "@/server/auth";
+import { loadOpenGates } from "@/server/read-models";
+
+export const dynamic = "force-dynamic";
+
+export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const user = await getPrincipal();
+  if (!user) redirect("/login");
+  const gates = can(user, "gate.view") ? await loadOpenGates(getDb()) : [];
+  return (
+    <div className="shell">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <Sidebar user={{ name: user.name, email: user.email, roles: user.roles }} initialGates={gates} />
+      <main id="main" className="main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}

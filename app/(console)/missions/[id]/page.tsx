@@ -1,0 +1,22 @@
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { MissionView } from "@/components/mission/mission-view";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { idSchema } from "@/server/api";
+import { getPrincipal } from "@/server/auth";
+import { loadMissionDetail } from "@/server/read-models";
+
+export const metadata: Metadata = { title: "Mission" };
+export const dynamic = "force-dynamic";
+
+export default async function MissionPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const user = await getPrincipal();
+  if (!user) redirect(`/login?callbackUrl=/missions/${encodeURIComponent(id)}`);
+  if (!can(user, "mission.view")) return <p className="notice">{describeMissingPermission(user, "mission.view")}</p>;
+  if (!idSchema.safeParse(id).success) notFound();
+  const detail = await loadMissionDetail(getDb(), id);
+  if (!detail) notFound();
+  return <MissionView initial={detail} canDecide={can(user, "gate.decide")} />;
+}

@@ -1,0 +1,56 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { LoginForm } from "@/components/auth/login-form";
+import { ThemeToggle } from "@/components/layout/theme-toggle";
+import { ROLES } from "@/lib/auth/roles";
+import { env } from "@/lib/env";
+import { getPrincipal } from "@/server/auth";
+
+export const metadata: Metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+/** Only same-site paths: never redirect to another origin after sign-in. */
+function safeCallback(v: string | string[] | undefined): string {
+  const s = Array.isArray(v) ? v[0] : v;
+  return s && s.startsWith("/") && !s.startsWith("//") && !s.startsWith("/\\") ? s : "/missions";
+}
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const sp = await searchParams;
+  const callbackUrl = safeCallback(sp.callbackUrl);
+  if (await getPrincipal()) redirect(callbackUrl);
+  const demo = env().FAULTLINE_DEMO_USERS;
+  return (
+    <div className="login-shell">
+      <main className="login-card card" id="main">
+        <div className="login-top">
+          <div className="brand">
+            <span className="brand-mark" aria-hidden="true">
+              ⟋
+            </span>
+            <span className="brand-name">Faultline</span>
+          </div>
+          <ThemeToggle />
+        </div>
+        <h1 className="page-title">Sign in</h1>
+        <p className="muted">Missions that fail, explained and decided by people.</p>
+        <LoginForm callbackUrl={callbackUrl} />
+        {demo ? (
+          <section className="demo-hint" aria-labelledby="demo-title" data-testid="demo-users">
+            <h2 id="demo-title">Demo accounts</h2>
+            <p className="muted small">
+              Password is <code>faultline-&lt;role&gt;</code>, for example <code>faultline-operator</code>.
+            </p>
+            <ul>
+              {ROLES.map((r) => (
+                <li key={r}>
+                  <code>{r}@faultline.local</code> <span className="muted">/ faultline-{r}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { signOut } from "next-auth/react";
+import type { GateView } from "@/lib/views/gate-view";
+import { fetchOpenGates } from "../api-client";
+import { queryKeys } from "../query-keys";
+import { ConnectionIndicator } from "../realtime/connection-indicator";
+import { useMissionsLive } from "../realtime/use-missions-live";
+import { ThemeToggle } from "./theme-toggle";
+
+export interface SidebarUser {
+  name: string;
+  email: string;
+  roles: readonly string[];
+}
+
+export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGates: GateView[] }) {
+  const pathname = usePathname();
+  useMissionsLive();
+  const { data: gates = initialGates } = useQuery({ queryKey: queryKeys.gates.open(), queryFn: fetchOpenGates, initialData: initialGates });
+  const openCount = gates.length;
+  const nav = [
+    { href: "/missions", label: "Missions", icon: "≡" },
+    { href: "/gates", label: "Gates", icon: "⏸", badge: openCount },
+  ];
+
+  return (
+    <aside className="sidebar">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true">
+          ⟋
+        </span>
+        <span className="brand-name">Faultline</span>
+      </div>
+      <nav aria-label="Main" className="nav">
+        <ul>
+          {nav.map((n) => {
+            const active = pathname === n.href || pathname.startsWith(`${n.href}/`);
+            return (
+              <li key={n.href}>
+                <Link href={n.href} className={`nav-link${active ? " is-active" : ""}`} aria-current={active ? "page" : undefined}>
+                  <span className="nav-icon" aria-hidden="true">
+                    {n.icon}
+                  </span>
+                  <span className="nav-label">{n.label}</span>
+                  {n.badge !== undefined ? (
+                    <span className={`nav-badge${n.badge > 0 ? " has-items" : ""}`} data-testid="gates-badge" data-count={n.badge} aria-label={`${n.badge} open gate${n.badge === 1 ? "" : "s"}`}>
+                      {n.badge}
+                    </span>
+                  ) : null}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <div className="sidebar-foot">
+        <ConnectionIndicator />
+        <div className="user" data-testid="current-user">
+          <div className="user-name">{user.name}</div>
+          <div className="user-email muted">{user.email}</div>
+          <div className="user-roles">
+            {user.roles.map((r) => (
+              <span key={r} className="role-chip">
+                {r}
+              </span>
+            ))}
+          </div>
+        </div>
+        <div className="sidebar-actions">
+          <ThemeToggle />
+          <button type="button" className="btn btn-ghost" onClick={() => void signOut({ callbackUrl: "/login" })} data-testid="sign-out">
+            Sign out
+          </button>
+        </div>
+      </div>
+    </aside>
+  );
+}

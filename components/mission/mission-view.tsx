@@ -1,0 +1,123 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import type { MissionDetail } from "@/lib/views/mission-detail";
+import { fetchMission } from "../api-client";
+import { GatePanel } from "../gates/gate-panel";
+import { queryKeys } from "../query-keys";
+import { useMissionEvents } from "../realtime/use-mission-events";
+import { RelativeTime } from "../ui/relative-time";
+import { FinalStatusBadge, ProgressBar, RunStateBadge } from "../ui/status";
+import { AgentsTable } from "./agents-table";
+import { PhaseBar } from "./phase-bar";
+import { actorLabel, Timeline } from "./timeline";
+import { progress } from "@/lib/mission/reducer";
+
+/** The mission page: header, phases, agents, the open gate and the full event log, all live. */
+export function MissionView({ initial, canDecide }: { initial: MissionDetail; canDecide: boolean }) {
+  const id = initial.mission.id;
+  const { data = initial, error } = useQuery({ queryKey: queryKeys.missions.detail(id), queryFn: () => fetchMission(id), initialData: initial });
+  useMissionEvents(id);
+  const m = data.mission;
+  const lastResolved = [...m.gates].reverse().find((g) => g.status === "resolved");
+
+  return (
+    <div className="stack">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link href="/missions" className="link">
+          Missions
+        </Link>
+        <span aria-hidden="true"> / </span>
+        <span aria-current="page">{m.name}</span>
+      </nav>
+
+      <header className="mission-head card">
+        <div className="mission-title-row">
+          <h1 className="page-title">{m.name}</h1>
+          <RunStateBadge runState={m.runState} />
+          {data.finalStatus ? <FinalStatusBadge status={data.finalStatus} large /> : null}
+        </div>
+        <p className="objective">
+          <strong>Objective: </strong>
+          {m.definition.objective}
+        </p>
+        {data.explanation ? (
+          <p className="explanation" data-testid="final-status-explanation">
+            {data.explanation}
+          </p>
+        ) : null}
+        <dl className="facts">
+          <div>
+            <dt>Progress</dt>
+            <dd>
+              <ProgressBar value={progress(m)} label={`Progress of ${m.name}`} />
+            </dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd>
+              <RelativeTime iso={m.createdAt} />
+            </dd>
+          </div>
+          <div>
+            <dt>Started</dt>
+            <dd>
+              <RelativeTime iso={m.startedAt} empty="not started" />
+            </dd>
+          </div>
+          <div>
+            <dt>Ended</dt>
+            <dd>
+              <RelativeTime iso={m.endedAt} />
+            </dd>
+          </div>
+          <div>
+            <dt>Warnings</dt>
+            <dd>{m.warnings}</dd>
+          </div>
+          <div>
+            <dt>Events</dt>
+            <dd>{m.seq}</dd>
+          </div>
+        </dl>
+        <PhaseBar mission={m} events={data.events} />
+      </header>
+
+      {error ? (
+        <p className="result result-error" role="alert">
+          Could not refresh this mission: {error.message}
+        </p>
+      ) : null}
+
+      {data.openGates.length > 0 ? (
+        <section id="gate" aria-label="Open gate" className="stack-tight">
+          <h2 className="section-title">Decision needed</h2>
+          {data.openGates.map((g) => (
+            <GatePanel key={g.id} gate={g} canDecide={canDecide} />
+          ))}
+        </section>
+      ) : lastResolved ? (
+        <p className="result result-ok" data-testid="last-decision">
+          <span aria-hidden="true">✓ </span>
+          Last gate (“{lastResolved.agent}”) was resolved: <strong>{lastResolved.decision}</strong> by {actorLabel(lastResolved.decidedBy ?? "", data.actors)} <RelativeTime iso={lastResolved.decidedAt} />
+          {lastResolved.note ? <> — “{lastResolved.note}”</> : null}.
+        </p>
+      ) : null}
+
+      <section aria-labelledby="agents-title" className="stack-tight">
+        <h2 id="agents-title" className="section-title">
+          Agents
+        </h2>
+        <AgentsTable mission={m} />
+      </section>
+
+      <section aria-labelledby="timeline-title" className="stack-tight">
+        <h2 id="timeline-title" className="section-title">
+          Timeline <span className="muted">({data.events.length} events)</span>
+        </h2>
+        <Timeline events={data.events} actors={data.actors} />
+      </section>
+    </div>
+  );
+}

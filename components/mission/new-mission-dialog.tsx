@@ -1,0 +1,121 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useId, useRef, useState, useTransition, type ChangeEvent, type FormEvent } from "react";
+import { createMissionAction } from "@/app/(console)/missions/actions";
+import type { FieldError } from "@/server/action-result";
+import { queryKeys } from "../query-keys";
+
+const EXAMPLE = `name: build-and-test
+objective: The project builds and its tests pass.
+phases:
+  - name: EXECUTION
+    agents:
+      - name: build
+        priority: critical
+        steps:
+          - tool: shell
+            args: { command: npm, args: [run, build] }
+`;
+
+/** "New mission": paste YAML/JSON or upload a file; shows each field error as path: message. */
+export function NewMissionDialog() {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [text, setText] = useState("");
+  const [error, setError] = useState<{ message: string; fieldErrors: FieldError[] } | null>(null);
+  const [pending, startTransition] = useTransition();
+  const ids = { title: useId(), text: useId(), file: useId(), errors: useId() };
+
+  function open() {
+    setError(null);
+    dialog.current?.showModal();
+  }
+
+  async function onFile(e: ChangeEvent<HTMLInputElement>) {
+    const file = e.target.files?.[0];
+    if (!file) return;
+    if (file.size > 1_000_000) {
+      setError({ message: `${file.name} is ${Math.round(file.size / 1024)} KB; a definition must be at most 1 MB.`, fieldErrors: [] });
+      return;
+    }
+    setText(await file.text());
+    setError(null);
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    startTransition(async () => {
+      const r = await createMissionAction({ text });
+      if (r.status === "error") {
+        setError({ message: r.error.message, fieldErrors: r.error.fieldErrors ?? [] });
+        return;
+      }
+      await queryClient.invalidateQueries({ queryKey: queryKeys.missions.list() });
+      dialog.current?.close();
+      setText("");
+      router.push(`/missions/${r.data.id}`);
+    });
+  }
+
+  return (
+    <>
+      <button type="button" className="btn btn-primary" onClick={open} data-testid="new-mission">
+        New mission
+      </button>
+      <dialog ref={dialog} className="dialog" aria-labelledby={ids.title} data-testid="new-mission-dialog">
+        <form onSubmit={onSubmit} className="stack" noValidate>
+          <header className="dialog-head">
+            <h2 id={ids.title}>New mission</h2>
+            <button type="button" className="btn btn-ghost" onClick={() => dialog.current?.close()} aria-label="Close">
+              ✕
+            </button>
+          </header>
+          <div className="field">
+            <label htmlFor={ids.text}>Definition (YAML or JSON)</label>
+            <textarea
+              id={ids.text}
+              className="code-input"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+              rows={16}
+              spellCheck={false}
+              placeholder={EXAMPLE}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? ids.errors : undefined}
+              data-testid="mission-definition"
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={ids.file}>Or upload a .yaml, .yml or .json file</label>
+            <input id={ids.file} type="file" accept=".yaml,.yml,.json,application/json,application/yaml,text/yaml" onChange={onFile} />
+          </div>
+          {error ? (
+            <div id={ids.errors} className="error-box" role="alert" data-testid="mission-errors">
+              <p>{error.message}</p>
+              {error.fieldErrors.length ? (
+                <ul className="field-errors">
+                  {error.fieldErrors.map((f, i) => (
+                    <li key={i}>
+                      <code>{f.path || "(definition)"}</code>: {f.message}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+          ) : null}
+          <footer className="dialog-foot">
+            <button type="button" className="btn btn-secondary" onClick={() => dialog.current?.close()}>
+              Cancel
+            </button>
+            <button type="submit" className="btn btn-primary" disabled={pending} data-testid="create-mission">
+              {pending ? "Creating…" : "Create mission"}
+            </button>
+          </footer>
+        </form>
+      </dialog>
+    </>
+  );
+}

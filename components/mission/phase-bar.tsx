@@ -1,0 +1,51 @@
+import type { MissionEvent } from "@/lib/mission/events";
+import type { MissionState } from "@/lib/mission/types";
+
+export type StepMark = "done" | "current" | "blocked" | "failed" | "pending" | "not-reached";
+export interface PhaseStep {
+  name: string;
+  mark: StepMark;
+}
+
+/** RFC 001 phases of this definition, from MISSION_STARTED to MISSION_COMPLETED or FAILED, each marked. */
+export function phaseSteps(s: MissionState, events: readonly MissionEvent[]): PhaseStep[] {
+  const phases = s.definition.phases.map((p) => p.name);
+  const terminal = s.runState === "completed" || s.runState === "failed";
+  let lastStarted: string | null = null;
+  for (const e of events) if (e.type === "phase.started") lastStarted = e.payload.phase;
+  const steps: PhaseStep[] = [{ name: "MISSION_STARTED", mark: s.runState === "queued" ? "current" : "done" }];
+  let failedMarked = false;
+  for (const p of phases) {
+    let mark: StepMark = "pending";
+    if (s.completedPhases.includes(p)) mark = "done";
+    else if (!terminal && s.phase === p) mark = s.runState === "paused" ? "blocked" : "current";
+    else if (terminal && s.runState === "failed" && !failedMarked && lastStarted !== null && phases.indexOf(p) <= phases.indexOf(lastStarted as (typeof phases)[number])) {
+      mark = "failed";
+      failedMarked = true;
+    } else if (terminal) mark = "not-reached";
+    steps.push({ name: p, mark });
+  }
+  if (s.runState === "failed") steps.push({ name: "FAILED", mark: "failed" });
+  else steps.push({ name: "MISSION_COMPLETED", mark: s.runState === "completed" ? "done" : "pending" });
+  return steps;
+}
+
+const ICON: Record<StepMark, string> = { done: "✓", current: "▶", blocked: "⏸", failed: "✕", pending: "○", "not-reached": "–" };
+const WORD: Record<StepMark, string> = { done: "done", current: "current", blocked: "waiting at a gate", failed: "failed", pending: "pending", "not-reached": "not reached" };
+
+export function PhaseBar({ mission, events }: { mission: MissionState; events: readonly MissionEvent[] }) {
+  const steps = phaseSteps(mission, events);
+  return (
+    <ol className="phase-bar" aria-label="Phases" data-testid="phase-bar">
+      {steps.map((st) => (
+        <li key={st.name} className={`phase-step mark-${st.mark}`} aria-current={st.mark === "current" || st.mark === "blocked" ? "step" : undefined} data-mark={st.mark}>
+          <span className="phase-icon" aria-hidden="true">
+            {ICON[st.mark]}
+          </span>
+          <span className="phase-name">{st.name.replaceAll("_", " ")}</span>
+          <span className="sr-only">: {WORD[st.mark]}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { createTestDatabase, type TestDatabase } from "../test-helpers";
+import { appendEvents, createMission, listEventsAfter } from "./events";
+import { decideGate } from "./gates";
+import { ensureActor } from "./users";
+import { agents, gates, missions } from "../schema";
+import { reduce, simulate, transitions as t } from "../../lib/mission";
+import { definition, nodeStep } from "../../lib/mission/test-fixtures";
+
+let tdb: TestDatabase;
+
+/** drizzle wraps driver errors ("Failed query: …"); PostgreSQL's own message is the cause. */
+async function dbError(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as Error & { cause?: Error };
+    return `${err.message} ${err.cause?.message ?? ""} ${(err.cause as { constraint?: string })?.constraint ?? ""}`;
+  }
+  return "no error";
+}
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  await ensureActor(tdb.db, { id: "user:test", kind: "user", displayName: "Test operator" });
+  await ensureActor(tdb.db, { id: "worker:test", kind: "worker", displayName: "Test worker" });
+});
+afterAll(async () => tdb?.drop());
+
+describe("the event log", () => {
+  it("rejects UPDATE, DELETE and TRUNCATE of events", async () => {
+    const m = await createMission(tdb.db, { definition: definition(), actorId: "user:test" });
+    expect(await dbError(tdb.db.execute(sql`update events set reason = 'x' where mission_id = ${m.id}`))).toMatch(/append-only: UPDATE/);
+    expect(await dbError(tdb.db.execute(sql`delete from events where mission_id = ${m.id}`))).toMatch(/append-only: DELETE/);
+    expect(await dbError(tdb.db.execute(sql`truncate events cascade`))).toMatch(/append-only: TRUNCATE/);
+    expect(await listEventsAfter(tdb.db, { missionId: m.id })).toHaveLength(1);
+  });
+
+  it("rejects a second event with the same (mission, seq)", async () => {
+    const m = await createMission(tdb.db, { definition: definition(), actorId: "user:test" });
+    expect(
+      await dbError(tdb.db.execute(sql`insert into events (mission_id, seq, type, actor_id, payload, reason, impact) values (${m.id}, 1, 'phase.started', 'worker:test', '{}', 'r', 'i')`)),
+    ).toMatch(/events_mission_seq/);
+  });
+
+  it("concurrent appends to one mission get consecutive seqs with no gap or duplicate", async () => {
+    const m = await createMission(tdb.db, { definition: definition(), actorId: "user:test" });
+    // Ten writers race to append a phase.started; the reducer allows only the first, the rest are illegal.
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, () => tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "worker:test", events: [t.phaseStarted("EXECUTION", "start")] }))),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.filter((r) => r.status === "rejected").every((r) => /Illegal transition: phase.started/.test(String((r as PromiseRejectedResult).reason)))).toBe(true);
+    const seqs = (await listEventsAfter(tdb.db, { missionId: m.id })).map((e) => e.seq);
+    expect(seqs).toEqual([1, 2]);
+  });
+
+  it("an illegal transition writes nothing", async () => {
+    const m = await createMission(tdb.db, { definition: definition(), actorId: "user:test" });
+    await expect(tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "worker:test", events: [t.phaseStarted("EXECUTION", "x"), t.phaseStarted("REVIEW", "x")] }))).rejects.toThrow(
+      /Illegal transition/,
+    );
+    expect(await listEventsAfter(tdb.db, { missionId: m.id })).toHaveLength(1);
+    const [row] = await tdb.db.select().from(missions).where(eq(missions.id, m.id));
+    expect(row.lastSeq).toBe(1);
+  });
+
+  it("projections (missions, agents, gates) equal reduce(events) after every event", async () => {
+    const def = definition({
+      agents: [
+        { name: "plan", priority: "critical", steps: [nodeStep("1")] },
+        { name: "search", priority: "important", steps: [nodeStep("1")] },
+        { name: "lint", priority: "optional", steps: [nodeStep("1")] },
+      ],
+    });
+    // The event sequence of a real run, replayed one append at a time through the database.
+    const m = await createMission(tdb.db, { definition: def, actorId: "user:test" });
+    const { events } = simulate(def, {
+      missionId: m.id,
+      outcome: (agent, _s, attempt) => (agent === "search" && attempt === 1 ? { kind: "fail", error: { code: "CONNECTION_REFUSED", message: "refused" } } : agent === "lint" ? { kind: "no-evidence" } : { kind: "ok" }),
+      decide: () => "retry",
+    });
+    for (const e of events.slice(1)) {
+      const { type, payload, reason, impact, evidence } = e;
+      const body = { type, payload, reason, impact, evidence };
+      await tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: e.actorId.startsWith("user") ? "user:test" : "worker:test", events: [body as never] }));
+      const log = await listEventsAfter(tdb.db, { missionId: m.id });
+      const expected = reduce(log);
+      const [row] = await tdb.db.select().from(missions).where(eq(missions.id, m.id));
+      expect(row.state).toEqual(expected);
+      expect({ phase: row.phase, runState: row.runState, lastSeq: row.lastSeq, finalStatus: row.finalStatus, openGates: row.openGates }).toEqual({
+        phase: expected.phase,
+        runState: expected.runState,
+        lastSeq: expected.seq,
+        finalStatus: expected.finalStatus,
+        openGates: expected.gates.filter((g) => g.status === "open").length,
+      });
+      const agentRows = await tdb.db.select().from(agents).where(eq(agents.missionId, m.id));
+      expect(Object.fromEntries(agentRows.map((a) => [a.name, [a.status, a.attempt]]))).toEqual(Object.fromEntries(expected.agentOrder.map((n) => [n, [expected.agents[n].status, expected.agents[n].attempt]])));
+      const gateRows = await tdb.db.select().from(gates).where(eq(gates.missionId, m.id));
+      expect(gateRows.map((g) => [g.id, g.status, g.decision])).toEqual(expected.gates.map((g) => [g.id, g.status, g.decision]));
+    }
+    const [final] = await tdb.db.select().from(missions).where(eq(missions.id, m.id));
+    expect(final.finalStatus).toBe("PARTIAL_SUCCESS");
+  });
+
+  it("a gate decision is a decision record: who, what, when, note and how long the gate was open", async () => {
+    const def = definition({ agents: [{ name: "build", priority: "critical", steps: [nodeStep("1")] }] });
+    const m = await createMission(tdb.db, { definition: def, actorId: "user:test" });
+    const { events } = simulate(def, { missionId: m.id, outcome: () => ({ kind: "fail", error: { code: "EXIT_NONZERO", message: "exit 1", exitCode: 1 } }), decide: () => "abort" });
+    const upToGate = events.slice(1, events.findIndex((e) => e.type === "gate.opened") + 1);
+    await tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "worker:test", events: upToGate.map(({ type, payload, reason, impact, evidence }) => ({ type, payload, reason, impact, evidence }) as never) }));
+    const [gate] = await tdb.db.select().from(gates).where(eq(gates.missionId, m.id));
+    await decideGate(tdb.db, { gateId: gate.id, decision: "abort", note: "not today", actorId: "user:test", actorName: "Test operator" });
+    const [after] = await tdb.db.select().from(gates).where(eq(gates.id, gate.id));
+    expect(after).toMatchObject({ status: "resolved", decision: "abort", decidedBy: "user:test", note: "not today" });
+    expect(after.openMs).toBeGreaterThanOrEqual(0);
+    await expect(decideGate(tdb.db, { gateId: gate.id, decision: "retry", note: null, actorId: "user:test", actorName: "x" })).rejects.toThrow(/already resolved: abort/);
+  });
+});

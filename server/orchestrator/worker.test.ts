@@ -1,0 +1,173 @@
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { createTestDatabase, type TestDatabase } from "../../db/test-helpers";
+import { appendEvents, createMission, listEventsAfter } from "../../db/queries/events";
+import { decideGate } from "../../db/queries/gates";
+import { ensureActor } from "../../db/queries/users";
+import { missions } from "../../db/schema";
+import { demoMissions, closedLoopbackPort } from "../../db/seed/demo";
+import { transitions as t, type MissionDefinition, type MissionState } from "../../lib/mission";
+import { definition, nodeStep } from "../../lib/mission/test-fixtures";
+import { Worker } from "./worker";
+
+let tdb: TestDatabase;
+let workspaces: string;
+const running: Worker[] = [];
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  workspaces = fs.mkdtempSync(path.join(os.tmpdir(), "fl-ws-"));
+  await ensureActor(tdb.db, { id: "user:op", kind: "user", displayName: "Olivia Operator" });
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((w) => w.stop(2000)));
+});
+afterAll(async () => {
+  await tdb?.drop();
+  fs.rmSync(workspaces, { recursive: true, force: true });
+});
+
+async function startWorker(id?: string): Promise<Worker> {
+  const w = new Worker({ handle: tdb, databaseUrl: tdb.url, workspacesDir: workspaces, leaseMs: 3000, heartbeatMs: 500, pollMs: 200, concurrency: 4, id, log: () => {} });
+  await w.start();
+  running.push(w);
+  return w;
+}
+
+async function state(id: string): Promise<MissionState> {
+  const [row] = await tdb.db.select({ state: missions.state }).from(missions).where(eq(missions.id, id));
+  return row.state;
+}
+
+/** Waits until the mission is terminal or paused at a gate. */
+async function settle(id: string, timeoutMs = 15_000): Promise<MissionState> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const s = await state(id);
+    if (["completed", "failed", "paused"].includes(s.runState)) return s;
+    if (Date.now() > deadline) throw new Error(`mission ${id} still ${s.runState} in ${s.phase} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function create(def: MissionDefinition) {
+  return createMission(tdb.db, { definition: def, actorId: "user:op" });
+}
+
+describe("the orchestrator worker on real PostgreSQL, processes and HTTP", () => {
+  it("runs the seeded demo missions to the outcomes they are meant to show", async () => {
+    const [success, gated, partial, search] = demoMissions(await closedLoopbackPort());
+    const ids = await Promise.all([success, gated, partial, search].map(async (d) => (await create(d)).id));
+    await startWorker();
+    const [s1, s2, s3, s4] = await Promise.all(ids.map((id) => settle(id)));
+    expect(s1.finalStatus).toBe("SUCCESS");
+    expect(s2.runState).toBe("paused");
+    const gate = s2.gates.find((g) => g.status === "open")!;
+    expect(gate.error.why).toMatch(/"scp" is not on this mission's allowlist/);
+    expect(gate.options.find((o) => o.recommended)?.action).toBe("abort");
+    expect(s3.finalStatus).toBe("PARTIAL_SUCCESS");
+    expect(s3.agents["link-checker"].error?.message).toMatch(/broken links/);
+    expect(s4.finalStatus).not.toBe("SUCCESS");
+    expect(s4.agents.search.steps[0].error?.code).toBe("CONNECTION_REFUSED");
+  });
+
+  it("a gate decided while the worker waits is acted on at once: skip on a critical agent ends FAILED", async () => {
+    await startWorker();
+    const m = await create(definition({ agents: [{ name: "deploy", priority: "critical", steps: [{ tool: "shell", args: { command: "rsync", args: ["a", "b"] } }] }] }));
+    const atGate = await settle(m.id);
+    const gate = atGate.gates[0];
+    const decidedAt = Date.now();
+    await decideGate(tdb.db, { gateId: gate.id, decision: "skip", note: "rsync is not installed here", actorId: "user:op", actorName: "Olivia Operator" });
+    const done = await settle(m.id);
+    expect(Date.now() - decidedAt).toBeLessThan(1000);
+    expect(done.finalStatus).toBe("FAILED");
+    expect(done.gates[0]).toMatchObject({ decision: "skip", decidedBy: "user:op", note: "rsync is not installed here" });
+  });
+
+  it("retry on a step that fails once against a loopback server, then succeeds, ends SUCCESS", async () => {
+    let calls = 0;
+    const server = http.createServer((_req, res) => {
+      calls++;
+      res.writeHead(calls === 1 ? 503 : 200, { "content-type": "application/json" }).end(JSON.stringify({ ok: calls > 1 }));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as { port: number }).port;
+    try {
+      await startWorker();
+      const m = await create(definition({ agents: [{ name: "fetch", priority: "critical", steps: [{ tool: "http", args: { url: `http://127.0.0.1:${port}/data` }, evidence: [{ http_status: 200 }, { json_path: "$.ok", equals: true }] }] }] }));
+      const atGate = await settle(m.id);
+      expect(atGate.agents.fetch.steps[0].error?.status).toBe(503);
+      expect(atGate.gates[0].options.find((o) => o.recommended)?.action).toBe("retry");
+      await decideGate(tdb.db, { gateId: atGate.gates[0].id, decision: "retry", note: null, actorId: "user:op", actorName: "Olivia Operator" });
+      const done = await settle(m.id);
+      expect(done.finalStatus).toBe("SUCCESS");
+      expect(done.agents.fetch.attempt).toBe(2);
+      expect(calls).toBe(2);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("two workers racing never run the same mission at once: every side effect happens once, seqs have no gaps", async () => {
+    const seen = new Map<string, number>();
+    const server = http.createServer((req, res) => {
+      const key = String(req.headers["idempotency-key"]);
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+      setTimeout(() => res.writeHead(200).end("done"), 20);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/effect`;
+    try {
+      const defs = Array.from({ length: 6 }, (_, i) =>
+        definition({
+          name: `race ${i}`,
+          agents: [
+            { name: "a", priority: "critical", phase: "PLANNING", steps: [{ tool: "http", args: { url } }, { tool: "http", args: { url } }] },
+            { name: "b", priority: "important", steps: [{ tool: "http", args: { url } }, nodeStep("1")] },
+          ],
+        }),
+      );
+      const ids = await Promise.all(defs.map(async (d) => (await create(d)).id));
+      await Promise.all([startWorker("worker:race-1"), startWorker("worker:race-2")]);
+      const results = await Promise.all(ids.map((id) => settle(id, 30_000)));
+      expect(results.map((r) => r.finalStatus)).toEqual(Array(6).fill("SUCCESS"));
+      expect(seen.size).toBe(6 * 3);
+      expect([...seen.values()].every((n) => n === 1)).toBe(true);
+      for (const id of ids) {
+        const seqs = (await listEventsAfter(tdb.db, { missionId: id })).map((e) => e.seq);
+        expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+      }
+      const actors = await tdb.db.execute<{ actor_id: string }>(sql`select distinct actor_id from events where type = 'step.started' and mission_id in (${sql.join(ids.map((i) => sql`${i}::uuid`), sql`, `)})`);
+      expect(actors.rows.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("a step whose worker died mid-way is reported INTERRUPTED at a gate, never silently re-run", async () => {
+    const m = await create(definition({ agents: [{ name: "migrate", priority: "critical", steps: [nodeStep("console.log('migrated')")] }] }));
+    // A worker claimed the mission, recorded the step's start, and died: its lease has expired.
+    await ensureActor(tdb.db, { id: "worker:dead", kind: "worker", displayName: "dead worker" });
+    await tdb.db.update(missions).set({ leaseOwner: "worker:dead", leaseExpiresAt: sql`now() - interval '1 second'` }).where(eq(missions.id, m.id));
+    await tdb.db.transaction((tx) =>
+      appendEvents(tx, { missionId: m.id, actorId: "worker:dead", events: [t.phaseStarted("EXECUTION", "start"), t.agentStarted("migrate", 1), t.stepStarted(m.id, "migrate", 1, 0, "shell", "node -e")] }),
+    );
+    await startWorker();
+    const s = await settle(m.id);
+    expect(s.runState).toBe("paused");
+    expect(s.agents.migrate.steps[0].error?.code).toBe("INTERRUPTED");
+    expect(s.gates[0].error.why).toMatch(/whether its side effect happened is unknown/);
+  });
+
+  it("an agent exceeding its timeout fails with TIMEOUT and the process is killed", async () => {
+    await startWorker();
+    const m = await create(definition({ agents: [{ name: "slow", priority: "important", timeoutMs: 300, steps: [nodeStep("setTimeout(()=>{}, 60000)")] }] }));
+    const s = await settle(m.id);
+    expect(s.agents.slow.error?.code).toBe("TIMEOUT");
+    expect(s.gates[0].options.map((o) => o.action)).toEqual(["retry", "skip", "abort"]);
+  });
+});
