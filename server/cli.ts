@@ -53,8 +53,17 @@ async function main(argv: string[]): Promise<number> {
       await runLauncher();
       return 0;
     case "web": {
-      const { runWebProcess } = await import("./web");
-      await runWebProcess();
+      const { startWeb } = await import("./web");
+      const web = await startWeb();
+      console.log(`[web] listening on ${web.url}`);
+      await new Promise<void>((resolve) => {
+        const stop = (sig: string) => {
+          console.log(`[web] ${sig}: shutting down`);
+          void web.close().finally(resolve);
+        };
+        process.once("SIGTERM", () => stop("SIGTERM"));
+        process.once("SIGINT", () => stop("SIGINT"));
+      });
       return 0;
     }
     case "worker": {

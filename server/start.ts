@@ -2,14 +2,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createDb } from "../db/client";
 import { ensureDatabase } from "../db/embedded";
 import { runMigrations } from "../db/migrate";
 import { seedDatabase } from "../db/seed";
 import { env } from "../lib/env";
+import { ensureBuild, ROOT } from "./build";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin", "faultline.mjs");
 
 /** NEXTAUTH_SECRET from the environment, else one generated once and kept in the data directory. */
@@ -48,13 +47,7 @@ export async function runLauncher(): Promise<void> {
   fs.mkdirSync(e.dataDir, { recursive: true });
   const { handle, seeded } = await prepareDatabase({ seed: true, log });
   log(handle.owned ? `PostgreSQL (embedded) ready, data in ${path.join(e.dataDir, "pg")}` : "PostgreSQL ready");
-  if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
-    log("No build found: building the console (next build), this takes a few minutes the first time …");
-    await new Promise<void>((resolve, reject) => {
-      const b = spawn(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-      b.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build exited with ${code}`))));
-    });
-  }
+  await ensureBuild(log);
   const url = `http://${e.HOST === "0.0.0.0" || e.HOST === "127.0.0.1" ? "localhost" : e.HOST}:${e.PORT}`;
   const childEnv = {
     ...process.env,

@@ -128,7 +128,8 @@ export function validateMissionDefinition(raw: unknown): ParseDefinitionResult {
   return { ok: false, errors: parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })) };
 }
 
-function formatPath(path: PropertyKey[]): string {
+/** A zod issue path as `phases[0].agents[1].name`. */
+export function formatPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), "");
 }
 

@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { fail, ok, type Tool, type ToolContext, type ToolError, type ToolResult } from "./result";
+import { abortReason, errnoOf, errorMessage } from "./util";
 
 /**
  * The `file` tool: read, write and list files inside the mission's workspace.
@@ -30,22 +31,6 @@ export type FileListData = { path: string; entries: FileEntry[] };
 export type WorkspacePath = { ok: true; absolute: string; relative: string } | { ok: false; error: ToolError };
 
 const MAX_SYMLINK_HOPS = 40;
-
-/** The errno name (`code`) of a Node error, if any. */
-export function errnoOf(err: unknown): string | undefined {
-  const code = typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
-  return typeof code === "string" ? code : undefined;
-}
-
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** Why an AbortSignal fired, as text ("lease lost"), if it carries a reason. */
-export function abortReason(signal: AbortSignal): string | undefined {
-  const reason: unknown = signal.reason;
-  return reason === undefined ? undefined : errorMessage(reason);
-}
 
 /** True when `candidate` is `root` or below it (both absolute, normalised). */
 export function isInside(root: string, candidate: string): boolean {

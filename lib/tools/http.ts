@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { abortReason, errnoOf, errorMessage } from "./file";
+import { abortReason, errnoOf, errorMessage } from "./util";
 import { fail, ok, type Tool, type ToolContext, type ToolError, type ToolResult } from "./result";
 
 /**

@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { TOOL_NAMES, type ToolName } from "../mission/definition";
-import { errorMessage, fileTool } from "./file";
+import { fileTool } from "./file";
+import { errorMessage } from "./util";
+import { formatPath } from "../mission/definition";
 import { httpTool } from "./http";
 import { assertToolResult, fail, type Tool, type ToolContext, type ToolResult } from "./result";
 import { shellTool } from "./shell";
@@ -17,13 +19,10 @@ export function getTool(name: string): Tool | undefined {
   return Object.hasOwn(tools, name) ? tools[name as ToolName] : undefined;
 }
 
-function formatIssuePath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), "");
-}
 
 /** "command: expected string; args[0]: …" — every problem with its field path. */
 export function formatArgIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues.map((i) => `${formatIssuePath(i.path) || "(arguments)"}: ${i.message}`).join("; ");
+  return issues.map((i) => `${formatPath(i.path) || "(arguments)"}: ${i.message}`).join("; ");
 }
 
 async function runChecked(tool: Tool, args: unknown, ctx: ToolContext): Promise<ToolResult> {
@@ -32,7 +31,7 @@ async function runChecked(tool: Tool, args: unknown, ctx: ToolContext): Promise<
     return fail({
       code: "INVALID_ARGS",
       message: `Invalid arguments for the ${tool.name} tool: ${formatArgIssues(parsed.error.issues)}. Fix the step's args in the mission definition.`,
-      details: { issues: parsed.error.issues.map((i) => ({ path: formatIssuePath(i.path), message: i.message })) },
+      details: { issues: parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })) },
     });
   }
   let result: unknown;

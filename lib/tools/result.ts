@@ -50,7 +50,7 @@ export type ToolResult<D extends ToolData = ToolData> =
   | { ok: true; data: D; error: null }
   | { ok: false; data: D | null; error: ToolError };
 
-export const toolResultSchema = z.union([
+export const toolResultSchema = z.discriminatedUnion("ok", [
   z.object({ ok: z.literal(true), data: z.record(z.string(), z.unknown()), error: z.null() }),
   z.object({ ok: z.literal(false), data: z.record(z.string(), z.unknown()).nullable(), error: toolErrorSchema }),
 ]);

@@ -3,7 +3,8 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { abortReason, errnoOf, errorMessage, resolveInWorkspace } from "./file";
+import { resolveInWorkspace } from "./file";
+import { abortReason, errnoOf, errorMessage } from "./util";
 import { fail, ok, type Tool, type ToolContext, type ToolError, type ToolResult } from "./result";
 
 /**

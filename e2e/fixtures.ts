@@ -1,0 +1,96 @@
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import type { Role } from "../lib/auth/roles";
+
+export { expect };
+
+/** Signs a browser context in through the auth API (not the form): next-auth's CSRF + credentials callback. */
+export async function signIn(context: BrowserContext, role: Role): Promise<void> {
+  const baseURL = process.env.E2E_BASE_URL!;
+  const csrf = await context.request.get(`${baseURL}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await context.request.post(`${baseURL}/api/auth/callback/credentials`, {
+    form: { csrfToken, email: `${role}@faultline.local`, password: `faultline-${role}`, json: "true" },
+  });
+  expect(res.ok(), `sign-in as ${role} failed with ${res.status()}`).toBeTruthy();
+  const session = await (await context.request.get(`${baseURL}/api/auth/session`)).json();
+  expect(session?.user?.roles).toContain(role);
+}
+
+/** Starts a mission through the REST API as the signed-in user; returns its id. */
+export async function startMission(request: APIRequestContext, definition: unknown): Promise<string> {
+  const res = await request.post(`${process.env.E2E_BASE_URL}/api/v1/missions`, { data: definition });
+  expect(res.status(), await res.text()).toBe(201);
+  const body = (await res.json()) as { mission?: { id: string }; id?: string };
+  return body.mission?.id ?? body.id!;
+}
+
+/** Waits (through the API) until the mission has an open gate; returns the gate id. */
+export async function waitForGate(request: APIRequestContext, missionId: string): Promise<string> {
+  let gateId: string | undefined;
+  await expect
+    .poll(async () => {
+      const body = await (await request.get(`${process.env.E2E_BASE_URL}/api/v1/missions/${missionId}`)).json();
+      gateId = (body.openGates ?? [])[0]?.id;
+      return gateId;
+    }, { timeout: 20_000 })
+    .toBeTruthy();
+  return gateId!;
+}
+
+type Fixtures = {
+  consoleErrors: string[];
+  operatorPage: Page;
+  auditorPage: Page;
+};
+
+export const test = base.extend<Fixtures>({
+  baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
+  // Every test fails on a browser console error or an uncaught page error.
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      page.on("pageerror", (e) => errors.push(e.message));
+      await use(errors);
+      expect(errors, "browser console errors").toEqual([]);
+    },
+    { auto: true },
+  ],
+  operatorPage: async ({ page, context }, use) => {
+    await signIn(context, "operator");
+    await use(page);
+  },
+  auditorPage: async ({ browser }, use) => {
+    const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+    await signIn(context, "auditor");
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await use(page);
+    expect(errors, "auditor browser console errors").toEqual([]);
+    await context.close();
+  },
+});
+
+/** Definitions used by the specs. */
+export const defs = {
+  gated(name: string, failing: { priority: "critical" | "important"; binary?: string } = { priority: "critical" }) {
+    return {
+      name,
+      objective: "Show a gate in the browser",
+      allowedBinaries: ["node"],
+      phases: [
+        { name: "PLANNING", agents: [{ name: "planner", priority: "critical", steps: [{ tool: "shell", args: { command: "node", args: ["-e", "console.log('planned')"] }, evidence: [{ output_matches: "planned" }] }] }] },
+        { name: "EXECUTION", agents: [{ name: "deployer", priority: failing.priority, steps: [{ tool: "shell", args: { command: failing.binary ?? "scp", args: ["dist.tgz", "staging:/srv/"] } }] }] },
+      ],
+    };
+  },
+  httpOnce(name: string, url: string) {
+    return {
+      name,
+      objective: "Fetch data from a flaky service",
+      allowedBinaries: ["node"],
+      phases: [{ name: "RESEARCH", agents: [{ name: "fetcher", priority: "critical", steps: [{ tool: "http", args: { url }, evidence: [{ http_status: 200 }] }] }] }],
+    };
+  },
+};

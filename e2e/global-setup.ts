@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import pg from "pg";
+import { createDb } from "../db/client";
+import { ensureDatabase } from "../db/embedded";
+import { runMigrations } from "../db/migrate";
+import { seedDatabase } from "../db/seed";
+import { ensureBuild, ROOT } from "../server/build";
+
+/** Refuses anything but a database on this machine: e2e tests create and drop databases. */
+function assertLocalDatabase(url: string): void {
+  const host = new URL(url).hostname;
+  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) throw new Error(`E2E refuses to run against a non-local database (${host}). Unset DATABASE_URL or point it at 127.0.0.1.`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`web exited with ${child.exitCode} before answering ${url}`);
+    try {
+      const r = await fetch(url);
+      if (r.status < 500) return;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) throw new Error(`web did not answer ${url} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * A fresh database for the run (cloned from nothing: created, migrated, seeded with one user per
+ * role), the console built if needed, then web and worker as real processes on a free port.
+ */
+export default async function globalSetup() {
+  const dataDir = path.join(ROOT, ".data-e2e");
+  const server = await ensureDatabase({ dataDir, databaseUrl: process.env.DATABASE_URL });
+  assertLocalDatabase(server.url);
+  const name = `faultline_e2e_${Date.now().toString(36)}_${randomBytes(2).toString("hex")}`;
+  const admin = new URL(server.url);
+  admin.pathname = "/postgres";
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  await c.query(`create database ${name}`);
+  await c.end();
+  const dbUrl = new URL(server.url);
+  dbUrl.pathname = `/${name}`;
+  await runMigrations(dbUrl.toString());
+  const h = createDb(dbUrl.toString(), { max: 2 });
+  await seedDatabase(h.db, { demoUsers: true, missions: false });
+  await h.close();
+
+  await ensureBuild((m) => console.log(`[e2e] ${m}`));
+
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    DATABASE_URL: dbUrl.toString(),
+    NEXTAUTH_SECRET: randomBytes(24).toString("hex"),
+    NEXTAUTH_URL: baseURL,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    FAULTLINE_DATA_DIR: dataDir,
+    FAULTLINE_DEMO_USERS: "1",
+    FAULTLINE_POLL_MS: "500",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+  const bin = path.join(ROOT, "bin", "faultline.mjs");
+  const logFile = fs.openSync(path.join(dataDir, "e2e-server.log"), "w");
+  const web = spawn(process.execPath, [bin, "web"], { cwd: ROOT, env: { ...env, FAULTLINE_PROCESS: "web" }, stdio: ["ignore", logFile, logFile] });
+  const worker = spawn(process.execPath, [bin, "worker"], { cwd: ROOT, env: { ...env, FAULTLINE_PROCESS: "worker" }, stdio: ["ignore", logFile, logFile] });
+  await waitForHttp(`${baseURL}/login`, web, 120_000);
+
+  process.env.E2E_BASE_URL = baseURL;
+  process.env.E2E_DATABASE_URL = dbUrl.toString();
+
+  return async () => {
+    const exits = [web, worker].map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once("exit", r))));
+    web.kill("SIGTERM");
+    worker.kill("SIGTERM");
+    await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 15_000))]);
+    web.kill("SIGKILL");
+    worker.kill("SIGKILL");
+    const d = new pg.Client({ connectionString: admin.toString() });
+    await d.connect();
+    await d.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    await d.end();
+    await server.stop();
+  };
+}
