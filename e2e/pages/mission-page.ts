@@ -1,0 +1,30 @@
+import { expect, type Page } from "@playwright/test";
+
+/** Page object for /missions/[id]. */
+export class MissionPage {
+  constructor(readonly page: Page) {}
+
+  async open(id: string) {
+    await this.page.goto(`/missions/${id}`);
+    await expect(this.page.getByTestId("phase-bar")).toBeVisible();
+  }
+
+  gate() {
+    return this.page.getByTestId("gate-panel");
+  }
+
+  finalStatus() {
+    return this.page.getByTestId("final-status");
+  }
+
+  /** The seqs shown in the timeline, in order. */
+  async timelineSeqs(): Promise<number[]> {
+    return this.page.getByTestId("timeline-event").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-seq"))));
+  }
+
+  async choose(action: "retry" | "skip" | "abort", note?: string) {
+    const gate = this.gate();
+    if (note) await gate.getByLabel(/Note/).fill(note);
+    await gate.getByTestId(`gate-option-${action}`).click();
+  }
+}

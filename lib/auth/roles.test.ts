@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { ACTIONS, can, describeMissingPermission, ROLES, type Principal, type Role } from "./roles";
+
+const user = (...roles: Role[]): Principal => ({ id: "u", name: "U", email: "u@x", roles });
+
+describe("the permission matrix", () => {
+  it("lets every role view missions and gates", () => {
+    for (const r of ROLES) {
+      expect(can(user(r), "mission.view")).toBe(true);
+      expect(can(user(r), "gate.view")).toBe(true);
+    }
+  });
+
+  it("lets only operators and admins resolve gates and start missions", () => {
+    const expected: Record<Role, boolean> = { admin: true, operator: true, reviewer: false, contributor: false, auditor: false };
+    for (const r of ROLES) {
+      expect(can(user(r), "gate.decide"), r).toBe(expected[r]);
+      expect(can(user(r), "mission.create"), r).toBe(expected[r]);
+    }
+  });
+
+  it("lets only admins manage users", () => {
+    expect(ROLES.filter((r) => can(user(r), "user.manage"))).toEqual(["admin"]);
+  });
+
+  it("grants a user with several roles the union of their permissions", () => {
+    expect(can(user("auditor", "operator"), "gate.decide")).toBe(true);
+  });
+
+  it("refuses everything to nobody and to a user without roles", () => {
+    for (const a of ACTIONS) {
+      expect(can(null, a)).toBe(false);
+      expect(can(user(), a)).toBe(false);
+    }
+  });
+
+  it("explains a refusal in words: the user's roles and the roles needed", () => {
+    expect(describeMissingPermission(user("auditor"), "gate.decide")).toMatch(/auditor.*gate decide.*admin or operator/);
+    expect(describeMissingPermission(null, "gate.decide")).toMatch(/not signed in/);
+  });
+});
