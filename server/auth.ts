@@ -2,6 +2,7 @@ import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { cache } from "react";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { getUserByEmail, getUserById } from "@/db/queries/users";
@@ -84,10 +85,10 @@ export async function refreshPrincipal(p: Principal | null): Promise<Principal |
   return { id: user.id, name: user.name, email: user.email, roles: parseRoles(user.roles) };
 }
 
-/** The signed-in person, for server components, server actions and route handlers; null when signed out. */
-export async function getPrincipal(): Promise<Principal | null> {
+/** The signed-in person, for server components, server actions and route handlers; null when signed out. Memoized per request. */
+export const getPrincipal = cache(async (): Promise<Principal | null> => {
   const session = await getServerSession(authOptions);
   const u = session?.user;
   if (!u?.id) return null;
   return refreshPrincipal({ id: u.id, name: u.name, email: u.email, roles: u.roles ?? [] });
-}
+});

@@ -58,35 +58,49 @@ export async function startWeb(opts: { dir?: string; log?: (msg: string) => void
     url,
     close: () =>
       (closing ??= (async () => {
-        await realtime.close(); // closes the http server too
+        // io.close() also closes the http server, which waits for open keep-alive connections:
+        // let idle ones go now and cut the rest after a short grace period.
+        const done = realtime.close();
+        server.closeIdleConnections();
+        const cut = setTimeout(() => server.closeAllConnections(), 2_000);
+        cut.unref();
+        await done;
+        clearTimeout(cut);
         await app.close?.().catch(() => {});
         await getDbHandle().close().catch(() => {});
       })()),
   };
 }
 
+/**
+ * Runs the web process until SIGTERM/SIGINT, then closes socket.io, the http server, Next.js and the
+ * pool. Used by `faultline web` and by `node --import tsx server/web.ts`.
+ */
+export async function runWebProcess(): Promise<void> {
+  const web = await startWeb();
+  console.log(`Faultline web listening on ${web.url}`);
+  await new Promise<void>((resolve, reject) => {
+    const stop = (signal: string) => {
+      console.log(`[web] ${signal}: shutting down`);
+      const force = setTimeout(() => {
+        console.error("[web] shutdown took over 10 s; exiting");
+        process.exit(1);
+      }, 10_000);
+      force.unref();
+      web.close().then(resolve, reject);
+    };
+    process.once("SIGTERM", () => stop("SIGTERM"));
+    process.once("SIGINT", () => stop("SIGINT"));
+  });
+}
+
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  startWeb()
-    .then((web) => {
-      console.log(`Faultline web listening on ${web.url}`);
-      const stop = (signal: string) => {
-        console.log(`[web] ${signal}: shutting down`);
-        const force = setTimeout(() => process.exit(1), 10_000);
-        force.unref();
-        web.close().then(
-          () => process.exit(0),
-          (err: unknown) => {
-            console.error("[web] shutdown failed", err);
-            process.exit(1);
-          },
-        );
-      };
-      process.once("SIGTERM", () => stop("SIGTERM"));
-      process.once("SIGINT", () => stop("SIGINT"));
-    })
-    .catch((err: unknown) => {
-      console.error(`Faultline web failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  runWebProcess().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(`Faultline web failed: ${err instanceof Error ? err.message : String(err)}`);
       process.exit(1);
-    });
+    },
+  );
 }

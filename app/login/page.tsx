@@ -26,7 +26,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         <div className="login-top">
           <div className="brand">
             <span className="brand-mark" aria-hidden="true">
-              ⟋
+              F
             </span>
             <span className="brand-name">Faultline</span>
           </div>

@@ -28,7 +28,21 @@ export interface GateDecided {
  * One gate, as a UserFacingError: what happened, why, the options (recommended one marked), an optional
  * note and the technical details. With focus on the panel, r / s / a choose Retry / Skip / Abort.
  */
-export function GatePanel({ gate, canDecide, showMission = false, onDecided }: { gate: GateView; canDecide: boolean; showMission?: boolean; onDecided?: (d: GateDecided) => void }) {
+export function GatePanel({
+  gate,
+  canDecide,
+  showMission = false,
+  headingLevel = 3,
+  onDecided,
+}: {
+  gate: GateView;
+  canDecide: boolean;
+  showMission?: boolean;
+  /** 2 where the panel sits right under the page title (gates inbox), 3 under a section heading. */
+  headingLevel?: 2 | 3;
+  onDecided?: (d: GateDecided) => void;
+}) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   const queryClient = useQueryClient();
   const [note, setNote] = useState("");
   const [pending, startTransition] = useTransition();
@@ -72,17 +86,17 @@ export function GatePanel({ gate, canDecide, showMission = false, onDecided }: {
   const technical = Object.entries(err.technical ?? {});
 
   return (
-    <section className="gate-panel" tabIndex={0} aria-labelledby={ids.title} aria-describedby={canDecide ? ids.hint : undefined} onKeyDown={onKeyDown} data-testid="gate-panel" data-gate-id={gate.id}>
+    <section className="gate-panel" tabIndex={0} aria-label={`Gate for agent “${gate.agent}” in mission ${gate.missionName}`} aria-describedby={canDecide ? ids.hint : undefined} onKeyDown={onKeyDown} data-testid="gate-panel" data-gate-id={gate.id}>
       <header className="gate-head">
         <span className="badge tone-paused">
           <span className="badge-icon" aria-hidden="true">
-            ⏸
+            ‖
           </span>
           Gate open
         </span>
-        <h3 id={ids.title} className="gate-title">
-          Agent “{gate.agent}” needs a decision
-        </h3>
+        <Heading id={ids.title} className="gate-title">
+          {showMission ? `${gate.missionName}: agent “${gate.agent}” needs a decision` : `Agent “${gate.agent}” needs a decision`}
+        </Heading>
         <span className="muted gate-meta">
           {gate.phase} · opened <RelativeTime iso={gate.openedAt} />
           {showMission ? (

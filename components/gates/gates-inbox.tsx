@@ -39,7 +39,7 @@ export function GatesInbox({ initialGates, canDecide }: { initialGates: GateView
           </p>
         </div>
       ) : (
-        gates.map((g) => <GatePanel key={g.id} gate={g} canDecide={canDecide} showMission onDecided={(d) => setDecided((prev) => [d, ...prev].slice(0, 5))} />)
+        gates.map((g) => <GatePanel key={g.id} gate={g} canDecide={canDecide} showMission headingLevel={2} onDecided={(d) => setDecided((prev) => [d, ...prev].slice(0, 5))} />)
       )}
     </div>
   );

@@ -24,14 +24,14 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
   const openCount = gates.length;
   const nav = [
     { href: "/missions", label: "Missions", icon: "≡" },
-    { href: "/gates", label: "Gates", icon: "⏸", badge: openCount },
+    { href: "/gates", label: "Gates", icon: "‖", badge: openCount },
   ];
 
   return (
     <aside className="sidebar">
       <div className="brand">
         <span className="brand-mark" aria-hidden="true">
-          ⟋
+          F
         </span>
         <span className="brand-name">Faultline</span>
       </div>

@@ -30,7 +30,7 @@ export function phaseSteps(s: MissionState, events: readonly MissionEvent[]): Ph
   return steps;
 }
 
-const ICON: Record<StepMark, string> = { done: "✓", current: "▶", blocked: "⏸", failed: "✕", pending: "○", "not-reached": "–" };
+const ICON: Record<StepMark, string> = { done: "✓", current: "▶", blocked: "‖", failed: "✕", pending: "○", "not-reached": "–" };
 const WORD: Record<StepMark, string> = { done: "done", current: "current", blocked: "waiting at a gate", failed: "failed", pending: "pending", "not-reached": "not reached" };
 
 export function PhaseBar({ mission, events }: { mission: MissionState; events: readonly MissionEvent[] }) {

@@ -25,7 +25,14 @@ function setState(next: ConnectionState) {
 /** The one socket of this browser tab, created on first use. */
 export function getSocket(): RealtimeSocket {
   if (socket) return socket;
-  const s: RealtimeSocket = io({ path: "/socket.io", withCredentials: true, reconnectionDelay: 500, reconnectionDelayMax: 10_000 });
+  const s: RealtimeSocket = io({
+    path: "/socket.io",
+    withCredentials: true,
+    // WebSocket first: no long-polling session id to go stale when the web process restarts.
+    transports: ["websocket", "polling"],
+    reconnectionDelay: 500,
+    reconnectionDelayMax: 10_000,
+  });
   s.on("connect", () => setState({ status: "connected", message: null }));
   s.on("disconnect", (reason) => {
     setState({ status: "reconnecting", message: `Disconnected (${reason}); reconnecting…` });

@@ -24,16 +24,22 @@ export function formatAbsolute(iso: string): string {
   return new Date(iso).toLocaleString("en-GB", { year: "numeric", month: "short", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZoneName: "short" });
 }
 
-let tick = Date.now();
+/** Same on server and browser (UTC), so the first render hydrates without a mismatch. */
+export function formatUtc(iso: string): string {
+  return `${iso.slice(0, 16).replace("T", " ")} UTC`;
+}
+
 const subscribers = new Set<(n: number) => void>();
 let timer: ReturnType<typeof setInterval> | null = null;
-function useNow(): number {
-  const [now, setNow] = useState(tick);
+
+/** The browser's clock, ticking every 15 s; null during server rendering and hydration. */
+function useNow(): number | null {
+  const [now, setNow] = useState<number | null>(null);
   useEffect(() => {
     subscribers.add(setNow);
     timer ??= setInterval(() => {
-      tick = Date.now();
-      for (const s of subscribers) s(tick);
+      const t = Date.now();
+      for (const s of subscribers) s(t);
     }, 15_000);
     setNow(Date.now());
     return () => {
@@ -47,13 +53,13 @@ function useNow(): number {
   return now;
 }
 
-/** "3 minutes ago", with the absolute time in the title. Server and browser may disagree: the browser wins. */
+/** "3 minutes ago", with the absolute local time in the title; UTC until the browser takes over. */
 export function RelativeTime({ iso, empty = "—" }: { iso: string | null; empty?: string }) {
   const now = useNow();
   if (!iso) return <span className="muted">{empty}</span>;
   return (
-    <time dateTime={iso} title={formatAbsolute(iso)} suppressHydrationWarning>
-      {formatRelative(iso, now)}
+    <time dateTime={iso} title={now === null ? formatUtc(iso) : formatAbsolute(iso)}>
+      {now === null ? formatUtc(iso) : formatRelative(iso, now)}
     </time>
   );
 }

@@ -5,7 +5,7 @@ import type { FinalStatus, RunState } from "@/lib/mission/types";
 const RUN: Record<RunState, { icon: string; label: string; tone: string }> = {
   queued: { icon: "○", label: "Queued", tone: "queued" },
   running: { icon: "▶", label: "Running", tone: "running" },
-  paused: { icon: "⏸", label: "Paused at gate", tone: "paused" },
+  paused: { icon: "‖", label: "Paused at gate", tone: "paused" },
   completed: { icon: "■", label: "Completed", tone: "neutral" },
   failed: { icon: "■", label: "Ended", tone: "neutral" },
 };

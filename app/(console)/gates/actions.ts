@@ -2,8 +2,7 @@
 
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { decideGate } from "@/db/queries/gates";
-import { userActorId } from "@/db/queries/users";
+import { decideGateAs } from "@/server/gate-decision";
 import { authedAction } from "@/server/safe-action";
 
 const decideGateInput = z.object({
@@ -19,7 +18,7 @@ const decideGateInput = z.object({
 
 /** An operator's decision on an open gate (permission gate.decide). */
 export const decideGateAction = authedAction({ name: "decideGate", permission: "gate.decide", input: decideGateInput }, async (input, { user }) => {
-  const state = await decideGate(getDb(), { gateId: input.gateId, decision: input.decision, note: input.note, actorId: userActorId(user.id), actorName: user.name });
+  const state = await decideGateAs(getDb(), user, { gateId: input.gateId, decision: input.decision, note: input.note });
   const gate = state.gates.find((g) => g.id === input.gateId);
   return { missionId: state.id, decision: input.decision, decidedAt: gate?.decidedAt ?? new Date().toISOString(), runState: state.runState };
 });

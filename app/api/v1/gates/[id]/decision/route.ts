@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { decideGate } from "@/db/queries/gates";
-import { userActorId } from "@/db/queries/users";
+import { decideGateAs } from "@/server/gate-decision";
 import { apiRoute, parseIdOr404, parseOr400, readJson } from "@/server/api";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +14,7 @@ const body = z.object({
 export const POST = apiRoute<{ id: string }>({ name: "POST gate decision", permission: "gate.decide" }, async ({ req, user, params }) => {
   const gateId = parseIdOr404(params.id, "Gate");
   const input = parseOr400(body, await readJson(req), "decision");
-  const mission = await decideGate(getDb(), { gateId, decision: input.decision, note: input.note || null, actorId: userActorId(user.id), actorName: user.name });
+  const mission = await decideGateAs(getDb(), user, { gateId, decision: input.decision, note: input.note || null });
   const gate = mission.gates.find((g) => g.id === gateId);
   return Response.json({ gate, mission });
 });
