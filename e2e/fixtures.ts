@@ -38,6 +38,8 @@ export async function waitForGate(request: APIRequestContext, missionId: string)
 }
 
 type Fixtures = {
+  /** Console errors a test expects (e.g. a network drop it causes on purpose). */
+  allowedConsoleErrors: RegExp[];
   consoleErrors: string[];
   operatorPage: Page;
   auditorPage: Page;
@@ -46,13 +48,14 @@ type Fixtures = {
 export const test = base.extend<Fixtures>({
   baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
   // Every test fails on a browser console error or an uncaught page error.
+  allowedConsoleErrors: [[], { option: true }],
   consoleErrors: [
-    async ({ page }, use) => {
+    async ({ page, allowedConsoleErrors }, use) => {
       const errors: string[] = [];
       page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
       page.on("pageerror", (e) => errors.push(e.message));
       await use(errors);
-      expect(errors, "browser console errors").toEqual([]);
+      expect(errors.filter((e) => !allowedConsoleErrors.some((r) => r.test(e))), "browser console errors").toEqual([]);
     },
     { auto: true },
   ],

@@ -43,7 +43,7 @@ test("Retry on a step that fails once against a loopback server and then succeed
     const mission = new MissionPage(page);
     await mission.open(id);
     await expect(mission.gate()).toBeVisible({ timeout: 20_000 });
-    await expect(mission.gate().getByTestId("gate-option-retry")).toContainText("Recommended");
+    await expect(mission.option("retry")).toContainText("Recommended");
     await expect(page.getByTestId("timeline-event").filter({ hasText: "tool.failed" })).toContainText("503");
     // Keyboard: `r` on the focused gate.
     await mission.gate().focus();
@@ -60,7 +60,7 @@ test("Abort ends the mission FAILED and keeps what was produced", async ({ opera
   const mission = new MissionPage(page);
   await mission.open(id);
   await expect(mission.gate()).toBeVisible({ timeout: 20_000 });
-  await expect(mission.gate().getByTestId("gate-option-skip")).toContainText(/will end FAILED/);
+  await expect(mission.option("skip")).toContainText(/will end FAILED/);
   await mission.choose("abort");
   await expect(mission.finalStatus()).toHaveAttribute("data-value", "FAILED");
   await expect(page.getByTestId("agent-row-planner")).toContainText("completed");
@@ -100,7 +100,7 @@ test("an auditor sees the gate but cannot resolve it: no buttons, and direct POS
 
   const res = await auditorPage.request.post(`/api/v1/gates/${gateId}/decision`, { data: { decision: "abort" } });
   expect(res.status()).toBe(403);
-  expect((await res.json()).error.message).toMatch(/operator or admin/);
+  expect((await res.json()).error.message).toMatch(/needs admin or operator/);
   // The gate is still open for an operator.
   const check = await operatorPage.request.get(`/api/v1/missions/${id}`);
   expect((await check.json()).openGates).toHaveLength(1);

@@ -13,6 +13,11 @@ export class MissionPage {
     return this.page.getByTestId("gate-panel");
   }
 
+  /** An option of the open gate: its button, label and description. */
+  option(action: "retry" | "skip" | "abort") {
+    return this.gate().locator("li", { has: this.page.getByTestId(`gate-option-${action}`) });
+  }
+
   finalStatus() {
     return this.page.getByTestId("final-status");
   }
