@@ -59,7 +59,7 @@ describe("the faultline CLI", () => {
 
     const again = await cli(["gate", "decide", gateId, "retry"]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/already resolved: abort by cli:/);
+    expect(again.stderr).toMatch(/already resolved: abort by you at/);
 
     const show = await cli(["mission", "show", out.mission.id, "--json"]);
     const shown = JSON.parse(show.stdout);

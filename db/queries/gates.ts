@@ -3,7 +3,7 @@ import { gateResolved } from "../../lib/mission/transitions";
 import { AppError } from "../../lib/errors";
 import type { GateDecision } from "../../lib/mission";
 import type { Db, Executor } from "../client";
-import { gates, missions } from "../schema";
+import { actors, gates, missions } from "../schema";
 import { appendEvents } from "./events";
 
 export async function listOpenGates(db: Executor) {
@@ -35,7 +35,12 @@ export async function decideGate(db: Db, params: { gateId: string; decision: Gat
     const [m] = await tx.select({ state: missions.state }).from(missions).where(eq(missions.id, g.missionId)).for("update");
     const gate = m.state.gates.find((x) => x.id === params.gateId)!;
     if (gate.status !== "open") {
-      throw new AppError("conflict", { userMessage: `This gate was already resolved: ${gate.decision} by ${gate.decidedBy} at ${gate.decidedAt}. Nothing was changed.`, details: { decision: gate.decision, decidedBy: gate.decidedBy } });
+      const [by] = gate.decidedBy ? await tx.select({ name: actors.displayName }).from(actors).where(eq(actors.id, gate.decidedBy)) : [];
+      const who = gate.decidedBy === params.actorId ? "you" : (by?.name ?? gate.decidedBy);
+      throw new AppError("conflict", {
+        userMessage: `This gate was already resolved: ${gate.decision} by ${who} at ${gate.decidedAt}. Nothing was changed.`,
+        details: { decision: gate.decision, decidedBy: gate.decidedBy, decidedByName: by?.name ?? null },
+      });
     }
     if (!gate.options.some((o) => o.action === params.decision)) {
       throw new AppError("unprocessable", { userMessage: `"${params.decision}" is not an option of this gate. Choose one of: ${gate.options.map((o) => o.action).join(", ")}.` });

@@ -125,7 +125,13 @@ export function validateMissionDefinition(raw: unknown): ParseDefinitionResult {
   }
   const parsed = missionDefinitionSchema.safeParse(raw);
   if (parsed.success) return { ok: true, definition: parsed.data };
-  return { ok: false, errors: parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: i.message })) };
+  return { ok: false, errors: parsed.error.issues.map((i) => ({ path: formatPath(i.path), message: readable(i.message) })) };
+}
+
+/** zod's "Invalid input: expected string, received undefined" says, in words, that a field is missing. */
+function readable(message: string): string {
+  const missing = /^Invalid input: expected (\w+), received undefined$/.exec(message);
+  return missing ? `is required (${missing[1] === "array" ? "a list" : `a ${missing[1]}`})` : message;
 }
 
 /** A zod issue path as `phases[0].agents[1].name`. */

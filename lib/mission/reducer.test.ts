@@ -172,6 +172,12 @@ describe("mission definitions", () => {
     }
   });
 
+  it("says which required fields are missing", () => {
+    const r = parseMissionDefinition("name: x\n");
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.errors).toEqual(expect.arrayContaining([{ path: "objective", message: "is required (a string)" }, { path: "phases", message: "is required (a list)" }]));
+  });
+
   it("explains YAML syntax errors with a line number", () => {
     const r = parseMissionDefinition("name: [unclosed\nobjective: x");
     expect(r.ok).toBe(false);
