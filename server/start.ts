@@ -46,7 +46,7 @@ export async function runLauncher(): Promise<void> {
   const log = (m: string) => console.log(`[faultline] ${m}`);
   fs.mkdirSync(e.dataDir, { recursive: true });
   const { handle, seeded } = await prepareDatabase({ seed: true, log });
-  log(handle.owned ? `PostgreSQL (embedded) ready, data in ${path.join(e.dataDir, "pg")}` : "PostgreSQL ready");
+  log(handle.location ? `PostgreSQL (embedded) ready, data in ${handle.location}` : "PostgreSQL ready (already running, or DATABASE_URL)");
   await ensureBuild(log);
   const url = `http://${e.HOST === "0.0.0.0" || e.HOST === "127.0.0.1" ? "localhost" : e.HOST}:${e.PORT}`;
   const childEnv = {

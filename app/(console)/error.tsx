@@ -1,5 +1,7 @@
 "use client";
 
+import { TechnicalDetails } from "@/components/ui/technical-details";
+
 export default function ConsoleError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
   return (
     <div className="error-box" role="alert">
@@ -15,17 +17,7 @@ export default function ConsoleError({ error, reset }: { error: Error & { digest
           Try again
         </button>
       </p>
-      <details className="technical">
-        <summary>Technical details</summary>
-        <dl className="kv">
-          <div className="kv-row">
-            <dt>digest</dt>
-            <dd>
-              <code>{error.digest ?? "none"}</code>
-            </dd>
-          </div>
-        </dl>
-      </details>
+      <TechnicalDetails entries={[["digest", error.digest ?? "none"]]} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { ThemeToggle } from "@/components/layout/theme-toggle";
 import { ROLES } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
 import { getPrincipal } from "@/server/auth";
+import { Brand } from "@/components/ui/brand";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -24,12 +25,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <div className="login-shell">
       <main className="login-card card" id="main">
         <div className="login-top">
-          <div className="brand">
-            <span className="brand-mark" aria-hidden="true">
-              F
-            </span>
-            <span className="brand-name">Faultline</span>
-          </div>
+          <Brand />
           <ThemeToggle />
         </div>
         <h1 className="page-title">Sign in</h1>

@@ -1,5 +1,6 @@
 "use client";
 
+import { TechnicalDetails } from "@/components/ui/technical-details";
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState, useTransition, type KeyboardEvent } from "react";
@@ -139,10 +140,7 @@ export function GatePanel({
                   {pending && chosen === o.action ? "Sending…" : o.label}
                   <kbd aria-hidden="true">{o.action[0].toUpperCase()}</kbd>
                 </button>
-                <div className="gate-option-text">
-                  {o.recommended ? <span className="recommended">Recommended</span> : null}
-                  <span>{o.description}</span>
-                </div>
+                <OptionText option={o} />
               </li>
             ))}
           </ul>
@@ -160,10 +158,7 @@ export function GatePanel({
             {gate.options.map((o) => (
               <li key={o.action} className="gate-option">
                 <strong>{o.label}</strong>
-                <div className="gate-option-text">
-                  {o.recommended ? <span className="recommended">Recommended</span> : null}
-                  <span>{o.description}</span>
-                </div>
+                <OptionText option={o} />
               </li>
             ))}
           </ul>
@@ -188,23 +183,17 @@ export function GatePanel({
         </p>
       ) : null}
 
-      <details className="technical">
-        <summary>Technical details</summary>
-        <dl className="kv">
-          <div className="kv-row">
-            <dt>gate</dt>
-            <dd>
-              <code>{gate.id}</code>
-            </dd>
-          </div>
-          {technical.map(([k, v]) => (
-            <div key={k} className="kv-row">
-              <dt>{k}</dt>
-              <dd>{typeof v === "string" && v.includes("\n") ? <pre>{v}</pre> : <code>{typeof v === "string" ? v : JSON.stringify(v)}</code>}</dd>
-            </div>
-          ))}
-        </dl>
-      </details>
+      <TechnicalDetails entries={[["gate", gate.id], ...technical]} />
     </section>
+  );
+}
+
+/** An option's description, with the recommended one marked. */
+function OptionText({ option }: { option: { recommended: boolean; description: string } }) {
+  return (
+    <div className="gate-option-text">
+      {option.recommended ? <span className="recommended">Recommended</span> : null}
+      <span>{option.description}</span>
+    </div>
   );
 }

@@ -10,6 +10,7 @@ import { queryKeys } from "../query-keys";
 import { ConnectionIndicator } from "../realtime/connection-indicator";
 import { useMissionsLive } from "../realtime/use-missions-live";
 import { ThemeToggle } from "./theme-toggle";
+import { Brand } from "@/components/ui/brand";
 
 export interface SidebarUser {
   name: string;
@@ -29,12 +30,7 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
 
   return (
     <aside className="sidebar">
-      <div className="brand">
-        <span className="brand-mark" aria-hidden="true">
-          F
-        </span>
-        <span className="brand-name">Faultline</span>
-      </div>
+      <Brand />
       <nav aria-label="Main" className="nav">
         <ul>
           {nav.map((n) => {

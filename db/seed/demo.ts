@@ -1,18 +1,6 @@
-import net from "node:net";
 import type { MissionDefinition } from "../../lib/mission/definition";
 import { missionDefinitionSchema } from "../../lib/mission/definition";
 
-/** A loopback port with nothing listening on it (bound, then released). */
-export function closedLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const node = (code: string) => ({ command: "node", args: ["-e", code] });
 

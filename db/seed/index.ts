@@ -5,7 +5,8 @@ import type { Db } from "../client";
 import { createMission } from "../queries/events";
 import { listMissions } from "../queries/missions";
 import { countUsers, ensureActor, upsertUser } from "../queries/users";
-import { closedLoopbackPort, demoMissions } from "./demo";
+import { freeLoopbackPort } from "../../lib/net";
+import { demoMissions } from "./demo";
 
 export const SYSTEM_ACTOR = "system:seed";
 
@@ -41,7 +42,7 @@ export async function seedDatabase(db: Db, opts: { demoUsers: boolean; missions?
     }
   }
   if (opts.missions !== false && (await listMissions(db, { limit: 1 })).length === 0) {
-    for (const definition of demoMissions(await closedLoopbackPort())) {
+    for (const definition of demoMissions(await freeLoopbackPort())) {
       await createMission(db, { definition, actorId: SYSTEM_ACTOR });
       result.createdMissions++;
     }

@@ -9,7 +9,8 @@ import { appendEvents, createMission, listEventsAfter } from "../../db/queries/e
 import { decideGate } from "../../db/queries/gates";
 import { ensureActor } from "../../db/queries/users";
 import { missions } from "../../db/schema";
-import { demoMissions, closedLoopbackPort } from "../../db/seed/demo";
+import { demoMissions } from "../../db/seed/demo";
+import { freeLoopbackPort } from "../../lib/net";
 import { transitions as t, type MissionDefinition, type MissionState } from "../../lib/mission";
 import { definition, nodeStep } from "../../lib/mission/test-fixtures";
 import { Worker } from "./worker";
@@ -60,7 +61,7 @@ function create(def: MissionDefinition) {
 
 describe("the orchestrator worker on real PostgreSQL, processes and HTTP", () => {
   it("runs the seeded demo missions to the outcomes they are meant to show", async () => {
-    const [success, gated, partial, search] = demoMissions(await closedLoopbackPort());
+    const [success, gated, partial, search] = demoMissions(await freeLoopbackPort());
     const ids = await Promise.all([success, gated, partial, search].map(async (d) => (await create(d)).id));
     await startWorker();
     const [s1, s2, s3, s4] = await Promise.all(ids.map((id) => settle(id)));

@@ -1,0 +1,47 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { canConnect, ensureDatabase } from "./embedded";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+describe("the embedded PostgreSQL", () => {
+  it("is started once per data directory: concurrent processes share it, and only its starter stops it", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fl-embedded-"));
+    dirs.push(dataDir);
+    const [a, b] = await Promise.all([ensureDatabase({ dataDir }), ensureDatabase({ dataDir })]);
+    expect([a.owned, b.owned].sort()).toEqual([false, true]);
+    expect(a.url).toBe(b.url);
+    const owner = a.owned ? a : b;
+    const guest = a.owned ? b : a;
+    await guest.stop(); // a guest's stop leaves the server running
+    expect(await canConnect(owner.url)).toBe(true);
+    const c = new pg.Client({ connectionString: owner.url });
+    await c.connect();
+    await c.query("create table kept (v text)");
+    await c.query("insert into kept values ('still here')");
+    await c.end();
+    await owner.stop();
+    expect(await canConnect(owner.url)).toBe(false);
+
+    // The next start finds the data where it was.
+    const again = await ensureDatabase({ dataDir });
+    expect(again.owned).toBe(true);
+    const d = new pg.Client({ connectionString: again.url });
+    await d.connect();
+    expect((await d.query("select v from kept")).rows).toEqual([{ v: "still here" }]);
+    await d.end();
+    await again.stop();
+  }, 120_000);
+
+  it("uses DATABASE_URL when given and starts nothing", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fl-embedded-"));
+    dirs.push(dataDir);
+    const h = await ensureDatabase({ dataDir, databaseUrl: "postgres://u:p@127.0.0.1:1/x" });
+    expect(h).toMatchObject({ url: "postgres://u:p@127.0.0.1:1/x", owned: false });
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  });
+});
