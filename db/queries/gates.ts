@@ -47,6 +47,9 @@ export async function decideGate(db: Db, params: { gateId: string; decision: Gat
     }
     const at = new Date().toISOString();
     const { state } = await appendEvents(tx, { missionId: g.missionId, actorId: params.actorId, events: [gateResolved(gate, params.decision, params.note, at, params.actorName)] });
+    // A rate-limited agent is retried only after the provider's Retry-After, as the option said.
+    const retryAfter = params.decision === "retry" ? state.agents[gate.agent]?.error?.retryAfter : undefined;
+    if (retryAfter) await tx.update(missions).set({ runnableAt: new Date(Date.now() + retryAfter).toISOString() }).where(eq(missions.id, g.missionId));
     return state;
   });
 }

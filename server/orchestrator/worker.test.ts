@@ -172,3 +172,31 @@ describe("the orchestrator worker on real PostgreSQL, processes and HTTP", () =>
     expect(s.gates[0].options.map((o) => o.action)).toEqual(["retry", "skip", "abort"]);
   });
 });
+
+describe("rate limits", () => {
+  it("a retry after a 429 waits for the provider's Retry-After before the agent runs again", async () => {
+    let calls = 0;
+    const times: number[] = [];
+    const server = http.createServer((_req, res) => {
+      calls++;
+      times.push(Date.now());
+      if (calls === 1) res.writeHead(429, { "retry-after": "1" }).end("slow down");
+      else res.writeHead(200).end("ok");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      await startWorker();
+      const m = await create(definition({ agents: [{ name: "caller", priority: "critical", steps: [{ tool: "http", args: { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` } }] }] }));
+      const atGate = await settle(m.id);
+      expect(atGate.agents.caller.error).toMatchObject({ code: "RATE_LIMIT_EXCEEDED", recoverable: true, retryAfter: 1000 });
+      expect(atGate.gates[0].options[0].description).toMatch(/^Wait 1 s, then run/);
+      const decided = Date.now();
+      await decideGate(tdb.db, { gateId: atGate.gates[0].id, decision: "retry", note: null, actorId: "user:op", actorName: "Olivia Operator" });
+      const done = await settle(m.id);
+      expect(done.finalStatus).toBe("SUCCESS");
+      expect(times[1] - decided).toBeGreaterThanOrEqual(950);
+    } finally {
+      server.close();
+    }
+  });
+});
