@@ -18,7 +18,7 @@ test.describe("the REST API and the socket refuse bad input and missing sessions
 
     const badDecision = await page.request.post("/api/v1/gates/00000000-0000-4000-8000-000000000000/decision", { data: { decision: "maybe" } });
     expect([400, 422]).toContain(badDecision.status());
-    expect(JSON.stringify(await badDecision.json())).toMatch(/retry, skip or abort/);
+    expect(JSON.stringify(await badDecision.json())).toMatch(/must be one of retry, skip, abort/);
 
     const noGate = await page.request.post("/api/v1/gates/00000000-0000-4000-8000-000000000000/decision", { data: { decision: "retry" } });
     expect(noGate.status()).toBe(404);

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseProviders, type Provider } from "./llm/providers";
 
 /** Environment, parsed once with zod. A bad value fails at start with a message naming the variable. */
 const bool = z
@@ -26,6 +27,20 @@ export const envSchema = z.object({
     .default("")
     .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)),
   FAULTLINE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Health checks (database, storage, LLM providers, websocket relay, workers) run this often. */
+  FAULTLINE_HEALTH_INTERVAL_MS: int(10_000, 1000),
+  /** JSON array of OpenAI-compatible providers in fallback order (lib/llm/providers.ts); absent = no LLM. */
+  FAULTLINE_LLM_PROVIDERS: z
+    .string()
+    .optional()
+    .transform((text, ctx): Provider[] => {
+      try {
+        return parseProviders(text);
+      } catch (e) {
+        ctx.addIssue({ code: "custom", message: e instanceof Error ? e.message : String(e) });
+        return z.NEVER;
+      }
+    }),
 });
 export type Env = z.infer<typeof envSchema> & { dataDir: string };
 
@@ -35,7 +50,12 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message} (got ${JSON.stringify(cleaned[String(i.path[0])])})`);
+    // Values that may hold credentials are never echoed.
+    const secret = new Set(["NEXTAUTH_SECRET", "FAULTLINE_LLM_PROVIDERS"]);
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0]);
+      return `  ${i.path.join(".")}: ${i.message}${secret.has(name) ? "" : ` (got ${JSON.stringify(cleaned[name])})`}`;
+    });
     throw new EnvError(`Invalid environment:\n${lines.join("\n")}\nFix these variables (see README "Configuration") and start again.`);
   }
   return { ...parsed.data, dataDir: path.resolve(parsed.data.FAULTLINE_DATA_DIR) };

@@ -87,7 +87,7 @@ describe("the faultline CLI", () => {
   it("explains usage mistakes", async () => {
     const r = await cli(["gate", "decide", "not-a-uuid", "maybe"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/Decision must be retry, skip or abort/);
+    expect(r.stderr).toMatch(/Decision must be one of retry, skip, abort/);
     const unknown = await cli(["frobnicate"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown command "frobnicate"/);

@@ -12,7 +12,7 @@ import { ensureActor } from "../db/queries/users";
 import { workers } from "../db/schema";
 import { isAppError } from "../lib/errors";
 import { EnvError, env } from "../lib/env";
-import { explainFinalStatus, parseMissionDefinition, type MissionState } from "../lib/mission";
+import { explainFinalStatus, GATE_DECISIONS, parseMissionDefinition, type GateDecision, type MissionState } from "../lib/mission";
 import { prepareDatabase, runLauncher } from "./start";
 
 const USAGE = `faultline — control plane for agent missions that fail
@@ -27,7 +27,9 @@ Usage:
   faultline mission list [--json]
   faultline mission show ID [--json]      state, derived final status, open gates, events
   faultline gate list [--json]            open gates, oldest first
-  faultline gate decide GATE_ID retry|skip|abort [--note TEXT]
+  faultline gate decide GATE_ID DECISION [--note TEXT]
+                                          retry | skip | abort, or what the gate offers
+                                          (retry_phase, skip_phase, resume, restart_phase, approve)
 
 Exit codes of 'mission run --wait': 0 SUCCESS, 1 FAILED, 3 PARTIAL_SUCCESS, 4 waiting at a gate;
 2 for invalid input. Environment: DATABASE_URL, FAULTLINE_DATA_DIR (see README).`;
@@ -270,10 +272,10 @@ async function gateList(h: DbHandle, json: boolean): Promise<number> {
 }
 
 async function gateDecide(h: DbHandle, url: string, gateId: string, decision: string, note: string | null, json: boolean): Promise<number> {
-  if (!["retry", "skip", "abort"].includes(decision)) throw new UsageError(`Decision must be retry, skip or abort (got "${decision}").`);
+  if (!(GATE_DECISIONS as readonly string[]).includes(decision)) throw new UsageError(`Decision must be one of ${GATE_DECISIONS.join(", ")} (got "${decision}"); the gate lists the ones it offers.`);
   if (!/^[0-9a-f-]{36}$/i.test(gateId)) throw new UsageError(`"${gateId}" is not a gate ID (a UUID); list open gates with: faultline gate list`);
   const actor = cliActor();
-  const s = await decideGate(h.db, { gateId, decision: decision as "retry" | "skip" | "abort", note, actorId: actor.id, actorName: actor.name });
+  const s = await decideGate(h.db, { gateId, decision: decision as GateDecision, note, actorId: actor.id, actorName: actor.name });
   const inProcess = await inProcessWorkerIfNone(h, url, s.id);
   if (!inProcess) {
     print(json, { mission: summary(s), gate: s.gates.find((g) => g.id === gateId) }, () => `Gate ${gateId}: ${decision} recorded for mission "${s.name}". The worker acts on it now.`);

@@ -6,6 +6,7 @@ import { createDb, type DbHandle } from "../db/client";
 import { EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
 import { getUserById } from "../db/queries/users";
 import { getMissionLastSeq } from "../db/queries/views";
+import { setRealtimeHealth } from "./health";
 import { can, roleSchema, type Principal, type Role } from "../lib/auth/roles";
 import {
   MISSIONS_ROOM,
@@ -191,6 +192,7 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
 
   function scheduleReconnect(reason: string) {
     if (closed || retryTimer) return;
+    setRealtimeHealth("degraded", `its database LISTEN connection was lost (${reason}); reconnecting, so live updates are delayed`);
     const delay = Math.min(15_000, 500 * 2 ** attempt) + Math.floor(Math.random() * 250);
     attempt += 1;
     log(`LISTEN connection lost (${reason}); reconnecting in ${delay} ms`);
@@ -228,6 +230,7 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
       return;
     }
     listener = client;
+    setRealtimeHealth("healthy");
     const wasReconnect = attempt > 0;
     attempt = 0;
     if (wasReconnect) {
@@ -244,6 +247,7 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
     io,
     async close() {
       closed = true;
+      setRealtimeHealth("unavailable", "the relay was shut down");
       if (retryTimer) clearTimeout(retryTimer);
       const l = listener;
       listener = null;

@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { getDb } from "@/db/client";
+import { HealthBanner } from "@/components/layout/health-banner";
 import { Sidebar } from "@/components/layout/sidebar";
 import { can } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
@@ -19,6 +20,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       </a>
       <Sidebar user={{ name: user.name, email: user.email, roles: user.roles }} initialGates={gates} />
       <main id="main" className="main" tabIndex={-1}>
+        <HealthBanner />
         {children}
       </main>
     </div>

@@ -10,12 +10,19 @@ import type { GateView } from "@/lib/views/gate-view";
 import { queryKeys } from "../query-keys";
 import { RelativeTime } from "../ui/relative-time";
 
-const KEYS: Record<string, GateDecision> = { r: "retry", s: "skip", a: "abort" };
 const OUTCOME: Record<GateDecision, string> = {
   retry: "The agent runs again from its first step.",
   skip: "The mission continues without this agent.",
   abort: "The mission ends FAILED; results so far are kept.",
+  retry_phase: "Every agent of the phase runs again.",
+  skip_phase: "The mission continues with the next phase.",
+  resume: "The interrupted step runs again with the same idempotency key.",
+  restart_phase: "The phase restarts from its first agent.",
+  approve: "The high-risk step runs now.",
 };
+
+/** An option's keyboard shortcut (gates recorded before shortcuts existed use the first letter). */
+const keyOf = (o: { action: string; key?: string }) => o.key ?? o.action[0];
 
 export interface GateDecided {
   gateId: string;
@@ -27,7 +34,7 @@ export interface GateDecided {
 
 /**
  * One gate, as a UserFacingError: what happened, why, the options (recommended one marked), an optional
- * note and the technical details. With focus on the panel, r / s / a choose Retry / Skip / Abort.
+ * note and the technical details. With focus on the panel, each option's key chooses it (r / s / a for Retry / Skip / Abort).
  */
 export function GatePanel({
   gate,
@@ -77,11 +84,10 @@ export function GatePanel({
     const t = e.target as HTMLElement;
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     if (t.closest("textarea, input, select, [contenteditable='true'], summary, details[open] pre")) return;
-    const action = KEYS[e.key.toLowerCase()];
-    if (!action || !canDecide) return;
-    if (!gate.options.some((o) => o.action === action)) return;
+    const option = gate.options.find((o) => keyOf(o) === e.key.toLowerCase());
+    if (!option || !canDecide) return;
     e.preventDefault();
-    decide(action);
+    decide(option.action);
   }
 
   const technical = Object.entries(err.technical ?? {});
@@ -134,11 +140,11 @@ export function GatePanel({
                   className={`btn ${o.recommended ? "btn-primary" : o.action === "abort" ? "btn-danger" : "btn-secondary"}`}
                   onClick={() => decide(o.action)}
                   disabled={pending || decided}
-                  aria-keyshortcuts={o.action[0]}
+                  aria-keyshortcuts={keyOf(o)}
                   data-testid={`gate-option-${o.action}`}
                 >
                   {pending && chosen === o.action ? "Sending…" : o.label}
-                  <kbd aria-hidden="true">{o.action[0].toUpperCase()}</kbd>
+                  <kbd aria-hidden="true">{keyOf(o).toUpperCase()}</kbd>
                 </button>
                 <OptionText option={o} />
               </li>
@@ -149,7 +155,7 @@ export function GatePanel({
             <textarea id={ids.note} value={note} onChange={(e) => setNote(e.target.value)} rows={2} maxLength={2000} disabled={pending || decided} placeholder="e.g. flaky network, retried after checking the runner" />
           </div>
           <p id={ids.hint} className="muted small">
-            Shortcut: with this panel focused, press {gate.options.map((o) => o.action[0].toUpperCase()).join(" / ")} to choose {gate.options.map((o) => o.label).join(" / ")}.
+            Shortcut: with this panel focused, press {gate.options.map((o) => keyOf(o).toUpperCase()).join(" / ")} to choose {gate.options.map((o) => o.label).join(" / ")}.
           </p>
         </>
       ) : (

@@ -75,7 +75,7 @@ describe("the event log", () => {
     });
     // The event sequence of a real run, replayed one append at a time through the database.
     const m = await createMission(tdb.db, { definition: def, actorId: "user:test" });
-    const { events } = simulate(def, {
+    const { events } = await simulate(def, {
       missionId: m.id,
       outcome: (agent, _s, attempt) => (agent === "search" && attempt === 1 ? { kind: "fail", error: { code: "CONNECTION_REFUSED", message: "refused" } } : agent === "lint" ? { kind: "no-evidence" } : { kind: "ok" }),
       decide: () => "retry",
@@ -107,7 +107,7 @@ describe("the event log", () => {
   it("a gate decision is a decision record: who, what, when, note and how long the gate was open", async () => {
     const def = definition({ agents: [{ name: "build", priority: "critical", steps: [nodeStep("1")] }] });
     const m = await createMission(tdb.db, { definition: def, actorId: "user:test" });
-    const { events } = simulate(def, { missionId: m.id, outcome: () => ({ kind: "fail", error: { code: "EXIT_NONZERO", message: "exit 1", exitCode: 1 } }), decide: () => "abort" });
+    const { events } = await simulate(def, { missionId: m.id, outcome: () => ({ kind: "fail", error: { code: "EXIT_NONZERO", message: "exit 1", exitCode: 1 } }), decide: () => "abort" });
     const upToGate = events.slice(1, events.findIndex((e) => e.type === "gate.opened") + 1);
     await tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "worker:test", events: upToGate.map(({ type, payload, reason, impact, evidence }) => ({ type, payload, reason, impact, evidence }) as never) }));
     const [gate] = await tdb.db.select().from(gates).where(eq(gates.missionId, m.id));

@@ -8,7 +8,7 @@ export type Phase = (typeof PHASES)[number];
 export const PRIORITIES = ["critical", "important", "optional"] as const;
 export type Priority = (typeof PRIORITIES)[number];
 
-export const TOOL_NAMES = ["shell", "http", "file"] as const;
+export const TOOL_NAMES = ["shell", "http", "file", "llm"] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 120_000;
@@ -46,15 +46,29 @@ export const evidenceCheckSchema = z.union([
 ]);
 export type EvidenceCheck = z.infer<typeof evidenceCheckSchema>;
 
-export const stepSchema = z.strictObject({
+const toolCallShape = {
   name: z.string().trim().min(1).max(120).optional(),
   tool: z.enum(TOOL_NAMES, { error: `must be one of ${TOOL_NAMES.join(", ")}` }),
   args: z.record(z.string(), z.unknown()).default({}),
   /** When absent, the tool's default check applies (shell: exit_code 0; http: 2xx status; file: the operation completed). */
   evidence: z.array(evidenceCheckSchema).optional(),
   timeoutMs: z.number().int().positive().max(3_600_000).optional(),
+};
+
+/** A plain tool call with its evidence: objective checks and saga compensations. */
+export const toolCallSchema = z.strictObject(toolCallShape);
+
+export const stepSchema = z.strictObject({
+  ...toolCallShape,
+  /** Pause for an operator's approval before this step runs. */
+  highRisk: z.boolean().default(false),
+  /** Safe to re-run with the same idempotency key after a crash; default: the tool's own (http yes, shell and file no). */
+  idempotent: z.boolean().optional(),
+  /** Undoes this step when the mission is aborted (or its phase fails with compensateOnFailure). */
+  compensate: toolCallSchema.optional(),
 });
 export type StepDefinition = z.infer<typeof stepSchema>;
+export type ToolCallDefinition = z.infer<typeof toolCallSchema>;
 
 export const agentSchema = z.strictObject({
   name,
@@ -67,6 +81,12 @@ export type AgentDefinition = z.infer<typeof agentSchema>;
 export const phaseSchema = z.strictObject({
   name: z.enum(PHASES, { error: `must be one of ${PHASES.join(", ")}` }),
   agents: z.array(agentSchema).min(1, "a phase needs at least one agent"),
+  /** The phase fails when it runs longer than this (from its start). */
+  timeoutMs: z.number().int().positive().max(86_400_000).optional(),
+  /** Whether a failed phase's gate may offer "Skip phase". */
+  skippable: z.boolean().default(false),
+  /** Run the compensations of this phase's completed steps when the phase fails. */
+  compensateOnFailure: z.boolean().default(false),
 });
 export type PhaseDefinition = z.infer<typeof phaseSchema>;
 
@@ -74,7 +94,7 @@ export const missionDefinitionSchema = z
   .strictObject({
     name,
     objective: z.string().trim().min(1, "must say what the mission is for").max(2000),
-    objectiveChecks: z.array(stepSchema).default([]),
+    objectiveChecks: z.array(toolCallSchema).default([]),
     allowedBinaries: z.array(z.string().regex(/^[A-Za-z0-9._+-]+$/, "must be a binary name, not a path")).default([]),
     phases: z.array(phaseSchema).min(1, "a mission needs at least one phase"),
   })
@@ -142,4 +162,16 @@ export function formatPath(path: readonly PropertyKey[]): string {
 /** Agents in execution order with their phase. */
 export function agentsInOrder(def: MissionDefinition): Array<AgentDefinition & { phase: Phase }> {
   return def.phases.flatMap((p) => p.agents.map((a) => ({ ...a, phase: p.name })));
+}
+
+export function agentDefinition(def: MissionDefinition, agent: string): AgentDefinition & { phase: Phase } {
+  const found = agentsInOrder(def).find((a) => a.name === agent);
+  if (!found) throw new Error(`No agent "${agent}" in mission "${def.name}"`);
+  return found;
+}
+
+export function phaseDefinition(def: MissionDefinition, phase: Phase): PhaseDefinition {
+  const found = def.phases.find((p) => p.name === phase);
+  if (!found) throw new Error(`No phase ${phase} in mission "${def.name}"`);
+  return found;
 }

@@ -1,7 +1,7 @@
 import type { UserFacingError } from "../errors";
 import type { ToolError } from "../tools/result";
 import type { MissionDefinition, Phase } from "./definition";
-import type { AgentError, EvidenceRecord, FinalStatus, GateDecision, GateOption } from "./types";
+import type { AgentError, EvidenceRecord, FinalStatus, GateDecision, GateKind, GateOption, PauseKind } from "./types";
 
 /**
  * Every mission event. Types are dotted lower case. Each event also carries, as columns,
@@ -17,9 +17,17 @@ export type MissionEventBody =
   | { type: "agent.completed"; payload: { agent: string; attempt: number } }
   | { type: "agent.failed"; payload: { agent: string; attempt: number; error: AgentError } }
   | { type: "mission.warning"; payload: { agent: string; message: string } }
-  | { type: "gate.opened"; payload: { gateId: string; agent: string; phase: Phase; options: GateOption[]; error: UserFacingError } }
+  | { type: "gate.opened"; payload: { gateId: string; kind: GateKind; agent: string; phase: Phase; step: number | null; options: GateOption[]; error: UserFacingError } }
   | { type: "gate.resolved"; payload: { gateId: string; decision: GateDecision; note: string | null; openMs: number } }
-  | { type: "phase.completed"; payload: { phase: Phase } }
+  | { type: "phase.completed"; payload: { phase: Phase; skipped?: boolean } }
+  | { type: "phase.failed"; payload: { phase: Phase; reason: "agents_failed" | "timeout"; message: string } }
+  | { type: "mission.paused"; payload: { kind: PauseKind; message: string } }
+  | { type: "mission.resumed"; payload: { message: string } }
+  | { type: "step.interrupted"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string; idempotent: boolean } }
+  | { type: "step.rerun"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string; reason: "idempotent" | "operator" } }
+  | { type: "compensation.started"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string } }
+  | { type: "compensation.succeeded"; payload: { agent: string; attempt: number; step: number; evidence: EvidenceRecord[] } }
+  | { type: "compensation.failed"; payload: { agent: string; attempt: number; step: number; error: ToolError } }
   | { type: "objective.checked"; payload: { passed: boolean; evidence: EvidenceRecord[] } }
   | { type: "mission.finished"; payload: { finalStatus: FinalStatus } };
 
@@ -53,6 +61,14 @@ export const EVENT_TYPES: readonly MissionEventType[] = [
   "gate.opened",
   "gate.resolved",
   "phase.completed",
+  "phase.failed",
+  "mission.paused",
+  "mission.resumed",
+  "step.interrupted",
+  "step.rerun",
+  "compensation.started",
+  "compensation.succeeded",
+  "compensation.failed",
   "objective.checked",
   "mission.finished",
 ];
@@ -60,4 +76,9 @@ export const EVENT_TYPES: readonly MissionEventType[] = [
 /** Idempotency key of one side effect (ARCHITECTURE: mission, agent, step, attempt). */
 export function idempotencyKey(missionId: string, agent: string, step: number, attempt: number): string {
   return `${missionId}/${agent}/${step}/${attempt}`;
+}
+
+/** Idempotency key of the compensation of one step. */
+export function compensationKey(missionId: string, agent: string, step: number, attempt: number): string {
+  return `${idempotencyKey(missionId, agent, step, attempt)}/compensate`;
 }

@@ -1,8 +1,8 @@
 import type { UserFacingError } from "../errors";
 import type { ToolError } from "../tools/result";
-import type { Priority, StepDefinition } from "./definition";
+import { agentDefinition, phaseDefinition, type Phase, type Priority, type StepDefinition } from "./definition";
 import { hasValidEvidence } from "./status";
-import type { AgentError, AgentErrorCode, AgentState, GateOption, MissionState } from "./types";
+import type { AgentError, AgentErrorCode, AgentState, GateDecision, GateKind, GateOption, MissionState } from "./types";
 
 /** How a specific tool failure maps onto FAILURE_MODEL's agent error codes, and whether a retry can help. */
 const TOOL_TO_AGENT: Record<ToolError["code"], { code: AgentErrorCode; recoverable: boolean }> = {
@@ -25,13 +25,18 @@ const TOOL_TO_AGENT: Record<ToolError["code"], { code: AgentErrorCode; recoverab
   INTERNAL_ERROR: { code: "INTERNAL_ERROR", recoverable: false },
 };
 
-export function stepLabel(step: StepDefinition, index: number): string {
+export function stepLabel(step: Pick<StepDefinition, "name" | "tool" | "args">, index: number): string {
   if (step.name) return step.name;
   const a = step.args as Record<string, unknown>;
   if (step.tool === "shell") return `shell ${[a.command, ...(Array.isArray(a.args) ? a.args : [])].join(" ")}`.trim();
   if (step.tool === "http") return `http ${String(a.method ?? "GET")} ${String(a.url ?? "")}`;
   if (step.tool === "file") return `file ${String(a.op ?? "")} ${String(a.path ?? "")}`.trim();
-  return `step ${index + 1}`;
+  return `${step.tool} step ${index + 1}`;
+}
+
+/** True when every configured LLM provider failed: an infrastructure failure, never silently absorbed. */
+export function allProvidersFailed(e: ToolError | null | undefined): boolean {
+  return Boolean(e?.details && (e.details as { allProvidersFailed?: unknown }).allProvidersFailed === true);
 }
 
 export function toAgentError(toolError: ToolError, step: StepDefinition, index: number): AgentError {
@@ -40,6 +45,7 @@ export function toAgentError(toolError: ToolError, step: StepDefinition, index: 
     // 408 and 5xx are worth another try; other 4xx mean the request itself is wrong.
     recoverable = toolError.status === 408 || toolError.status >= 500;
   }
+  if (allProvidersFailed(toolError)) code = "PROVIDER_ERROR";
   return {
     code,
     message: toolError.message,
@@ -55,41 +61,57 @@ export type FailureResponse = { kind: "continue"; warning: string } | { kind: "g
 export function respondToFailure(state: MissionState, agent: AgentState): FailureResponse {
   const err = agent.error;
   if (!err) throw new Error(`respondToFailure: agent "${agent.name}" has no error`);
-  if (agent.priority === "optional") {
+  // All providers down is an infrastructure failure: the mission pauses whatever the agent's priority.
+  if (agent.priority === "optional" && !allProvidersFailed(err.context.toolError)) {
     return { kind: "continue", warning: `Optional agent "${agent.name}" failed (${err.code}: ${err.message}); the mission continues without it and can at best end PARTIAL_SUCCESS.` };
   }
-  const opts = gateOptions(state, agent, err);
-  return { kind: "gate", options: opts };
+  return { kind: "gate", options: agentGateOptions(state, agent, err) };
 }
 
-function gateOptions(state: MissionState, agent: AgentState, err: AgentError): GateOption[] {
+const option = (action: GateDecision, key: string, label: string, description: string): GateOption => ({ action, key, label, description, recommended: false });
+
+function abortOption(state: MissionState): GateOption {
   const kept = state.agentOrder.filter((n) => hasValidEvidence(state.agents[n])).length;
+  const comp = compensationsOnAbort(state);
+  return option(
+    "abort",
+    "a",
+    "Abort",
+    `End the mission now as FAILED, keeping the results of ${kept} completed agent${kept === 1 ? "" : "s"}${comp ? `; ${comp} compensation${comp === 1 ? "" : "s"} will undo completed steps first` : ""}.`,
+  );
+}
+
+function compensationsOnAbort(state: MissionState): number {
+  return state.completedSteps.filter((c) => agentDefinition(state.definition, c.agent).steps[c.step].compensate).length;
+}
+
+function recommend(options: GateOption[], action: GateDecision): GateOption[] {
+  return options.map((o) => ({ ...o, recommended: o.action === action }));
+}
+
+function agentGateOptions(state: MissionState, agent: AgentState, err: AgentError): GateOption[] {
+  const phase = phaseDefinition(state.definition, agent.phase);
   const wait = err.retryAfter ? `Wait ${Math.ceil(err.retryAfter / 1000)} s, then run` : "Run";
-  const retry: GateOption = {
-    action: "retry",
-    label: "Retry",
-    description: `${wait} "${agent.name}" again from its first step (attempt ${agent.attempt + 1}).`,
-    recommended: false,
-  };
-  const skip: GateOption = {
-    action: "skip",
-    label: "Skip",
-    description:
-      agent.priority === "critical"
-        ? `Continue without "${agent.name}". It is critical: the mission can no longer end SUCCESS or PARTIAL_SUCCESS and will end FAILED.`
-        : `Continue without "${agent.name}". The mission can at best end PARTIAL_SUCCESS.`,
-    recommended: false,
-  };
-  const abort: GateOption = {
-    action: "abort",
-    label: "Abort",
-    description: `End the mission now as FAILED, keeping the results of ${kept} completed agent${kept === 1 ? "" : "s"}.`,
-    recommended: false,
-  };
-  const options: GateOption[] =
-    agent.priority === "critical" ? [retry, skip, abort] : err.recoverable ? [retry, skip, abort] : [skip, abort];
-  const recommended: GateOption["action"] = err.recoverable ? "retry" : agent.priority === "critical" ? "abort" : "skip";
-  return options.map((o) => ({ ...o, recommended: o.action === recommended }));
+  const retry = option("retry", "r", "Retry", `${wait} "${agent.name}" again from its first step (attempt ${agent.attempt + 1}).`);
+  const skip = option(
+    "skip",
+    "s",
+    "Skip",
+    agent.priority === "critical"
+      ? `Continue without "${agent.name}". It is critical: the mission can no longer end SUCCESS or PARTIAL_SUCCESS and will end FAILED.`
+      : `Continue without "${agent.name}". The mission can at best end PARTIAL_SUCCESS.`,
+  );
+  const options: GateOption[] = agent.priority === "critical" || err.recoverable ? [retry, skip] : [skip];
+  // A critical failure fails its phase (FAILURE_MODEL): offer the phase-level choices too where they differ.
+  if (agent.priority === "critical" && phase.agents.length > 1) options.push(option("retry_phase", "p", "Retry phase", `Run every agent of ${agent.phase} again from the start.`));
+  if (agent.priority === "critical" && phase.skippable) options.push(skipPhaseOption(state, agent.phase));
+  options.push(abortOption(state));
+  return recommend(options, err.recoverable ? "retry" : agent.priority === "critical" ? "abort" : "skip");
+}
+
+function skipPhaseOption(state: MissionState, phase: Phase): GateOption {
+  const critical = state.agentOrder.map((n) => state.agents[n]).some((a) => a.phase === phase && a.priority === "critical" && a.status !== "completed");
+  return option("skip_phase", "k", "Skip phase", `Continue with the next phase without finishing ${phase}.${critical ? " A critical agent would not complete: the mission will end FAILED." : " The mission can at best end PARTIAL_SUCCESS."}`);
 }
 
 /** FAILURE_MODEL "Failure Communication": what, why, options, technical. */
@@ -114,6 +136,99 @@ export function gateUserError(state: MissionState, agent: AgentState, options: G
       ...(te.errno ? { errno: te.errno } : {}),
       ...(te.stderr ? { stderr: te.stderr.slice(-2000) } : {}),
       ...(te.stdout ? { stdout: te.stdout.slice(-2000) } : {}),
+    },
+  };
+}
+
+export interface GateSpec {
+  kind: GateKind;
+  agent: string;
+  phase: Phase;
+  step: number | null;
+  options: GateOption[];
+  error: UserFacingError;
+}
+
+/** A failed phase (too many agents failed, or its timeout passed): retry phase, skip phase where allowed, abort. */
+export function phaseGate(state: MissionState, at: string): GateSpec {
+  const f = state.phaseFailure!;
+  const def = phaseDefinition(state.definition, f.phase);
+  const agents = state.agentOrder.map((n) => state.agents[n]).filter((a) => a.phase === f.phase);
+  const options = [option("retry_phase", "r", "Retry phase", `Run every agent of ${f.phase} again from the start (the phase timeout restarts).`)];
+  if (def.skippable) options.push(skipPhaseOption(state, f.phase));
+  options.push(abortOption(state));
+  return {
+    kind: "phase",
+    agent: agents[0].name,
+    phase: f.phase,
+    step: null,
+    options: recommend(options, f.reason === "timeout" ? "retry_phase" : "abort"),
+    error: {
+      what: `Phase ${f.phase} failed: ${f.reason === "timeout" ? "it ran past its timeout" : "more than half of its agents failed"}.`,
+      why: f.message,
+      options,
+      technical: {
+        code: f.reason === "timeout" ? "PHASE_TIMEOUT" : "PHASE_AGENTS_FAILED",
+        timestamp: at,
+        missionId: state.id,
+        phase: f.phase,
+        agents: agents.map((a) => `${a.name}: ${a.status}`).join(", "),
+        ...(def.timeoutMs ? { timeoutMs: def.timeoutMs } : {}),
+      },
+    },
+  };
+}
+
+/** FAILURE_MODEL crash recovery: resume from the last checkpoint, restart the phase, or abort and keep artifacts. */
+export function recoveryGate(state: MissionState, agentName: string, step: number, at: string): GateSpec {
+  const a = state.agents[agentName];
+  const def = agentDefinition(state.definition, agentName);
+  const label = stepLabel(def.steps[step], step);
+  const lastCompletedPhase = state.completedPhases.at(-1) ?? null;
+  const incomplete = state.agentOrder.map((n) => state.agents[n]).filter((x) => x.phase === a.phase && (x.status === "running" || x.status === "pending"));
+  const st = a.steps[step];
+  const options = [
+    option("resume", "c", "Resume", `Continue from the last checkpoint: run step ${step + 1} (${label}) again with the same idempotency key ${st.idempotencyKey}. If it had already taken effect and is not idempotent, it may happen twice.`),
+    option("restart_phase", "p", "Restart phase", `Restart ${a.phase}: every agent of the phase runs again from its first step.`),
+    abortOption(state),
+  ];
+  return {
+    kind: "recovery",
+    agent: agentName,
+    phase: a.phase,
+    step,
+    options: recommend(options, "resume"),
+    error: {
+      what: `The worker running step ${step + 1} (${label}) of agent "${agentName}" stopped before recording its result.`,
+      why: `The step is not idempotent, so whether its side effect happened is unknown and it is not re-run without an operator. Last completed phase: ${lastCompletedPhase ?? "none"}; current phase: ${a.phase}; incomplete agents: ${incomplete.map((x) => x.name).join(", ") || "none"}.`,
+      options,
+      technical: { code: "INTERRUPTED", timestamp: at, missionId: state.id, agentId: agentName, step: `${step + 1}: ${label}`, idempotencyKey: st.idempotencyKey, lastCompletedPhase, currentPhase: a.phase, incompleteAgents: incomplete.map((x) => x.name) },
+    },
+  };
+}
+
+/** A high-risk step waits for an operator's approval before it runs (RFC 001 §3.4). */
+export function approvalGate(state: MissionState, agentName: string, step: number, at: string): GateSpec {
+  const a = state.agents[agentName];
+  const def = agentDefinition(state.definition, agentName);
+  const s = def.steps[step];
+  const label = stepLabel(s, step);
+  const options = [
+    option("approve", "y", "Approve", `Run step ${step + 1} (${label}) now.`),
+    option("skip", "s", "Skip", a.priority === "critical" ? `Do not run it and skip "${agentName}". It is critical: the mission will end FAILED.` : `Do not run it and skip "${agentName}"; the mission can at best end PARTIAL_SUCCESS.`),
+    abortOption(state),
+  ];
+  return {
+    kind: "approval",
+    agent: agentName,
+    phase: a.phase,
+    step,
+    options,
+    error: {
+      what: `Step ${step + 1} of agent "${agentName}" (${label}) is marked high-risk and waits for approval.`,
+      why: `The definition marks it high-risk: it runs only after an operator approves. Tool ${s.tool}, arguments ${JSON.stringify(s.args)}.`,
+      options,
+      technical: { code: "APPROVAL_REQUIRED", timestamp: at, missionId: state.id, agentId: agentName, step: `${step + 1}: ${label}`, tool: s.tool, args: s.args },
     },
   };
 }

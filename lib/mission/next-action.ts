@@ -1,38 +1,70 @@
-import { nextPhase, isSettled } from "./reducer";
+import { agentDefinition, phaseDefinition, type Phase } from "./definition";
+import { isSettled, isTerminal, nextPhase, openGate, phaseAgentsFailed } from "./reducer";
 import { deriveFinalStatus } from "./status";
-import type { FinalStatus, MissionState } from "./types";
-import type { Phase } from "./definition";
+import type { CompensationState, FinalStatus, MissionState } from "./types";
 
 /** What the orchestrator must do next for a mission; a pure function of its state. */
 export type NextAction =
   | { kind: "none" }
-  | { kind: "wait"; gateId: string }
+  /** Held: a gate is open, or the mission is paused. */
+  | { kind: "wait"; reason: "gate" | "paused"; gateId?: string }
+  | { kind: "compensate"; compensation: CompensationState }
   | { kind: "startPhase"; phase: Phase }
   | { kind: "runAgent"; agent: string }
-  /** The agent was running when its worker died: its unfinished step is reported INTERRUPTED. */
-  | { kind: "interrupted"; agent: string }
+  /** Continue a running agent at its next step. */
+  | { kind: "continueAgent"; agent: string }
+  /** The next step is high-risk and not yet approved: ask an operator. */
+  | { kind: "requestApproval"; agent: string; step: number }
+  /** A step was started by a worker that died before recording its result. */
+  | { kind: "interrupted"; agent: string; step: number }
+  /** An operator chose to resume an interrupted step: run it again with the same key. */
+  | { kind: "rerunStep"; agent: string; step: number }
   /** A failed agent awaits the response matrix (warning or gate). */
   | { kind: "respond"; agent: string }
+  /** A failed phase awaits its gate. */
+  | { kind: "respondPhase"; phase: Phase }
+  /** More than half of the phase's agents failed. */
+  | { kind: "failPhase"; phase: Phase; failed: number; total: number }
   | { kind: "completePhase"; phase: Phase }
   | { kind: "checkObjective" }
   | { kind: "finish"; finalStatus: FinalStatus };
 
 export function nextAction(s: MissionState): NextAction {
-  if (s.runState === "completed" || s.runState === "failed") return { kind: "none" };
-  const gate = s.gates.find((g) => g.status === "open");
-  if (gate) return { kind: "wait", gateId: gate.id };
+  if (isTerminal(s)) return { kind: "none" };
+  const gate = openGate(s);
+  if (gate) return { kind: "wait", reason: "gate", gateId: gate.id };
+  if (s.paused) return { kind: "wait", reason: "paused" };
+  const owed = s.compensations.find((c) => c.status === "pending" || c.status === "running");
+  if (owed) return { kind: "compensate", compensation: owed };
   if (s.aborted) return { kind: "finish", finalStatus: deriveFinalStatus(s) };
+  if (s.phaseFailure) return { kind: "respondPhase", phase: s.phaseFailure.phase };
   const phase = nextPhase(s);
-  if (phase === null) {
-    return s.objective.checked ? { kind: "finish", finalStatus: deriveFinalStatus(s) } : { kind: "checkObjective" };
-  }
+  if (phase === null) return s.objective.checked ? { kind: "finish", finalStatus: deriveFinalStatus(s) } : { kind: "checkObjective" };
   if (s.phase !== phase) return { kind: "startPhase", phase };
   for (const name of s.agentOrder) {
     const a = s.agents[name];
     if (a.phase !== phase || isSettled(a)) continue;
     if (a.status === "pending") return { kind: "runAgent", agent: name };
-    if (a.status === "running") return { kind: "interrupted", agent: name };
     if (a.status === "failed") return { kind: "respond", agent: name };
+    // running
+    const inFlight = a.steps.find((st) => st.status === "running");
+    if (inFlight) return { kind: "interrupted", agent: name, step: inFlight.index };
+    const held = a.steps.find((st) => st.status === "interrupted");
+    if (held) return held.resumeApproved ? { kind: "rerunStep", agent: name, step: held.index } : { kind: "interrupted", agent: name, step: held.index };
+    const next = a.steps.length;
+    const def = agentDefinition(s.definition, name);
+    if (next < def.steps.length && def.steps[next].highRisk && !a.approvedSteps.includes(next)) return { kind: "requestApproval", agent: name, step: next };
+    return { kind: "continueAgent", agent: name };
   }
+  const { failed, total, tooMany } = phaseAgentsFailed(s, phase);
+  if (tooMany) return { kind: "failPhase", phase, failed, total };
   return { kind: "completePhase", phase };
+}
+
+/** Milliseconds left before the current phase's timeout, or Infinity when it has none. */
+export function phaseTimeLeft(s: MissionState, now: number): number {
+  const phase = nextPhase(s);
+  if (!phase || s.phase !== phase || !s.phaseStartedAt) return Infinity;
+  const limit = phaseDefinition(s.definition, phase).timeoutMs;
+  return limit ? Date.parse(s.phaseStartedAt) + limit - now : Infinity;
 }

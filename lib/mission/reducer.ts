@@ -1,7 +1,7 @@
-import { agentsInOrder, type Phase } from "./definition";
-import type { MissionEvent } from "./events";
+import { agentDefinition, agentsInOrder, phaseDefinition, type Phase } from "./definition";
+import { compensationKey, type MissionEvent } from "./events";
 import { deriveFinalStatus } from "./status";
-import type { AgentState, GateState, MissionState } from "./types";
+import type { AgentState, CompensationState, GateState, MissionState, StepState } from "./types";
 
 /** An event that the state machine does not allow in the current state. Names the transition. */
 export class IllegalTransitionError extends Error {
@@ -30,15 +30,25 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
   if (state === null) {
     if (e.type !== "mission.created") return bad("cannot come before mission.created");
     if (e.seq !== 1) return bad("must be the first event (seq 1)");
-    return created(e.missionId, e.payload.definition, e.at);
+    return created(e.missionId, e.payload.definition, e.at, e.actorId);
   }
   if (e.seq !== state.seq + 1) bad(`is out of sequence: expected seq ${state.seq + 1}`);
-  if (state.runState === "completed" || state.runState === "failed") bad(`comes after the mission ended (${state.phase})`);
+  if (isTerminal(state)) bad(`comes after the mission ended (${state.phase})`);
 
-  const s: MissionState = { ...state, seq: e.seq, agents: { ...state.agents }, gates: state.gates };
+  const s: MissionState = { ...state, seq: e.seq, agents: { ...state.agents } };
   const agentOf = (name: string): AgentState => s.agents[name] ?? bad(`names unknown agent "${name}"`);
   const putAgent = (a: AgentState) => (s.agents[a.name] = a);
-  const openGate = () => s.gates.find((g) => g.status === "open");
+  const putStep = (a: AgentState, st: StepState) => putAgent({ ...a, steps: a.steps.map((x) => (x.index === st.index ? st : x)) });
+  /** New work (phases, agents, steps) may start only while nothing holds the mission. */
+  const mustBeFree = () => {
+    if (openGate(s)) bad("while a gate is open");
+    if (s.paused) bad(`while the mission is paused (${s.paused.kind})`);
+    if (s.phaseFailure) bad(`while ${s.phaseFailure.phase} has failed and awaits a decision`);
+    if (s.aborted) bad("after the mission was aborted");
+  };
+  const resetPhaseAgents = (phase: Phase) => {
+    for (const n of s.agentOrder) if (s.agents[n].phase === phase) putAgent({ ...s.agents[n], status: "pending", steps: [], error: null, tolerated: false, approvedSteps: [] });
+  };
 
   switch (e.type) {
     case "mission.created":
@@ -46,56 +56,78 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
 
     case "phase.started": {
       const p = e.payload.phase;
-      if (openGate()) bad("while a gate is open");
+      mustBeFree();
       if (s.phase === p) bad(`for ${p}, which has already started`);
       const next = nextPhase(s);
       if (next !== p) bad(next ? `for ${p}: the next phase is ${next}` : `for ${p}: every phase has completed`);
       s.phase = p;
-      s.runState = "running";
+      s.phaseStartedAt = e.at;
       s.startedAt ??= e.at;
-      return s;
+      return withRunState(s);
     }
 
     case "agent.started": {
       const a = agentOf(e.payload.agent);
-      if (openGate()) bad("while a gate is open");
+      mustBeFree();
       if (a.phase !== s.phase) bad(`for agent "${a.name}" of ${a.phase} during ${s.phase}`);
       if (a.status !== "pending") bad(`for agent "${a.name}" which is ${a.status}`);
       if (e.payload.attempt !== a.attempt + 1) bad(`with attempt ${e.payload.attempt}; expected ${a.attempt + 1}`);
-      putAgent({ ...a, status: "running", attempt: e.payload.attempt, steps: [], error: null });
+      putAgent({ ...a, status: "running", attempt: e.payload.attempt, startedAt: e.at, steps: [], error: null, approvedSteps: [] });
       return s;
     }
 
     case "step.started": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      mustBeFree();
       const expected = a.steps.length;
-      if (a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}" whose step ${a.steps.length - 1} has not succeeded`);
+      if (a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}" whose step ${a.steps.length} has not succeeded`);
       if (e.payload.step !== expected) bad(`for step ${e.payload.step}; the next step of "${a.name}" is ${expected}`);
-      if (expected >= s.definition.phases.flatMap((p) => p.agents).find((d) => d.name === a.name)!.steps.length) bad(`for step ${expected}; agent "${a.name}" has no such step`);
-      putAgent({ ...a, steps: [...a.steps, { index: expected, tool: e.payload.tool, status: "running", idempotencyKey: e.payload.idempotencyKey, evidence: [], error: null }] });
+      const def = agentDefinition(s.definition, a.name);
+      if (expected >= def.steps.length) bad(`for step ${expected}; agent "${a.name}" has no such step`);
+      if (def.steps[expected].highRisk && !a.approvedSteps.includes(expected)) bad(`for high-risk step ${expected + 1} of "${a.name}" before an operator approved it`);
+      putAgent({ ...a, steps: [...a.steps, { index: expected, tool: e.payload.tool, status: "running", idempotencyKey: e.payload.idempotencyKey, evidence: [], error: null, reruns: 0, resumeApproved: false }] });
       return s;
     }
 
     case "tool.succeeded":
     case "tool.failed": {
+      // A step in flight may still record its result while the mission is paused: that is its checkpoint.
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
       const st = a.steps[e.payload.step];
       if (!st || st.status !== "running") bad(`for step ${e.payload.step} of "${a.name}" which is not running`);
       if (e.type === "tool.succeeded" && !(e.payload.evidence.length > 0 && e.payload.evidence.every((r) => r.passed))) {
         bad(`without passing evidence: a step succeeds only with evidence (RFC 001 §3.3)`);
       }
-      const steps = [...a.steps];
-      steps[e.payload.step] =
-        e.type === "tool.succeeded"
-          ? { ...st, status: "succeeded", evidence: e.payload.evidence }
-          : { ...st, status: "failed", evidence: e.payload.evidence, error: e.payload.error };
-      putAgent({ ...a, steps });
+      if (e.type === "tool.succeeded") {
+        putStep(a, { ...st, status: "succeeded", evidence: e.payload.evidence });
+        s.completedSteps = [...s.completedSteps, { agent: a.name, attempt: a.attempt, step: st.index }];
+      } else putStep(a, { ...st, status: "failed", evidence: e.payload.evidence, error: e.payload.error });
+      return s;
+    }
+
+    case "step.interrupted": {
+      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      const st = a.steps[e.payload.step];
+      if (!st || st.status !== "running") bad(`for step ${e.payload.step} of "${a.name}" which is not running`);
+      putStep(a, { ...st, status: "interrupted", resumeApproved: false });
+      return s;
+    }
+
+    case "step.rerun": {
+      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      const st = a.steps[e.payload.step];
+      if (!st || !(st.status === "running" || st.status === "interrupted")) bad(`for step ${e.payload.step} of "${a.name}" which was not interrupted`);
+      if (openGate(s) || s.paused || s.aborted) bad("while the mission is held");
+      if (e.payload.reason === "idempotent" && st.status !== "running") bad(`(idempotent) for a step that is ${st.status}`);
+      if (e.payload.reason === "operator" && !st.resumeApproved) bad(`for step ${e.payload.step} of "${a.name}" without an operator's resume`);
+      if (e.payload.idempotencyKey !== st.idempotencyKey) bad(`with key ${e.payload.idempotencyKey}; the step's key is ${st.idempotencyKey}`);
+      putStep(a, { ...st, status: "running", reruns: st.reruns + 1, resumeApproved: false });
       return s;
     }
 
     case "agent.completed": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
-      const total = stepCount(s, a.name);
+      const total = agentDefinition(s.definition, a.name).steps.length;
       if (a.steps.length !== total || a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}": not every step succeeded with evidence`);
       putAgent({ ...a, status: "completed" });
       return s;
@@ -116,18 +148,36 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       return s;
     }
 
+    case "phase.failed": {
+      if (s.phase !== e.payload.phase) bad(`for ${e.payload.phase} during ${s.phase}`);
+      if (s.phaseFailure) bad(`for ${e.payload.phase}, which already failed`);
+      if (openGate(s)) bad("while a gate is open");
+      s.phaseFailure = { phase: e.payload.phase, reason: e.payload.reason, message: e.payload.message };
+      if (phaseDefinition(s.definition, e.payload.phase).compensateOnFailure) s.compensations = [...s.compensations, ...planCompensations(s, e.payload.phase)];
+      return withRunState(s);
+    }
+
     case "gate.opened": {
-      const a = agentOf(e.payload.agent);
-      if (openGate()) bad("while another gate is open");
-      if (a.status !== "failed" || a.tolerated) bad(`for agent "${a.name}" which is ${a.status}${a.tolerated ? " (tolerated)" : ""}`);
-      if (s.gates.some((g) => g.id === e.payload.gateId)) bad(`reuses gate id ${e.payload.gateId}`);
+      const p = e.payload;
+      const a = agentOf(p.agent);
+      if (openGate(s)) bad("while another gate is open");
+      if (s.gates.some((g) => g.id === p.gateId)) bad(`reuses gate id ${p.gateId}`);
+      if (p.kind === "agent" && (a.status !== "failed" || a.tolerated)) bad(`(agent) for agent "${a.name}" which is ${a.status}${a.tolerated ? " (tolerated)" : ""}`);
+      if (p.kind === "phase" && !s.phaseFailure) bad("(phase) while no phase has failed");
+      if (p.kind === "recovery" && a.steps[p.step ?? -1]?.status !== "interrupted") bad(`(recovery) for step ${p.step} of "${a.name}", which was not interrupted`);
+      if (p.kind === "approval") {
+        const def = agentDefinition(s.definition, a.name);
+        if (p.step === null || !def.steps[p.step]?.highRisk) bad(`(approval) for step ${p.step} of "${a.name}", which is not high-risk`);
+      }
       const gate: GateState = {
-        id: e.payload.gateId,
+        id: p.gateId,
+        kind: p.kind,
         agent: a.name,
-        phase: e.payload.phase,
+        phase: p.phase,
+        step: p.step,
         status: "open",
-        options: e.payload.options,
-        error: e.payload.error,
+        options: p.options,
+        error: p.error,
         openedAt: e.at,
         openedSeq: e.seq,
         decision: null,
@@ -137,31 +187,93 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         openMs: null,
       };
       s.gates = [...s.gates, gate];
-      s.runState = "paused";
-      return s;
+      return withRunState(s);
     }
 
     case "gate.resolved": {
       const g = s.gates.find((x) => x.id === e.payload.gateId) ?? bad(`for unknown gate ${e.payload.gateId}`);
       if (g.status !== "open") bad(`for gate ${g.id} which was already resolved (${g.decision})`);
-      if (!g.options.some((o) => o.action === e.payload.decision)) bad(`with "${e.payload.decision}", which gate ${g.id} does not offer (${g.options.map((o) => o.action).join(", ")})`);
-      s.gates = s.gates.map((x) =>
-        x.id === g.id ? { ...x, status: "resolved", decision: e.payload.decision, decidedBy: e.actorId, note: e.payload.note, decidedAt: e.at, openMs: e.payload.openMs } : x,
-      );
+      const d = e.payload.decision;
+      if (!g.options.some((o) => o.action === d)) bad(`with "${d}", which gate ${g.id} does not offer (${g.options.map((o) => o.action).join(", ")})`);
+      s.gates = s.gates.map((x) => (x.id === g.id ? { ...x, status: "resolved", decision: d, decidedBy: e.actorId, note: e.payload.note, decidedAt: e.at, openMs: e.payload.openMs } : x));
       const a = agentOf(g.agent);
-      if (e.payload.decision === "retry") putAgent({ ...a, status: "pending" });
-      if (e.payload.decision === "skip") putAgent({ ...a, status: "skipped" });
-      if (e.payload.decision === "abort") s.aborted = true;
-      s.runState = "running";
+      switch (d) {
+        case "retry":
+          putAgent({ ...a, status: "pending" });
+          break;
+        case "skip":
+          putAgent({ ...a, status: "skipped" });
+          break;
+        case "approve":
+          putAgent({ ...a, approvedSteps: [...a.approvedSteps, g.step!] });
+          break;
+        case "resume":
+          putStep(a, { ...a.steps[g.step!], resumeApproved: true });
+          break;
+        case "retry_phase":
+        case "restart_phase":
+          resetPhaseAgents(g.phase);
+          s.phaseFailure = null;
+          s.phaseStartedAt = e.at;
+          break;
+        case "skip_phase":
+          // The decision completes the phase: what did not finish is skipped.
+          for (const n of s.agentOrder) {
+            const x = s.agents[n];
+            if (x.phase === g.phase && !isSettled(x)) putAgent({ ...x, status: "skipped" });
+          }
+          s.phaseFailure = null;
+          s.completedPhases = [...s.completedPhases, g.phase];
+          s.phaseStartedAt = null;
+          break;
+        case "abort":
+          s.aborted = true;
+          s.compensations = [...s.compensations, ...planCompensations(s, null)];
+          break;
+      }
+      return withRunState(s);
+    }
+
+    case "mission.paused": {
+      if (s.paused) bad(`while already paused (${s.paused.kind})`);
+      s.paused = { kind: e.payload.kind, message: e.payload.message, at: e.at };
+      return withRunState(s);
+    }
+
+    case "mission.resumed": {
+      if (!s.paused) bad("while the mission is not paused");
+      s.paused = null;
+      if (e.actorId.startsWith("user:")) s.owner = e.actorId;
+      return withRunState(s);
+    }
+
+    case "compensation.started": {
+      const c = s.compensations.find((x) => x.agent === e.payload.agent && x.attempt === e.payload.attempt && x.step === e.payload.step) ?? bad(`for a step that has no planned compensation`);
+      if (c.status === "succeeded" || c.status === "failed") bad(`for a compensation that already ${c.status}`);
+      if (openGate(s)) bad("while a gate is open");
+      if (c.idempotencyKey !== e.payload.idempotencyKey) bad(`with key ${e.payload.idempotencyKey}; expected ${c.idempotencyKey}`);
+      s.compensations = s.compensations.map((x) => (x === c ? { ...x, status: "running" } : x));
+      return s;
+    }
+
+    case "compensation.succeeded":
+    case "compensation.failed": {
+      const c = s.compensations.find((x) => x.agent === e.payload.agent && x.attempt === e.payload.attempt && x.step === e.payload.step);
+      if (!c || c.status !== "running") bad(`for a compensation that is not running`);
+      s.compensations = s.compensations.map((x) =>
+        x === c ? { ...x, status: e.type === "compensation.succeeded" ? "succeeded" : "failed", error: e.type === "compensation.failed" ? e.payload.error : null } : x,
+      );
       return s;
     }
 
     case "phase.completed": {
       if (s.phase !== e.payload.phase) bad(`for ${e.payload.phase} during ${s.phase}`);
-      if (openGate()) bad("while a gate is open");
+      if (openGate(s)) bad("while a gate is open");
+      if (s.phaseFailure) bad(`for ${e.payload.phase}, which failed and awaits a decision`);
       const unsettled = s.agentOrder.map((n) => s.agents[n]).filter((a) => a.phase === e.payload.phase && !isSettled(a));
       if (unsettled.length) bad(`for ${e.payload.phase} while agents ${unsettled.map((a) => `"${a.name}" (${a.status})`).join(", ")} are not settled`);
       s.completedPhases = [...s.completedPhases, e.payload.phase];
+      s.phaseStartedAt = null;
       return s;
     }
 
@@ -173,24 +285,27 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     }
 
     case "mission.finished": {
-      if (openGate()) bad("while a gate is open");
+      if (openGate(s)) bad("while a gate is open");
       if (!s.aborted && !s.objective.checked) bad("before the objective was checked (and the mission was not aborted)");
+      const unfinished = s.compensations.filter((c) => c.status === "pending" || c.status === "running");
+      if (unfinished.length) bad(`while ${unfinished.length} compensation(s) have not run`);
       const derived = deriveFinalStatus(s);
       if (e.payload.finalStatus !== derived) bad(`claiming ${e.payload.finalStatus}, but the evidence derives ${derived}: the final status is derived, never assigned`);
       s.finalStatus = derived;
       s.phase = derived === "FAILED" ? "FAILED" : "MISSION_COMPLETED";
       s.runState = derived === "FAILED" ? "failed" : "completed";
       s.endedAt = e.at;
+      s.paused = null;
       return s;
     }
   }
 }
 
-function created(id: string, definition: MissionState["definition"], at: string): MissionState {
+function created(id: string, definition: MissionState["definition"], at: string, actorId: string): MissionState {
   const agents: Record<string, AgentState> = {};
   const agentOrder: string[] = [];
   for (const a of agentsInOrder(definition)) {
-    agents[a.name] = { name: a.name, phase: a.phase, priority: a.priority, status: "pending", attempt: 0, steps: [], error: null, tolerated: false };
+    agents[a.name] = { name: a.name, phase: a.phase, priority: a.priority, status: "pending", attempt: 0, startedAt: null, steps: [], error: null, tolerated: false, approvedSteps: [] };
     agentOrder.push(a.name);
   }
   return {
@@ -206,6 +321,12 @@ function created(id: string, definition: MissionState["definition"], at: string)
     gates: [],
     objective: { checked: false, passed: null, evidence: [] },
     aborted: false,
+    paused: null,
+    owner: actorId,
+    phaseStartedAt: null,
+    phaseFailure: null,
+    completedSteps: [],
+    compensations: [],
     warnings: 0,
     createdAt: at,
     startedAt: null,
@@ -214,15 +335,34 @@ function created(id: string, definition: MissionState["definition"], at: string)
   };
 }
 
+/** queued until the first phase starts; paused while a gate is open or the mission is paused; else running. */
+function withRunState(s: MissionState): MissionState {
+  if (isTerminal(s)) return s;
+  s.runState = openGate(s) || s.paused ? "paused" : s.startedAt ? "running" : s.runState === "queued" && !s.aborted ? "queued" : "running";
+  return s;
+}
+
+/** The compensations owed for completed steps that declare one, latest first; only `phase`'s when given. */
+function planCompensations(s: MissionState, phase: Phase | null): CompensationState[] {
+  const planned = new Set(s.compensations.map((c) => `${c.agent}/${c.attempt}/${c.step}`));
+  return [...s.completedSteps]
+    .reverse()
+    .filter((c) => (phase === null || s.agents[c.agent].phase === phase) && agentDefinition(s.definition, c.agent).steps[c.step].compensate && !planned.has(`${c.agent}/${c.attempt}/${c.step}`))
+    .map((c) => ({ ...c, idempotencyKey: compensationKey(s.id, c.agent, c.step, c.attempt), status: "pending" as const, error: null }));
+}
+
 function running(a: AgentState, attempt: number, bad: (why: string) => never): AgentState {
   if (a.status !== "running") bad(`for agent "${a.name}" which is ${a.status}, not running`);
   if (a.attempt !== attempt) bad(`for attempt ${attempt} of agent "${a.name}", whose current attempt is ${a.attempt}`);
   return a;
 }
 
-function stepCount(s: MissionState, agent: string): number {
-  for (const p of s.definition.phases) for (const a of p.agents) if (a.name === agent) return a.steps.length;
-  return 0;
+export function isTerminal(s: Pick<MissionState, "runState">): boolean {
+  return s.runState === "completed" || s.runState === "failed";
+}
+
+export function openGate(s: MissionState): GateState | undefined {
+  return s.gates.find((g) => g.status === "open");
 }
 
 /** An agent that needs nothing more: done, skipped, or an optional failure that was logged. */
@@ -239,4 +379,17 @@ export function nextPhase(s: MissionState): Phase | null {
 export function progress(s: MissionState): number {
   if (s.agentOrder.length === 0) return 0;
   return s.agentOrder.filter((n) => isSettled(s.agents[n])).length / s.agentOrder.length;
+}
+
+/**
+ * FAILURE_MODEL: a phase fails when more than half of its agents failed (failed, or skipped after
+ * failing). It takes a phase gate only when some of those failures went by without an operator's
+ * decision (optional agents tolerated with a warning); failures already decided at their own gates
+ * are not asked about twice.
+ */
+export function phaseAgentsFailed(s: MissionState, phase: Phase): { failed: number; total: number; tooMany: boolean } {
+  const agents = s.agentOrder.map((n) => s.agents[n]).filter((a) => a.phase === phase);
+  const failed = agents.filter((a) => a.status === "failed" || (a.status === "skipped" && a.error !== null)).length;
+  const undecided = agents.filter((a) => a.status === "failed" && a.tolerated).length;
+  return { failed, total: agents.length, tooMany: failed * 2 > agents.length && undecided > 0 };
 }

@@ -1,22 +1,24 @@
 import type { ToolError } from "../tools/result";
-import type { MissionDefinition } from "./definition";
+import type { MissionDefinition, StepDefinition } from "./definition";
+import { advance, type EngineIO } from "./engine";
 import type { MissionEvent, NewMissionEvent } from "./events";
-import { stepLabel, toAgentError } from "./failure";
-import { nextAction } from "./next-action";
 import { applyEvent } from "./reducer";
 import * as t from "./transitions";
 import type { EvidenceRecord, GateDecision, GateState, MissionState } from "./types";
 
 /**
- * A pure, in-memory drive of the real state machine: the same nextAction, transitions and reducer
- * the worker uses, with tool outcomes and gate decisions supplied by the caller. For tests and
- * model checking; the worker does the same with real tools and PostgreSQL.
+ * A pure, in-memory drive of the real engine: the same `advance` the worker uses, with tool outcomes,
+ * crashes and gate decisions supplied by the caller. For tests and model checking.
  */
 export type StepOutcome = { kind: "ok" } | { kind: "no-evidence" } | { kind: "fail"; error: ToolError };
 
 export interface SimulationScript {
   outcome(agent: string, step: number, attempt: number): StepOutcome;
   decide(gate: GateState, state: MissionState): GateDecision;
+  /** Simulate a worker dying after recording this step's start (before its result). */
+  crashAfterStart?(agent: string, step: number, attempt: number, reruns: number): boolean;
+  /** Outcome of a compensation (default ok). */
+  compensation?(agent: string, step: number): StepOutcome;
   objectivePassed?: boolean;
   maxEvents?: number;
   /** Mission id (gate ids derive from it); a fixed one by default, for reproducible runs. */
@@ -24,73 +26,61 @@ export interface SimulationScript {
 }
 
 const PASS: EvidenceRecord[] = [{ check: "exit_code", expected: 0, actual: 0, passed: true }];
-const FAIL: EvidenceRecord[] = [{ check: "exit_code", expected: 0, actual: 0, passed: true }, { check: "output_matches", expected: "/ready/", actual: "", passed: false }];
+const FAIL: EvidenceRecord[] = [{ check: "output_matches", expected: "/ready/", actual: "", passed: false }];
 
-export function simulate(definition: MissionDefinition, script: SimulationScript): { state: MissionState; events: MissionEvent[] } {
+export async function simulate(definition: MissionDefinition, script: SimulationScript): Promise<{ state: MissionState; events: MissionEvent[] }> {
   const id = script.missionId ?? "00000000-0000-4000-8000-000000000000";
   const events: MissionEvent[] = [];
   let clock = Date.parse("2026-01-01T00:00:00Z");
-  let gateN = 0;
+  let ids = 0;
   let state: MissionState | null = null;
-  const push = (e: NewMissionEvent, actorId = "worker:sim") => {
-    const ev = { ...e, missionId: id, seq: (state?.seq ?? 0) + 1, actorId, at: new Date((clock += 1000)).toISOString() } as MissionEvent;
-    state = applyEvent(state, ev);
-    events.push(ev);
+  let crashed = false;
+  const push = (list: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent)>, actorId = "worker:sim"): MissionState => {
+    for (const item of list) {
+      const e = typeof item === "function" ? item(state!) : item;
+      const ev = { ...e, missionId: id, seq: (state?.seq ?? 0) + 1, actorId, at: new Date((clock += 1000)).toISOString() } as MissionEvent;
+      state = applyEvent(state, ev);
+      events.push(ev);
+    }
+    return state!;
   };
-  push(t.missionCreated(definition), "user:sim");
+  push([t.missionCreated(definition)], "user:sim");
+  const io: EngineIO = {
+    now: () => clock,
+    newId: () => `${id.slice(0, 24)}${String(++ids).padStart(12, "0")}`,
+    append: async (list) => push(list),
+    run: async (call, { state: s, idempotencyKey }) => {
+      const [, agent, stepStr, attemptStr, comp] = idempotencyKey.split("/");
+      const step = Number(stepStr);
+      if (comp === "compensate") return toResult(script.compensation?.(agent, step) ?? { kind: "ok" });
+      if (agent === "objective") return toResult(script.objectivePassed === false ? { kind: "no-evidence" } : { kind: "ok" });
+      const st = s.agents[agent]?.steps[step];
+      if (script.crashAfterStart?.(agent, step, Number(attemptStr), st?.reruns ?? 0)) crashed = true;
+      return toResult(script.outcome(agent, step, Number(attemptStr)));
+    },
+    idempotent: (step: StepDefinition) => step.idempotent ?? step.tool === "http",
+    stopped: () => crashed,
+  };
   const max = script.maxEvents ?? 10_000;
-  const gateId = () => `${id.slice(0, 24)}${String(++gateN).padStart(12, "0")}`;
   for (;;) {
     if (events.length > max) throw new Error(`simulation exceeded ${max} events`);
-    const s: MissionState = state!;
-    const a = nextAction(s);
-    switch (a.kind) {
-      case "none":
-        return { state: s, events };
-      case "wait": {
-        const gate = s.gates.find((g) => g.id === a.gateId)!;
-        push(t.gateResolved(gate, script.decide(gate, s), null, new Date(clock + 1000).toISOString(), "sim operator"), "user:operator");
-        break;
-      }
-      case "startPhase":
-        push(t.phaseStarted(a.phase, s.phase));
-        break;
-      case "runAgent":
-      case "interrupted": {
-        const agent = s.agents[a.agent];
-        if (a.kind === "runAgent") push(t.agentStarted(agent.name, agent.attempt + 1));
-        const def = definition.phases.flatMap((p) => p.agents).find((x) => x.name === a.agent)!;
-        const attempt = state!.agents[a.agent].attempt;
-        for (let i = state!.agents[a.agent].steps.length; i < def.steps.length; i++) {
-          push(t.stepStarted(id, agent.name, attempt, i, def.steps[i].tool, stepLabel(def.steps[i], i)));
-          const o = script.outcome(agent.name, i, attempt);
-          if (o.kind === "ok") {
-            push(t.toolSucceeded(agent.name, attempt, i, { exitCode: 0 }, PASS));
-            continue;
-          }
-          const error: ToolError = o.kind === "fail" ? o.error : { code: "VALIDATION_FAILED", message: "Evidence check failed: output_matches expected /ready/" };
-          push(t.toolFailed(agent.name, attempt, i, error, o.kind === "fail" ? [] : FAIL));
-          push(t.agentFailed(agent.name, attempt, toAgentError(error, def.steps[i], i)));
-          push(t.failureResponse(state!, agent.name, gateId(), new Date(clock).toISOString()));
-          break;
-        }
-        if (state!.agents[a.agent].status === "running") push(t.agentCompleted(agent.name, attempt, def.steps.length));
-        break;
-      }
-      case "respond":
-        push(t.failureResponse(s, a.agent, gateId(), new Date(clock).toISOString()));
-        break;
-      case "completePhase":
-        push(t.phaseCompleted(s, a.phase));
-        break;
-      case "checkObjective": {
-        const passed = script.objectivePassed ?? true;
-        push(t.objectiveChecked(passed, definition.objectiveChecks.length || !passed ? [{ check: "file_exists", expected: "report.md", actual: passed, passed }] : []));
-        break;
-      }
-      case "finish":
-        push(t.missionFinished(s));
-        break;
+    const r = await advance(state!, io);
+    if (r.outcome === "terminal") return { state: r.state, events };
+    if (r.outcome === "stopped") {
+      crashed = false; // the next "worker" takes over from the log
+      continue;
     }
+    if (r.outcome === "waiting") {
+      const s: MissionState = r.state;
+      const gate = s.gates.find((g) => g.status === "open");
+      if (gate) push([t.gateResolved(gate, script.decide(gate, s), null, new Date(clock + 1000).toISOString(), "sim operator")], "user:operator");
+      else push([t.missionResumed("resumed by the simulation")], "user:operator");
+    }
+  }
+
+  function toResult(o: StepOutcome) {
+    if (o.kind === "ok") return { result: { ok: true as const, data: { exitCode: 0 }, error: null }, evidence: PASS };
+    if (o.kind === "no-evidence") return { result: { ok: true as const, data: { exitCode: 0 }, error: null }, evidence: FAIL };
+    return { result: { ok: false as const, data: null, error: o.error }, evidence: [] };
   }
 }

@@ -1,9 +1,10 @@
 import type { ToolError } from "../tools/result";
 import type { MissionDefinition, Phase } from "./definition";
 import { idempotencyKey, type NewMissionEvent } from "./events";
-import { gateUserError, respondToFailure } from "./failure";
+import { gateUserError, respondToFailure, type GateSpec } from "./failure";
 import { explainFinalStatus, deriveFinalStatus } from "./status";
-import type { AgentError, EvidenceRecord, GateDecision, GateState, MissionState } from "./types";
+import type { AgentError, EvidenceRecord, GateDecision, GateState, MissionState, PauseKind } from "./types";
+import { compensationKey } from "./events";
 
 /**
  * Builders for every transition: each returns the event with its RFC 001 §3.1 triple
@@ -99,32 +100,119 @@ export function failureResponse(state: MissionState, agentName: string, gateId: 
     return { type: "mission.warning", payload: { agent: agentName, message: response.warning }, reason: `"${agentName}" is optional.`, impact: response.warning, evidence: { priority: agent.priority } };
   }
   const error = gateUserError(state, agent, response.options, at);
+  return gateOpened(
+    gateId,
+    { kind: "agent", agent: agentName, phase: agent.phase, step: null, options: response.options, error },
+    agent.priority === "optional" ? `Every LLM provider failed for "${agentName}": an infrastructure failure pauses the mission whatever the priority.` : `"${agentName}" is ${agent.priority}; the response matrix opens a gate.`,
+  );
+}
+
+/** Opens a gate: the mission is held until an operator decides. */
+export function gateOpened(gateId: string, spec: GateSpec, reason: string): NewMissionEvent {
   return {
     type: "gate.opened",
-    payload: { gateId, agent: agentName, phase: agent.phase, options: response.options, error },
-    reason: `"${agentName}" is ${agent.priority}; the response matrix opens a gate.`,
+    payload: { gateId, ...spec },
+    reason,
     impact: "The mission is paused until an operator decides.",
-    evidence: { priority: agent.priority, recoverable: agent.error?.recoverable ?? false, options: response.options.map((o) => o.action) },
+    evidence: { kind: spec.kind, options: spec.options.map((o) => o.action), recommended: spec.options.find((o) => o.recommended)?.action ?? null },
+  };
+}
+
+export function phaseFailed(phase: Phase, reason: "agents_failed" | "timeout", message: string): NewMissionEvent {
+  return {
+    type: "phase.failed",
+    payload: { phase, reason, message },
+    reason: message,
+    impact: `${phase} cannot complete; downstream phases wait for an operator's decision.`,
+    evidence: { reason },
+  };
+}
+
+export function missionPaused(kind: PauseKind, message: string): NewMissionEvent {
+  return {
+    type: "mission.paused",
+    payload: { kind, message },
+    reason: message,
+    impact: "No new step starts until the mission is resumed; a step in flight still records its result.",
+    evidence: { kind },
+  };
+}
+
+export function missionResumed(message: string): NewMissionEvent {
+  return { type: "mission.resumed", payload: { message }, reason: message, impact: "The mission continues from its last checkpoint.", evidence: null };
+}
+
+export function stepInterrupted(agent: string, attempt: number, step: number, key: string, idempotent: boolean): NewMissionEvent {
+  return {
+    type: "step.interrupted",
+    payload: { agent, attempt, step, idempotencyKey: key, idempotent },
+    reason: `Step ${step + 1} of "${agent}" was started by a worker that stopped before recording its result.`,
+    impact: "Whether its side effect happened is unknown; it is not re-run without an operator.",
+    evidence: { idempotencyKey: key, idempotent },
+  };
+}
+
+export function stepRerun(agent: string, attempt: number, step: number, key: string, reason: "idempotent" | "operator"): NewMissionEvent {
+  return {
+    type: "step.rerun",
+    payload: { agent, attempt, step, idempotencyKey: key, reason },
+    reason:
+      reason === "idempotent"
+        ? `Step ${step + 1} of "${agent}" was interrupted by a worker crash; it is idempotent, so it runs again with the same key.`
+        : `An operator chose to resume step ${step + 1} of "${agent}" after a worker crash.`,
+    impact: `The step runs again with idempotency key ${key}.`,
+    evidence: { idempotencyKey: key },
+  };
+}
+
+export function compensationStarted(missionId: string, agent: string, attempt: number, step: number): NewMissionEvent {
+  const key = compensationKey(missionId, agent, step, attempt);
+  return {
+    type: "compensation.started",
+    payload: { agent, attempt, step, idempotencyKey: key },
+    reason: `Saga: step ${step + 1} of "${agent}" (attempt ${attempt}) completed and declares a compensation.`,
+    impact: "Its effect is being undone.",
+    evidence: { idempotencyKey: key },
+  };
+}
+
+export function compensationSucceeded(agent: string, attempt: number, step: number, evidence: EvidenceRecord[]): NewMissionEvent {
+  return { type: "compensation.succeeded", payload: { agent, attempt, step, evidence }, reason: "The compensation ran and its evidence holds.", impact: `Step ${step + 1} of "${agent}" is undone.`, evidence: { checks: evidence } };
+}
+
+export function compensationFailed(agent: string, attempt: number, step: number, error: ToolError): NewMissionEvent {
+  return {
+    type: "compensation.failed",
+    payload: { agent, attempt, step, error },
+    reason: error.message,
+    impact: `Step ${step + 1} of "${agent}" could NOT be undone; it needs manual attention.`,
+    evidence: { code: error.code },
   };
 }
 
 export function gateResolved(gate: GateState, decision: GateDecision, note: string | null, at: string, who: string): NewMissionEvent {
   const openMs = Math.max(0, Date.parse(at) - Date.parse(gate.openedAt));
-  const impact = {
+  const impact: Record<GateDecision, string> = {
     retry: `"${gate.agent}" runs again from its first step.`,
     skip: `The mission continues without "${gate.agent}".`,
-    abort: "The mission ends FAILED; everything produced so far is kept.",
-  }[decision];
+    abort: "The mission ends FAILED; compensations (if any) undo completed steps; everything produced so far is kept.",
+    retry_phase: `Every agent of ${gate.phase} runs again from the start.`,
+    skip_phase: `${gate.phase} is skipped; the mission continues with the next phase.`,
+    resume: `The interrupted step of "${gate.agent}" runs again with the same idempotency key.`,
+    restart_phase: `${gate.phase} restarts: every agent of it runs again from its first step.`,
+    approve: `The high-risk step of "${gate.agent}" runs now.`,
+  };
   return {
     type: "gate.resolved",
     payload: { gateId: gate.id, decision, note, openMs },
     reason: `${who} chose ${decision}${note ? `: ${note}` : ""}.`,
-    impact,
+    impact: impact[decision],
     evidence: { gateId: gate.id, decision, openMs },
   };
 }
 
 export function phaseCompleted(state: MissionState, phase: Phase): NewMissionEvent {
+  // (A phase skipped at its gate is completed by that decision.)
   const agents = state.agentOrder.map((n) => state.agents[n]).filter((a) => a.phase === phase);
   const counts = agents.reduce<Record<string, number>>((c, a) => ({ ...c, [a.status]: (c[a.status] ?? 0) + 1 }), {});
   return {

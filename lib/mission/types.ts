@@ -9,9 +9,15 @@ export type { EvidenceRecord };
 export type MissionPhase = "MISSION_STARTED" | Phase | "MISSION_COMPLETED" | "FAILED";
 export type RunState = "queued" | "running" | "paused" | "completed" | "failed";
 export type AgentStatus = "pending" | "running" | "completed" | "failed" | "skipped";
-export type StepStatus = "running" | "succeeded" | "failed";
+/** `interrupted`: started, but its worker died before recording a result. */
+export type StepStatus = "running" | "succeeded" | "failed" | "interrupted";
 export type FinalStatus = "SUCCESS" | "PARTIAL_SUCCESS" | "FAILED";
-export type GateDecision = "retry" | "skip" | "abort";
+/** Every decision a gate can offer; which ones a gate offers depends on its kind. */
+export const GATE_DECISIONS = ["retry", "skip", "abort", "retry_phase", "skip_phase", "resume", "restart_phase", "approve"] as const;
+export type GateDecision = (typeof GATE_DECISIONS)[number];
+/** agent: an agent failed; phase: a phase failed; recovery: a worker died mid-step; approval: a high-risk step waits. */
+export type GateKind = "agent" | "phase" | "recovery" | "approval";
+export type PauseKind = "operator" | "infrastructure" | "client";
 
 /** FAILURE_MODEL AgentErrorCode. */
 export const AGENT_ERROR_CODES = ["RATE_LIMIT_EXCEEDED", "TIMEOUT", "INVALID_OUTPUT", "VALIDATION_FAILED", "PROVIDER_ERROR", "INTERNAL_ERROR"] as const;
@@ -32,6 +38,10 @@ export interface StepState {
   idempotencyKey: string;
   evidence: EvidenceRecord[];
   error: ToolError | null;
+  /** How many times the step was re-run after an interruption (same idempotency key). */
+  reruns: number;
+  /** An operator chose to resume this interrupted step. */
+  resumeApproved: boolean;
 }
 
 export interface AgentState {
@@ -41,20 +51,29 @@ export interface AgentState {
   status: AgentStatus;
   /** 0 before the first run; each (re)start increments it. */
   attempt: number;
+  /** When the current attempt started (the agent's timeout counts from here). */
+  startedAt: string | null;
   steps: StepState[];
   error: AgentError | null;
   /** True once an optional agent's failure was logged as a warning and the mission went on. */
   tolerated: boolean;
+  /** High-risk steps an operator approved for the current attempt. */
+  approvedSteps: number[];
 }
 
 export interface GateOption extends ErrorOption {
   action: GateDecision;
+  /** Keyboard shortcut on a focused gate. */
+  key: string;
 }
 
 export interface GateState {
   id: string;
+  kind: GateKind;
   agent: string;
   phase: Phase;
+  /** The step concerned (approval and recovery gates). */
+  step: number | null;
   status: "open" | "resolved";
   options: GateOption[];
   error: UserFacingError;
@@ -82,9 +101,30 @@ export interface MissionState {
   gates: GateState[];
   objective: { checked: boolean; passed: boolean | null; evidence: EvidenceRecord[] };
   aborted: boolean;
+  /** A pause not caused by a gate: operator, infrastructure or client. */
+  paused: { kind: PauseKind; message: string; at: string } | null;
+  /** The user actor who owns the mission (started it, or last resumed it). */
+  owner: string;
+  /** When the current phase started (phase timeouts count from here). */
+  phaseStartedAt: string | null;
+  /** The current phase failed (agents failed or timeout) and awaits its gate's decision. */
+  phaseFailure: { phase: Phase; reason: "agents_failed" | "timeout"; message: string } | null;
+  /** Every step that succeeded, in order: the saga's log for compensation. */
+  completedSteps: Array<{ agent: string; attempt: number; step: number }>;
+  /** Compensations to run (reverse order of completion), and their outcomes. */
+  compensations: CompensationState[];
   warnings: number;
   createdAt: string;
   startedAt: string | null;
   endedAt: string | null;
   finalStatus: FinalStatus | null;
+}
+
+export interface CompensationState {
+  agent: string;
+  attempt: number;
+  step: number;
+  idempotencyKey: string;
+  status: "pending" | "running" | "succeeded" | "failed";
+  error: ToolError | null;
 }

@@ -58,7 +58,7 @@ function stringField(data: Data, key: string): string | null {
   return typeof v === "string" ? v : null;
 }
 
-/** The text `output_matches` looks at: shell stdout+stderr, http body, file content (or a listing's names). */
+/** The text `output_matches` looks at: shell stdout+stderr, http body, llm content, file content (or a listing's names). */
 export function outputText(tool: ToolName, data: Data): string | null {
   if (!data) return null;
   if (tool === "shell") {
@@ -66,6 +66,7 @@ export function outputText(tool: ToolName, data: Data): string | null {
     return parts.join("\n");
   }
   if (tool === "http") return stringField(data, "body");
+  if (tool === "llm") return stringField(data, "content");
   const content = stringField(data, "content");
   if (content !== null) return content;
   const entries = data.entries;
@@ -81,7 +82,7 @@ function parseJson(text: string | null): { ok: true; value: unknown } | { ok: fa
   }
 }
 
-/** The JSON document `json_path` looks at: data.json (http), else stdout / body / content parsed as JSON. */
+/** The JSON document `json_path` looks at: data.json (http; llm with expectJson), else stdout / body / content parsed as JSON. */
 function jsonDocument(data: Data): { ok: true; value: unknown } | { ok: false } {
   if (!data) return { ok: false };
   if (data.json !== undefined && data.json !== null) return { ok: true, value: data.json };
@@ -188,11 +189,13 @@ function defaultEvidence(tool: ToolName, result: ToolResult): EvidenceRecord {
       return statusCheck("200-299", (s) => s >= 200 && s <= 299, "a 2xx status", tool, result);
     case "file":
       return record("completed", true, result.ok, result.ok, () => `expected the file operation to complete but it failed: ${result.ok ? "" : result.error.message}`);
+    case "llm":
+      return record("completed", true, result.ok, result.ok, () => `expected the LLM call to complete but it failed: ${result.ok ? "" : result.error.message}`);
   }
 }
 
 /** Evaluate the step's evidence (or its tool's default check) against a tool result. Never throws for a failed check. */
-export async function evaluateEvidence(step: StepDefinition, result: ToolResult, ctx: { workspace: string }): Promise<EvidenceRecord[]> {
+export async function evaluateEvidence(step: Pick<StepDefinition, "tool" | "evidence">, result: ToolResult, ctx: { workspace: string }): Promise<EvidenceRecord[]> {
   if (!step.evidence?.length) return [defaultEvidence(step.tool, result)];
   return Promise.all(step.evidence.map((check) => evaluateCheck(check, step.tool, result, ctx.workspace)));
 }

@@ -4,6 +4,7 @@ import { fileTool } from "./file";
 import { errorMessage } from "./util";
 import { formatPath } from "../mission/definition";
 import { httpTool } from "./http";
+import { llmTool } from "./llm";
 import { assertToolResult, fail, type Tool, type ToolContext, type ToolResult } from "./result";
 import { shellTool } from "./shell";
 
@@ -12,8 +13,9 @@ export { evaluateEvidence, evidencePassed, describeFailedEvidence, type Evidence
 export { shellTool, createShellTool, type ShellArgs, type ShellData } from "./shell";
 export { httpTool, type HttpArgs, type HttpData } from "./http";
 export { fileTool, resolveInWorkspace, type FileArgs } from "./file";
+export { llmTool, createLlmTool, llmArgsSchema, type LlmArgs, type LlmData } from "./llm";
 
-export const tools: Record<ToolName, Tool> = { shell: shellTool, http: httpTool, file: fileTool };
+export const tools: Record<ToolName, Tool> = { shell: shellTool, http: httpTool, file: fileTool, llm: llmTool };
 
 export function getTool(name: string): Tool | undefined {
   return Object.hasOwn(tools, name) ? tools[name as ToolName] : undefined;

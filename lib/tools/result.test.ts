@@ -52,7 +52,7 @@ describe("registry", () => {
 describe("runTool never throws", () => {
   it("reports an unknown tool, listing the available ones", async () => {
     const r = expectFailure(await runTool("ssh", {}, ctx()));
-    expect(r.error).toEqual({ code: "UNKNOWN_TOOL", message: 'There is no tool named "ssh". Available tools: shell, http, file.' });
+    expect(r.error).toEqual({ code: "UNKNOWN_TOOL", message: 'There is no tool named "ssh". Available tools: shell, http, file, llm.' });
   });
 
   it("reports invalid arguments with every field path", async () => {

@@ -149,7 +149,7 @@ describe("the orchestrator worker on real PostgreSQL, processes and HTTP", () =>
     }
   });
 
-  it("a step whose worker died mid-way is reported INTERRUPTED at a gate, never silently re-run", async () => {
+  it("a step whose worker died mid-way opens a recovery gate, never silently re-run", async () => {
     const m = await create(definition({ agents: [{ name: "migrate", priority: "critical", steps: [nodeStep("console.log('migrated')")] }] }));
     // A worker claimed the mission, recorded the step's start, and died: its lease has expired.
     await ensureActor(tdb.db, { id: "worker:dead", kind: "worker", displayName: "dead worker" });
@@ -160,8 +160,14 @@ describe("the orchestrator worker on real PostgreSQL, processes and HTTP", () =>
     await startWorker();
     const s = await settle(m.id);
     expect(s.runState).toBe("paused");
-    expect(s.agents.migrate.steps[0].error?.code).toBe("INTERRUPTED");
+    expect(s.agents.migrate.steps[0].status).toBe("interrupted");
+    expect(s.gates[0]).toMatchObject({ kind: "recovery", step: 0 });
+    expect(s.gates[0].options.map((o) => o.action)).toEqual(["resume", "restart_phase", "abort"]);
     expect(s.gates[0].error.why).toMatch(/whether its side effect happened is unknown/);
+    await decideGate(tdb.db, { gateId: s.gates[0].id, decision: "resume", note: "checked: migration not applied", actorId: "user:op", actorName: "Olivia Operator" });
+    const done = await settle(m.id);
+    expect(done.finalStatus).toBe("SUCCESS");
+    expect(done.agents.migrate.steps[0].reruns).toBe(1);
   });
 
   it("an agent exceeding its timeout fails with TIMEOUT and the process is killed", async () => {

@@ -4,10 +4,11 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { decideGateAs } from "@/server/gate-decision";
 import { authedAction } from "@/server/safe-action";
+import { GATE_DECISIONS } from "@/lib/mission/types";
 
 const decideGateInput = z.object({
   gateId: z.guid("must be a gate id"),
-  decision: z.enum(["retry", "skip", "abort"], { error: "must be retry, skip or abort" }),
+  decision: z.enum(GATE_DECISIONS, { error: `must be one of ${GATE_DECISIONS.join(", ")} (the gate's options say which apply)` }),
   note: z
     .string()
     .trim()

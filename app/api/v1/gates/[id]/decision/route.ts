@@ -2,11 +2,12 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { decideGateAs } from "@/server/gate-decision";
 import { apiRoute, parseIdOr404, parseOr400, readJson } from "@/server/api";
+import { GATE_DECISIONS } from "@/lib/mission/types";
 
 export const dynamic = "force-dynamic";
 
 const body = z.object({
-  decision: z.enum(["retry", "skip", "abort"], { error: "must be retry, skip or abort" }),
+  decision: z.enum(GATE_DECISIONS, { error: `must be one of ${GATE_DECISIONS.join(", ")} (the gate's options say which apply)` }),
   note: z.string().trim().max(2000, "must be at most 2000 characters").nullish(),
 });
 

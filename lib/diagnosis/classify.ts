@@ -1,0 +1,550 @@
+import { decisiveLine, failureLines, groupText, type TextLine } from "./text";
+import { ERROR_TYPES, type DiagnosedType, type ErrorType, type InputContext, type Severity } from "./types";
+
+/**
+ * Evidence-weighted classification of a tool failure into the ADR-0003 taxonomy.
+ *
+ * Every signal the failure carries (exit code, signal, errno, HTTP status, provider error code,
+ * the exception class of the decisive traceback line, phrases in the output, the tool context)
+ * becomes a piece of evidence `{type, weight}`, where weight ≈ how often that signal alone means
+ * that type. Text evidence is scaled by where the line sits (the last error line of stderr counts
+ * most) and is matched on masked text, so a word inside a quoted name or a path does not count.
+ * Per type the evidence is combined as a noisy-or; the type with the highest score wins and the
+ * confidence is that score discounted by the strongest competitor.
+ */
+
+export type EvidenceSource = "exit_code" | "signal" | "errno" | "http_status" | "provider_code" | "exception" | "output" | "tool_code" | "context";
+
+export interface Evidence {
+  type: ErrorType;
+  weight: number;
+  source: EvidenceSource;
+  /** Stable name of the rule that produced it (evidence from one rule counts once). */
+  rule: string;
+  /** Human-readable: what was seen ("exit code 127", "stderr: bash: git: command not found"). */
+  detail: string;
+  /** Finer root-cause category this evidence implies, e.g. missing_env_var. */
+  variant?: string;
+}
+
+/** What the failure tells us, extracted from the arguments and the output. */
+export interface Facts {
+  tool: string;
+  /** The program the tool ran (shell) or the URL it requested (http). */
+  binary?: string;
+  commandLine?: string;
+  url?: string;
+  method?: string;
+  exitCode?: number;
+  signal?: string;
+  errnos: string[];
+  status?: number;
+  retryAfterMs?: number;
+  providerCode?: string;
+  exception?: string;
+  /** Command the output says is missing ("bash: gitx: command not found" → gitx). */
+  missingCommand?: string;
+  module?: string;
+  envVar?: string;
+  path?: string;
+  host?: string;
+  /** Binaries a Faultline allowlist message names as allowed. */
+  allowedBinaries?: string[];
+  /** The output line that decides. */
+  decisiveLine?: string;
+}
+
+export interface Classification {
+  type: DiagnosedType;
+  confidence: number;
+  severity: Severity;
+  canRecover: boolean;
+  /** Root-cause category: the winning evidence's variant, or the type's default. */
+  category: string;
+  /** The winning type's evidence, strongest first. */
+  evidence: Evidence[];
+  /** Combined score per type (0–1). */
+  scores: Record<ErrorType, number>;
+  facts: Facts;
+  /** True when the same action already failed `maxRecoveryAttempts` times (the ADR's stuck loop). */
+  repeatedFailure: boolean;
+}
+
+export interface ClassifyOptions {
+  /** AUTONOMOUS_MAX_RECOVERY_ATTEMPTS: identical failures after which recovery needs the user. */
+  maxRecoveryAttempts?: number;
+}
+
+/** Root-cause category and severity of each type when no evidence says more. */
+export const TYPE_DEFAULTS: Record<DiagnosedType, { category: string; severity: Severity }> = {
+  tool_not_found: { category: "tool_unavailable", severity: "recoverable" },
+  command_not_found: { category: "missing_binary", severity: "recoverable" },
+  permission_denied: { category: "permission_denied", severity: "recoverable" },
+  invalid_arguments: { category: "invalid_args", severity: "recoverable" },
+  timeout: { category: "time_limit_exceeded", severity: "recoverable" },
+  output_too_large: { category: "size_limit_exceeded", severity: "recoverable" },
+  rate_limited: { category: "rate_limit", severity: "recoverable" },
+  network_error: { category: "network_unreachable", severity: "recoverable" },
+  syntax_error: { category: "syntax_invalid", severity: "recoverable" },
+  environment_missing: { category: "missing_dependency", severity: "recoverable" },
+  unknown: { category: "unknown", severity: "user_action_required" },
+};
+
+/** Variants that only a person can resolve (a secret, a quota, a permission grant). */
+const USER_ACTION_VARIANTS = new Set(["credentials_rejected", "missing_credentials", "missing_env_var", "quota_exhausted"]);
+const CRASH_SIGNALS = new Set(["SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT"]);
+
+// ---------------------------------------------------------------- structured signals
+
+const SIGNAL_NUMBERS: Record<number, string> = { 1: "SIGHUP", 2: "SIGINT", 4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM" };
+
+const ERRNO_EVIDENCE: Record<string, Omit<Evidence, "source" | "rule" | "detail">> = {
+  EACCES: { type: "permission_denied", weight: 0.85, variant: "filesystem_permission" },
+  EPERM: { type: "permission_denied", weight: 0.8, variant: "filesystem_permission" },
+  EROFS: { type: "permission_denied", weight: 0.8, variant: "filesystem_permission" },
+  ETIMEDOUT: { type: "timeout", weight: 0.75 },
+  ESOCKETTIMEDOUT: { type: "timeout", weight: 0.8 },
+  UND_ERR_CONNECT_TIMEOUT: { type: "timeout", weight: 0.8 },
+  UND_ERR_HEADERS_TIMEOUT: { type: "timeout", weight: 0.8 },
+  ECONNREFUSED: { type: "network_error", weight: 0.85, variant: "connection_refused" },
+  ENOTFOUND: { type: "network_error", weight: 0.85, variant: "dns_resolution_failed" },
+  EAI_AGAIN: { type: "network_error", weight: 0.85, variant: "dns_resolution_failed" },
+  ECONNRESET: { type: "network_error", weight: 0.8, variant: "connection_reset" },
+  EPIPE: { type: "network_error", weight: 0.4, variant: "connection_reset" },
+  EHOSTUNREACH: { type: "network_error", weight: 0.85 },
+  ENETUNREACH: { type: "network_error", weight: 0.85 },
+  UND_ERR_SOCKET: { type: "network_error", weight: 0.8, variant: "connection_reset" },
+  ENOBUFS: { type: "output_too_large", weight: 0.8 },
+  ERR_CHILD_PROCESS_STDIO_MAXBUFFER: { type: "output_too_large", weight: 0.9 },
+  ERR_STRING_TOO_LONG: { type: "output_too_large", weight: 0.8 },
+  MODULE_NOT_FOUND: { type: "environment_missing", weight: 0.8, variant: "missing_module" },
+  ERR_MODULE_NOT_FOUND: { type: "environment_missing", weight: 0.8, variant: "missing_module" },
+  ERR_INVALID_ARG_TYPE: { type: "invalid_arguments", weight: 0.8 },
+  ERR_INVALID_ARG_VALUE: { type: "invalid_arguments", weight: 0.8 },
+  ERR_INVALID_URL: { type: "invalid_arguments", weight: 0.8 },
+  ERR_PARSE_ARGS_UNKNOWN_OPTION: { type: "invalid_arguments", weight: 0.85, variant: "unknown_option" },
+  ERR_MISSING_ARGS: { type: "invalid_arguments", weight: 0.8 },
+  EISDIR: { type: "invalid_arguments", weight: 0.7 },
+  ENOTDIR: { type: "invalid_arguments", weight: 0.7 },
+  ENOENT: { type: "invalid_arguments", weight: 0.35, variant: "path_not_found" },
+};
+
+const STATUS_EVIDENCE: Record<number, Omit<Evidence, "source" | "rule" | "detail">> = {
+  400: { type: "invalid_arguments", weight: 0.6 },
+  401: { type: "permission_denied", weight: 0.65, variant: "credentials_rejected" },
+  403: { type: "permission_denied", weight: 0.7, variant: "credentials_rejected" },
+  404: { type: "invalid_arguments", weight: 0.6, variant: "resource_not_found" },
+  405: { type: "invalid_arguments", weight: 0.6 },
+  408: { type: "timeout", weight: 0.8 },
+  413: { type: "output_too_large", weight: 0.85, variant: "request_too_large" },
+  414: { type: "output_too_large", weight: 0.7, variant: "request_too_large" },
+  422: { type: "invalid_arguments", weight: 0.7, variant: "schema_violation" },
+  429: { type: "rate_limited", weight: 0.9 },
+  500: { type: "network_error", weight: 0.55, variant: "server_error" },
+  502: { type: "network_error", weight: 0.7, variant: "server_error" },
+  503: { type: "network_error", weight: 0.7, variant: "server_error" },
+  504: { type: "timeout", weight: 0.7 },
+  529: { type: "rate_limited", weight: 0.6 },
+};
+
+/** Provider error `type`/`code` values (OpenAI, Anthropic, GitHub and OpenAI-compatible servers). */
+const PROVIDER_CODES: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail">]> = [
+  [/^(?:rate_limit_exceeded|rate_limit_error|rate_limited|too_many_requests|throttled|throttling_exception)$/, { type: "rate_limited", weight: 0.92 }],
+  [/^(?:insufficient_quota|quota_exceeded|billing_hard_limit_reached)$/, { type: "rate_limited", weight: 0.9, variant: "quota_exhausted" }],
+  [/^overloaded_error$/, { type: "rate_limited", weight: 0.7 }],
+  [/^(?:context_length_exceeded|request_too_large|string_above_max_length|max_tokens_exceeded|payload_too_large)$/, { type: "output_too_large", weight: 0.92, variant: "context_length_exceeded" }],
+  [/^(?:invalid_api_key|authentication_error|invalid_authentication|unauthorized|invalid_token|token_expired)$/, { type: "permission_denied", weight: 0.85, variant: "credentials_rejected" }],
+  [/^(?:permission_error|permission_denied|insufficient_permissions|forbidden|access_denied)$/, { type: "permission_denied", weight: 0.85, variant: "credentials_rejected" }],
+  [/^(?:model_not_found|not_found_error|not_found|unknown_url|resource_not_found)$/, { type: "invalid_arguments", weight: 0.8, variant: "resource_not_found" }],
+  [/^(?:invalid_request_error|invalid_request|invalid_value|invalid_parameter|missing_required_parameter|unknown_parameter|validation_error|bad_request)$/, { type: "invalid_arguments", weight: 0.6, variant: "schema_violation" }],
+  [/^(?:api_error|server_error|internal_error|service_unavailable)$/, { type: "network_error", weight: 0.6, variant: "server_error" }],
+  [/^(?:timeout|request_timeout|timeout_error)$/, { type: "timeout", weight: 0.85 }],
+];
+
+/** Exception class names (Python, Node, SDKs) of the decisive traceback line. */
+const EXCEPTIONS: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail">]> = [
+  [/^(?:ModuleNotFoundError|ImportError)$/, { type: "environment_missing", weight: 0.85, variant: "missing_module" }],
+  [/^(?:SyntaxError|IndentationError|TabError|JSONDecodeError|ParserError|ScannerError|TOMLDecodeError|ParseError)$/, { type: "syntax_error", weight: 0.85 }],
+  [/^(?:NameError|ReferenceError|UnboundLocalError)$/, { type: "syntax_error", weight: 0.6 }],
+  [/^PermissionError$/, { type: "permission_denied", weight: 0.9, variant: "filesystem_permission" }],
+  [/^(?:AuthenticationError|PermissionDeniedError|Unauthorized|Forbidden)$/, { type: "permission_denied", weight: 0.8, variant: "credentials_rejected" }],
+  [/^(?:TimeoutError|TimeoutExpired|timeout|ReadTimeout|ConnectTimeout|ReadTimeoutError|ConnectTimeoutError|APITimeoutError|DeadlineExceeded)$/, { type: "timeout", weight: 0.85 }],
+  [/^(?:ConnectionRefusedError|ConnectionResetError|ConnectionAbortedError|ConnectionError|URLError|gaierror|NewConnectionError|MaxRetryError|APIConnectionError|RemoteDisconnected|ProtocolError|FetchError)$/, { type: "network_error", weight: 0.75 }],
+  [/^RateLimitError$/, { type: "rate_limited", weight: 0.9 }],
+  [/^(?:BadRequestError|UnprocessableEntityError|NotFoundError|ArgumentError|ArgumentTypeError|UsageError)$/, { type: "invalid_arguments", weight: 0.7 }],
+  [/^(?:InternalServerError|ServiceUnavailableError|APIStatusError)$/, { type: "network_error", weight: 0.5, variant: "server_error" }],
+  [/^(?:MemoryError)$/, { type: "output_too_large", weight: 0.5 }],
+  [/^ValueError$/, { type: "invalid_arguments", weight: 0.35 }],
+];
+
+/** Exit codes whose meaning depends on the program: curl documents its own. */
+const CURL_EXIT: Record<number, Omit<Evidence, "source" | "rule" | "detail">> = {
+  3: { type: "invalid_arguments", weight: 0.75 },
+  6: { type: "network_error", weight: 0.85, variant: "dns_resolution_failed" },
+  7: { type: "network_error", weight: 0.85, variant: "connection_refused" },
+  28: { type: "timeout", weight: 0.85 },
+  35: { type: "network_error", weight: 0.7 },
+  52: { type: "network_error", weight: 0.75, variant: "connection_reset" },
+  56: { type: "network_error", weight: 0.75, variant: "connection_reset" },
+  63: { type: "output_too_large", weight: 0.85 },
+};
+
+const TOOL_CODES: Record<string, Omit<Evidence, "source" | "rule" | "detail">> = {
+  UNKNOWN_TOOL: { type: "tool_not_found", weight: 0.9, variant: "unknown_tool" },
+  NOT_ALLOWED: { type: "tool_not_found", weight: 0.5 }, // also used for paths escaping the workspace: the message decides
+  COMMAND_NOT_FOUND: { type: "command_not_found", weight: 0.8 },
+  PERMISSION_DENIED: { type: "permission_denied", weight: 0.8 },
+  INVALID_ARGS: { type: "invalid_arguments", weight: 0.85, variant: "schema_violation" },
+  NOT_FOUND: { type: "invalid_arguments", weight: 0.5, variant: "path_not_found" },
+  TIMEOUT: { type: "timeout", weight: 0.85 },
+  OUTPUT_TOO_LARGE: { type: "output_too_large", weight: 0.9 },
+  RATE_LIMITED: { type: "rate_limited", weight: 0.9 },
+  CONNECTION_REFUSED: { type: "network_error", weight: 0.85, variant: "connection_refused" },
+  NETWORK_ERROR: { type: "network_error", weight: 0.8 },
+};
+
+// ---------------------------------------------------------------- phrases in the output
+
+interface PhraseRule {
+  id: string;
+  type: ErrorType;
+  weight: number;
+  /** Matched against the masked line, with the `d` flag so groups can be read from the original. */
+  re: RegExp;
+  variant?: string;
+  /** Which fact the first capture group holds. */
+  captures?: "missingCommand" | "module" | "envVar" | "path" | "host";
+}
+
+const PHRASES: readonly PhraseRule[] = [
+  // tool_not_found
+  { id: "no_such_tool", type: "tool_not_found", weight: 0.9, re: /\b(?:no tool named|unknown tool|tool not found|no such tool|tool .{1,40} (?:is )?not (?:available|registered|enabled))\b/di, variant: "unknown_tool" },
+  { id: "not_on_allowlist", type: "tool_not_found", weight: 0.9, re: /\bnot (?:on|in) (?:this mission's |the )?allow-?list\b|\bnot an allowed (?:tool|binary|command)\b/di, variant: "binary_not_allowlisted" },
+  // command_not_found
+  { id: "command_not_found", type: "command_not_found", weight: 0.9, re: /(?:^|:\s)([^\s:]+): command not found\b|\bcommand not found\b/di, captures: "missingCommand" },
+  { id: "sh_not_found", type: "command_not_found", weight: 0.85, re: /^(?:\S*sh|sh): (?:\d+: |line \d+: )?([^\s:]+): not found$/di, captures: "missingCommand" },
+  { id: "failed_to_run", type: "command_not_found", weight: 0.85, re: /\bfailed to run command\b|\bexecutable file not found\b|\bno such binary\b|\bnot (?:found )?(?:in|on) (?:the )?\$?PATH\b|\bis not recognized as an internal or external command\b/di },
+  { id: "spawn_enoent", type: "command_not_found", weight: 0.92, re: /\bspawn(?:Sync)? (\S+) ENOENT\b/d, captures: "missingCommand" },
+  { id: "launcher_no_such_file", type: "command_not_found", weight: 0.75, re: /^(?:env|xargs|nohup|nice|sudo|exec|timeout|make(?:\[\d+\])?|\S*sh(?::| line \d+:)?(?: line \d+:)?)\b.*?: (\S+?):? No such file or directory$/di, captures: "missingCommand" },
+  // permission_denied
+  { id: "permission_denied", type: "permission_denied", weight: 0.85, re: /\bpermission denied\b|\bEACCES\b/di, variant: "filesystem_permission" },
+  { id: "not_permitted", type: "permission_denied", weight: 0.8, re: /\boperation not permitted\b|\bread-only file system\b|\bEPERM\b/di, variant: "filesystem_permission" },
+  { id: "sandbox_escape", type: "permission_denied", weight: 0.92, re: /\bescapes the workspace\b|\boutside (?:of )?the (?:workspace|sandbox|allowed (?:root|directory))\b/di, variant: "sandbox_boundary" },
+  { id: "credentials_rejected", type: "permission_denied", weight: 0.85, re: /\b(?:invalid|incorrect|expired|revoked|bad) (?:x-)?(?:api[ _-]?key|token|credentials?|password|authentication)\b|\bauthentication (?:failed|required)\b|\bresource not accessible\b|\binsufficient (?:permissions?|scope)\b|\bdoes not have (?:access|permission)\b|\bnot allowed to\b/di, variant: "credentials_rejected" },
+  { id: "forbidden", type: "permission_denied", weight: 0.6, re: /\bforbidden\b|\baccess (?:is )?denied\b|\bunauthori[sz]ed\b/di, variant: "credentials_rejected" },
+  // invalid_arguments
+  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\b(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported) (?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b/di, variant: "unknown_option" },
+  { id: "missing_argument", type: "invalid_arguments", weight: 0.8, re: /\bmissing (?:operand|argument|\d+ required positional|required (?:argument|parameter|property|field|option))|\bis a required (?:property|parameter|field)\b|\bfield required\b|\b(?:takes|expected) \d+ (?:positional )?arguments?\b|\brequired option\b/di, variant: "schema_violation" },
+  { id: "not_a_subcommand", type: "invalid_arguments", weight: 0.85, re: /\bis not an? [\w-]+ command\b|\bunknown (?:sub)?command\b|\bno such (?:sub)?command\b|\binvalid command\b/di },
+  { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b/di },
+  { id: "usage", type: "invalid_arguments", weight: 0.55, re: /^usage:|\bfor more information\.?$|^Try '.*--help'/di },
+  { id: "named_path_missing", type: "invalid_arguments", weight: 0.7, re: /\bcannot change to\b|\bcan't open file\b|\bdoes not appear to be a git repository\b|\brepository .{1,200} (?:does not exist|not found)\b|\bis a directory\b|\bnot a directory\b|\balready exists and is not an empty directory\b/di, variant: "path_not_found" },
+  { id: "no_such_file", type: "invalid_arguments", weight: 0.5, re: /\bno such file or directory\b|\bdoes not exist\b|\bENOENT\b|\bcannot find the (?:file|path)\b/di, variant: "path_not_found" },
+  { id: "not_found", type: "invalid_arguments", weight: 0.35, re: /\bnot found\b/di, variant: "resource_not_found" },
+  { id: "validation_failed", type: "invalid_arguments", weight: 0.6, re: /\bvalidation (?:failed|error)\b|\bunprocessable\b|\bbad request\b/di, variant: "schema_violation" },
+  // timeout
+  { id: "timed_out", type: "timeout", weight: 0.85, re: /\btimed out\b|\btime-?out (?:exceeded|expired|reached|error|of \d|after)\b|\b(?:operation|request|connection|read|connect|gateway|socket|execution) time-?out\b|\bdeadline exceeded\b|\bdid not (?:finish|complete) within\b|\baborted due to timeout\b|\bexceeded (?:the )?(?:time ?limit|timeout)\b|\bTimeoutError\b|\bGateway Time-?out\b/di },
+  // output_too_large
+  { id: "more_than_bytes", type: "output_too_large", weight: 0.9, re: /\b(?:wrote|returned|produced|read) (?:a body )?(?:more|larger) than \d+ bytes\b|\bmaxBuffer(?: length)? exceeded\b|\bmaximum file size exceeded\b/di },
+  { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input|prompt) (?:is )?too (?:large|long|big)\b|\bprompt is too long\b|\bmaximum context length\b|\bcontext (?:length|window) (?:exceeded|is exceeded)\b|\bexceeds? (?:the )?(?:maximum|max|size limit|limit of)\b|\btoo many tokens\b/di, variant: "request_too_large" },
+  { id: "memory_limit", type: "output_too_large", weight: 0.65, re: /\bInvalid string length\b|\bArray buffer allocation failed\b|\bheap out of memory\b|\bCannot create a string longer than\b/di },
+  // rate_limited
+  { id: "rate_limit", type: "rate_limited", weight: 0.88, re: /\brate[ _-]?limit(?:ed|s)?\b|\btoo many requests\b|\bthrottl(?:ed|ing)\b|\bslow down\b/di },
+  { id: "quota", type: "rate_limited", weight: 0.85, re: /\bquota (?:exceeded|exhausted)\b|\bexceeded your (?:current )?quota\b|\binsufficient[ _]quota\b/di, variant: "quota_exhausted" },
+  { id: "overloaded", type: "rate_limited", weight: 0.6, re: /\boverloaded\b/di },
+  // network_error
+  { id: "refused", type: "network_error", weight: 0.85, re: /\bconnection refused\b|\bfailed to connect\b|\bcould(?: not|n't) connect\b|\bECONNREFUSED\b|\bfailed to establish a new connection\b/di, variant: "connection_refused" },
+  { id: "dns", type: "network_error", weight: 0.88, re: /\bcould(?: not|n't) resolve (?:host|hostname|proxy)(?:: ?(\S+))?|\bname or service not known\b|\btemporary failure in name resolution\b|\bnodename nor servname\b|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)|\bno address associated with hostname\b|\bunknown host\b|\bNXDOMAIN\b/di, variant: "dns_resolution_failed", captures: "host" },
+  { id: "reset", type: "network_error", weight: 0.78, re: /\bconnection (?:reset|closed|aborted)(?: by peer)?\b|\bsocket hang up\b|\bempty reply from server\b|\bother side closed\b|\brecv failure\b|\bremote end closed\b|\bnetwork is unreachable\b|\bno route to host\b|\bmax retries exceeded\b|\bECONNRESET\b/di, variant: "connection_reset" },
+  { id: "fetch_failed", type: "network_error", weight: 0.5, re: /\bfetch failed\b|\bnetwork ?error\b|\bunable to access\b/di },
+  { id: "server_error", type: "network_error", weight: 0.6, re: /\bbad gateway\b|\bservice (?:temporarily )?unavailable\b|\binternal server error\b|\bserver had an error\b|\bupstream (?:connect )?error\b/di, variant: "server_error" },
+  // syntax_error
+  { id: "syntax", type: "syntax_error", weight: 0.88, re: /\bsyntax ?error\b|\bparse error\b|\binvalid syntax\b|\bunexpected (?:token|end of (?:input|file|JSON input)|EOF|identifier|character|string|indent|number|keyword)\b|\bunterminated\b|\bmissing parenthes[ie]s\b|\bcan't find string terminator\b|\bunmatched\b|\bunbalanced\b|\bbad config (?:line|file|value)\b|\bexpected .{1,40} but found\b|\bExpecting (?:value|property name|',' delimiter|':' delimiter)\b|\bis not valid JSON\b|\binvalid JSON\b|\bunexpected indent\b|\bunindent does not match\b|\bend of file unexpected\b|\bExtra data: line\b/di },
+  // environment_missing
+  { id: "missing_module", type: "environment_missing", weight: 0.88, re: /\bno module named ([\w.]+|\S+)|\bcannot find (?:module|package) (\S+)|\bmodule not found\b|\bcannot import name\b|\bcould not find (?:a )?(?:module|package|declaration file)\b/di, variant: "missing_module", captures: "module" },
+  { id: "missing_env_var", type: "environment_missing", weight: 0.85, re: /\benvironment variable\b.{0,60}\b(?:not set|missing|required|undefined|must be set|is empty|not defined|not found)\b|\b(?:missing|required|undefined|unset) (?:required )?env(?:ironment)?(?: var(?:iable)?s?)?\b|\bunbound variable\b|\bparameter null or not set\b/di, variant: "missing_env_var" },
+  { id: "env_name_not_set", type: "environment_missing", weight: 0.75, re: /\b[A-Z][A-Z0-9_]{2,}\b.{0,30}\b(?:must be set|is not set|not set|is required|is missing)\b/d, variant: "missing_env_var" },
+  { id: "missing_credentials", type: "environment_missing", weight: 0.87, re: /\b(?:didn't|did not) provide an api key\b|\bno api key\b|\bapi[_ -]?key\b.{0,80}\b(?:must be set|not set|missing|not provided|is required)\b|\b(?:x-api-key|authorization) header is (?:required|missing)\b|\bmissing (?:authentication|bearer token|api key|credentials)\b/di, variant: "missing_credentials" },
+  { id: "missing_project_setup", type: "environment_missing", weight: 0.85, re: /\bnot a git repository\b|\bplease tell me who you are\b|\bauthor identity unknown\b|\bunable to auto-detect email\b|\bcould not read package\.json\b|\bno package\.json\b|\bno such file.{0,40}package\.json|\benoent.{0,60}package\.json/di, variant: "missing_config" },
+  { id: "not_installed", type: "environment_missing", weight: 0.6, re: /\bis not installed\b|\bnot installed\b|\brequires? .{1,40} to be installed\b|\bno (?:python|node|java) (?:interpreter|runtime) found\b/di, variant: "missing_module" },
+];
+
+// ---------------------------------------------------------------- extraction helpers
+
+function firstToken(s: string): string {
+  return s.trim().split(/\s+/)[0] ?? "";
+}
+
+function argsOf(input: InputContext): { commandLine?: string; binary?: string; url?: string; method?: string; path?: string } {
+  const a = input.failure.args;
+  const command = typeof a.command === "string" ? a.command : typeof a.cmd === "string" ? a.cmd : undefined;
+  const extra = Array.isArray(a.args) ? a.args.map(String) : [];
+  const url = typeof a.url === "string" ? a.url : undefined;
+  return {
+    commandLine: command !== undefined ? [command, ...extra].join(" ") : undefined,
+    binary: command !== undefined ? basename(firstToken(command)) : undefined,
+    url,
+    method: typeof a.method === "string" ? a.method : url ? "GET" : undefined,
+    path: typeof a.path === "string" ? a.path : typeof a.cwd === "string" ? a.cwd : undefined,
+  };
+}
+
+function basename(p: string): string {
+  return p.split("/").filter(Boolean).at(-1) ?? p;
+}
+
+function hostOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}
+
+const EXIT_IN_TEXT = /\bexit(?:ed)?(?: with)? (?:code|status)[: ]+(\d{1,3})\b|\bexit code (\d{1,3})\b/i;
+const STATUS_IN_TEXT: readonly RegExp[] = [
+  /\bHTTP(?:\/\d(?:\.\d)?)? (?:Error )?(\d{3})\b/,
+  /\b(?:status(?: code)?|returned(?: error)?|Error code|error code|response code)[:= ]+(\d{3})\b/i,
+  /^(\d{3}) [A-Z][a-z]/m, // SDK messages: "429 Rate limit reached"
+  /["']?status["']?\s*:\s*(\d{3})\b/,
+];
+const ERRNO_IN_TEXT = /\b(E[A-Z]{3,}|ERR_[A-Z_]+|UND_ERR_[A-Z_]+|MODULE_NOT_FOUND)\b/g;
+const PROVIDER_CODE_IN_TEXT = /["']?(?:type|code)["']?\s*[:=]\s*["']([a-z][a-z_]{3,})["']/g;
+const EXCEPTION_LINE = /^(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Expired|Exit|Timeout)|timeout|gaierror)(?: \[(\w+)\])?(?::|$)/;
+
+function retryAfterFrom(text: string): number | undefined {
+  const header = /\bretry[- ]after["']?\s*[:=]\s*["']?(\d+(?:\.\d+)?)/i.exec(text);
+  if (header) return Math.round(Number(header[1]) * 1000);
+  const prose = /\b(?:try again|retry) in (\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|sec|seconds?)\b/i.exec(text);
+  if (prose) return Math.round(Number(prose[1]) * (prose[2].startsWith("m") ? 1 : 1000));
+  return undefined;
+}
+
+function isEnvVarName(s: string | undefined): s is string {
+  return !!s && /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$|^[A-Z]{4,}$/.test(s);
+}
+
+function quotedIn(line: string): string | undefined {
+  return /['"‘`]([^'"’`\s]+)['"’`]/.exec(line)?.[1];
+}
+
+function pathIn(line: string): string | undefined {
+  const quoted = [...line.matchAll(/['"‘`]([^'"’`\s]+)['"’`]/g)].map((m) => m[1]).find((q) => q.includes("/") || /\.\w{1,5}$/.test(q));
+  return quoted ?? /(?:^|\s)((?:\.{0,2}\/|~\/)[^\s:'"]+)/.exec(line)?.[1];
+}
+
+// ---------------------------------------------------------------- the classifier
+
+interface Collector {
+  evidence: Map<string, Evidence>;
+  add(e: Evidence): void;
+}
+
+function collector(): Collector {
+  const evidence = new Map<string, Evidence>();
+  return {
+    evidence,
+    add(e) {
+      const key = `${e.type}:${e.rule}`;
+      const prev = evidence.get(key);
+      if (!prev || prev.weight < e.weight) evidence.set(key, e);
+    },
+  };
+}
+
+function scanPhrases(lines: readonly TextLine[], facts: Facts, c: Collector): void {
+  for (const line of lines) {
+    for (const rule of PHRASES) {
+      rule.re.lastIndex = 0;
+      const m = rule.re.exec(line.masked);
+      if (!m) continue;
+      c.add({ type: rule.type, weight: rule.weight * line.weight, source: "output", rule: rule.id, detail: line.text, ...(rule.variant ? { variant: rule.variant } : {}) });
+      if (rule.captures) {
+        const captured = [1, 2].map((g) => groupText(m, line.text, g)).find((v) => v && v.length > 0);
+        const value = captured?.replace(/^['"‘`]|['"’`:,.]+$/g, "");
+        if (value && facts[rule.captures] === undefined) facts[rule.captures] = value;
+      }
+      if (rule.variant === "missing_env_var" && !facts.envVar) {
+        const name = quotedIn(line.text) ?? /\b([A-Z][A-Z0-9_]{2,})\b/.exec(line.text)?.[1];
+        if (isEnvVarName(name)) facts.envVar = name;
+      }
+      if ((rule.type === "invalid_arguments" || rule.type === "permission_denied" || rule.type === "syntax_error") && !facts.path) facts.path = pathIn(line.text);
+    }
+  }
+}
+
+function scanExceptions(lines: readonly TextLine[], raw: string, facts: Facts, c: Collector): void {
+  const exceptionLines = lines.filter((l) => EXCEPTION_LINE.test(l.text));
+  const decisive = exceptionLines.reduce<TextLine | undefined>((best, l) => (!best || l.weight >= best.weight ? l : best), undefined);
+  for (const line of exceptionLines) {
+    const [, name, bracketCode] = EXCEPTION_LINE.exec(line.text) ?? [];
+    if (!name) continue;
+    const factor = line === decisive ? 1 : 0.6;
+    if (line === decisive) facts.exception ??= name;
+    if (bracketCode) facts.errnos.push(bracketCode);
+    const detail = line.text;
+    if (name === "FileNotFoundError" && /\bsubprocess\b|\bPopen\b|_execute_child|\bos\.exec/.test(raw)) {
+      c.add({ type: "command_not_found", weight: 0.85 * factor, source: "exception", rule: "exception:subprocess_not_found", detail });
+      facts.missingCommand ??= quotedIn(line.text);
+      continue;
+    }
+    if (name === "FileNotFoundError") {
+      c.add({ type: "invalid_arguments", weight: 0.6 * factor, source: "exception", rule: "exception:file_not_found", detail, variant: "path_not_found" });
+      facts.path ??= pathIn(line.text);
+      continue;
+    }
+    if (name === "KeyError") {
+      const key = quotedIn(line.text);
+      if (isEnvVarName(key)) {
+        const fromEnviron = /\benviron\b|\bgetenv\b|\bprocess\.env\b/.test(raw);
+        c.add({ type: "environment_missing", weight: (fromEnviron ? 0.9 : 0.6) * factor, source: "exception", rule: "exception:missing_key", detail, variant: "missing_env_var" });
+        facts.envVar ??= key;
+      }
+      continue;
+    }
+    const hit = EXCEPTIONS.find(([re]) => re.test(name));
+    if (hit) c.add({ ...hit[1], weight: hit[1].weight * factor, source: "exception", rule: `exception:${name}`, detail });
+  }
+}
+
+function exitCodeEvidence(facts: Facts, c: Collector): void {
+  const code = facts.exitCode;
+  if (code === undefined || code === 0) return;
+  const detail = `exit code ${code}`;
+  if (facts.binary === "curl" && CURL_EXIT[code]) {
+    c.add({ ...CURL_EXIT[code], source: "exit_code", rule: "exit:curl", detail: `curl exit code ${code}` });
+    return;
+  }
+  if (code === 127) c.add({ type: "command_not_found", weight: 0.85, source: "exit_code", rule: "exit:127", detail });
+  else if (code === 126) c.add({ type: "permission_denied", weight: 0.75, source: "exit_code", rule: "exit:126", detail, variant: "not_executable" });
+  else if (code === 124) c.add({ type: "timeout", weight: 0.8, source: "exit_code", rule: "exit:124", detail });
+  else if (code > 128 && code < 160) {
+    const signal = SIGNAL_NUMBERS[code - 128];
+    facts.signal ??= signal;
+  } else if (code === 2) c.add({ type: "invalid_arguments", weight: 0.3, source: "exit_code", rule: "exit:2", detail });
+}
+
+function signalEvidence(facts: Facts, commandLine: string, c: Collector): void {
+  const signal = facts.signal;
+  if (!signal) return;
+  const underTimeLimit = /(?:^|\s)timeout\s|--?(?:max-)?time(?:out)?\b/.test(commandLine);
+  if (signal === "SIGKILL" || signal === "SIGTERM" || signal === "SIGALRM" || signal === "SIGXCPU") {
+    c.add({ type: "timeout", weight: underTimeLimit || signal === "SIGALRM" ? 0.8 : 0.35, source: "signal", rule: "signal:stopped", detail: `terminated by ${signal}` });
+  }
+}
+
+/** The Input Context's whole text, for detectors that look for tokens anywhere (errno names, provider codes). */
+function rawText(input: InputContext): string {
+  const e = input.failure.error;
+  return [e.stderr, e.stdout, e.message].filter(Boolean).join("\n");
+}
+
+function collectFacts(input: InputContext, raw: string): Facts {
+  const e = input.failure.error;
+  const a = argsOf(input);
+  const exitFromText = EXIT_IN_TEXT.exec(e.message);
+  const exitCode = e.code ?? (exitFromText ? Number(exitFromText[1] ?? exitFromText[2]) : undefined);
+  let status = e.status;
+  for (const re of STATUS_IN_TEXT) {
+    if (status !== undefined) break;
+    const n = Number(re.exec(raw)?.[1]);
+    if (n >= 400 && n <= 599) status = n;
+  }
+  return {
+    tool: input.failure.tool,
+    ...a,
+    ...(exitCode !== undefined && exitCode !== null ? { exitCode } : {}),
+    ...(e.signal ? { signal: e.signal } : {}),
+    errnos: [...new Set([...(e.errno ? [e.errno] : []), ...[...raw.matchAll(ERRNO_IN_TEXT)].map((m) => m[1]).filter((n) => n in ERRNO_EVIDENCE)])],
+    ...(status !== undefined ? { status } : {}),
+    ...(e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : retryAfterFrom(raw) !== undefined ? { retryAfterMs: retryAfterFrom(raw) } : {}),
+    host: hostOf(a.url),
+  };
+}
+
+function contextEvidence(input: InputContext, facts: Facts, c: Collector): void {
+  const available = input.context.availableTools;
+  if (available.length > 0 && !available.includes(input.failure.tool)) {
+    c.add({ type: "tool_not_found", weight: 0.8, source: "context", rule: "context:tool_unavailable", detail: `"${input.failure.tool}" is not among the available tools (${available.join(", ")})`, variant: "unknown_tool" });
+  }
+  // A missing thing that the arguments themselves name is a wrong argument, not a missing dependency.
+  const argsText = JSON.stringify(input.failure.args);
+  const named = (s: string | undefined) => !!s && s.length > 1 && (argsText.includes(s) || argsText.includes(basename(s)));
+  if (facts.module && /^(?:\.{0,2}\/|\w:\\)|\.(?:m?js|cjs|ts|py)$/.test(facts.module) && named(facts.module)) {
+    c.add({ type: "invalid_arguments", weight: 0.9, source: "context", rule: "context:entry_script_missing", detail: `the script "${facts.module}" named in the arguments does not exist`, variant: "path_not_found" });
+  } else if (facts.path && !facts.missingCommand && named(facts.path) && [...c.evidence.values()].some((e) => e.variant === "path_not_found")) {
+    c.add({ type: "invalid_arguments", weight: 0.5, source: "context", rule: "context:named_path", detail: `the path "${facts.path}" comes from the arguments`, variant: "path_not_found" });
+  }
+}
+
+function noisyOr(weights: readonly number[]): number {
+  return 1 - weights.reduce((p, w) => p * (1 - Math.min(Math.max(w, 0), 0.99)), 1);
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** Identical failing actions already in the history (same tool, same args, failed). */
+function repeatedFailures(input: InputContext): number {
+  const key = JSON.stringify([input.failure.tool, input.failure.args]);
+  return input.context.previousActions.filter((a) => !a.success && JSON.stringify([a.tool, a.args]) === key).length;
+}
+
+const ESCALATE: Record<Severity, Severity> = { recoverable: "user_action_required", user_action_required: "user_action_required", fatal: "fatal" };
+
+export function classify(input: InputContext, options: ClassifyOptions = {}): Classification {
+  const e = input.failure.error;
+  const raw = rawText(input);
+  const facts = collectFacts(input, raw);
+  const lines = failureLines({ stderr: e.stderr, stdout: e.stdout, message: e.message });
+  const c = collector();
+
+  scanExceptions(lines, raw, facts, c);
+  scanPhrases(lines, facts, c);
+  exitCodeEvidence(facts, c);
+  signalEvidence(facts, facts.commandLine ?? "", c);
+  for (const errno of facts.errnos) {
+    const ev = ERRNO_EVIDENCE[errno];
+    if (ev) c.add({ ...ev, source: "errno", rule: `errno:${errno}`, detail: errno });
+  }
+  if (facts.status !== undefined) {
+    const ev = STATUS_EVIDENCE[facts.status] ?? (facts.status >= 500 ? STATUS_EVIDENCE[500] : undefined);
+    if (ev) c.add({ ...ev, source: "http_status", rule: "http:status", detail: `HTTP ${facts.status}` });
+  }
+  for (const m of raw.matchAll(PROVIDER_CODE_IN_TEXT)) {
+    const hit = PROVIDER_CODES.find(([re]) => re.test(m[1]));
+    if (!hit) continue;
+    facts.providerCode ??= m[1];
+    c.add({ ...hit[1], source: "provider_code", rule: `provider:${m[1]}`, detail: `provider error ${m[1]}` });
+  }
+  if (e.toolCode && TOOL_CODES[e.toolCode]) c.add({ ...TOOL_CODES[e.toolCode], source: "tool_code", rule: "tool_code", detail: `tool error ${e.toolCode}` });
+  if (e.toolCode === "NOT_ALLOWED" || facts.allowedBinaries === undefined) {
+    const allowed = /\(allowed: ([^)]*)\)/.exec(raw)?.[1];
+    if (allowed && allowed !== "none") facts.allowedBinaries = allowed.split(/,\s*/).filter(Boolean);
+  }
+  contextEvidence(input, facts, c);
+
+  const evidence = [...c.evidence.values()];
+  const scores = Object.fromEntries(ERROR_TYPES.map((t) => [t, round2(noisyOr(evidence.filter((ev) => ev.type === t).map((ev) => ev.weight)))])) as Record<ErrorType, number>;
+  const ranked = [...ERROR_TYPES].sort((a, b) => scores[b] - scores[a]);
+  const [best, second] = ranked;
+  const top = scores[best];
+  const type: DiagnosedType = top >= 0.3 ? best : "unknown";
+  const winning = type === "unknown" ? [] : evidence.filter((ev) => ev.type === type).sort((a, b) => b.weight - a.weight);
+  const confidence = type === "unknown" ? round2(Math.max(0.1, 0.5 - top)) : round2(Math.min(0.99, Math.max(0.05, top - 0.6 * scores[second])));
+
+  facts.decisiveLine = winning.find((ev) => ev.source === "output" || ev.source === "exception")?.detail ?? decisiveLine(lines);
+  if (facts.missingCommand === undefined && type === "command_not_found") facts.missingCommand = facts.binary;
+  if (facts.host === undefined) facts.host = /\b(?:resolve host:? |getaddrinfo \w+ |connect to |host=['"]?)([\w.-]+\.[a-z]{2,}|[\d.]+)/i.exec(raw)?.[1];
+
+  const variant = winning.find((ev) => ev.variant)?.variant;
+  const category = variant ?? TYPE_DEFAULTS[type].category;
+  let severity: Severity = variant && USER_ACTION_VARIANTS.has(variant) ? "user_action_required" : TYPE_DEFAULTS[type].severity;
+  if (type === "unknown" && facts.signal && CRASH_SIGNALS.has(facts.signal)) severity = "fatal";
+  const repeatedFailure = repeatedFailures(input) >= (options.maxRecoveryAttempts ?? 2);
+  if (repeatedFailure) severity = ESCALATE[severity];
+
+  return { type, confidence, severity, canRecover: severity !== "fatal", category, evidence: winning, scores, facts, repeatedFailure };
+}

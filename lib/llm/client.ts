@@ -1,0 +1,450 @@
+import { z } from "zod";
+import { fail, ok, type ToolError, type ToolResult } from "../tools/result";
+import { abortReason, errnoOf, errorMessage } from "../tools/util";
+import type { Provider } from "./providers";
+
+/**
+ * A minimal OpenAI-compatible HTTP client (global fetch, no SDK): `POST {baseUrl}/chat/completions`
+ * for completions and `GET {baseUrl}/models` for health. Never throws: every outcome is a strict
+ * ToolResult, and every failure is classified so the caller can decide (fall back, pause, ask):
+ *
+ *   kind            when                                              tool code                         recoverable
+ *   rate_limited    429                                               RATE_LIMITED (+ retryAfterMs)     yes
+ *   unavailable     5xx, 408, refused, DNS/reset, provider timeout    HTTP_ERROR / CONNECTION_REFUSED /
+ *                                                                     NETWORK_ERROR / TIMEOUT           yes
+ *   auth            401, 403                                          HTTP_ERROR                        no
+ *   invalid_request 400, 404, 422 and other 4xx                       HTTP_ERROR                        no
+ *   invalid_output  200 whose body is not a chat completion           HTTP_ERROR (status 200)           no
+ *   cancelled       the caller's AbortSignal fired                    TIMEOUT                           yes
+ *
+ * `error.details` carries { kind, agentErrorCode (FAILURE_MODEL's code), recoverable, provider, model, latencyMs }.
+ */
+
+export type ChatRole = "system" | "user" | "assistant";
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+export interface ChatRequest {
+  messages: ChatMessage[];
+  maxTokens?: number;
+  temperature?: number;
+  /** Ask for a JSON object (`response_format: {type: "json_object"}`). */
+  json?: boolean;
+}
+
+export type LlmFailureKind = "rate_limited" | "unavailable" | "auth" | "invalid_request" | "invalid_output" | "cancelled";
+/** FAILURE_MODEL's agent error codes, as far as a provider call can cause them. */
+export type LlmAgentErrorCode = "RATE_LIMIT_EXCEEDED" | "TIMEOUT" | "INVALID_OUTPUT" | "PROVIDER_ERROR";
+
+export interface LlmFailureDetails {
+  kind: LlmFailureKind;
+  agentErrorCode: LlmAgentErrorCode;
+  recoverable: boolean;
+  provider: string;
+  model: string;
+  latencyMs: number;
+  [key: string]: unknown;
+}
+
+export interface Usage {
+  promptTokens?: number;
+  completionTokens?: number;
+  totalTokens?: number;
+}
+
+export interface Completion {
+  [key: string]: unknown;
+  content: string;
+  /** The model the provider says answered (falls back to the configured one). */
+  model: string;
+  finishReason: string | null;
+  usage: Usage | null;
+  latencyMs: number;
+}
+
+export interface CallOptions {
+  /** The caller's signal (step timeout, lease lost, shutdown). The provider's own timeoutMs applies too. */
+  signal?: AbortSignal;
+  idempotencyKey?: string;
+  /** Cap on the response body; default 4 MiB. */
+  maxResponseBytes?: number;
+}
+
+export const DEFAULT_MAX_LLM_RESPONSE_BYTES = 4 * 1024 * 1024;
+const EXCERPT_CHARS = 200;
+
+// ---------- pure helpers ----------
+
+/** Retry-After in ms: delta-seconds (fractions allowed) or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfterHeader(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const t = value.trim();
+  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
+  const at = Date.parse(t);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** "1m2.5s", "20s", "350ms", "6m0s" (OpenAI/Groq style) → ms. */
+export function parseDurationText(text: string): number | undefined {
+  const m = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+(?:\.\d+)?)ms)?$/.exec(text.trim());
+  if (!m || !m.slice(1).some(Boolean)) return undefined;
+  const [h, min, s, ms] = m.slice(1).map((x) => (x ? Number(x) : 0));
+  return Math.round(h * 3_600_000 + min * 60_000 + s * 1000 + ms);
+}
+
+function numberAt(obj: unknown, ...keys: string[]): number | undefined {
+  let cur: unknown = obj;
+  for (const k of keys) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  if (typeof cur === "number" && Number.isFinite(cur) && cur >= 0) return cur;
+  if (typeof cur === "string" && /^\d+(\.\d+)?$/.test(cur.trim())) return Number(cur);
+  return undefined;
+}
+
+/**
+ * How long a 429 asks us to wait: `retry-after-ms`, `Retry-After`, then the body
+ * (`retry_after_ms`, `retry_after` in seconds, at the top level or under `error`, or
+ * "try again in 1m2.5s" in the error message). Undefined when nothing says.
+ */
+export function retryAfterFrom(headers: Headers, bodyText: string, now = Date.now()): number | undefined {
+  const ms = numberAt({ v: headers.get("retry-after-ms") }, "v");
+  if (ms !== undefined) return Math.round(ms);
+  const header = parseRetryAfterHeader(headers.get("retry-after"), now);
+  if (header !== undefined) return header;
+  let body: unknown = null;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {
+    // not JSON: the text itself may still say "try again in 20s"
+  }
+  for (const base of [[], ["error"]] as string[][]) {
+    const bms = numberAt(body, ...base, "retry_after_ms");
+    if (bms !== undefined) return Math.round(bms);
+    const bs = numberAt(body, ...base, "retry_after");
+    if (bs !== undefined) return Math.round(bs * 1000);
+  }
+  const text = errorMessageFromBody(bodyText) ?? bodyText;
+  const said = /try again in\s+([0-9hms.]+)/i.exec(text);
+  return said ? parseDurationText(said[1].replace(/\.$/, "")) : undefined;
+}
+
+/** `error.message` (OpenAI style), `message` or `detail` from a JSON error body. */
+export function errorMessageFromBody(bodyText: string): string | undefined {
+  try {
+    const body = JSON.parse(bodyText) as unknown;
+    if (body && typeof body === "object") {
+      const b = body as Record<string, unknown>;
+      const err = b.error;
+      if (typeof err === "string") return err;
+      if (err && typeof err === "object" && typeof (err as Record<string, unknown>).message === "string") return (err as Record<string, string>).message;
+      if (typeof b.message === "string") return b.message;
+      if (typeof b.detail === "string") return b.detail;
+    }
+  } catch {
+    // not JSON
+  }
+  return undefined;
+}
+
+function excerpt(text: string, chars = EXCERPT_CHARS): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > chars ? `${flat.slice(0, chars)}…` : flat;
+}
+
+const chatCompletionSchema = z.object({
+  model: z.string().optional(),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ role: z.string().optional(), content: z.string({ error: "must be a string (the provider sent no text)" }) }),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
+    .min(1, "must contain at least one choice"),
+  usage: z
+    .object({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional(), total_tokens: z.number().optional() })
+    .nullable()
+    .optional(),
+});
+
+/** Validates a 200 body as a chat completion; the reason in words when it is not one. */
+export function parseChatCompletion(bodyText: string): { ok: true; value: z.infer<typeof chatCompletionSchema> } | { ok: false; reason: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(bodyText);
+  } catch {
+    return { ok: false, reason: bodyText.trim() ? `the body is not JSON ("${excerpt(bodyText, 80)}")` : "the body is empty" };
+  }
+  const parsed = chatCompletionSchema.safeParse(json);
+  if (!parsed.success) {
+    return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`)).join("").replace(/^\./, "") || "body"}: ${i.message}`).join("; ") };
+  }
+  if (!parsed.data.choices[0].message.content.trim()) return { ok: false, reason: "choices[0].message.content is empty" };
+  return { ok: true, value: parsed.data };
+}
+
+const AGENT_CODE: Record<LlmFailureKind, LlmAgentErrorCode> = {
+  rate_limited: "RATE_LIMIT_EXCEEDED",
+  unavailable: "PROVIDER_ERROR",
+  auth: "PROVIDER_ERROR",
+  invalid_request: "PROVIDER_ERROR",
+  invalid_output: "INVALID_OUTPUT",
+  cancelled: "TIMEOUT",
+};
+const RECOVERABLE: Record<LlmFailureKind, boolean> = {
+  rate_limited: true,
+  unavailable: true,
+  auth: false,
+  invalid_request: false,
+  invalid_output: false,
+  cancelled: true,
+};
+
+/** HTTP status → failure kind (for a non-2xx response). */
+export function classifyStatus(status: number): LlmFailureKind {
+  if (status === 429) return "rate_limited";
+  if (status === 401 || status === 403) return "auth";
+  if (status >= 500 || status === 408) return "unavailable";
+  return "invalid_request";
+}
+
+/** The failure kind of a ToolError this client produced (undefined for other errors). */
+export function failureKindOf(error: ToolError): LlmFailureKind | undefined {
+  const k = error.details?.kind;
+  return typeof k === "string" && k in AGENT_CODE ? (k as LlmFailureKind) : undefined;
+}
+
+function llmError(base: Omit<ToolError, "details">, kind: LlmFailureKind, provider: Provider, latencyMs: number, extra: Record<string, unknown> = {}): ToolError {
+  const details: LlmFailureDetails = { kind, agentErrorCode: AGENT_CODE[kind], recoverable: RECOVERABLE[kind], provider: provider.name, model: provider.model, latencyMs, ...extra };
+  return { ...base, details };
+}
+
+/** All `code`s along an error's cause chain (AggregateError members included). */
+function errorCodes(err: unknown, depth = 0): string[] {
+  if (typeof err !== "object" || err === null || depth > 8) return [];
+  const own = errnoOf(err);
+  const members = err instanceof AggregateError ? err.errors.flatMap((e) => errorCodes(e, depth + 1)) : [];
+  return [...(own ? [own] : []), ...members, ...errorCodes((err as { cause?: unknown }).cause, depth + 1)];
+}
+
+function rootMessage(err: unknown): string {
+  let current: unknown = err;
+  for (let i = 0; i < 8 && current instanceof Error && current.cause instanceof Error; i++) current = current.cause;
+  return errorMessage(current);
+}
+
+type BodyRead = { text: string; tooLarge: boolean };
+
+async function readCapped(res: Response, maxBytes: number): Promise<BodyRead> {
+  if (!res.body) return { text: "", tooLarge: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.length;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return { text: Buffer.concat(chunks).toString("utf8"), tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks).toString("utf8"), tooLarge: false };
+}
+
+function authHeaders(provider: Provider): Record<string, string> {
+  return provider.apiKey ? { Authorization: `Bearer ${provider.apiKey}` } : {};
+}
+
+type Aborts = { signal: AbortSignal; which: () => "cancelled" | "timeout" | null; cleanup: () => void };
+
+function combineSignals(caller: AbortSignal | undefined, timeoutMs: number): Aborts {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  const signal = caller ? AbortSignal.any([caller, timeout.signal]) : timeout.signal;
+  return {
+    signal,
+    which: () => (caller?.aborted ? "cancelled" : timeout.signal.aborted ? "timeout" : null),
+    cleanup: () => clearTimeout(timer),
+  };
+}
+
+/** A request that produced no response: cancelled by the caller, timed out, refused, or another network failure. */
+function transportError(err: unknown, label: string, provider: Provider, aborted: "cancelled" | "timeout" | null, caller: AbortSignal | undefined, latencyMs: number): ToolError {
+  if (aborted === "cancelled") {
+    const why = caller ? abortReason(caller) : undefined;
+    return llmError({ code: "TIMEOUT", message: `${label} was stopped because the step was cancelled${why ? ` (${why})` : ""} before the provider answered.` }, "cancelled", provider, latencyMs);
+  }
+  if (aborted === "timeout") {
+    return llmError(
+      { code: "TIMEOUT", message: `${label} did not answer within ${provider.timeoutMs} ms (the provider's timeoutMs). The provider is slow or unreachable.` },
+      "unavailable",
+      provider,
+      latencyMs,
+      { reason: "timeout", agentErrorCode: "TIMEOUT" },
+    );
+  }
+  const codes = errorCodes(err);
+  const errno = codes.find((c) => /^E[A-Z_]+$/.test(c)) ?? codes.find((c) => c.startsWith("UND_ERR")) ?? codes[0];
+  if (errno === "ECONNREFUSED") {
+    return llmError({ code: "CONNECTION_REFUSED", errno, message: `${label} failed: connection refused (ECONNREFUSED). Is the provider running and listening at ${provider.baseUrl}?` }, "unavailable", provider, latencyMs, { reason: "refused" });
+  }
+  return llmError(
+    { code: "NETWORK_ERROR", ...(errno ? { errno } : {}), message: `${label} failed: ${rootMessage(err)}${errno ? ` (${errno})` : ""}. Check the provider's baseUrl and the worker's network.` },
+    "unavailable",
+    provider,
+    latencyMs,
+    { reason: "network" },
+  );
+}
+
+function statusError(label: string, provider: Provider, res: Response, bodyText: string, latencyMs: number): ToolError {
+  const status = res.status;
+  const kind = classifyStatus(status);
+  const statusLine = `${status}${res.statusText ? ` ${res.statusText}` : ""}`;
+  const said = errorMessageFromBody(bodyText) ?? bodyText;
+  const quoted = said.trim() ? `: "${excerpt(said)}"` : " with an empty body";
+  if (kind === "rate_limited") {
+    const retryAfterMs = retryAfterFrom(res.headers, bodyText);
+    const when = retryAfterMs === undefined ? "it did not say when to retry" : `it asks to retry after ${Math.max(1, Math.ceil(retryAfterMs / 1000))} s`;
+    return llmError({ code: "RATE_LIMITED", status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }), message: `${label} was rate limited (429); ${when}${quoted}.` }, kind, provider, latencyMs);
+  }
+  const advice: Record<Exclude<LlmFailureKind, "rate_limited" | "invalid_output" | "cancelled">, string> = {
+    unavailable: "The provider is failing on its side; another provider or a later retry may work.",
+    auth: "The provider rejected the credentials: check this provider's apiKey in FAULTLINE_LLM_PROVIDERS. Retrying will not help.",
+    invalid_request: "The provider rejected the request (model name, parameters or prompt size). Retrying the same request will not help.",
+  };
+  return llmError({ code: "HTTP_ERROR", status, message: `${label} returned ${statusLine}${quoted}. ${advice[kind as keyof typeof advice]}` }, kind, provider, latencyMs, { body: bodyText.slice(0, 2048) });
+}
+
+// ---------- calls ----------
+
+/** One chat completion from one provider. */
+export async function chatCompletion(provider: Provider, request: ChatRequest, opts: CallOptions = {}): Promise<ToolResult<Completion>> {
+  const label = `LLM provider "${provider.name}" (POST ${provider.baseUrl}/chat/completions, model ${provider.model})`;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const aborts = combineSignals(opts.signal, provider.timeoutMs);
+  const body: Record<string, unknown> = { model: provider.model, messages: request.messages, stream: false };
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (request.json) body.response_format = { type: "json_object" };
+  try {
+    if (opts.signal?.aborted) return fail(transportError(opts.signal.reason, label, provider, "cancelled", opts.signal, 0));
+    let res: Response;
+    let read: BodyRead;
+    try {
+      res = await fetch(`${provider.baseUrl}/chat/completions`, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          ...authHeaders(provider),
+          ...(opts.idempotencyKey ? { "Idempotency-Key": opts.idempotencyKey } : {}),
+        },
+        body: JSON.stringify(body),
+        signal: aborts.signal,
+      });
+      read = await readCapped(res, opts.maxResponseBytes ?? DEFAULT_MAX_LLM_RESPONSE_BYTES);
+    } catch (err) {
+      return fail(transportError(err, label, provider, aborts.which(), opts.signal, elapsed()));
+    }
+    const latencyMs = elapsed();
+    if (res.status < 200 || res.status > 299) return fail(statusError(label, provider, res, read.text, latencyMs));
+    if (read.tooLarge) {
+      return fail(
+        llmError(
+          { code: "OUTPUT_TOO_LARGE", status: res.status, message: `${label} returned more than ${opts.maxResponseBytes ?? DEFAULT_MAX_LLM_RESPONSE_BYTES} bytes, so reading stopped. Lower maxTokens.` },
+          "invalid_output",
+          provider,
+          latencyMs,
+        ),
+      );
+    }
+    const parsed = parseChatCompletion(read.text);
+    if (!parsed.ok) {
+      return fail(
+        llmError(
+          { code: "HTTP_ERROR", status: res.status, message: `${label} answered ${res.status} but the body is not a valid chat completion (INVALID_OUTPUT): ${parsed.reason}.` },
+          "invalid_output",
+          provider,
+          latencyMs,
+          { body: read.text.slice(0, 2048) },
+        ),
+      );
+    }
+    const choice = parsed.value.choices[0];
+    const u = parsed.value.usage;
+    return ok({
+      content: choice.message.content,
+      model: parsed.value.model ?? provider.model,
+      finishReason: choice.finish_reason ?? null,
+      usage: u ? { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, totalTokens: u.total_tokens } : null,
+      latencyMs,
+    });
+  } finally {
+    aborts.cleanup();
+  }
+}
+
+/** FAILURE_MODEL's ProviderHealth. */
+export interface ProviderHealth {
+  status: "healthy" | "rate_limited" | "unavailable";
+  remainingQuota?: number;
+  resetAt?: string;
+  latencyMs?: number;
+}
+
+export interface ProbeResult {
+  health: ProviderHealth;
+  /** Why the provider is not healthy, in words (never contains the API key). */
+  problem: string | null;
+}
+
+/**
+ * Health probe: `GET {baseUrl}/models` within `timeoutMs` (default: the provider's timeoutMs, capped
+ * at 5 s). 2xx → healthy; 429 → rate_limited with resetAt; anything else → unavailable.
+ * remainingQuota comes from `x-ratelimit-remaining-requests` when the provider sends it.
+ */
+export async function probeProvider(provider: Provider, opts: { signal?: AbortSignal; timeoutMs?: number; now?: () => number } = {}): Promise<ProbeResult> {
+  const timeoutMs = opts.timeoutMs ?? Math.min(provider.timeoutMs, 5_000);
+  const now = opts.now ?? Date.now;
+  const started = performance.now();
+  const aborts = combineSignals(opts.signal, timeoutMs);
+  const label = `GET ${provider.baseUrl}/models`;
+  try {
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(`${provider.baseUrl}/models`, { headers: { Accept: "application/json", ...authHeaders(provider) }, signal: aborts.signal });
+      text = (await readCapped(res, 1024 * 1024)).text;
+    } catch (err) {
+      const latencyMs = Math.round(performance.now() - started);
+      const which = aborts.which();
+      const problem = which === "timeout" ? `${label} did not answer within ${timeoutMs} ms` : transportError(err, label, { ...provider, timeoutMs }, which, opts.signal, latencyMs).message;
+      return { health: { status: "unavailable", latencyMs }, problem };
+    }
+    const latencyMs = Math.round(performance.now() - started);
+    const remaining = numberAt({ v: res.headers.get("x-ratelimit-remaining-requests") }, "v");
+    const quota = remaining === undefined ? {} : { remainingQuota: remaining };
+    if (res.status === 429) {
+      const wait = retryAfterFrom(res.headers, text, now()) ?? parseDurationText(res.headers.get("x-ratelimit-reset-requests") ?? "");
+      const resetAt = wait === undefined ? undefined : new Date(now() + wait).toISOString();
+      return {
+        health: { status: "rate_limited", ...quota, ...(resetAt ? { resetAt } : {}), latencyMs },
+        problem: `${label} answered 429 (rate limited)${resetAt ? ` until ${resetAt}` : ""}`,
+      };
+    }
+    if (res.status < 200 || res.status > 299) {
+      const said = errorMessageFromBody(text) ?? text;
+      return { health: { status: "unavailable", ...quota, latencyMs }, problem: `${label} answered ${res.status}${said.trim() ? `: "${excerpt(said, 120)}"` : ""}` };
+    }
+    return { health: { status: "healthy", ...quota, latencyMs }, problem: null };
+  } finally {
+    aborts.cleanup();
+  }
+}

@@ -1,0 +1,133 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Provider } from "./providers";
+
+/**
+ * A real OpenAI-compatible HTTP server on 127.0.0.1 (port 0) for tests. The first path segment picks
+ * the behaviour, so one server stands in for many providers: baseUrl `${url}/<mode>`.
+ *
+ *   ok         chat: 200 "echo: <last user message>"; models: 200 list (x-ratelimit-remaining-requests: 99)
+ *   json       chat: 200 with a ```json fenced object {"answer":42,"status":"ready"}
+ *   fail500    500 {"error":{"message":"upstream exploded"}} (chat and models)
+ *   rate429    429 with Retry-After: 7 (chat and models)
+ *   ratebody   429 without Retry-After; the body says "Please try again in 1m2.5s."
+ *   slow       waits `slowMs` (default 1500) before a valid answer (chat and models)
+ *   malformed  200 {"choices":"nope"}
+ *   notjson    200 text/html
+ *   auth401    401 {"error":{"message":"Incorrect API key provided"}}
+ *   bad400     400 {"error":{"message":"maximum context length exceeded"}}
+ *   reset      destroys the socket without answering
+ */
+
+export interface RecordedRequest {
+  mode: string;
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: unknown;
+}
+
+export interface FakeLlmServer {
+  url: string;
+  requests: RecordedRequest[];
+  count(mode: string): number;
+  provider(mode: string, extra?: Partial<Provider>): Provider;
+  close(): Promise<void>;
+}
+
+export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promise<FakeLlmServer> {
+  const slowMs = opts.slowMs ?? 1500;
+  const requests: RecordedRequest[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { "content-type": "application/json", ...headers });
+    res.end(JSON.stringify(body));
+  };
+  const completion = (content: string, model = "fake-model") => ({
+    id: "chatcmpl-test",
+    object: "chat.completion",
+    model,
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+  });
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://x");
+      const [, mode = "", ...rest] = url.pathname.split("/");
+      const endpoint = `/${rest.join("/")}`;
+      let body: unknown = null;
+      try {
+        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : null;
+      } catch {
+        body = Buffer.concat(chunks).toString("utf8");
+      }
+      requests.push({ mode, method: req.method ?? "", path: endpoint, headers: req.headers, body });
+      const isChat = req.method === "POST" && endpoint === "/chat/completions";
+      const isModels = req.method === "GET" && endpoint === "/models";
+      if (!isChat && !isModels) return json(res, 404, { error: { message: `no route ${req.method} ${endpoint}` } });
+      const messages = (body as { messages?: { role: string; content: string }[] } | null)?.messages ?? [];
+      const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
+      const okAnswer = () => (isModels ? json(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] }, { "x-ratelimit-remaining-requests": "99" }) : json(res, 200, completion(`echo: ${lastUser}`, `${mode}-model`)));
+      switch (mode) {
+        case "ok":
+          return okAnswer();
+        case "json":
+          return isModels ? okAnswer() : json(res, 200, completion('```json\n{"answer":42,"status":"ready"}\n```'));
+        case "fail500":
+          return json(res, 500, { error: { message: "upstream exploded" } });
+        case "rate429":
+          return json(res, 429, { error: { message: "Rate limit reached for requests" } }, { "retry-after": "7" });
+        case "ratebody":
+          return json(res, 429, { error: { message: "Rate limit reached. Please try again in 1m2.5s." } });
+        case "slow": {
+          const t = setTimeout(() => {
+            timers.delete(t);
+            if (!res.destroyed) okAnswer();
+          }, slowMs);
+          timers.add(t);
+          return;
+        }
+        case "malformed":
+          return json(res, 200, { choices: "nope" });
+        case "notjson":
+          res.writeHead(200, { "content-type": "text/html" });
+          return res.end("<html>gateway login</html>");
+        case "auth401":
+          return json(res, 401, { error: { message: "Incorrect API key provided" } });
+        case "bad400":
+          return json(res, 400, { error: { message: "maximum context length exceeded" } });
+        case "reset":
+          return req.socket.destroy();
+        default:
+          return json(res, 404, { error: { message: `unknown mode ${mode}` } });
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    requests,
+    count: (mode) => requests.filter((r) => r.mode === mode).length,
+    provider: (mode, extra = {}) => ({ name: mode, baseUrl: `${url}/${mode}`, model: `${mode}-model`, timeoutMs: 5_000, ...extra }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearTimeout(t);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}

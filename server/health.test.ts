@@ -1,0 +1,163 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../db/client";
+import { countWorkers } from "../db/queries/health";
+import { workers } from "../db/schema";
+import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
+import { closedPort, startFakeLlmServer, type FakeLlmServer } from "../lib/llm/test-server";
+import {
+  checkHealth,
+  checkObjectStorage,
+  getRealtimeHealth,
+  pauseReasons,
+  setRealtimeHealth,
+  startHealthMonitor,
+  type HealthReport,
+} from "./health";
+
+let tdb: TestDatabase;
+let srv: FakeLlmServer;
+let dir: string;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  srv = await startFakeLlmServer({ slowMs: 2000 });
+  dir = mkdtempSync(path.join(os.tmpdir(), "faultline-health-"));
+  await tdb.db.insert(workers).values([
+    { id: "worker:live" },
+    { id: "worker:killed", heartbeatAt: sql`now() - interval '5 minutes'` as unknown as string },
+    { id: "worker:stopped", active: false, heartbeatAt: sql`now() - interval '5 minutes'` as unknown as string },
+  ]);
+});
+afterAll(async () => {
+  await srv?.close();
+  await tdb?.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const healthyRelay = () => ({ status: "healthy" as const, detail: null, since: new Date().toISOString() });
+
+describe("checkHealth", () => {
+  it("healthy: the document's HealthStatus shape, plus workers, overall and problems", async () => {
+    const r = await checkHealth({ db: tdb.db, workspacesDir: path.join(dir, "workspaces"), providers: [srv.provider("ok")], websocket: healthyRelay, staleWorkerMs: 15_000 });
+    expect(r).toEqual({
+      database: "healthy",
+      objectStorage: "healthy",
+      llmProviders: { ok: { status: "healthy", remainingQuota: 99, latencyMs: expect.any(Number) } },
+      websocket: "healthy",
+      workers: { active: 1, stale: 1 },
+      overall: "healthy",
+      problems: [],
+      checkedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      durationMs: expect.any(Number),
+    } satisfies HealthReport);
+    expect(pauseReasons(r)).toEqual([]);
+  });
+
+  it("no LLM configured is healthy (LLM is optional)", async () => {
+    const r = await checkHealth({ db: tdb.db, workspacesDir: dir, providers: [], websocket: healthyRelay });
+    expect(r.llmProviders).toEqual({});
+    expect(r.overall).toBe("healthy");
+  });
+
+  it("one provider rate limited, one down: per-provider health with resetAt; overall degraded, naming them", async () => {
+    const now = () => Date.parse("2026-01-20T10:00:00Z");
+    const r = await checkHealth({ db: tdb.db, workspacesDir: dir, providers: [srv.provider("rate429"), srv.provider("fail500"), srv.provider("ok")], websocket: healthyRelay, now });
+    expect(r.llmProviders.rate429).toEqual({ status: "rate_limited", resetAt: "2026-01-20T10:00:07.000Z", latencyMs: expect.any(Number) });
+    expect(r.llmProviders.fail500).toMatchObject({ status: "unavailable" });
+    expect(r.overall).toBe("degraded");
+    expect(r.problems).toEqual([
+      'LLM provider "rate429" rate limited until 2026-01-20T10:00:07.000Z.',
+      expect.stringMatching(/^LLM provider "fail500" unavailable: GET .*\/models answered 500: "upstream exploded"\.$/),
+    ]);
+  });
+
+  it("every provider down: unavailable, and missions must pause", async () => {
+    const r = await checkHealth({ db: tdb.db, workspacesDir: dir, providers: [srv.provider("fail500"), srv.provider("slow")], websocket: healthyRelay, timeoutMs: 300 });
+    expect(r.llmProviders.slow).toMatchObject({ status: "unavailable" });
+    expect(r.overall).toBe("unavailable");
+    expect(pauseReasons(r)).toEqual(["every LLM provider is unavailable"]);
+  });
+
+  it("database unavailable against a closed port; workers unknown", async () => {
+    const port = await closedPort();
+    const dead = createDb(`postgres://nobody:x@127.0.0.1:${port}/none`, { max: 1 });
+    try {
+      const r = await checkHealth({ db: dead.db, workspacesDir: dir, providers: [], websocket: healthyRelay, timeoutMs: 2000 });
+      expect(r.database).toBe("unavailable");
+      expect(r.workers).toBeNull();
+      expect(r.overall).toBe("unavailable");
+      expect(r.problems[0]).toMatch(/^Database unavailable: .*ECONNREFUSED/);
+      expect(pauseReasons(r)).toEqual(["the database is unavailable"]);
+    } finally {
+      await dead.close();
+    }
+  });
+
+  it("a slow database (> 500 ms) is degraded", async () => {
+    const slowDb = { execute: async (q: unknown) => (await new Promise((r) => setTimeout(r, 600)), tdb.db.execute(q as never)) } as unknown as typeof tdb.db;
+    const r = await checkHealth({ db: slowDb, workspacesDir: dir, providers: [], websocket: healthyRelay });
+    expect(r.database).toBe("degraded");
+    expect(r.problems[0]).toMatch(/^Database slow: a ping took \d+ ms \(over 500 ms\)\.$/);
+  });
+
+  it("object storage unavailable when the workspaces directory cannot be written", async () => {
+    const file = path.join(dir, "not-a-dir");
+    writeFileSync(file, "x");
+    const c = await checkObjectStorage(path.join(file, "workspaces"));
+    expect(c.status).toBe("unavailable");
+    expect(c.problem).toMatch(/^Object storage unavailable: cannot write to the workspaces directory/);
+  });
+
+  it("websocket: the relay's reported state, and unavailable when no relay runs in the process", async () => {
+    const base = { db: tdb.db, workspacesDir: dir, providers: [] };
+    expect(getRealtimeHealth()).toBeNull();
+    const none = await checkHealth(base);
+    expect(none.websocket).toBe("unavailable");
+    expect(none.problems).toContain("Live updates unavailable: the websocket relay is not running in the web process.");
+    setRealtimeHealth("degraded", "its database LISTEN connection was lost (terminated)");
+    const lost = await checkHealth(base);
+    expect(lost.websocket).toBe("degraded");
+    expect(lost.overall).toBe("degraded");
+    expect(lost.problems[0]).toMatch(/^Live updates degraded since .*: its database LISTEN connection was lost \(terminated\)\.$/);
+    setRealtimeHealth("healthy");
+    expect((await checkHealth(base)).websocket).toBe("healthy");
+  });
+
+  it("workers: live and stale by heartbeat; none live is degraded", async () => {
+    expect(await countWorkers(tdb.db, { staleAfterMs: 15_000 })).toEqual({ active: 1, stale: 1 });
+    expect(await countWorkers(tdb.db, { staleAfterMs: 3_600_000 })).toEqual({ active: 2, stale: 0 });
+    await tdb.db.update(workers).set({ heartbeatAt: sql`now() - interval '1 minute'` as unknown as string }).where(sql`id = 'worker:live'`);
+    const r = await checkHealth({ db: tdb.db, workspacesDir: dir, providers: [], websocket: healthyRelay, staleWorkerMs: 15_000 });
+    expect(r.workers).toEqual({ active: 0, stale: 2 });
+    expect(r.overall).toBe("degraded");
+    expect(r.problems).toEqual([expect.stringMatching(/^No live worker: missions will not progress until one runs \(2 stale/)]);
+    await tdb.db.update(workers).set({ heartbeatAt: sql`now()` as unknown as string }).where(sql`id = 'worker:live'`);
+  });
+});
+
+describe("startHealthMonitor", () => {
+  it("checks at once and then every interval, reporting changes", async () => {
+    let n = 0;
+    const seen: string[] = [];
+    const logs: string[] = [];
+    const mon = startHealthMonitor({
+      intervalMs: 50,
+      check: () => checkHealth({ db: tdb.db, workspacesDir: dir, providers: n++ < 2 ? [srv.provider("ok")] : [srv.provider("fail500")], websocket: healthyRelay }),
+      onReport: (r) => seen.push(r.overall),
+      log: (m) => logs.push(m),
+    });
+    try {
+      await expect.poll(() => seen.length, { timeout: 5000 }).toBeGreaterThanOrEqual(4);
+      expect(seen.slice(0, 3)).toEqual(["healthy", "healthy", "unavailable"]);
+      expect(logs[0]).toBe("healthy");
+      expect(logs[1]).toMatch(/^unavailable: LLM provider "fail500" unavailable/);
+      expect(mon.latest()?.overall).toBe("unavailable");
+      expect((await mon.current()).overall).toBe("unavailable");
+    } finally {
+      mon.stop();
+    }
+  });
+});
