@@ -120,6 +120,30 @@ export const gates = pgTable(
 );
 export type GateRow = typeof gates.$inferSelect;
 
+/** FAILURE_MODEL FailureAuditEntry: every failure, written in the same transaction as its event. */
+export const failureAudit = pgTable(
+  "failure_audit",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    missionId: uuid("mission_id")
+      .notNull()
+      .references(() => missions.id),
+    seq: integer("seq").notNull(),
+    timestamp: timestamp("timestamp", { withTimezone: true, mode: "string" }).notNull(),
+    level: text("level").notNull(),
+    severity: text("severity").notNull(),
+    what: text("what").notNull(),
+    why: text("why"),
+    context: jsonb("context").$type<Record<string, unknown>>().notNull(),
+    agent: text("agent"),
+    gateId: uuid("gate_id"),
+    resolution: jsonb("resolution").$type<{ action: string; resolvedBy: string | null; resolvedAt: string }>(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [index("failure_audit_mission").on(t.missionId, t.seq), index("failure_audit_open").on(t.resolvedAt), index("failure_audit_time").on(t.timestamp)],
+);
+export type FailureAuditRow = typeof failureAudit.$inferSelect;
+
 export const workers = pgTable("workers", {
   id: text("id").primaryKey(),
   startedAt: timestamp("started_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),

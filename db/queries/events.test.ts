@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../test-helpers";
 import { appendEvents, createMission, listEventsAfter } from "./events";
 import { decideGate } from "./gates";
+import { listFailuresByMission, listRecentFailuresByCode, listUnresolvedFailures } from "./audit";
 import { ensureActor } from "./users";
 import { agents, gates, missions } from "../schema";
 import { reduce, simulate, transitions as t } from "../../lib/mission";
@@ -116,5 +117,37 @@ describe("the event log", () => {
     expect(after).toMatchObject({ status: "resolved", decision: "abort", decidedBy: "user:test", note: "not today" });
     expect(after.openMs).toBeGreaterThanOrEqual(0);
     await expect(decideGate(tdb.db, { gateId: gate.id, decision: "retry", note: null, actorId: "user:test", actorName: "x" })).rejects.toThrow(/already resolved: abort/);
+  });
+});
+
+describe("the failure audit trail", () => {
+  it("every failure has an audit entry in the same transaction, resolved by what settled it", async () => {
+    const def = definition({
+      agents: [
+        { name: "plan", priority: "critical", steps: [nodeStep("1")] },
+        { name: "fetch", priority: "important", steps: [nodeStep("1")] },
+        { name: "lint", priority: "optional", steps: [nodeStep("1")] },
+      ],
+    });
+    const m = await createMission(tdb.db, { definition: def, actorId: "user:test" });
+    const { events } = await simulate(def, {
+      missionId: m.id,
+      outcome: (agent, _s, attempt) =>
+        agent === "fetch" && attempt === 1 ? { kind: "fail", error: { code: "RATE_LIMITED", message: "429 Too Many Requests", status: 429, retryAfterMs: 1000 } } : agent === "lint" ? { kind: "fail", error: { code: "EXIT_NONZERO", message: "3 broken links", exitCode: 2 } } : { kind: "ok" },
+      decide: () => "retry",
+    });
+    for (const e of events.slice(1)) {
+      const { type, payload, reason, impact, evidence } = e;
+      await tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: e.actorId.startsWith("user") ? "user:test" : "worker:test", events: [{ type, payload, reason, impact, evidence } as never] }));
+    }
+    const entries = await listFailuresByMission(tdb.db, m.id);
+    expect(entries.map((x) => [x.agent, x.level, x.severity, x.resolution?.action, x.resolution?.resolvedBy])).toEqual([
+      ["fetch", "agent", "error", "retry", "user:test"],
+      ["lint", "agent", "warning", "continue", null],
+    ]);
+    expect(entries[0].context).toMatchObject({ code: "RATE_LIMITED", httpStatus: 429, retryAfterMs: 1000 });
+    expect(entries[0].gateId).not.toBeNull();
+    expect(await listRecentFailuresByCode(tdb.db, { code: "RATE_LIMITED", sinceMs: 3_600_000 })).toHaveLength(1);
+    expect((await listUnresolvedFailures(tdb.db)).filter((x) => x.missionId === m.id)).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { applyEvent, progress, type MissionDefinition, type MissionEvent, type MissionState, type NewMissionEvent } from "../../lib/mission";
 import { missionCreated } from "../../lib/mission/transitions";
 import { AppError } from "../../lib/errors";
 import type { Db, Executor, Tx } from "../client";
-import { agents, events, gates, missions, type EventRow } from "../schema";
+import { agents, events, failureAudit, gates, missions, type EventRow } from "../schema";
+import { auditChanges, type AuditChange } from "../../lib/mission/audit";
 
 export const EVENTS_CHANNEL = "faultline_events";
 
@@ -80,15 +81,18 @@ export async function appendEvents(
   let state = row.state;
   const at = new Date().toISOString();
   const stored: MissionEvent[] = [];
+  const audit: AuditChange[] = [];
   for (const item of params.events) {
     const e = typeof item === "function" ? item(state) : item;
     const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: params.actorId, at } as MissionEvent;
     state = applyEvent(state, ev);
     stored.push(ev);
+    audit.push(...auditChanges(ev, state));
   }
   if (stored.length === 0) return { state, events: [] };
   await insertEvents(tx, stored);
   await writeProjections(tx, state);
+  await writeAudit(tx, params.missionId, audit);
   await notify(tx, params.missionId, state.seq, stored.some((e) => WAKES_WORKERS.has(e.type)));
   return { state, events: stored };
 }
@@ -149,8 +153,34 @@ async function writeProjections(tx: Tx, s: MissionState): Promise<void> {
   }
 }
 
+/** The failure audit trail, written in the same transaction as the events that change it. */
+async function writeAudit(tx: Tx, missionId: string, changes: AuditChange[]): Promise<void> {
+  for (const c of changes) {
+    if (c.kind === "add") {
+      const { agent, ...entry } = c.entry;
+      await tx.insert(failureAudit).values({ ...entry, agent, resolvedAt: entry.resolution?.resolvedAt ?? null });
+    } else if (c.kind === "link") {
+      await tx
+        .update(failureAudit)
+        .set({ gateId: c.gateId })
+        .where(and(eq(failureAudit.missionId, missionId), isNull(failureAudit.gateId), isNull(failureAudit.resolvedAt), inArray(failureAudit.level, c.levels), c.agent ? eq(failureAudit.agent, c.agent) : undefined));
+    } else {
+      const where =
+        "gateId" in c.by
+          ? eq(failureAudit.gateId, c.by.gateId)
+          : "agent" in c.by
+            ? and(eq(failureAudit.agent, c.by.agent), isNull(failureAudit.gateId))
+            : and(inArray(failureAudit.level, c.by.levels), isNull(failureAudit.gateId));
+      await tx
+        .update(failureAudit)
+        .set({ resolution: c.resolution, resolvedAt: c.resolution.resolvedAt })
+        .where(and(eq(failureAudit.missionId, missionId), isNull(failureAudit.resolvedAt), where));
+    }
+  }
+}
+
 /** Events after which a mission may have become claimable by a worker. */
-const WAKES_WORKERS = new Set<string>(["mission.created", "gate.resolved"]);
+const WAKES_WORKERS = new Set<string>(["mission.created", "gate.resolved", "mission.resumed"]);
 
 export interface EventsNotification {
   /** mission id */

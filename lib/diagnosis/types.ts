@@ -83,6 +83,7 @@ export const diagnosisContextSchema = z.object({
   taskGoal: z.string().default(""),
 });
 export type DiagnosisContext = z.infer<typeof diagnosisContextSchema>;
+export type DiagnosisContextInput = z.input<typeof diagnosisContextSchema>;
 
 export const inputContextSchema = z.object({
   failure: z.object({

@@ -82,7 +82,7 @@ export function parseProviders(text: string | undefined | null): Provider[] {
 }
 
 /** Providers from the environment (FAULTLINE_LLM_PROVIDERS). Throws ProviderConfigError when malformed. */
-export function providersFromEnv(source: NodeJS.ProcessEnv = process.env): Provider[] {
+export function providersFromEnv(source: Record<string, string | undefined> = process.env): Provider[] {
   return parseProviders(source.FAULTLINE_LLM_PROVIDERS);
 }
 

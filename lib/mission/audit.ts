@@ -1,0 +1,135 @@
+import { agentDefinition } from "./definition";
+import type { MissionEvent } from "./events";
+import { allProvidersFailed, stepLabel } from "./failure";
+import type { MissionState } from "./types";
+
+/**
+ * FAILURE_MODEL "Failure Audit Trail": every failure is permanently logged as a FailureAuditEntry,
+ * derived here from the event that records it, and resolved by the event that decides it.
+ */
+export type FailureLevel = "agent" | "phase" | "infrastructure" | "client";
+export type FailureSeverity = "warning" | "error" | "critical";
+
+export interface FailureResolution {
+  action: string;
+  /** null for automatic recovery. */
+  resolvedBy: string | null;
+  resolvedAt: string;
+}
+
+export interface FailureAuditEntry {
+  id: string;
+  missionId: string;
+  /** The event that recorded the failure. */
+  seq: number;
+  timestamp: string;
+  level: FailureLevel;
+  severity: FailureSeverity;
+  what: string;
+  why: string | null;
+  context: Record<string, unknown>;
+  resolution: FailureResolution | null;
+}
+
+/** What an event does to the audit trail. */
+export type AuditChange =
+  | { kind: "add"; entry: Omit<FailureAuditEntry, "id"> & { agent: string | null } }
+  /** Open entries of this mission (optionally of one agent, or not yet linked to a gate) get linked to a gate. */
+  | { kind: "link"; gateId: string; agent: string | null; levels: FailureLevel[] }
+  | { kind: "resolve"; by: { gateId: string } | { agent: string } | { levels: FailureLevel[] }; resolution: FailureResolution };
+
+export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[] {
+  const base = { missionId: e.missionId, seq: e.seq, timestamp: e.at, resolution: null };
+  const actor = (id: string) => (id.startsWith("user:") || id.startsWith("cli:") ? id : null);
+  switch (e.type) {
+    case "tool.failed": {
+      const a = after.agents[e.payload.agent];
+      const step = agentDefinition(after.definition, a.name).steps[e.payload.step];
+      const infra = allProvidersFailed(e.payload.error);
+      return [
+        {
+          kind: "add",
+          entry: {
+            ...base,
+            agent: a.name,
+            level: infra ? "infrastructure" : "agent",
+            severity: infra || a.priority === "critical" ? "critical" : a.priority === "important" ? "error" : "warning",
+            what: `Step ${e.payload.step + 1} (${stepLabel(step, e.payload.step)}) of agent "${a.name}" failed with ${e.payload.error.code} on attempt ${e.payload.attempt}.`,
+            why: e.payload.error.message,
+            context: {
+              agent: a.name,
+              priority: a.priority,
+              phase: a.phase,
+              step: e.payload.step,
+              attempt: e.payload.attempt,
+              tool: step.tool,
+              code: e.payload.error.code,
+              ...(e.payload.error.exitCode != null ? { exitCode: e.payload.error.exitCode } : {}),
+              ...(e.payload.error.status !== undefined ? { httpStatus: e.payload.error.status } : {}),
+              ...(e.payload.error.retryAfterMs !== undefined ? { retryAfterMs: e.payload.error.retryAfterMs } : {}),
+            },
+          },
+        },
+      ];
+    }
+    case "phase.failed":
+      return [
+        {
+          kind: "add",
+          entry: { ...base, agent: null, level: "phase", severity: "error", what: `Phase ${e.payload.phase} failed (${e.payload.reason === "timeout" ? "timeout" : "too many agents failed"}).`, why: e.payload.message, context: { phase: e.payload.phase, reason: e.payload.reason } },
+        },
+      ];
+    case "step.interrupted":
+    case "step.rerun": {
+      if (e.type === "step.rerun" && e.payload.reason !== "idempotent") return [];
+      const p = e.payload;
+      const entry = {
+        ...base,
+        agent: p.agent,
+        level: "infrastructure" as const,
+        severity: (e.type === "step.rerun" ? "warning" : "error") as FailureSeverity,
+        what: `The worker running step ${p.step + 1} of agent "${p.agent}" stopped before recording its result.`,
+        why: e.type === "step.rerun" ? "Worker crash or lost lease; the step is idempotent and was re-run with the same key." : "Worker crash or lost lease; the step is not idempotent, so an operator decides.",
+        context: { agent: p.agent, step: p.step, attempt: p.attempt, idempotencyKey: p.idempotencyKey },
+        resolution: e.type === "step.rerun" ? { action: "rerun_idempotent", resolvedBy: null, resolvedAt: e.at } : null,
+      };
+      return [{ kind: "add", entry }];
+    }
+    case "mission.paused":
+      if (e.payload.kind === "operator") return [];
+      return [
+        {
+          kind: "add",
+          entry: { ...base, agent: null, level: e.payload.kind, severity: e.payload.kind === "infrastructure" ? "critical" : "warning", what: e.payload.kind === "client" ? "Operator disconnected, mission paused." : "Infrastructure failure, mission paused.", why: e.payload.message, context: { kind: e.payload.kind } },
+        },
+      ];
+    case "mission.resumed":
+      return [{ kind: "resolve", by: { levels: ["infrastructure", "client"] }, resolution: { action: "resume", resolvedBy: actor(e.actorId), resolvedAt: e.at } }];
+    case "compensation.failed":
+      return [
+        {
+          kind: "add",
+          entry: {
+            ...base,
+            agent: e.payload.agent,
+            level: "agent",
+            severity: "error",
+            what: `The compensation of step ${e.payload.step + 1} of agent "${e.payload.agent}" failed: its effect was not undone.`,
+            why: e.payload.error.message,
+            context: { agent: e.payload.agent, step: e.payload.step, attempt: e.payload.attempt, code: e.payload.error.code },
+          },
+        },
+      ];
+    case "gate.opened": {
+      const p = e.payload;
+      if (p.kind === "approval") return [];
+      return [{ kind: "link", gateId: p.gateId, agent: p.kind === "phase" ? null : p.agent, levels: p.kind === "phase" ? ["phase"] : p.kind === "recovery" ? ["infrastructure"] : ["agent", "infrastructure"] }];
+    }
+    case "gate.resolved":
+      return [{ kind: "resolve", by: { gateId: e.payload.gateId }, resolution: { action: e.payload.decision, resolvedBy: e.actorId, resolvedAt: e.at } }];
+    case "mission.warning":
+      return [{ kind: "resolve", by: { agent: e.payload.agent }, resolution: { action: "continue", resolvedBy: null, resolvedAt: e.at } }];
+    default:
+      return [];
+  }
+}
