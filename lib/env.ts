@@ -22,6 +22,7 @@ export const envSchema = z.object({
   FAULTLINE_HEARTBEAT_MS: int(5_000, 100),
   FAULTLINE_POLL_MS: int(2_000, 50),
   FAULTLINE_WORKER_CONCURRENCY: int(4, 1),
+  FAULTLINE_OPERATOR_DISCONNECT_MS: int(60_000, 100),
   FAULTLINE_ALLOWED_BINARIES: z
     .string()
     .default("")

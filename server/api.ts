@@ -56,3 +56,13 @@ export function parseIdOr404(id: string, what: "Mission" | "Gate"): string {
   if (!idSchema.safeParse(id).success) throw new AppError("not_found", { userMessage: `${what} ${id} does not exist.` });
   return id;
 }
+
+const controlSchema = z.object({ note: z.string().trim().max(2000, "must be at most 2000 characters").nullish() });
+
+/** The optional body of pause/resume: `{ note }`; an empty body is fine. */
+export async function controlBody(req: Request): Promise<{ note: string | null }> {
+  const text = await req.clone().text();
+  if (!text.trim()) return { note: null };
+  const { note } = parseOr400(controlSchema, await readJson(req), "request body");
+  return { note: note ?? null };
+}

@@ -7,6 +7,7 @@ import pg from "pg";
 import { createDb, type DbHandle } from "../db/client";
 import { createMission, EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
 import { decideGate, listOpenGates } from "../db/queries/gates";
+import { pauseMission, resumeMission } from "../db/queries/mission-control";
 import { getMissionById, listMissions } from "../db/queries/missions";
 import { ensureActor } from "../db/queries/users";
 import { workers } from "../db/schema";
@@ -26,6 +27,8 @@ Usage:
                                           start a mission from a YAML/JSON definition
   faultline mission list [--json]
   faultline mission show ID [--json]      state, derived final status, open gates, events
+  faultline mission pause ID [--note TEXT]   pause at the next step boundary
+  faultline mission resume ID [--note TEXT]  resume a paused mission
   faultline gate list [--json]            open gates, oldest first
   faultline gate decide GATE_ID DECISION [--note TEXT]
                                           retry | skip | abort, or what the gate offers
@@ -89,7 +92,8 @@ async function main(argv: string[]): Promise<number> {
       if (sub === "run") return missionRun(rest[0], values.wait, values.json);
       if (sub === "list") return withDb({}, (h) => missionList(h, values.json));
       if (sub === "show") return withDb({}, (h) => missionShow(h, required(rest[0], "mission ID"), values.json));
-      throw new UsageError(`Unknown command "mission ${sub ?? ""}". Use run, list or show.`);
+      if (sub === "pause" || sub === "resume") return withDb({}, (h) => missionControl(h, sub, required(rest[0], "mission ID"), values.note ?? null, values.json));
+      throw new UsageError(`Unknown command "mission ${sub ?? ""}". Use run, list, show, pause or resume.`);
     case "gate":
       if (sub === "list") return withDb({}, (h) => gateList(h, values.json));
       if (sub === "decide") return withDb({}, (h, url) => gateDecide(h, url, required(rest[0], "GATE_ID"), required(rest[1], "decision (retry|skip|abort)"), values.note ?? null, values.json));
@@ -262,6 +266,17 @@ async function missionShow(h: DbHandle, id: string, json: boolean): Promise<numb
   print(json, { mission: summary(s), finalStatus: s.finalStatus, explanation: s.finalStatus ? explainFinalStatus(s) : null, agents: s.agentOrder.map((n) => s.agents[n]), openGates: openGates(s), events }, () =>
     [describe(s), "", ...events.map((e) => `  #${String(e.seq).padStart(3)} ${e.at}  ${e.type.padEnd(17)} ${e.actorId.padEnd(28)} ${e.reason}`)].join("\n"),
   );
+  return 0;
+}
+
+async function missionControl(h: DbHandle, what: "pause" | "resume", id: string, note: string | null, json: boolean): Promise<number> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new UsageError(`"${id}" is not a mission ID (a UUID); list them with: faultline mission list`);
+  const actor = cliActor();
+  const s =
+    what === "pause"
+      ? await pauseMission(h.db, { missionId: id, actorId: actor.id, kind: "operator", message: `${actor.name} paused the mission${note ? `: ${note}` : "."}` })
+      : await resumeMission(h.db, { missionId: id, actorId: actor.id, message: `${actor.name} resumed the mission${note ? `: ${note}` : "."}` });
+  print(json, { mission: summary(s), paused: s.paused }, () => `Mission "${s.name}" ${what === "pause" ? "pauses at its next step boundary" : "resumed"}.`);
   return 0;
 }
 

@@ -4,7 +4,8 @@ import { decode } from "next-auth/jwt";
 import { Server, type Socket } from "socket.io";
 import { createDb, type DbHandle } from "../db/client";
 import { EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
-import { getUserById } from "../db/queries/users";
+import { ensureActor, getUserById } from "../db/queries/users";
+import { OperatorPresence, PRESENCE_ACTOR } from "./presence";
 import { getMissionLastSeq } from "../db/queries/views";
 import { setRealtimeHealth } from "./health";
 import { can, roleSchema, type Principal, type Role } from "../lib/auth/roles";
@@ -40,6 +41,8 @@ export interface RealtimeOptions {
   secret: string;
   /** Whether the session cookie is the __Secure- one (NEXTAUTH_URL is https). */
   secureCookie?: boolean;
+  /** How long an operator who owns running missions may be disconnected before they pause. */
+  operatorDisconnectMs?: number;
   log?: (msg: string) => void;
 }
 
@@ -141,7 +144,13 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
     if (room.startsWith("mission:")) watermark.delete(room.slice("mission:".length));
   });
 
+  const presence = new OperatorPresence(db, opts.operatorDisconnectMs ?? 60_000, log);
+  void ensureActor(db, { id: PRESENCE_ACTOR, kind: "system", displayName: "Faultline web (operator presence)" }).catch((e) => log(`presence actor: ${e instanceof Error ? e.message : e}`));
+
   io.on("connection", (socket: RealtimeSocket) => {
+    const user = socket.data.user as Principal;
+    presence.connected(user);
+    socket.on("disconnect", () => presence.disconnected(user));
     socket.on("subscribe:mission", (raw) => {
       const parsed = subscribeMissionSchema.safeParse(raw);
       if (!parsed.success) {
@@ -247,6 +256,7 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
     io,
     async close() {
       closed = true;
+      presence.close();
       setRealtimeHealth("unavailable", "the relay was shut down");
       if (retryTimer) clearTimeout(retryTimer);
       const l = listener;

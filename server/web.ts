@@ -42,7 +42,7 @@ export async function startWeb(opts: { dir?: string; log?: (msg: string) => void
     });
   });
   const secureCookie = (process.env.NEXTAUTH_URL ?? "").startsWith("https://");
-  const realtime = attachRealtime(server, { databaseUrl, secret, secureCookie, log: (m) => log(`[realtime] ${m}`) });
+  const realtime = attachRealtime(server, { databaseUrl, secret, secureCookie, operatorDisconnectMs: e.FAULTLINE_OPERATOR_DISCONNECT_MS, log: (m) => log(`[realtime] ${m}`) });
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

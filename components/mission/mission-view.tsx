@@ -10,12 +10,13 @@ import { useMissionEvents } from "../realtime/use-mission-events";
 import { RelativeTime } from "../ui/relative-time";
 import { FinalStatusBadge, ProgressBar, RunStateBadge } from "../ui/status";
 import { AgentsTable } from "./agents-table";
+import { MissionControls } from "./mission-controls";
 import { PhaseBar } from "./phase-bar";
 import { actorLabel, Timeline } from "./timeline";
 import { progress } from "@/lib/mission/reducer";
 
 /** The mission page: header, phases, agents, the open gate and the full event log, all live. */
-export function MissionView({ initial, canDecide }: { initial: MissionDetail; canDecide: boolean }) {
+export function MissionView({ initial, canDecide, canControl }: { initial: MissionDetail; canDecide: boolean; canControl: boolean }) {
   const id = initial.mission.id;
   const { data = initial, error } = useQuery({ queryKey: queryKeys.missions.detail(id), queryFn: () => fetchMission(id), initialData: initial });
   useMissionEvents(id);
@@ -82,6 +83,7 @@ export function MissionView({ initial, canDecide }: { initial: MissionDetail; ca
           </div>
         </dl>
         <PhaseBar mission={m} events={data.events} />
+        <MissionControls mission={m} canControl={canControl} />
       </header>
 
       {error ? (

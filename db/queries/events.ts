@@ -66,8 +66,8 @@ export async function appendEvents(
   params: {
     missionId: string;
     actorId: string;
-    /** Events, or builders of an event from the state reached by the ones before it. */
-    events: Array<NewMissionEvent | ((state: MissionState) => NewMissionEvent)>;
+    /** Events, or builders of an event from the state reached by the ones before it (null: none). */
+    events: Array<NewMissionEvent | ((state: MissionState) => NewMissionEvent | null)>;
     leaseOwner?: string;
   },
 ): Promise<{ state: MissionState; events: MissionEvent[] }> {
@@ -84,6 +84,7 @@ export async function appendEvents(
   const audit: AuditChange[] = [];
   for (const item of params.events) {
     const e = typeof item === "function" ? item(state) : item;
+    if (!e) continue;
     const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: params.actorId, at } as MissionEvent;
     state = applyEvent(state, ev);
     stored.push(ev);

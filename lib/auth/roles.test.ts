@@ -11,11 +11,12 @@ describe("the permission matrix", () => {
     }
   });
 
-  it("lets only operators and admins resolve gates and start missions", () => {
+  it("lets only operators and admins resolve gates, start, pause and resume missions", () => {
     const expected: Record<Role, boolean> = { admin: true, operator: true, reviewer: false, contributor: false, auditor: false };
     for (const r of ROLES) {
       expect(can(user(r), "gate.decide"), r).toBe(expected[r]);
       expect(can(user(r), "mission.create"), r).toBe(expected[r]);
+      expect(can(user(r), "mission.control"), r).toBe(expected[r]);
     }
   });
 

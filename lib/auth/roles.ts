@@ -8,6 +8,7 @@ export const roleSchema = z.enum(ROLES);
 export const ACTIONS = [
   "mission.view",
   "mission.create",
+  "mission.control",
   "gate.view",
   "gate.decide",
   "user.manage",
@@ -19,6 +20,7 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   "mission.view": ROLES,
   "gate.view": ROLES,
   "mission.create": ["admin", "operator"],
+  "mission.control": ["admin", "operator"],
   "gate.decide": ["admin", "operator"],
   "user.manage": ["admin"],
 };

@@ -25,6 +25,12 @@ export interface Evidence {
   detail: string;
   /** Finer root-cause category this evidence implies, e.g. missing_env_var. */
   variant?: string;
+  /**
+   * A broad channel (exit code, HTTP status, tool code, a provider's error class) rather than a
+   * statement of the cause. Coarse evidence gives way when another type has a specific statement
+   * and its own type has none: a 403 whose body says "rate limit exceeded" is a rate limit.
+   */
+  coarse?: boolean;
 }
 
 /** What the failure tells us, extracted from the arguments and the output. */
@@ -126,7 +132,7 @@ const ERRNO_EVIDENCE: Record<string, Omit<Evidence, "source" | "rule" | "detail"
   ERR_MISSING_ARGS: { type: "invalid_arguments", weight: 0.8 },
   EISDIR: { type: "invalid_arguments", weight: 0.7 },
   ENOTDIR: { type: "invalid_arguments", weight: 0.7 },
-  ENOENT: { type: "invalid_arguments", weight: 0.35, variant: "path_not_found" },
+  ENOENT: { type: "invalid_arguments", weight: 0.35, variant: "path_not_found", coarse: true },
 };
 
 const STATUS_EVIDENCE: Record<number, Omit<Evidence, "source" | "rule" | "detail">> = {
@@ -153,11 +159,12 @@ const PROVIDER_CODES: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail"
   [/^(?:insufficient_quota|quota_exceeded|billing_hard_limit_reached)$/, { type: "rate_limited", weight: 0.9, variant: "quota_exhausted" }],
   [/^overloaded_error$/, { type: "rate_limited", weight: 0.7 }],
   [/^(?:context_length_exceeded|request_too_large|string_above_max_length|max_tokens_exceeded|payload_too_large)$/, { type: "output_too_large", weight: 0.92, variant: "context_length_exceeded" }],
-  [/^(?:invalid_api_key|authentication_error|invalid_authentication|unauthorized|invalid_token|token_expired)$/, { type: "permission_denied", weight: 0.85, variant: "credentials_rejected" }],
+  [/^(?:invalid_api_key|invalid_authentication|invalid_token|token_expired)$/, { type: "permission_denied", weight: 0.85, variant: "credentials_rejected" }],
+  [/^(?:authentication_error|unauthorized)$/, { type: "permission_denied", weight: 0.7, variant: "credentials_rejected", coarse: true }],
   [/^(?:permission_error|permission_denied|insufficient_permissions|forbidden|access_denied)$/, { type: "permission_denied", weight: 0.85, variant: "credentials_rejected" }],
   [/^(?:model_not_found|not_found_error|not_found|unknown_url|resource_not_found)$/, { type: "invalid_arguments", weight: 0.8, variant: "resource_not_found" }],
-  [/^(?:invalid_request_error|invalid_request|invalid_value|invalid_parameter|missing_required_parameter|unknown_parameter|validation_error|bad_request)$/, { type: "invalid_arguments", weight: 0.6, variant: "schema_violation" }],
-  [/^(?:api_error|server_error|internal_error|service_unavailable)$/, { type: "network_error", weight: 0.6, variant: "server_error" }],
+  [/^(?:invalid_request_error|invalid_request|invalid_value|invalid_parameter|missing_required_parameter|unknown_parameter|validation_error|bad_request)$/, { type: "invalid_arguments", weight: 0.6, variant: "schema_violation", coarse: true }],
+  [/^(?:api_error|server_error|internal_error|service_unavailable)$/, { type: "network_error", weight: 0.6, variant: "server_error", coarse: true }],
   [/^(?:timeout|request_timeout|timeout_error)$/, { type: "timeout", weight: 0.85 }],
 ];
 
@@ -478,6 +485,17 @@ function contextEvidence(input: InputContext, facts: Facts, c: Collector): void 
   }
 }
 
+const COARSE_SOURCES = new Set<EvidenceSource>(["exit_code", "signal", "http_status", "tool_code"]);
+const SPECIFIC_WEIGHT = 0.8;
+const COARSE_DISCOUNT = 0.5;
+
+/** Coarse evidence of a type with no specific statement yields to another type's specific statement. */
+function explainAway(evidence: Evidence[]): Evidence[] {
+  const isCoarse = (e: Evidence) => e.coarse || COARSE_SOURCES.has(e.source);
+  const specific = new Set(evidence.filter((e) => !isCoarse(e) && e.weight >= SPECIFIC_WEIGHT).map((e) => e.type));
+  return evidence.map((e) => (isCoarse(e) && !specific.has(e.type) && specific.size > 0 ? { ...e, weight: e.weight * COARSE_DISCOUNT } : e));
+}
+
 function noisyOr(weights: readonly number[]): number {
   return 1 - weights.reduce((p, w) => p * (1 - Math.min(Math.max(w, 0), 0.99)), 1);
 }
@@ -526,7 +544,7 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
   }
   contextEvidence(input, facts, c);
 
-  const evidence = [...c.evidence.values()];
+  const evidence = explainAway([...c.evidence.values()]);
   const scores = Object.fromEntries(ERROR_TYPES.map((t) => [t, round2(noisyOr(evidence.filter((ev) => ev.type === t).map((ev) => ev.weight)))])) as Record<ErrorType, number>;
   const ranked = [...ERROR_TYPES].sort((a, b) => scores[b] - scores[a]);
   const [best, second] = ranked;

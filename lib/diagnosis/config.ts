@@ -9,7 +9,7 @@ const flag = (def: boolean) =>
   z
     .enum(["0", "1", "true", "false", "yes", "no", "on", "off"], { error: "must be 1/0, true/false, yes/no or on/off" })
     .transform((v) => v === "1" || v === "true" || v === "yes" || v === "on")
-    .default(def ? "1" : "0");
+    .default(def);
 const int = (def: number, min: number, max: number) =>
   z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(min).max(max).default(def);
 

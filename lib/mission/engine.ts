@@ -16,7 +16,7 @@ export interface EngineIO {
   now(): number;
   newId(): string;
   /** Appends events atomically (one transaction) and returns the new state. */
-  append(events: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent)>): Promise<MissionState>;
+  append(events: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)>): Promise<MissionState>;
   /** Runs one tool call and evaluates its evidence. Never throws. */
   run(call: StepDefinition | ToolCallDefinition, ctx: { state: MissionState; idempotencyKey: string; timeoutMs: number }): Promise<{ result: ToolResult; evidence: EvidenceRecord[] }>;
   /** Whether a step may be re-run with the same idempotency key after a crash. */

@@ -35,9 +35,10 @@ export async function simulate(definition: MissionDefinition, script: Simulation
   let ids = 0;
   let state: MissionState | null = null;
   let crashed = false;
-  const push = (list: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent)>, actorId = "worker:sim"): MissionState => {
+  const push = (list: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)>, actorId = "worker:sim"): MissionState => {
     for (const item of list) {
       const e = typeof item === "function" ? item(state!) : item;
+      if (!e) continue;
       const ev = { ...e, missionId: id, seq: (state?.seq ?? 0) + 1, actorId, at: new Date((clock += 1000)).toISOString() } as MissionEvent;
       state = applyEvent(state, ev);
       events.push(ev);

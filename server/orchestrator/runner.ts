@@ -3,6 +3,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { advance, type EngineIO } from "../../lib/mission/engine";
+import * as t from "../../lib/mission/transitions";
+import { isConnectionError, waitForDatabase } from "./db-outage";
 import type { MissionState } from "../../lib/mission";
 import { evaluateEvidence, getTool, runTool } from "../../lib/tools";
 import type { Db } from "../../db/client";
@@ -41,7 +43,27 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
   return {
     now: () => Date.now(),
     newId: () => randomUUID(),
-    append: async (events) => (await ctx.db.transaction((tx) => appendEvents(tx, { missionId, actorId: ctx.workerId, leaseOwner: ctx.workerId, events }))).state,
+    append: async (events) => {
+      const write = (list: typeof events) => ctx.db.transaction((tx) => appendEvents(tx, { missionId, actorId: ctx.workerId, leaseOwner: ctx.workerId, events: list }));
+      try {
+        return (await write(events)).state;
+      } catch (e) {
+        if (!isConnectionError(e)) throw e;
+        // FAILURE_MODEL level 3: the database is unavailable. The mission is paused until it returns;
+        // then the pause and the resume are recorded before the progress that waited for them.
+        const since = Date.now();
+        ctx.log(`mission ${missionId}: database unavailable (${(e as Error).message}); waiting for it`);
+        const downMs = await waitForDatabase(ctx.db, since, ctx.signal);
+        const from = new Date(since).toISOString();
+        return (
+          await write([
+            (s) => (s.paused ? null : t.missionPaused("infrastructure", `The database became unavailable at ${from} (${(e as Error).message.split("\n")[0]}); no progress could be recorded.`)),
+            (s) => (s.paused?.kind === "infrastructure" ? t.missionResumed(`The database is available again after ${Math.round(downMs / 100) / 10} s; the mission resumes from its last committed event.`) : null),
+            ...events,
+          ])
+        ).state;
+      }
+    },
     run: async (call, { state, idempotencyKey, timeoutMs }) => {
       const workspace = path.join(ctx.workspacesDir, state.id);
       await fs.mkdir(workspace, { recursive: true });

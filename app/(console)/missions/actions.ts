@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { createMission } from "@/db/queries/events";
+import { pauseMission, resumeMission } from "@/db/queries/mission-control";
 import { userActorId } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
 import { parseMissionDefinition } from "@/lib/mission/definition";
@@ -24,4 +25,18 @@ export const createMissionAction = authedAction({ name: "createMission", permiss
   }
   const state = await createMission(getDb(), { definition: parsed.definition, actorId: userActorId(user.id) });
   return { id: state.id, name: state.name };
+});
+
+const controlInput = z.object({ missionId: z.guid("must be a mission id"), note: z.string().trim().max(2000).nullish() });
+
+/** Pauses a mission at its next step boundary (permission mission.control). */
+export const pauseMissionAction = authedAction({ name: "pauseMission", permission: "mission.control", input: controlInput }, async ({ missionId, note }, { user }) => {
+  const s = await pauseMission(getDb(), { missionId, actorId: userActorId(user.id), kind: "operator", message: `${user.name} paused the mission${note ? `: ${note}` : "."}` });
+  return { runState: s.runState };
+});
+
+/** Resumes a paused mission from its last checkpoint (permission mission.control). */
+export const resumeMissionAction = authedAction({ name: "resumeMission", permission: "mission.control", input: controlInput }, async ({ missionId, note }, { user }) => {
+  const s = await resumeMission(getDb(), { missionId, actorId: userActorId(user.id), message: `${user.name} resumed the mission${note ? `: ${note}` : "."}` });
+  return { runState: s.runState };
 });

@@ -18,5 +18,5 @@ export default async function MissionPage({ params }: { params: Promise<{ id: st
   if (!idSchema.safeParse(id).success) notFound();
   const detail = await loadMissionDetail(getDb(), id);
   if (!detail) notFound();
-  return <MissionView initial={detail} canDecide={can(user, "gate.decide")} />;
+  return <MissionView initial={detail} canDecide={can(user, "gate.decide")} canControl={can(user, "mission.control")} />;
 }
