@@ -103,8 +103,10 @@ export const gates = pgTable(
     missionId: uuid("mission_id")
       .notNull()
       .references(() => missions.id),
+    kind: text("kind").notNull().default("agent"),
     agent: text("agent").notNull(),
     phase: text("phase").notNull(),
+    step: integer("step"),
     status: text("status").notNull(),
     options: jsonb("options").$type<GateOption[]>().notNull(),
     error: jsonb("error").$type<UserFacingError>().notNull(),

@@ -118,6 +118,11 @@ function reason(err: unknown): string {
   return code && !msg.includes(code) ? `${msg} (${code})` : msg;
 }
 
+/** Ends a text with a full stop unless it already ends with punctuation. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}
+
 type Checked<T> = { status: T; problem: string | null };
 
 export async function checkDatabase(db: Executor, timeoutMs = DEFAULT_CHECK_TIMEOUT_MS): Promise<Checked<ComponentStatus> & { latencyMs: number }> {
@@ -125,7 +130,7 @@ export async function checkDatabase(db: Executor, timeoutMs = DEFAULT_CHECK_TIME
   try {
     await withTimeout(pingDatabase(db), timeoutMs, "The database");
   } catch (err) {
-    return { status: "unavailable", problem: `Database unavailable: ${reason(err)}.`, latencyMs: Math.round(performance.now() - started) };
+    return { status: "unavailable", problem: `Database unavailable: ${sentence(reason(err))}`, latencyMs: Math.round(performance.now() - started) };
   }
   const latencyMs = Math.round(performance.now() - started);
   if (latencyMs > DB_SLOW_MS) return { status: "degraded", problem: `Database slow: a ping took ${latencyMs} ms (over ${DB_SLOW_MS} ms).`, latencyMs };
@@ -151,7 +156,7 @@ export async function checkObjectStorage(dir: string, timeoutMs = DEFAULT_CHECK_
       `The workspaces directory ${dir}`,
     );
   } catch (err) {
-    return { status: "unavailable", problem: `Object storage unavailable: cannot write to the workspaces directory ${dir}: ${reason(err)}.` };
+    return { status: "unavailable", problem: `Object storage unavailable: cannot write to the workspaces directory ${dir}: ${sentence(reason(err))}` };
   } finally {
     await fs.rm(probe, { force: true }).catch(() => {});
   }
@@ -170,7 +175,7 @@ export async function checkProviders(providers: readonly Provider[], timeoutMs =
   for (const [name, r] of results) {
     llmProviders[name] = r.health;
     if (r.health.status === "rate_limited") problems.push(`LLM provider "${name}" rate limited${r.health.resetAt ? ` until ${r.health.resetAt}` : ""}.`);
-    else if (r.health.status === "unavailable") problems.push(`LLM provider "${name}" unavailable: ${r.problem ?? "no answer"}.`);
+    else if (r.health.status === "unavailable") problems.push(`LLM provider "${name}" unavailable: ${sentence(r.problem ?? "no answer")}`);
   }
   return { llmProviders, problems };
 }
@@ -186,7 +191,7 @@ export function checkWebsocket(state: RealtimeHealth | null): Checked<ComponentS
   if (!state) return { status: "unavailable", problem: "Live updates unavailable: the websocket relay is not running in the web process." };
   if (state.status === "healthy") return { status: "healthy", problem: null };
   const what = state.status === "degraded" ? "Live updates degraded" : "Live updates unavailable";
-  return { status: state.status, problem: `${what} since ${state.since}${state.detail ? `: ${state.detail}` : ""}.` };
+  return { status: state.status, problem: sentence(`${what} since ${state.since}${state.detail ? `: ${state.detail}` : ""}`) };
 }
 
 const RANK: Record<ComponentStatus, number> = { healthy: 0, degraded: 1, unavailable: 2 };

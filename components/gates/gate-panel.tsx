@@ -6,7 +6,7 @@ import Link from "next/link";
 import { useId, useState, useTransition, type KeyboardEvent } from "react";
 import { decideGateAction } from "@/app/(console)/gates/actions";
 import type { GateDecision } from "@/lib/mission/types";
-import type { GateView } from "@/lib/views/gate-view";
+import { gateTitle, type GateView } from "@/lib/views/gate-view";
 import { queryKeys } from "../query-keys";
 import { RelativeTime } from "../ui/relative-time";
 
@@ -102,7 +102,7 @@ export function GatePanel({
           Gate open
         </span>
         <Heading id={ids.title} className="gate-title">
-          {showMission ? `${gate.missionName}: agent “${gate.agent}” needs a decision` : `Agent “${gate.agent}” needs a decision`}
+          {showMission ? `${gate.missionName}: ${gateTitle(gate)}` : gateTitle(gate)}
         </Heading>
         <span className="muted gate-meta">
           {gate.phase} · opened <RelativeTime iso={gate.openedAt} />

@@ -67,10 +67,8 @@ export function HealthBanner() {
     const r = data.report;
     level = r.overall === "unavailable" ? "unavailable" : "degraded";
     const parts = unhealthyParts(r);
-    headline =
-      r.overall === "unavailable"
-        ? `Faultline is unavailable${parts.length ? `: ${parts.join(", ")}` : ""}. Running missions pause until it recovers.`
-        : `Faultline is degraded${parts.length ? `: ${parts.join(", ")}` : ""}.`;
+    const named = parts.length ? parts.join(", ") : "a component (details need a signed-in session)";
+    headline = r.overall === "unavailable" ? `${named}. Running missions pause until it recovers.` : `${named}. Missions keep running; watch for failures.`;
     lines = r.problems;
     checkedAt = r.checkedAt;
   }

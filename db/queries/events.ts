@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import { applyEvent, progress, type MissionDefinition, type MissionEvent, type MissionState, type NewMissionEvent } from "../../lib/mission";
+import { applyEvent, progress, reduce, STATE_VERSION, type MissionDefinition, type MissionEvent, type MissionState, type NewMissionEvent } from "../../lib/mission";
 import { missionCreated } from "../../lib/mission/transitions";
 import { AppError } from "../../lib/errors";
 import type { Db, Executor, Tx } from "../client";
@@ -114,6 +114,20 @@ async function insertEvents(tx: Tx, list: MissionEvent[]): Promise<void> {
   );
 }
 
+/** Rebuilds a mission's snapshot and projections from its events (after a state-shape change). */
+export async function rebuildMission(tx: Tx, missionId: string): Promise<MissionState> {
+  const state = reduce(await listEventsAfter(tx, { missionId }));
+  await writeProjections(tx, state);
+  return state;
+}
+
+/** Rebuilds every snapshot whose shape is older than STATE_VERSION; returns how many. */
+export async function rebuildStaleSnapshots(db: Db): Promise<number> {
+  const stale = await db.select({ id: missions.id }).from(missions).where(sql`coalesce((${missions.state}->>'version')::int, 0) < ${STATE_VERSION}`);
+  for (const { id } of stale) await db.transaction((tx) => rebuildMission(tx, id));
+  return stale.length;
+}
+
 /** Projections (missions, agents, gates) always equal reduce(events) as of the same seq. */
 async function writeProjections(tx: Tx, s: MissionState): Promise<void> {
   const openGates = s.gates.filter((g) => g.status === "open").length;
@@ -146,7 +160,7 @@ async function writeProjections(tx: Tx, s: MissionState): Promise<void> {
   if (s.gates.length) {
     await tx
       .insert(gates)
-      .values(s.gates.map((g) => ({ id: g.id, missionId: s.id, agent: g.agent, phase: g.phase, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs })))
+      .values(s.gates.map((g) => ({ id: g.id, missionId: s.id, kind: g.kind, agent: g.agent, phase: g.phase, step: g.step, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs })))
       .onConflictDoUpdate({
         target: gates.id,
         set: { status: sql`excluded.status`, decision: sql`excluded.decision`, decidedBy: sql`excluded.decided_by`, note: sql`excluded.note`, decidedAt: sql`excluded.decided_at`, openMs: sql`excluded.open_ms` },

@@ -425,7 +425,14 @@ export async function probeProvider(provider: Provider, opts: { signal?: AbortSi
     } catch (err) {
       const latencyMs = Math.round(performance.now() - started);
       const which = aborts.which();
-      const problem = which === "timeout" ? `${label} did not answer within ${timeoutMs} ms` : transportError(err, label, { ...provider, timeoutMs }, which, opts.signal, latencyMs).message;
+      let problem: string;
+      if (which === "timeout") problem = `${label} did not answer within ${timeoutMs} ms`;
+      else if (which === "cancelled") problem = `${label} was cancelled`;
+      else {
+        const codes = errorCodes(err);
+        const errno = codes.find((c) => /^E[A-Z_]+$/.test(c)) ?? codes[0];
+        problem = errno === "ECONNREFUSED" ? `${label}: connection refused (ECONNREFUSED)` : `${label} failed: ${rootMessage(err)}${errno ? ` (${errno})` : ""}`;
+      }
       return { health: { status: "unavailable", latencyMs }, problem };
     }
     const latencyMs = Math.round(performance.now() - started);

@@ -3,6 +3,9 @@ import { compensationKey, type MissionEvent } from "./events";
 import { deriveFinalStatus } from "./status";
 import type { AgentState, CompensationState, GateState, MissionState, StepState } from "./types";
 
+/** Bump when MissionState's shape changes: stored snapshots of an older version are rebuilt by reduce(events). */
+export const STATE_VERSION = 2;
+
 /** An event that the state machine does not allow in the current state. Names the transition. */
 export class IllegalTransitionError extends Error {
   readonly eventType: string;
@@ -158,7 +161,8 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     }
 
     case "gate.opened": {
-      const p = e.payload;
+      // Gates recorded before gate kinds existed are agent gates.
+      const p = { ...e.payload, kind: e.payload.kind ?? "agent", step: e.payload.step ?? null };
       const a = agentOf(p.agent);
       if (openGate(s)) bad("while another gate is open");
       if (s.gates.some((g) => g.id === p.gateId)) bad(`reuses gate id ${p.gateId}`);
@@ -309,6 +313,7 @@ function created(id: string, definition: MissionState["definition"], at: string,
     agentOrder.push(a.name);
   }
   return {
+    version: STATE_VERSION,
     id,
     name: definition.name,
     definition,

@@ -87,6 +87,8 @@ export interface GateState {
 }
 
 export interface MissionState {
+  /** Shape version of this snapshot (STATE_VERSION); older snapshots are rebuilt from the events. */
+  version: number;
   id: string;
   name: string;
   definition: MissionDefinition;

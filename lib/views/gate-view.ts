@@ -1,13 +1,15 @@
 import type { UserFacingError } from "../errors";
-import type { GateDecision, GateOption, GateState } from "../mission/types";
+import type { GateDecision, GateKind, GateOption, GateState } from "../mission/types";
 
 /** A gate as the console shows it: the gate plus the mission it belongs to. */
 export interface GateView {
   id: string;
   missionId: string;
   missionName: string;
+  kind: GateKind;
   agent: string;
   phase: string;
+  step: number | null;
   status: "open" | "resolved";
   options: GateOption[];
   error: UserFacingError;
@@ -23,8 +25,10 @@ export function gateViewFromState(g: GateState, mission: { id: string; name: str
     id: g.id,
     missionId: mission.id,
     missionName: mission.name,
+    kind: g.kind,
     agent: g.agent,
     phase: g.phase,
+    step: g.step,
     status: g.status,
     options: g.options,
     error: g.error,
@@ -40,8 +44,10 @@ export function gateViewFromState(g: GateState, mission: { id: string; name: str
 export interface GateRowLike {
   id: string;
   missionId: string;
+  kind: string;
   agent: string;
   phase: string;
+  step: number | null;
   status: string;
   options: GateOption[];
   error: UserFacingError;
@@ -58,8 +64,10 @@ export function gateViewFromRow(row: { gate: GateRowLike; missionName: string })
     id: g.id,
     missionId: g.missionId,
     missionName: row.missionName,
+    kind: (g.kind as GateKind) ?? "agent",
     agent: g.agent,
     phase: g.phase,
+    step: g.step,
     status: g.status === "resolved" ? "resolved" : "open",
     options: g.options,
     error: g.error,
@@ -69,4 +77,18 @@ export function gateViewFromRow(row: { gate: GateRowLike; missionName: string })
     decidedAt: g.decidedAt ? new Date(g.decidedAt).toISOString() : null,
     note: g.note,
   };
+}
+
+/** The gate's heading: what needs deciding. */
+export function gateTitle(g: Pick<GateView, "kind" | "agent" | "phase" | "step">): string {
+  switch (g.kind) {
+    case "phase":
+      return `Phase ${g.phase} failed`;
+    case "recovery":
+      return `Agent “${g.agent}” was interrupted by a worker crash`;
+    case "approval":
+      return `High-risk step ${(g.step ?? 0) + 1} of agent “${g.agent}” needs approval`;
+    default:
+      return `Agent “${g.agent}” needs a decision`;
+  }
 }

@@ -1,0 +1,126 @@
+/**
+ * Diagnosis benchmark: runs diagnose() over bench/diagnosis-corpus.jsonl and prints accuracy per
+ * type and overall, the confusion matrix, and accuracy per confidence bucket (calibration).
+ *
+ * The corpus is split deterministically by a hash of the case id: ~13% is a held-out set used
+ * only for the final check (`--split heldout`); rules are tuned on the rest (`--split train`,
+ * the default). `--raw` strips Faultline's ToolError extras (toolCode, errno, status,
+ * retryAfterMs) so only the document's fields remain — what a CLI user passes.
+ *
+ * Run: node --import tsx bench/diagnosis.ts [--split train|heldout|all] [--raw] [--errors] [--json]
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { diagnose } from "../lib/diagnosis/diagnose";
+import { DIAGNOSED_TYPES, ERROR_TYPES, diagnosisSchema, type DiagnosedType, type ErrorType, type InputContext } from "../lib/diagnosis/types";
+
+interface Case {
+  id: string;
+  label: ErrorType;
+  source: string;
+  ecosystem: string;
+  input: InputContext;
+}
+
+const HELD_OUT_PERCENT = 13;
+export const CALIBRATION_BUCKETS = [0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001] as const;
+
+/** FNV-1a: a stable split that does not depend on the order of the corpus. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of s) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return h;
+}
+export const isHeldOut = (id: string) => hash(id) % 100 < HELD_OUT_PERCENT;
+
+function stripToDocumentFields(input: InputContext): InputContext {
+  const { errno: _e, status: _s, retryAfterMs: _r, toolCode: _t, ...error } = input.failure.error;
+  return { ...input, failure: { ...input.failure, error } };
+}
+
+interface Outcome {
+  c: Case;
+  predicted: DiagnosedType;
+  confidence: number;
+}
+
+const pct = (n: number, d: number) => (d === 0 ? "   -  " : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
+
+function report(outcomes: Outcome[], title: string): { overall: number; perType: Record<string, number> } {
+  const correct = outcomes.filter((o) => o.predicted === o.c.label).length;
+  console.log(`\n== ${title}: ${correct}/${outcomes.length} correct (${pct(correct, outcomes.length).trim()})`);
+
+  console.log("\nAccuracy per type");
+  const perType: Record<string, number> = {};
+  for (const t of ERROR_TYPES) {
+    const of = outcomes.filter((o) => o.c.label === t);
+    const ok = of.filter((o) => o.predicted === t).length;
+    perType[t] = of.length ? ok / of.length : NaN;
+    console.log(`  ${t.padEnd(20)} ${String(ok).padStart(3)}/${String(of.length).padEnd(3)} ${pct(ok, of.length)}`);
+  }
+
+  const abbrev = (t: string) => t.split("_").map((w) => w.slice(0, 3)).join("_").slice(0, 7);
+  console.log("\nConfusion matrix (rows: label, columns: predicted)");
+  console.log(`  ${"".padEnd(20)}${DIAGNOSED_TYPES.map((t) => abbrev(t).padStart(8)).join("")}`);
+  for (const t of ERROR_TYPES) {
+    const row = DIAGNOSED_TYPES.map((p) => outcomes.filter((o) => o.c.label === t && o.predicted === p).length);
+    console.log(`  ${t.padEnd(20)}${row.map((n) => (n ? String(n) : ".").padStart(8)).join("")}`);
+  }
+
+  console.log("\nCalibration (accuracy per confidence bucket)");
+  for (let i = 0; i < CALIBRATION_BUCKETS.length - 1; i++) {
+    const lo = CALIBRATION_BUCKETS[i];
+    const hi = CALIBRATION_BUCKETS[i + 1];
+    const inBucket = outcomes.filter((o) => o.confidence >= lo && o.confidence < hi);
+    const ok = inBucket.filter((o) => o.predicted === o.c.label).length;
+    const mean = inBucket.length ? inBucket.reduce((s, o) => s + o.confidence, 0) / inBucket.length : 0;
+    console.log(`  [${lo.toFixed(1)}, ${Math.min(hi, 1).toFixed(1)}${hi > 1 ? "]" : ")"}  n=${String(inBucket.length).padStart(3)}  mean confidence ${mean.toFixed(2)}  accuracy ${pct(ok, inBucket.length)}`);
+  }
+
+  const bySource = new Map<string, [number, number]>();
+  for (const o of outcomes) {
+    const k = o.c.ecosystem;
+    const [ok, n] = bySource.get(k) ?? [0, 0];
+    bySource.set(k, [ok + (o.predicted === o.c.label ? 1 : 0), n + 1]);
+  }
+  console.log("\nAccuracy per ecosystem");
+  for (const [k, [ok, n]] of [...bySource].sort()) console.log(`  ${k.padEnd(20)} ${String(ok).padStart(3)}/${String(n).padEnd(3)} ${pct(ok, n)}`);
+  return { overall: outcomes.length ? correct / outcomes.length : NaN, perType };
+}
+
+function main(): number {
+  const { values } = parseArgs({
+    options: {
+      split: { type: "string", default: "train" },
+      raw: { type: "boolean", default: false },
+      errors: { type: "boolean", default: false },
+      corpus: { type: "string", default: path.join(import.meta.dirname, "diagnosis-corpus.jsonl") },
+    },
+  });
+  const all: Case[] = readFileSync(values.corpus, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Case);
+  const split = values.split;
+  const cases = all.filter((c) => (split === "all" ? true : split === "heldout" ? isHeldOut(c.id) : !isHeldOut(c.id)));
+  console.log(`Corpus: ${all.length} cases; split "${split}": ${cases.length} cases${values.raw ? " (document fields only: toolCode/errno/status/retryAfterMs removed)" : ""}`);
+
+  const outcomes: Outcome[] = cases.map((c) => {
+    const d = diagnose(values.raw ? stripToDocumentFields(c.input) : c.input, { now: 0, id: c.id });
+    diagnosisSchema.parse(d); // every diagnosis must satisfy the contract
+    return { c, predicted: d.errorClassification.type, confidence: d.rootCause.confidence };
+  });
+  const { overall, perType } = report(outcomes, `diagnosis (${split}${values.raw ? ", raw" : ""})`);
+
+  if (values.errors) {
+    console.log("\nMisclassified");
+    for (const o of outcomes.filter((x) => x.predicted !== x.c.label)) console.log(`  ${o.c.id}: ${o.c.label} → ${o.predicted} (${o.confidence})`);
+  }
+  const worst = Math.min(...Object.values(perType).filter((v) => !Number.isNaN(v)));
+  const met = overall >= 0.95 && worst >= 0.85;
+  console.log(`\nTargets (≥95% overall, every type ≥85%): ${met ? "met" : "NOT met"} — overall ${(overall * 100).toFixed(1)}%, worst type ${(worst * 100).toFixed(1)}%`);
+  return 0;
+}
+
+process.exitCode = main();
