@@ -2,12 +2,13 @@
  * Diagnosis benchmark: runs diagnose() over bench/diagnosis-corpus.jsonl and prints accuracy per
  * type and overall, the confusion matrix, and accuracy per confidence bucket (calibration).
  *
- * The corpus is split deterministically by a hash of the case id: ~13% is a held-out set used
- * only for the final check (`--split heldout`); rules are tuned on the rest (`--split train`,
- * the default). `--raw` strips Faultline's ToolError extras (toolCode, errno, status,
+ * Splits: the "tuning" batch is split deterministically by a hash of the case id into train
+ * (`--split train`, the default: what the rules were developed against) and ~13% held out
+ * (`--split heldout`, checked only at the end); `--split unseen` is a batch of families added
+ * after the rules were frozen; `--split all` is everything. `--raw` strips Faultline's ToolError extras (toolCode, errno, status,
  * retryAfterMs) so only the document's fields remain — what a CLI user passes.
  *
- * Run: node --import tsx bench/diagnosis.ts [--split train|heldout|all] [--raw] [--errors] [--json]
+ * Run: node --import tsx bench/diagnosis.ts [--split train|heldout|unseen|all] [--raw] [--errors] [--json]
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -20,6 +21,7 @@ interface Case {
   label: ErrorType;
   source: string;
   ecosystem: string;
+  batch: "tuning" | "unseen";
   input: InputContext;
 }
 
@@ -103,7 +105,14 @@ function main(): number {
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Case);
   const split = values.split;
-  const cases = all.filter((c) => (split === "all" ? true : split === "heldout" ? isHeldOut(c.id) : !isHeldOut(c.id)));
+  const inSplit: Record<string, (c: Case) => boolean> = {
+    train: (c) => c.batch === "tuning" && !isHeldOut(c.id),
+    heldout: (c) => c.batch === "tuning" && isHeldOut(c.id),
+    unseen: (c) => c.batch === "unseen",
+    all: () => true,
+  };
+  if (!inSplit[split]) throw new Error(`--split must be one of ${Object.keys(inSplit).join(", ")}`);
+  const cases = all.filter(inSplit[split]);
   console.log(`Corpus: ${all.length} cases; split "${split}": ${cases.length} cases${values.raw ? " (document fields only: toolCode/errno/status/retryAfterMs removed)" : ""}`);
 
   const outcomes: Outcome[] = cases.map((c) => {

@@ -71,7 +71,10 @@ export default async function globalSetup() {
     NEXT_TELEMETRY_DISABLED: "1",
   };
   const bin = path.join(ROOT, "bin", "faultline.mjs");
-  const logFile = fs.openSync(path.join(dataDir, "e2e-server.log"), "w");
+  // One log per run (kept), so a failure can be read after the fact.
+  const logPath = path.join(dataDir, `e2e-server-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
+  const logFile = fs.openSync(logPath, "w");
+  console.log(`[e2e] web and worker log: ${logPath}`);
   const web = spawn(process.execPath, [bin, "web"], { cwd: ROOT, env: { ...env, FAULTLINE_PROCESS: "web" }, stdio: ["ignore", logFile, logFile] });
   const worker = spawn(process.execPath, [bin, "worker"], { cwd: ROOT, env: { ...env, FAULTLINE_PROCESS: "worker" }, stdio: ["ignore", logFile, logFile] });
   await waitForHttp(`${baseURL}/login`, web, 120_000);

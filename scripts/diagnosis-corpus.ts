@@ -30,12 +30,17 @@ export interface CorpusCase {
   source: string;
   /** The ecosystem the failure comes from (shell, git, node, python, curl, http-api, llm-api, faultline). */
   ecosystem: string;
+  /**
+   * "tuning": the cases the classifier was developed against (bench splits them into train and a
+   * held-out set); "unseen": families added after the rules were frozen, never tuned on.
+   */
+  batch: "tuning" | "unseen";
   input: InputContext;
 }
 
 const OUT = process.argv.includes("--out") ? process.argv[process.argv.indexOf("--out") + 1] : "bench/diagnosis-corpus.jsonl";
 const TOOLS = ["shell", "http", "file"];
-const BINARIES = ["bash", "sh", "dash", "node", "python3", "git", "curl", "wget", "env", "timeout", "xargs", "make", "npm", "perl", "sed", "awk", "ls", "cat", "grep", "sort", "date", "sleep", "head", "tar", "su", "chmod", "touch", "mkdir", "jq", "yes", "seq", "ssh"];
+const BINARIES = ["bash", "sh", "dash", "node", "python3", "git", "curl", "wget", "env", "timeout", "xargs", "make", "npm", "perl", "sed", "awk", "ls", "cat", "grep", "sort", "date", "sleep", "head", "tar", "su", "chmod", "touch", "mkdir", "jq", "yes", "seq", "ssh", "nice", "nohup", "cp", "unzip", "java", "rustc", "javac"];
 const PY = "/usr/bin/python3"; // the system interpreter, readable by `nobody`
 
 // ---------------------------------------------------------------- sandbox and servers
@@ -100,6 +105,15 @@ const REPLIES: Record<string, { label: ErrorType; reply: Reply; api: "llm-api" |
   nginx_502: { label: "network_error", api: "http-api", reply: html(502, "502 Bad Gateway") },
   plain_503: { label: "network_error", api: "http-api", reply: { status: 503, headers: { "content-type": "text/plain" }, body: "upstream connect error or disconnect/reset before headers. reset reason: connection failure\n" } },
 
+  slack_429: { label: "rate_limited", api: "http-api", reply: json(429, { ok: false, error: "ratelimited" }, { "retry-after": "30" }) },
+  cloudflare_1015: { label: "rate_limited", api: "http-api", reply: { status: 429, headers: { "content-type": "text/html" }, body: "<!DOCTYPE html><html><head><title>Access denied | api.example.com used Cloudflare to restrict access</title></head><body><h1>Error 1015</h1><h2>You are being rate limited</h2><p>The owner of this website has banned you temporarily from accessing this website.</p></body></html>" } },
+  github_secondary: { label: "rate_limited", api: "http-api", reply: json(403, { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", documentation_url: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api" }) },
+  stripe_404: { label: "invalid_arguments", api: "http-api", reply: json(404, { error: { code: "resource_missing", message: "No such customer: 'cus_permission42'", param: "id", type: "invalid_request_error" } }) },
+  method_405: { label: "invalid_arguments", api: "http-api", reply: json(405, { detail: 'Method "DELETE" not allowed.' }) },
+  openai_max_length: { label: "output_too_large", api: "llm-api", reply: openaiError(400, "Invalid 'messages[0].content': string too long. Expected a string with maximum length 1048576, but got a string with length 2097152 instead.", "invalid_request_error", "string_above_max_length", "messages[0].content") },
+  body_limit_413: { label: "output_too_large", api: "http-api", reply: json(413, { statusCode: 413, code: "FST_ERR_CTP_BODY_TOO_LARGE", error: "Payload Too Large", message: "Request body is too large" }) },
+  vault_403: { label: "permission_denied", api: "http-api", reply: json(403, { errors: ["permission denied"] }) },
+  keycloak_401: { label: "permission_denied", api: "http-api", reply: json(401, { error: "invalid_token", error_description: "Token verification failed" }) },
   gateway_504: { label: "timeout", api: "http-api", reply: html(504, "504 Gateway Time-out") },
   plain_408: { label: "timeout", api: "http-api", reply: json(408, { error: "Request Timeout", message: "The server timed out waiting for the request." }) },
 };
@@ -142,6 +156,7 @@ async function freePort(): Promise<number> {
 // ---------------------------------------------------------------- recording
 
 let iteration = 0;
+let batch: CorpusCase["batch"] = "tuning";
 
 async function workspaceState() {
   const entries = await fs.readdir(sandbox, { withFileTypes: true });
@@ -159,7 +174,7 @@ async function record(id: string, label: ErrorType, ecosystem: string, tool: str
     { tool, args, error: result.error, data: result.data },
     { iteration, availableTools: TOOLS, taskGoal: goal, previousActions: [], workspaceState: await workspaceState() },
   );
-  cases.push({ id, label, source: tool, ecosystem, input });
+  cases.push({ id, label, source: tool, ecosystem, batch, input });
 }
 
 const shell = (id: string, label: ErrorType, ecosystem: string, command: string, args: string[], goal: string, extra: Record<string, unknown> = {}, toolCtx?: ToolContext) =>
@@ -227,7 +242,7 @@ async function create(url) {
   }
   return JSON.parse(text);
 }
-create(process.argv[1]).then((r) => console.log(r));
+create(process.argv[2]).then((r) => console.log(r));
 `;
 
 type Client = "faultline" | "curl" | "py_sdk" | "node_sdk" | "py_urllib" | "wget" | "git";
@@ -265,7 +280,7 @@ async function httpStatusCases(): Promise<void> {
     openai_tpm: ["faultline", "py_sdk"],
     anthropic_rate: ["faultline", "node_sdk", "py_sdk"],
     openai_quota: ["faultline", "py_sdk"],
-    github_rate: ["faultline", "curl", "py_urllib"],
+    github_rate: ["faultline", "curl", "py_sdk"],
     plain_429: ["faultline", "curl", "wget", "git", "py_urllib"],
     drf_429: ["faultline", "node_sdk"],
     openai_context: ["faultline", "py_sdk", "node_sdk"],
@@ -529,6 +544,86 @@ async function environmentCases(): Promise<void> {
   await shell("environment_missing/npm/no_package_json", "environment_missing", "node", "npm", ["run", "build"], "Build the project", { cwd: "plain-dir" });
 }
 
+/**
+ * Families added after the classifier's rules were frozen: other tools and ecosystems (rustc,
+ * javac, perl modules, make, Slack/Stripe/Cloudflare/Vault bodies, …). Never tuned on.
+ */
+async function unseenCases(): Promise<void> {
+  batch = "unseen";
+  const available = ["kubectl", "terraform", "helm", "gh", "aws", "gcloud", "deno", "bun", "docker", "yq"].filter((b) => !exists(b));
+  const missing = Array.from({ length: 8 }, (_, i) => available[i % available.length]);
+  const goal = "Ship the release";
+  // command_not_found
+  await shell("command_not_found/unseen/nice", "command_not_found", "shell", "nice", [missing[0], "apply"], goal);
+  await shell("command_not_found/unseen/nohup", "command_not_found", "shell", "nohup", [missing[1], "serve"], goal);
+  await sh("command_not_found/unseen/exec", "command_not_found", "shell", `exec ${missing[2]} --version`, goal);
+  await py("command_not_found/unseen/execvp", "command_not_found", `import os\nos.execvp(${JSON.stringify(missing[3])}, [${JSON.stringify(missing[3])}, "status"])`, goal);
+  await node("command_not_found/unseen/execsync_shell", "command_not_found", `require("child_process").execSync(${JSON.stringify(`${missing[4]} deploy`)}, { stdio: "pipe" })`, goal);
+  await shell("command_not_found/unseen/perl_exec", "command_not_found", "shell", "perl", ["-e", `exec("${missing[5]}", "login") or die "cannot exec ${missing[5]}: $!\n"`], goal);
+  // permission_denied
+  await asNobody("permission_denied/unseen/py_bind_80", "permission_denied", "python", `${PY} -m http.server 80`, "Serve the docs");
+  await asNobody("permission_denied/unseen/node_listen_80", "permission_denied", "node", `/usr/bin/node -e "require('http').createServer().listen(80)"`, "Serve the app");
+  await asNobody("permission_denied/unseen/cp_etc", "permission_denied", "shell", "cp /etc/hostname /etc/hostname.timeout-backup", "Back up the host name");
+  await asNobody("permission_denied/unseen/git_init_root", "permission_denied", "git", "git init /root/syntax-repo", "Create the repository");
+  await record("permission_denied/unseen/vault_403", "permission_denied", "http-api", "http", { url: `${base}/r/vault_403` }, "Read the secret");
+  await record("permission_denied/unseen/keycloak_401", "permission_denied", "http-api", "http", { url: `${base}/r/keycloak_401` }, "Call the admin API");
+  // invalid_arguments
+  await shell("invalid_arguments/unseen/cp_operand", "invalid_arguments", "shell", "cp", ["big.log"], goal);
+  await shell("invalid_arguments/unseen/chmod_mode", "invalid_arguments", "shell", "chmod", ["999", "big.log"], goal);
+  await shell("invalid_arguments/unseen/unzip_missing", "invalid_arguments", "shell", "unzip", ["release-permissions.zip"], goal);
+  await shell("invalid_arguments/unseen/git_push_remote", "invalid_arguments", "git", "git", ["push", "upstream-timeout", "HEAD"], goal, { cwd: "repo-small", env: { GIT_TERMINAL_PROMPT: "0" } });
+  await shell("invalid_arguments/unseen/node_bad_flag", "invalid_arguments", "node", "node", ["--no-such-flag", "index.js"], goal);
+  await shell("invalid_arguments/unseen/java_flag", "invalid_arguments", "shell", "java", ["-badflag", "-version"], goal);
+  await shell("invalid_arguments/unseen/rustc_flag", "invalid_arguments", "shell", "rustc", ["--bogus"], goal);
+  await record("invalid_arguments/unseen/stripe_404", "invalid_arguments", "http-api", "http", { url: `${base}/r/stripe_404` }, "Look up the customer");
+  await record("invalid_arguments/unseen/method_405", "invalid_arguments", "http-api", "http", { url: `${base}/r/method_405`, method: "DELETE" }, "Delete the record");
+  // timeout
+  await shell("timeout/unseen/perl_alarm", "timeout", "shell", "perl", ["-e", "alarm 1; sleep 5"], "Wait for the lock");
+  await shell("timeout/unseen/timeout_python", "timeout", "python", "timeout", ["0.3", "python3", "-c", "while True: pass"], "Run the solver");
+  await py("timeout/unseen/asyncio", "timeout", "import asyncio\nasync def main():\n    await asyncio.wait_for(asyncio.sleep(5), timeout=0.2)\nasyncio.run(main())", "Wait for the queue");
+  await shell("timeout/unseen/faultline_find", "timeout", "shell", "bash", ["-c", "while true; do sleep 0.05; done"], "Watch the directory", {}, ctx({ timeoutMs: 300 }));
+  await shell("timeout/unseen/wget_slow", "timeout", "shell", "wget", ["-nv", "--tries=1", "--read-timeout=0.5", `${base}/slow/y`], "Download the report");
+  // output_too_large
+  await shell("output_too_large/unseen/base64", "output_too_large", "shell", "bash", ["-c", "head -c 300000 /dev/zero | base64"], "Encode the artefact", { maxOutputBytes: 16_384 });
+  await shell("output_too_large/unseen/find", "output_too_large", "shell", "bash", ["-c", "find / -xdev 2>/dev/null"], "Find the config files", { maxOutputBytes: 8192 });
+  await record("output_too_large/unseen/openai_max_length", "output_too_large", "llm-api", "http", { url: `${base}/r/openai_max_length`, method: "POST", body: { model: "gpt-4o" } }, "Summarise the document");
+  await record("output_too_large/unseen/body_limit_413", "output_too_large", "http-api", "http", { url: `${base}/r/body_limit_413`, method: "POST", body: { data: "…" } }, "Upload the dataset");
+  await shell("output_too_large/unseen/wget_413", "output_too_large", "shell", "wget", ["-nv", "--tries=1", `${base}/r/body_limit_413`], "Upload the dataset");
+  // rate_limited
+  await record("rate_limited/unseen/slack", "rate_limited", "http-api", "http", { url: `${base}/r/slack_429`, method: "POST", body: { text: "hi" } }, "Post to Slack");
+  await record("rate_limited/unseen/cloudflare", "rate_limited", "http-api", "http", { url: `${base}/r/cloudflare_1015` }, "Scrape the status page");
+  await record("rate_limited/unseen/github_secondary", "rate_limited", "http-api", "http", { url: `${base}/r/github_secondary`, method: "POST", body: { title: "x" } }, "Open the issues");
+  await shell("rate_limited/unseen/wget_429", "rate_limited", "shell", "wget", ["-nv", "--tries=1", `${base}/r/slack_429`], "Post to Slack");
+  // network_error
+  await shell("network_error/unseen/git_ls_remote", "network_error", "git", "git", ["ls-remote", `http://127.0.0.1:${closedPort}/org/repo.git`], "List the branches", { env: { GIT_TERMINAL_PROMPT: "0" } });
+  await py("network_error/unseen/smtp", "network_error", `import smtplib\nsmtplib.SMTP("127.0.0.1", ${closedPort}, timeout=3)`, "Send the report email");
+  await node("network_error/unseen/net_connect", "network_error", `require("net").connect(${closedPort}, "127.0.0.1")`, "Connect to Redis");
+  await py("network_error/unseen/gaierror", "network_error", `import socket\nsocket.getaddrinfo("db.internal.invalid", 5432)`, "Connect to the database");
+  await shell("network_error/unseen/curl_https_refused", "network_error", "curl", "curl", ["-sS", `https://127.0.0.1:${closedPort}/health`], "Check the health endpoint");
+  // syntax_error
+  await write("gen/main.rs", "fn main() {\n    let timeout = 5\n    println!(\"{}\", timeout);\n}\n");
+  await shell("syntax_error/unseen/rustc", "syntax_error", "shell", "rustc", ["--edition", "2021", "gen/main.rs", "-o", "gen/main"], "Build the tool");
+  await write("gen/Main.java", "public class Main {\n  public static void main(String[] args) {\n    System.out.println(\"permission\")\n  }\n}\n");
+  await shell("syntax_error/unseen/javac", "syntax_error", "shell", "javac", ["-d", "gen", "gen/Main.java"], "Build the tool");
+  await write("gen/Makefile", "build:\n    echo building\n");
+  await shell("syntax_error/unseen/makefile", "syntax_error", "shell", "make", ["-f", "gen/Makefile"], "Build the tool");
+  await py("syntax_error/unseen/yaml", "syntax_error", "import yaml\nyaml.safe_load('retries: 3\\ntimeout: 30: 40\\n')", "Load the settings");
+  await node("syntax_error/unseen/new_function", "syntax_error", "new Function('return { timeout: ')()", "Evaluate the template");
+  await shell("syntax_error/unseen/perl_c", "syntax_error", "shell", "perl", ["-c", "-e", "if ($x { print 1 }"], "Check the script");
+  // environment_missing
+  await shell("environment_missing/unseen/perl_module", "environment_missing", "shell", "perl", ["-MJSON::XS", "-e", "print 1"], "Parse the JSON");
+  await write("gen/uses.rs", "use serde::Deserialize;\nfn main() {}\n");
+  await shell("environment_missing/unseen/rustc_crate", "environment_missing", "shell", "rustc", ["--edition", "2021", "gen/uses.rs", "-o", "gen/uses"], "Build the tool");
+  await shell("environment_missing/unseen/make_no_makefile", "environment_missing", "shell", "make", [], "Build the project", { cwd: "plain-dir" });
+  await shell("environment_missing/unseen/git_push_no_remote", "environment_missing", "git", "git", ["push"], "Publish the branch", { cwd: "repo-small", env: { GIT_TERMINAL_PROMPT: "0" } });
+  await py("environment_missing/unseen/environ_webhook", "environment_missing", "import os\nurl = os.environ['SLACK_WEBHOOK_URL']", "Notify the channel");
+  await write("src/chalk.mjs", "import chalk from 'chalk';\nconsole.log(chalk.red('x'));\n");
+  await shell("environment_missing/unseen/esm_chalk", "environment_missing", "node", "node", ["src/chalk.mjs"], "Print the report");
+  // tool_not_found
+  for (const name of ["edit_file", "search_code", "fetch_url"]) await record(`tool_not_found/unseen/${name}`, "tool_not_found", "faultline", name, { path: "src" }, "Refactor the module");
+  await record("tool_not_found/unseen/not_allowed_make", "tool_not_found", "faultline", "shell", { command: "make", args: ["build"] }, "Build the project", ctx({ allowedBinaries: ["git", "node"] }));
+}
+
 async function main(): Promise<void> {
   sandbox = await fs.mkdtemp(path.join(os.tmpdir(), "faultline-corpus-"));
   await fs.mkdir(path.join(sandbox, "empty-home"));
@@ -551,6 +646,7 @@ async function main(): Promise<void> {
     await invalidArgumentCases();
     await syntaxCases();
     await environmentCases();
+    await unseenCases();
   } finally {
     server.closeAllConnections();
     server.close();
@@ -567,6 +663,7 @@ async function main(): Promise<void> {
   await fs.writeFile(OUT, `${text}\n`);
   const byLabel = new Map<string, number>();
   for (const c of cases) byLabel.set(c.label, (byLabel.get(c.label) ?? 0) + 1);
+  console.log(`batches: ${cases.filter((c) => c.batch === "tuning").length} tuning, ${cases.filter((c) => c.batch === "unseen").length} unseen`);
   console.log(`${cases.length} cases → ${OUT}`);
   for (const [label, n] of [...byLabel].sort()) console.log(`  ${label.padEnd(20)} ${n}`);
   if (skipped.length) console.log(`skipped (did not fail):\n  ${skipped.join("\n  ")}`);

@@ -30,6 +30,7 @@ Usage:
   faultline mission pause ID [--note TEXT]   pause at the next step boundary
   faultline mission resume ID [--note TEXT]  resume a paused mission
   faultline gate list [--json]            open gates, oldest first
+  faultline diagnose [FILE|-]             "5 whys" diagnosis of failure contexts (JSON or JSON Lines)
   faultline gate decide GATE_ID DECISION [--note TEXT]
                                           retry | skip | abort, or what the gate offers
                                           (retry_phase, skip_phase, resume, restart_phase, approve)
@@ -77,6 +78,13 @@ async function main(argv: string[]): Promise<number> {
       await runWorkerProcess(handle.url);
       await handle.stop();
       return 0;
+    }
+    case "diagnose": {
+      // Pure: reads input contexts (JSON or JSON Lines) and prints one diagnosis per input; no database.
+      const text = !sub || sub === "-" ? fs.readFileSync(0, "utf8") : fs.existsSync(sub) ? fs.readFileSync(sub, "utf8") : null;
+      if (text === null) throw new UsageError(`No such file: ${sub}`);
+      const { runDiagnoseCommand } = await import("./diagnose-command");
+      return runDiagnoseCommand(text, (l) => console.log(l), (l) => console.error(l));
     }
     case "migrate":
       return withDb({ seed: false }, async () => {

@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import type { GateDecision } from "../../lib/mission/types";
 
 /** Page object for /missions/[id]. */
 export class MissionPage {
@@ -14,7 +15,7 @@ export class MissionPage {
   }
 
   /** An option of the open gate: its button, label and description. */
-  option(action: "retry" | "skip" | "abort") {
+  option(action: GateDecision) {
     return this.gate().locator("li", { has: this.page.getByTestId(`gate-option-${action}`) });
   }
 
@@ -27,7 +28,7 @@ export class MissionPage {
     return this.page.getByTestId("timeline-event").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-seq"))));
   }
 
-  async choose(action: "retry" | "skip" | "abort", note?: string) {
+  async choose(action: GateDecision, note?: string) {
     const gate = this.gate();
     if (note) await gate.getByLabel(/Note/).fill(note);
     await gate.getByTestId(`gate-option-${action}`).click();

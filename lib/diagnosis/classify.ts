@@ -168,18 +168,22 @@ const PROVIDER_CODES: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail"
   [/^(?:timeout|request_timeout|timeout_error)$/, { type: "timeout", weight: 0.85 }],
 ];
 
-/** Exception class names (Python, Node, SDKs) of the decisive traceback line. */
+/**
+ * Exception class names (Python, Node, SDKs) of the decisive traceback line. SDK classes named
+ * after an HTTP status (AuthenticationError = 401, RateLimitError = 429…) are as coarse as the status.
+ */
 const EXCEPTIONS: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail">]> = [
   [/^(?:ModuleNotFoundError|ImportError)$/, { type: "environment_missing", weight: 0.85, variant: "missing_module" }],
   [/^(?:SyntaxError|IndentationError|TabError|JSONDecodeError|ParserError|ScannerError|TOMLDecodeError|ParseError)$/, { type: "syntax_error", weight: 0.85 }],
   [/^(?:NameError|ReferenceError|UnboundLocalError)$/, { type: "syntax_error", weight: 0.6 }],
   [/^PermissionError$/, { type: "permission_denied", weight: 0.9, variant: "filesystem_permission" }],
-  [/^(?:AuthenticationError|PermissionDeniedError|Unauthorized|Forbidden)$/, { type: "permission_denied", weight: 0.8, variant: "credentials_rejected" }],
+  [/^(?:AuthenticationError|PermissionDeniedError|Unauthorized|Forbidden)$/, { type: "permission_denied", weight: 0.8, variant: "credentials_rejected", coarse: true }],
   [/^(?:TimeoutError|TimeoutExpired|timeout|ReadTimeout|ConnectTimeout|ReadTimeoutError|ConnectTimeoutError|APITimeoutError|DeadlineExceeded)$/, { type: "timeout", weight: 0.85 }],
   [/^(?:ConnectionRefusedError|ConnectionResetError|ConnectionAbortedError|ConnectionError|URLError|gaierror|NewConnectionError|MaxRetryError|APIConnectionError|RemoteDisconnected|ProtocolError|FetchError)$/, { type: "network_error", weight: 0.75 }],
-  [/^RateLimitError$/, { type: "rate_limited", weight: 0.9 }],
-  [/^(?:BadRequestError|UnprocessableEntityError|NotFoundError|ArgumentError|ArgumentTypeError|UsageError)$/, { type: "invalid_arguments", weight: 0.7 }],
-  [/^(?:InternalServerError|ServiceUnavailableError|APIStatusError)$/, { type: "network_error", weight: 0.5, variant: "server_error" }],
+  [/^RateLimitError$/, { type: "rate_limited", weight: 0.9, coarse: true }],
+  [/^(?:BadRequestError|UnprocessableEntityError|NotFoundError)$/, { type: "invalid_arguments", weight: 0.7, coarse: true }],
+  [/^(?:ArgumentError|ArgumentTypeError|UsageError)$/, { type: "invalid_arguments", weight: 0.7 }],
+  [/^(?:InternalServerError|ServiceUnavailableError|APIStatusError)$/, { type: "network_error", weight: 0.5, variant: "server_error", coarse: true }],
   [/^(?:MemoryError)$/, { type: "output_too_large", weight: 0.5 }],
   [/^ValueError$/, { type: "invalid_arguments", weight: 0.35 }],
 ];
@@ -221,6 +225,8 @@ interface PhraseRule {
   variant?: string;
   /** Which fact the first capture group holds. */
   captures?: "missingCommand" | "module" | "envVar" | "path" | "host";
+  /** An HTTP reason phrase ("Unauthorized", "Bad Request"): as broad as the status itself. */
+  coarse?: boolean;
 }
 
 const PHRASES: readonly PhraseRule[] = [
@@ -229,8 +235,10 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "not_on_allowlist", type: "tool_not_found", weight: 0.9, re: /\bnot (?:on|in) (?:this mission's |the )?allow-?list\b|\bnot an allowed (?:tool|binary|command)\b/di, variant: "binary_not_allowlisted" },
   // command_not_found
   { id: "command_not_found", type: "command_not_found", weight: 0.9, re: /(?:^|:\s)([^\s:]+): command not found\b|\bcommand not found\b/di, captures: "missingCommand" },
-  { id: "sh_not_found", type: "command_not_found", weight: 0.85, re: /^(?:\S*sh|sh): (?:\d+: |line \d+: )?([^\s:]+): not found$/di, captures: "missingCommand" },
+  { id: "sh_not_found", type: "command_not_found", weight: 0.85, re: /^\S+: (?:\d+: |line \d+: )([^\s:]+): not found$/di, captures: "missingCommand" },
+  { id: "child_exit_127", type: "command_not_found", weight: 0.7, re: /\b(?:exit status|exit code|exited with|returned) 127\b|\bError 127\b/di },
   { id: "failed_to_run", type: "command_not_found", weight: 0.85, re: /\bfailed to run command\b|\bexecutable file not found\b|\bno such binary\b|\bnot (?:found )?(?:in|on) (?:the )?\$?PATH\b|\bis not recognized as an internal or external command\b/di },
+  { id: "cannot_exec", type: "command_not_found", weight: 0.8, re: /\bcan(?:not|'t) exec(?:ute)?\b.{0,60}\bno such file or directory\b|\bexec: ([^\s:]+): not found\b/di, captures: "missingCommand" },
   { id: "spawn_enoent", type: "command_not_found", weight: 0.92, re: /\bspawn(?:Sync)? (\S+) ENOENT\b/d, captures: "missingCommand" },
   { id: "launcher_no_such_file", type: "command_not_found", weight: 0.75, re: /^(?:env|xargs|nohup|nice|sudo|exec|timeout|make(?:\[\d+\])?|\S*sh(?::| line \d+:)?(?: line \d+:)?)\b.*?: (\S+?):? No such file or directory$/di, captures: "missingCommand" },
   // permission_denied
@@ -238,22 +246,23 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "not_permitted", type: "permission_denied", weight: 0.8, re: /\boperation not permitted\b|\bread-only file system\b|\bEPERM\b/di, variant: "filesystem_permission" },
   { id: "sandbox_escape", type: "permission_denied", weight: 0.92, re: /\bescapes the workspace\b|\boutside (?:of )?the (?:workspace|sandbox|allowed (?:root|directory))\b/di, variant: "sandbox_boundary" },
   { id: "credentials_rejected", type: "permission_denied", weight: 0.85, re: /\b(?:invalid|incorrect|expired|revoked|bad) (?:x-)?(?:api[ _-]?key|token|credentials?|password|authentication)\b|\bauthentication (?:failed|required)\b|\bresource not accessible\b|\binsufficient (?:permissions?|scope)\b|\bdoes not have (?:access|permission)\b|\bnot allowed to\b/di, variant: "credentials_rejected" },
-  { id: "forbidden", type: "permission_denied", weight: 0.6, re: /\bforbidden\b|\baccess (?:is )?denied\b|\bunauthori[sz]ed\b/di, variant: "credentials_rejected" },
+  { id: "forbidden", type: "permission_denied", weight: 0.6, re: /\bforbidden\b|\baccess (?:is )?denied\b|\bunauthori[sz]ed\b/di, variant: "credentials_rejected", coarse: true },
   // invalid_arguments
-  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\b(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported) (?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b/di, variant: "unknown_option" },
+  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\b(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b/di, variant: "unknown_option" },
   { id: "missing_argument", type: "invalid_arguments", weight: 0.8, re: /\bmissing (?:operand|argument|\d+ required positional|required (?:argument|parameter|property|field|option))|\bis a required (?:property|parameter|field)\b|\bfield required\b|\b(?:takes|expected) \d+ (?:positional )?arguments?\b|\brequired option\b/di, variant: "schema_violation" },
   { id: "not_a_subcommand", type: "invalid_arguments", weight: 0.85, re: /\bis not an? [\w-]+ command\b|\bunknown (?:sub)?command\b|\bno such (?:sub)?command\b|\binvalid command\b/di },
   { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b/di },
   { id: "usage", type: "invalid_arguments", weight: 0.55, re: /^usage:|\bfor more information\.?$|^Try '.*--help'/di },
   { id: "named_path_missing", type: "invalid_arguments", weight: 0.7, re: /\bcannot change to\b|\bcan't open file\b|\bdoes not appear to be a git repository\b|\brepository .{1,200} (?:does not exist|not found)\b|\bis a directory\b|\bnot a directory\b|\balready exists and is not an empty directory\b/di, variant: "path_not_found" },
-  { id: "no_such_file", type: "invalid_arguments", weight: 0.5, re: /\bno such file or directory\b|\bdoes not exist\b|\bENOENT\b|\bcannot find the (?:file|path)\b/di, variant: "path_not_found" },
-  { id: "not_found", type: "invalid_arguments", weight: 0.35, re: /\bnot found\b/di, variant: "resource_not_found" },
-  { id: "validation_failed", type: "invalid_arguments", weight: 0.6, re: /\bvalidation (?:failed|error)\b|\bunprocessable\b|\bbad request\b/di, variant: "schema_violation" },
+  { id: "no_such_file", type: "invalid_arguments", weight: 0.5, re: /\bno such file or directory\b|\bdoes not exist\b|\bENOENT\b|\bcannot find the (?:file|path)\b|\bcannot find or open\b/di, variant: "path_not_found" },
+  { id: "not_found", type: "invalid_arguments", weight: 0.35, re: /\bnot found\b/di, variant: "resource_not_found", coarse: true },
+  { id: "validation_failed", type: "invalid_arguments", weight: 0.6, re: /\bvalidation (?:failed|error)\b|\bunprocessable\b|\bbad request\b/di, variant: "schema_violation", coarse: true },
   // timeout
   { id: "timed_out", type: "timeout", weight: 0.85, re: /\btimed out\b|\btime-?out (?:exceeded|expired|reached|error|of \d|after)\b|\b(?:operation|request|connection|read|connect|gateway|socket|execution) time-?out\b|\bdeadline exceeded\b|\bdid not (?:finish|complete) within\b|\baborted due to timeout\b|\bexceeded (?:the )?(?:time ?limit|timeout)\b|\bTimeoutError\b|\bGateway Time-?out\b/di },
   // output_too_large
   { id: "more_than_bytes", type: "output_too_large", weight: 0.9, re: /\b(?:wrote|returned|produced|read) (?:a body )?(?:more|larger) than \d+ bytes\b|\bmaxBuffer(?: length)? exceeded\b|\bmaximum file size exceeded\b/di },
-  { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input|prompt) (?:is )?too (?:large|long|big)\b|\bprompt is too long\b|\bmaximum context length\b|\bcontext (?:length|window) (?:exceeded|is exceeded)\b|\bexceeds? (?:the )?(?:maximum|max|size limit|limit of)\b|\btoo many tokens\b/di, variant: "request_too_large" },
+  { id: "context_too_long", type: "output_too_large", weight: 0.88, re: /\bprompt is too long\b|\bmaximum context length\b|\bcontext (?:length|window) (?:exceeded|is exceeded)\b|\btoo many (?:input )?tokens\b|\breduce the length of the (?:messages|prompt|input)\b/di, variant: "context_length_exceeded" },
+  { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input) (?:is )?too (?:large|long|big)\b|\bexceeds? (?:the )?(?:maximum|max|size limit|limit of)\b/di, variant: "request_too_large" },
   { id: "memory_limit", type: "output_too_large", weight: 0.65, re: /\bInvalid string length\b|\bArray buffer allocation failed\b|\bheap out of memory\b|\bCannot create a string longer than\b/di },
   // rate_limited
   { id: "rate_limit", type: "rate_limited", weight: 0.88, re: /\brate[ _-]?limit(?:ed|s)?\b|\btoo many requests\b|\bthrottl(?:ed|ing)\b|\bslow down\b/di },
@@ -261,18 +270,18 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "overloaded", type: "rate_limited", weight: 0.6, re: /\boverloaded\b/di },
   // network_error
   { id: "refused", type: "network_error", weight: 0.85, re: /\bconnection refused\b|\bfailed to connect\b|\bcould(?: not|n't) connect\b|\bECONNREFUSED\b|\bfailed to establish a new connection\b/di, variant: "connection_refused" },
-  { id: "dns", type: "network_error", weight: 0.88, re: /\bcould(?: not|n't) resolve (?:host|hostname|proxy)(?:: ?(\S+))?|\bname or service not known\b|\btemporary failure in name resolution\b|\bnodename nor servname\b|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)|\bno address associated with hostname\b|\bunknown host\b|\bNXDOMAIN\b/di, variant: "dns_resolution_failed", captures: "host" },
+  { id: "dns", type: "network_error", weight: 0.88, re: /\bcould(?: not|n't) resolve (?:host|hostname|proxy)(?:: ?(\S+))?|\bname or service not known\b|\btemporary failure in name resolution\b|\bnodename nor servname\b|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)|\bno address associated with hostname\b|\bunknown host\b|\bunable to resolve host(?: address)?\b|\bNXDOMAIN\b/di, variant: "dns_resolution_failed", captures: "host" },
   { id: "reset", type: "network_error", weight: 0.78, re: /\bconnection (?:reset|closed|aborted)(?: by peer)?\b|\bsocket hang up\b|\bempty reply from server\b|\bother side closed\b|\brecv failure\b|\bremote end closed\b|\bnetwork is unreachable\b|\bno route to host\b|\bmax retries exceeded\b|\bECONNRESET\b/di, variant: "connection_reset" },
   { id: "fetch_failed", type: "network_error", weight: 0.5, re: /\bfetch failed\b|\bnetwork ?error\b|\bunable to access\b/di },
-  { id: "server_error", type: "network_error", weight: 0.6, re: /\bbad gateway\b|\bservice (?:temporarily )?unavailable\b|\binternal server error\b|\bserver had an error\b|\bupstream (?:connect )?error\b/di, variant: "server_error" },
+  { id: "server_error", type: "network_error", weight: 0.6, re: /\bbad gateway\b|\bservice (?:temporarily )?unavailable\b|\binternal server error\b|\bserver had an error\b|\bupstream (?:connect )?error\b/di, variant: "server_error", coarse: true },
   // syntax_error
-  { id: "syntax", type: "syntax_error", weight: 0.88, re: /\bsyntax ?error\b|\bparse error\b|\binvalid syntax\b|\bunexpected (?:token|end of (?:input|file|JSON input)|EOF|identifier|character|string|indent|number|keyword)\b|\bunterminated\b|\bmissing parenthes[ie]s\b|\bcan't find string terminator\b|\bunmatched\b|\bunbalanced\b|\bbad config (?:line|file|value)\b|\bexpected .{1,40} but found\b|\bExpecting (?:value|property name|',' delimiter|':' delimiter)\b|\bis not valid JSON\b|\binvalid JSON\b|\bunexpected indent\b|\bunindent does not match\b|\bend of file unexpected\b|\bExtra data: line\b/di },
+  { id: "syntax", type: "syntax_error", weight: 0.88, re: /\bsyntax ?error\b|\bparse error\b|\binvalid syntax\b|\bunexpected (?:token|end of (?:input|file|JSON input)|EOF|identifier|character|string|indent|number)\b|\bmissing [)}\]] near\b|\bunterminated\b|\bmissing parenthes[ie]s\b|\bcan't find string terminator\b|\bunmatched\b|\bunbalanced\b|\bbad config (?:line|file|value)\b|\bexpected .{1,40} but found\b|\bExpecting (?:value|property name|',' delimiter|':' delimiter)\b|\bis not valid JSON\b|\binvalid JSON\b|\bunexpected indent\b|\bunindent does not match\b|\bend of file unexpected\b|\bExtra data: line\b|\bmissing separator\b|\berror: ['"`].{1,3}['"`] expected\b/di },
   // environment_missing
-  { id: "missing_module", type: "environment_missing", weight: 0.88, re: /\bno module named ([\w.]+|\S+)|\bcannot find (?:module|package) (\S+)|\bmodule not found\b|\bcannot import name\b|\bcould not find (?:a )?(?:module|package|declaration file)\b/di, variant: "missing_module", captures: "module" },
+  { id: "missing_module", type: "environment_missing", weight: 0.88, re: /\bno module named ([\w.]+|\S+)|\bcannot find (?:module|package) (\S+)|\bmodule not found\b|\bcannot import name\b|\bcould not find (?:a )?(?:module|package|declaration file)\b|\bcan't locate (\S+) in @INC\b|\byou may need to install\b|\bunresolved import\b|\bcan't find crate\b|\bunlinked crate\b/di, variant: "missing_module", captures: "module" },
   { id: "missing_env_var", type: "environment_missing", weight: 0.85, re: /\benvironment variable\b.{0,60}\b(?:not set|missing|required|undefined|must be set|is empty|not defined|not found)\b|\b(?:missing|required|undefined|unset) (?:required )?env(?:ironment)?(?: var(?:iable)?s?)?\b|\bunbound variable\b|\bparameter null or not set\b/di, variant: "missing_env_var" },
-  { id: "env_name_not_set", type: "environment_missing", weight: 0.75, re: /\b[A-Z][A-Z0-9_]{2,}\b.{0,30}\b(?:must be set|is not set|not set|is required|is missing)\b/d, variant: "missing_env_var" },
+  { id: "env_name_not_set", type: "environment_missing", weight: 0.8, re: /\b[A-Z][A-Z0-9_]{2,}\b.{0,30}\b(?:must be set|is not set|not set|is required|is missing)\b/d, variant: "missing_env_var" },
   { id: "missing_credentials", type: "environment_missing", weight: 0.87, re: /\b(?:didn't|did not) provide an api key\b|\bno api key\b|\bapi[_ -]?key\b.{0,80}\b(?:must be set|not set|missing|not provided|is required)\b|\b(?:x-api-key|authorization) header is (?:required|missing)\b|\bmissing (?:authentication|bearer token|api key|credentials)\b/di, variant: "missing_credentials" },
-  { id: "missing_project_setup", type: "environment_missing", weight: 0.85, re: /\bnot a git repository\b|\bplease tell me who you are\b|\bauthor identity unknown\b|\bunable to auto-detect email\b|\bcould not read package\.json\b|\bno package\.json\b|\bno such file.{0,40}package\.json|\benoent.{0,60}package\.json/di, variant: "missing_config" },
+  { id: "missing_project_setup", type: "environment_missing", weight: 0.85, re: /\bnot a git repository\b|\bplease tell me who you are\b|\bauthor identity unknown\b|\bunable to auto-detect email\b|\bcould not read package\.json\b|\bno package\.json\b|\bno makefile found\b|\bno configured push destination\b|\bhas no upstream branch\b|\bno such file.{0,40}package\.json|\benoent.{0,60}package\.json/di, variant: "missing_config" },
   { id: "not_installed", type: "environment_missing", weight: 0.6, re: /\bis not installed\b|\bnot installed\b|\brequires? .{1,40} to be installed\b|\bno (?:python|node|java) (?:interpreter|runtime) found\b/di, variant: "missing_module" },
 ];
 
@@ -316,7 +325,7 @@ const STATUS_IN_TEXT: readonly RegExp[] = [
   /^(\d{3}) [A-Z][a-z]/m, // SDK messages: "429 Rate limit reached"
   /["']?status["']?\s*:\s*(\d{3})\b/,
 ];
-const ERRNO_IN_TEXT = /\b(E[A-Z]{3,}|ERR_[A-Z_]+|UND_ERR_[A-Z_]+|MODULE_NOT_FOUND)\b/g;
+const ERRNO_IN_TEXT = /\b(E[A-Z][A-Z0-9_]{2,}|ERR_[A-Z_]+|UND_ERR_[A-Z_]+|MODULE_NOT_FOUND)\b/g;
 const PROVIDER_CODE_IN_TEXT = /["']?(?:type|code)["']?\s*[:=]\s*["']([a-z][a-z_]{3,})["']/g;
 const EXCEPTION_LINE = /^(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Expired|Exit|Timeout)|timeout|gaierror)(?: \[(\w+)\])?(?::|$)/;
 
@@ -366,7 +375,7 @@ function scanPhrases(lines: readonly TextLine[], facts: Facts, c: Collector): vo
       rule.re.lastIndex = 0;
       const m = rule.re.exec(line.masked);
       if (!m) continue;
-      c.add({ type: rule.type, weight: rule.weight * line.weight, source: "output", rule: rule.id, detail: line.text, ...(rule.variant ? { variant: rule.variant } : {}) });
+      c.add({ type: rule.type, weight: rule.weight * line.weight, source: "output", rule: rule.id, detail: line.text, ...(rule.variant ? { variant: rule.variant } : {}), ...(rule.coarse ? { coarse: true } : {}) });
       if (rule.captures) {
         const captured = [1, 2].map((g) => groupText(m, line.text, g)).find((v) => v && v.length > 0);
         const value = captured?.replace(/^['"‘`]|['"’`:,.]+$/g, "");
@@ -391,7 +400,7 @@ function scanExceptions(lines: readonly TextLine[], raw: string, facts: Facts, c
     if (line === decisive) facts.exception ??= name;
     if (bracketCode) facts.errnos.push(bracketCode);
     const detail = line.text;
-    if (name === "FileNotFoundError" && /\bsubprocess\b|\bPopen\b|_execute_child|\bos\.exec/.test(raw)) {
+    if (name === "FileNotFoundError" && /\bsubprocess\b|\bPopen\b|_execute_child|\bexecv\w*|\bspawn\w*/.test(raw)) {
       c.add({ type: "command_not_found", weight: 0.85 * factor, source: "exception", rule: "exception:subprocess_not_found", detail });
       facts.missingCommand ??= quotedIn(line.text);
       continue;
@@ -479,14 +488,16 @@ function contextEvidence(input: InputContext, facts: Facts, c: Collector): void 
   const argsText = JSON.stringify(input.failure.args);
   const named = (s: string | undefined) => !!s && s.length > 1 && (argsText.includes(s) || argsText.includes(basename(s)));
   if (facts.module && /^(?:\.{0,2}\/|\w:\\)|\.(?:m?js|cjs|ts|py)$/.test(facts.module) && named(facts.module)) {
+    for (const [key, e] of c.evidence) if (e.variant === "missing_module") c.evidence.delete(key); // not a dependency: the script itself
     c.add({ type: "invalid_arguments", weight: 0.9, source: "context", rule: "context:entry_script_missing", detail: `the script "${facts.module}" named in the arguments does not exist`, variant: "path_not_found" });
+    facts.path = facts.module;
   } else if (facts.path && !facts.missingCommand && named(facts.path) && [...c.evidence.values()].some((e) => e.variant === "path_not_found")) {
     c.add({ type: "invalid_arguments", weight: 0.5, source: "context", rule: "context:named_path", detail: `the path "${facts.path}" comes from the arguments`, variant: "path_not_found" });
   }
 }
 
 const COARSE_SOURCES = new Set<EvidenceSource>(["exit_code", "signal", "http_status", "tool_code"]);
-const SPECIFIC_WEIGHT = 0.8;
+const SPECIFIC_WEIGHT = 0.75;
 const COARSE_DISCOUNT = 0.5;
 
 /** Coarse evidence of a type with no specific statement yields to another type's specific statement. */
@@ -551,7 +562,7 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
   const top = scores[best];
   const type: DiagnosedType = top >= 0.3 ? best : "unknown";
   const winning = type === "unknown" ? [] : evidence.filter((ev) => ev.type === type).sort((a, b) => b.weight - a.weight);
-  const confidence = type === "unknown" ? round2(Math.max(0.1, 0.5 - top)) : round2(Math.min(0.99, Math.max(0.05, top - 0.6 * scores[second])));
+  const confidence = type === "unknown" ? round2(Math.max(0.05, 0.3 - top / 2)) : round2(Math.min(0.99, Math.max(0.05, top - 0.6 * scores[second])));
 
   facts.decisiveLine = winning.find((ev) => ev.source === "output" || ev.source === "exception")?.detail ?? decisiveLine(lines);
   if (facts.missingCommand === undefined && type === "command_not_found") facts.missingCommand = facts.binary;

@@ -43,7 +43,8 @@ const PREVIEW_CHARS = 200;
 /** "Root: git not installed; Recovery: curl_download_and_extract; Confidence: 0.9" */
 export function resultPreview(d: Diagnosis): string {
   const strategy = d.alternatives.find((a) => a.strategy === d.recoveryPlan.strategy);
-  const text = `Root: ${d.rootCause.description}; Recovery: ${d.recoveryPlan.strategy}; Confidence: ${strategy?.confidence ?? d.rootCause.confidence}`;
+  const root = d.rootCause.description.replace(/ \(".*"\)$/s, ""); // without the quoted output line
+  const text = `Root: ${root}; Recovery: ${d.recoveryPlan.strategy}; Confidence: ${strategy?.confidence ?? d.rootCause.confidence}`;
   return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 1)}…` : text;
 }
 

@@ -59,7 +59,8 @@ export function maskNames(line: string): string {
   }
   for (const m of line.matchAll(/(?<![\w:])(?:\.{0,2}\/|~\/|[\w.-]+\/)[^\s'"`,;()]*/g)) {
     if (/^https?:|^HTTP\//i.test(m[0])) continue; // URLs and status lines are matched on purpose
-    for (let k = m.index; k < m.index + m[0].length; k++) out[k] = MASK;
+    const token = m[0].replace(/[:.]+$/, ""); // "/bin/sh: 1: …" — the colon is the message's, not the path's
+    for (let k = m.index; k < m.index + token.length; k++) out[k] = MASK;
   }
   return out.join("");
 }
@@ -85,10 +86,15 @@ export function meaningfulLines(text: string | undefined, streamWeight: number):
   }
   const decisive = kept.findLastIndex((l) => ERROR_LINE.test(l));
   const last = decisive >= 0 ? decisive : kept.length - 1;
+  // Loggers that prefix every line ("npm error …", "error: …") report one failure over several
+  // lines: the contiguous block with the decisive line's prefix decides together.
+  const prefix = /^([\w.-]+(?: [a-z]+)?:?) /.exec(kept[last] ?? "")?.[1];
+  let blockStart = last;
+  while (prefix && blockStart > 0 && kept[blockStart - 1].startsWith(`${prefix} `)) blockStart--;
   return kept.map((t, i) => ({
     text: t,
     masked: maskNames(t),
-    weight: streamWeight * (i === last ? 1 : i >= last - 2 && i < last ? 0.8 : 0.6),
+    weight: streamWeight * (i >= blockStart && i <= last ? 1 : i >= blockStart - 2 && i < blockStart ? 0.8 : 0.6),
   }));
 }
 

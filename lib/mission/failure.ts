@@ -157,16 +157,18 @@ export function phaseGate(state: MissionState, at: string): GateSpec {
   const options = [option("retry_phase", "r", "Retry phase", `Run every agent of ${f.phase} again from the start (the phase timeout restarts).`)];
   if (def.skippable) options.push(skipPhaseOption(state, f.phase));
   options.push(abortOption(state));
+  // The gate and its UserFacingError show the same options, recommendation included.
+  const offered = recommend(options, f.reason === "timeout" ? "retry_phase" : "abort");
   return {
     kind: "phase",
     agent: agents[0].name,
     phase: f.phase,
     step: null,
-    options: recommend(options, f.reason === "timeout" ? "retry_phase" : "abort"),
+    options: offered,
     error: {
       what: `Phase ${f.phase} failed: ${f.reason === "timeout" ? "it ran past its timeout" : "more than half of its agents failed"}.`,
       why: f.message,
-      options,
+      options: offered,
       technical: {
         code: f.reason === "timeout" ? "PHASE_TIMEOUT" : "PHASE_AGENTS_FAILED",
         timestamp: at,
@@ -187,17 +189,21 @@ export function recoveryGate(state: MissionState, agentName: string, step: numbe
   const lastCompletedPhase = state.completedPhases.at(-1) ?? null;
   const incomplete = state.agentOrder.map((n) => state.agents[n]).filter((x) => x.phase === a.phase && (x.status === "running" || x.status === "pending"));
   const st = a.steps[step];
-  const options = [
-    option("resume", "c", "Resume", `Continue from the last checkpoint: run step ${step + 1} (${label}) again with the same idempotency key ${st.idempotencyKey}. If it had already taken effect and is not idempotent, it may happen twice.`),
-    option("restart_phase", "p", "Restart phase", `Restart ${a.phase}: every agent of the phase runs again from its first step.`),
-    abortOption(state),
-  ];
+  // The gate and its UserFacingError show the same options, recommendation included.
+  const options = recommend(
+    [
+      option("resume", "c", "Resume", `Continue from the last checkpoint: run step ${step + 1} (${label}) again with the same idempotency key ${st.idempotencyKey}. If it had already taken effect and is not idempotent, it may happen twice.`),
+      option("restart_phase", "p", "Restart phase", `Restart ${a.phase}: every agent of the phase runs again from its first step.`),
+      abortOption(state),
+    ],
+    "resume",
+  );
   return {
     kind: "recovery",
     agent: agentName,
     phase: a.phase,
     step,
-    options: recommend(options, "resume"),
+    options,
     error: {
       what: `The worker running step ${step + 1} (${label}) of agent "${agentName}" stopped before recording its result.`,
       why: `The step is not idempotent, so whether its side effect happened is unknown and it is not re-run without an operator. Last completed phase: ${lastCompletedPhase ?? "none"}; current phase: ${a.phase}; incomplete agents: ${incomplete.map((x) => x.name).join(", ") || "none"}.`,

@@ -1,0 +1,40 @@
+import { expect, startMission, test } from "./fixtures";
+import { MissionPage } from "./pages/mission-page";
+
+const node = (code: string) => ({ tool: "shell", args: { command: "node", args: ["-e", code] } });
+
+test("a high-risk step waits at an approval gate; Approve (key y) runs it and the mission ends SUCCESS", async ({ operatorPage: page }) => {
+  const id = await startMission(page.request, {
+    name: `approval ${Date.now()}`,
+    objective: "drop the staging table only with approval",
+    allowedBinaries: ["node"],
+    phases: [{ name: "EXECUTION", agents: [{ name: "dba", priority: "critical", steps: [node("console.log('backup done')"), { ...node("console.log('dropped')"), highRisk: true }] }] }],
+  });
+  const mission = new MissionPage(page);
+  await mission.open(id);
+  await expect(mission.gate()).toContainText("High-risk step 2 of agent “dba” needs approval", { timeout: 20_000 });
+  await expect(mission.option("approve")).toContainText("Run step 2");
+  await mission.gate().focus();
+  await page.keyboard.press("y");
+  await expect(mission.finalStatus()).toHaveAttribute("data-value", "SUCCESS", { timeout: 20_000 });
+});
+
+test("pause stops the mission at the next step boundary; resume continues it to the end", async ({ operatorPage: page }) => {
+  const id = await startMission(page.request, {
+    name: `pause ${Date.now()}`,
+    objective: "two slow steps",
+    allowedBinaries: ["node"],
+    phases: [{ name: "EXECUTION", agents: [{ name: "slow", priority: "critical", steps: [node("setTimeout(()=>console.log('one'), 2500)"), node("console.log('two')")] }] }],
+  });
+  const mission = new MissionPage(page);
+  await mission.open(id);
+  await expect(page.getByTestId("timeline-event").filter({ hasText: "step.started" })).toHaveCount(1, { timeout: 20_000 });
+  await page.getByTestId("pause-mission").click();
+  await expect(page.getByTestId("pause-banner")).toContainText("Paused by an operator");
+  // The step in flight still records its result; the next one does not start.
+  await expect(page.getByTestId("timeline-event").filter({ hasText: "tool.succeeded" })).toHaveCount(1, { timeout: 10_000 });
+  await page.waitForTimeout(1000);
+  await expect(page.getByTestId("timeline-event").filter({ hasText: "step.started" })).toHaveCount(1);
+  await page.getByTestId("resume-mission").click();
+  await expect(mission.finalStatus()).toHaveAttribute("data-value", "SUCCESS", { timeout: 20_000 });
+});
