@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import type { AgentError, GateOption, MissionState } from "../lib/mission/types";
+import type { AgentError, DiagnosisSummary, GateOption, MissionState } from "../lib/mission/types";
 import type { UserFacingError } from "../lib/errors";
 import type { MissionDefinition } from "../lib/mission/definition";
 
@@ -107,6 +107,7 @@ export const gates = pgTable(
     agent: text("agent").notNull(),
     phase: text("phase").notNull(),
     step: integer("step"),
+    diagnosis: jsonb("diagnosis").$type<DiagnosisSummary>(),
     status: text("status").notNull(),
     options: jsonb("options").$type<GateOption[]>().notNull(),
     error: jsonb("error").$type<UserFacingError>().notNull(),

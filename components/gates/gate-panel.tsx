@@ -1,6 +1,7 @@
 "use client";
 
 import { TechnicalDetails } from "@/components/ui/technical-details";
+import { DiagnosisView } from "@/components/diagnosis/diagnosis-view";
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState, useTransition, type KeyboardEvent } from "react";
@@ -189,6 +190,7 @@ export function GatePanel({
         </p>
       ) : null}
 
+      {gate.diagnosis ? <DiagnosisView diagnosis={gate.diagnosis} /> : null}
       <TechnicalDetails entries={[["gate", gate.id], ...technical]} />
     </section>
   );

@@ -1,6 +1,9 @@
 import { describeFailedEvidence } from "../tools/evidence";
+import { diagnose } from "../diagnosis/diagnose";
+import { diagnosticReflectionEvent } from "../diagnosis/context-log";
+import { inputContextFromToolError } from "../diagnosis/from-tool-error";
 import type { ToolError, ToolResult } from "../tools/result";
-import { agentDefinition, type StepDefinition, type ToolCallDefinition } from "./definition";
+import { agentDefinition, TOOL_NAMES, type StepDefinition, type ToolCallDefinition } from "./definition";
 import type { NewMissionEvent } from "./events";
 import { allProvidersFailed, approvalGate, phaseGate, recoveryGate, stepLabel, toAgentError } from "./failure";
 import { nextAction, phaseTimeLeft, type NextAction } from "./next-action";
@@ -23,6 +26,10 @@ export interface EngineIO {
   idempotent(step: StepDefinition): boolean;
   /** True when the run must stop at this boundary (shutdown, lease lost). */
   stopped(): boolean;
+  /** ADR-0003 settings; without them no diagnosis is recorded. */
+  diagnosis?: { enabled: boolean; whyDepth: number; maxRecoveryAttempts: number };
+  /** Files and directories of the mission's workspace, for the diagnosis's input context. */
+  workspaceState?(state: MissionState): Promise<{ files: string[]; directories: string[] }>;
 }
 
 export type StepOutcome = "progress" | "waiting" | "terminal" | "stopped";
@@ -137,7 +144,9 @@ async function executeStep(state: MissionState, agentName: string, index: number
   else if (result.error.code === "TIMEOUT" && (phaseExpired || agentExpired))
     error = { ...result.error, message: phaseExpired ? `${state.phase} reached its timeout during ${label}. ${result.error.message}` : `Agent "${agentName}" exceeded its ${def.timeoutMs} ms timeout during ${label}. ${result.error.message}` };
   else error = result.error;
-  const events: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent)> = [t.toolFailed(agentName, a.attempt, index, error, evidence), t.agentFailed(agentName, a.attempt, toAgentError(error, step, index))];
+  const events: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent)> = [t.toolFailed(agentName, a.attempt, index, error, evidence)];
+  if (io.diagnosis?.enabled) events.push(await diagnosisEvent(state, agentName, index, error, result.data, io));
+  events.push(t.agentFailed(agentName, a.attempt, toAgentError(error, step, index)));
   if (phaseExpired && !allProvidersFailed(error)) {
     const limit = state.definition.phases.find((p) => p.name === state.phase)?.timeoutMs;
     events.push(t.phaseFailed(a.phase, "timeout", `${a.phase} ran longer than its ${limit} ms timeout (during ${label} of "${agentName}").`));
@@ -158,4 +167,28 @@ function compact(data: Record<string, unknown>): Record<string, unknown> {
     else out[k] = v;
   }
   return out;
+}
+
+/** ADR-0003: the "5 whys" diagnosis of a failed step, with its ContextLog record. Pure given the IO's clock. */
+async function diagnosisEvent(state: MissionState, agentName: string, index: number, error: ToolError, data: Record<string, unknown> | null, io: EngineIO): Promise<NewMissionEvent> {
+  const started = io.now();
+  const a = state.agents[agentName];
+  const step = agentDefinition(state.definition, agentName).steps[index];
+  const previousActions = state.completedSteps.slice(-3).map((c) => {
+    const s = agentDefinition(state.definition, c.agent).steps[c.step];
+    return { tool: s.tool, args: s.args, result: "ok", success: true };
+  });
+  const input = inputContextFromToolError(
+    { tool: step.tool, args: step.args, error, data },
+    {
+      iteration: a.attempt,
+      previousActions,
+      availableTools: [...TOOL_NAMES],
+      workspaceState: (await io.workspaceState?.(state)) ?? { files: [], directories: [] },
+      taskGoal: state.definition.objective,
+    },
+  );
+  const d = diagnose(input, { whyDepth: io.diagnosis!.whyDepth, now: io.now(), maxRecoveryAttempts: io.diagnosis!.maxRecoveryAttempts });
+  const log = diagnosticReflectionEvent(input, d, { convId: state.id, traceId: `${state.id}/${agentName}/${index}/${a.attempt}`, elapsedMs: io.now() - started, actor: "system" });
+  return t.diagnosticReflection(agentName, a.attempt, index, log, d);
 }

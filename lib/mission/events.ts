@@ -1,7 +1,9 @@
 import type { UserFacingError } from "../errors";
+import type { DiagnosticReflectionEvent } from "../diagnosis/context-log";
+import type { Diagnosis } from "../diagnosis/types";
 import type { ToolError } from "../tools/result";
 import type { MissionDefinition, Phase } from "./definition";
-import type { AgentError, EvidenceRecord, FinalStatus, GateDecision, GateKind, GateOption, PauseKind } from "./types";
+import type { AgentError, DiagnosisSummary, EvidenceRecord, FinalStatus, GateDecision, GateKind, GateOption, PauseKind } from "./types";
 
 /**
  * Every mission event. Types are dotted lower case. Each event also carries, as columns,
@@ -14,10 +16,12 @@ export type MissionEventBody =
   | { type: "step.started"; payload: { agent: string; attempt: number; step: number; tool: string; idempotencyKey: string } }
   | { type: "tool.succeeded"; payload: { agent: string; attempt: number; step: number; data: Record<string, unknown>; evidence: EvidenceRecord[] } }
   | { type: "tool.failed"; payload: { agent: string; attempt: number; step: number; error: ToolError; evidence: EvidenceRecord[] } }
+  /** ADR-0003: the "5 whys" diagnosis of a tool failure, with its ContextLog record. */
+  | { type: "diagnostic_reflection"; payload: { agent: string; attempt: number; step: number; contextLog: DiagnosticReflectionEvent; diagnosis: Diagnosis } }
   | { type: "agent.completed"; payload: { agent: string; attempt: number } }
   | { type: "agent.failed"; payload: { agent: string; attempt: number; error: AgentError } }
   | { type: "mission.warning"; payload: { agent: string; message: string } }
-  | { type: "gate.opened"; payload: { gateId: string; kind: GateKind; agent: string; phase: Phase; step: number | null; options: GateOption[]; error: UserFacingError } }
+  | { type: "gate.opened"; payload: { gateId: string; kind: GateKind; agent: string; phase: Phase; step: number | null; options: GateOption[]; error: UserFacingError; diagnosis?: DiagnosisSummary | null } }
   | { type: "gate.resolved"; payload: { gateId: string; decision: GateDecision; note: string | null; openMs: number } }
   | { type: "phase.completed"; payload: { phase: Phase; skipped?: boolean } }
   | { type: "phase.failed"; payload: { phase: Phase; reason: "agents_failed" | "timeout"; message: string } }
@@ -55,6 +59,7 @@ export const EVENT_TYPES: readonly MissionEventType[] = [
   "step.started",
   "tool.succeeded",
   "tool.failed",
+  "diagnostic_reflection",
   "agent.completed",
   "agent.failed",
   "mission.warning",

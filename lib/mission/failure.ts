@@ -2,7 +2,7 @@ import type { UserFacingError } from "../errors";
 import type { ToolError } from "../tools/result";
 import { agentDefinition, phaseDefinition, type Phase, type Priority, type StepDefinition } from "./definition";
 import { hasValidEvidence } from "./status";
-import type { AgentError, AgentErrorCode, AgentState, GateDecision, GateKind, GateOption, MissionState } from "./types";
+import type { AgentError, AgentErrorCode, AgentState, DiagnosisSummary, GateDecision, GateKind, GateOption, MissionState } from "./types";
 
 /** How a specific tool failure maps onto FAILURE_MODEL's agent error codes, and whether a retry can help. */
 const TOOL_TO_AGENT: Record<ToolError["code"], { code: AgentErrorCode; recoverable: boolean }> = {
@@ -141,6 +141,7 @@ export function gateUserError(state: MissionState, agent: AgentState, options: G
 }
 
 export interface GateSpec {
+  diagnosis?: DiagnosisSummary | null;
   kind: GateKind;
   agent: string;
   phase: Phase;

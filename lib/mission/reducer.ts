@@ -4,7 +4,7 @@ import { deriveFinalStatus } from "./status";
 import type { AgentState, CompensationState, GateState, MissionState, StepState } from "./types";
 
 /** Bump when MissionState's shape changes: stored snapshots of an older version are rebuilt by reduce(events). */
-export const STATE_VERSION = 2;
+export const STATE_VERSION = 3;
 
 /** An event that the state machine does not allow in the current state. Names the transition. */
 export class IllegalTransitionError extends Error {
@@ -108,6 +108,29 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       return s;
     }
 
+    case "diagnostic_reflection": {
+      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      const st = a.steps[e.payload.step];
+      if (!st || st.status !== "failed") bad(`for step ${e.payload.step} of "${a.name}", which has not failed: a diagnosis follows a tool failure`);
+      const d = e.payload.diagnosis;
+      putStep(a, {
+        ...st,
+        diagnosis: {
+          id: d.id,
+          whyChain: Object.values(d.whyChain),
+          rootCause: d.rootCause,
+          type: d.errorClassification.type,
+          severity: d.errorClassification.severity,
+          canRecover: d.errorClassification.canRecover,
+          alternatives: d.alternatives.map((x) => ({ strategy: x.strategy, description: x.description, confidence: x.confidence })),
+          recoveryStrategy: d.recoveryPlan.strategy,
+          recoverySteps: d.recoveryPlan.steps.map((x) => ({ action: x.action, tool: x.tool, expectedOutcome: x.expectedOutcome })),
+          fallbackChain: d.recoveryPlan.fallbackChain,
+        },
+      });
+      return s;
+    }
+
     case "step.interrupted": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
       const st = a.steps[e.payload.step];
@@ -180,6 +203,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         phase: p.phase,
         step: p.step,
         status: "open",
+        diagnosis: p.diagnosis ?? null,
         options: p.options,
         error: p.error,
         openedAt: e.at,

@@ -61,6 +61,7 @@ export async function simulate(definition: MissionDefinition, script: Simulation
     },
     idempotent: (step: StepDefinition) => step.idempotent ?? step.tool === "http",
     stopped: () => crashed,
+    diagnosis: { enabled: true, whyDepth: 5, maxRecoveryAttempts: 2 },
   };
   const max = script.maxEvents ?? 10_000;
   for (;;) {

@@ -1,4 +1,6 @@
 import type { ToolError } from "../tools/result";
+import type { DiagnosticReflectionEvent } from "../diagnosis/context-log";
+import type { Diagnosis } from "../diagnosis/types";
 import type { MissionDefinition, Phase } from "./definition";
 import { idempotencyKey, type NewMissionEvent } from "./events";
 import { gateUserError, respondToFailure, type GateSpec } from "./failure";
@@ -100,9 +102,10 @@ export function failureResponse(state: MissionState, agentName: string, gateId: 
     return { type: "mission.warning", payload: { agent: agentName, message: response.warning }, reason: `"${agentName}" is optional.`, impact: response.warning, evidence: { priority: agent.priority } };
   }
   const error = gateUserError(state, agent, response.options, at);
+  const diagnosis = agent.steps.find((s) => s.status === "failed")?.diagnosis ?? null;
   return gateOpened(
     gateId,
-    { kind: "agent", agent: agentName, phase: agent.phase, step: null, options: response.options, error },
+    { kind: "agent", agent: agentName, phase: agent.phase, step: null, options: response.options, error, diagnosis },
     agent.priority === "optional" ? `Every LLM provider failed for "${agentName}": an infrastructure failure pauses the mission whatever the priority.` : `"${agentName}" is ${agent.priority}; the response matrix opens a gate.`,
   );
 }
@@ -242,5 +245,15 @@ export function missionFinished(state: MissionState): NewMissionEvent {
     reason: explainFinalStatus(state),
     impact: `Final status ${finalStatus}, derived from the evidence.`,
     evidence: Object.fromEntries(state.agentOrder.map((n) => [n, state.agents[n].status])),
+  };
+}
+
+export function diagnosticReflection(agent: string, attempt: number, step: number, contextLog: DiagnosticReflectionEvent, diagnosis: Diagnosis): NewMissionEvent {
+  return {
+    type: "diagnostic_reflection",
+    payload: { agent, attempt, step, contextLog, diagnosis },
+    reason: `"5 whys" diagnosis of step ${step + 1} of "${agent}": ${diagnosis.errorClassification.type} (${diagnosis.errorClassification.severity}).`,
+    impact: `Root cause: ${diagnosis.rootCause.description} (confidence ${diagnosis.rootCause.confidence}). Recommended recovery: ${diagnosis.recoveryPlan.strategy}.`,
+    evidence: { diagnosisId: diagnosis.id, type: diagnosis.errorClassification.type, confidence: diagnosis.rootCause.confidence },
   };
 }

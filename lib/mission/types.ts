@@ -42,6 +42,22 @@ export interface StepState {
   reruns: number;
   /** An operator chose to resume this interrupted step. */
   resumeApproved: boolean;
+  /** The "5 whys" diagnosis of this step's failure (ADR-0003), when it failed. */
+  diagnosis?: DiagnosisSummary | null;
+}
+
+/** What the console shows of a diagnosis; the full one is in the `diagnostic_reflection` event. */
+export interface DiagnosisSummary {
+  id: string;
+  whyChain: string[];
+  rootCause: { category: string; description: string; confidence: number };
+  type: string;
+  severity: string;
+  canRecover: boolean;
+  alternatives: Array<{ strategy: string; description: string; confidence: number }>;
+  recoveryStrategy: string;
+  recoverySteps: Array<{ action: string; tool: string; expectedOutcome: string }>;
+  fallbackChain: string[];
 }
 
 export interface AgentState {
@@ -77,6 +93,8 @@ export interface GateState {
   status: "open" | "resolved";
   options: GateOption[];
   error: UserFacingError;
+  /** The "5 whys" diagnosis of the failure behind an agent gate. */
+  diagnosis: DiagnosisSummary | null;
   openedAt: string;
   openedSeq: number;
   decision: GateDecision | null;

@@ -1,5 +1,5 @@
 import type { UserFacingError } from "../errors";
-import type { GateDecision, GateKind, GateOption, GateState } from "../mission/types";
+import type { DiagnosisSummary, GateDecision, GateKind, GateOption, GateState } from "../mission/types";
 
 /** A gate as the console shows it: the gate plus the mission it belongs to. */
 export interface GateView {
@@ -10,6 +10,7 @@ export interface GateView {
   agent: string;
   phase: string;
   step: number | null;
+  diagnosis: DiagnosisSummary | null;
   status: "open" | "resolved";
   options: GateOption[];
   error: UserFacingError;
@@ -29,6 +30,7 @@ export function gateViewFromState(g: GateState, mission: { id: string; name: str
     agent: g.agent,
     phase: g.phase,
     step: g.step,
+    diagnosis: g.diagnosis ?? null,
     status: g.status,
     options: g.options,
     error: g.error,
@@ -48,6 +50,7 @@ export interface GateRowLike {
   agent: string;
   phase: string;
   step: number | null;
+  diagnosis: DiagnosisSummary | null;
   status: string;
   options: GateOption[];
   error: UserFacingError;
@@ -68,6 +71,7 @@ export function gateViewFromRow(row: { gate: GateRowLike; missionName: string })
     agent: g.agent,
     phase: g.phase,
     step: g.step,
+    diagnosis: g.diagnosis ?? null,
     status: g.status === "resolved" ? "resolved" : "open",
     options: g.options,
     error: g.error,

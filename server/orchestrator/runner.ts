@@ -7,9 +7,13 @@ import * as t from "../../lib/mission/transitions";
 import { isConnectionError, waitForDatabase } from "./db-outage";
 import type { MissionState } from "../../lib/mission";
 import { evaluateEvidence, getTool, runTool } from "../../lib/tools";
+import { loadDiagnosisConfig } from "../../lib/diagnosis/config";
 import type { Db } from "../../db/client";
 import { appendEvents } from "../../db/queries/events";
 import { missions } from "../../db/schema";
+
+/** How long after a step's timeout the runner aborts a tool that did not stop by itself. */
+const TOOL_TIMEOUT_BACKSTOP_MS = 1000;
 
 /** What one mission run needs from its worker. */
 export interface RunContext {
@@ -68,14 +72,32 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
       const workspace = path.join(ctx.workspacesDir, state.id);
       await fs.mkdir(workspace, { recursive: true });
       const allowed = [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries])];
-      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs))]);
+      // Each tool enforces timeoutMs itself and reports "did not complete within N ms". This signal is only
+      // a backstop for a tool that does not: it fires a little later, or it would win the race and every
+      // timeout would read "the step was cancelled" (found by the chaos suite, scenario f).
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, timeoutMs) + TOOL_TIMEOUT_BACKSTOP_MS)]);
       const result = await runTool(call.tool, call.args, { workspace, allowedBinaries: allowed, signal, timeoutMs, idempotencyKey });
       const evidence = await evaluateEvidence(call, result, { workspace });
       return { result, evidence };
     },
     idempotent: (step) => step.idempotent ?? getTool(step.tool)?.idempotent ?? false,
+    diagnosis: diagnosisSettings(),
+    workspaceState: async (state) => {
+      const entries = await fs.readdir(path.join(ctx.workspacesDir, state.id), { withFileTypes: true }).catch(() => []);
+      return { files: entries.filter((e) => e.isFile()).map((e) => e.name).slice(0, 200), directories: entries.filter((e) => e.isDirectory()).map((e) => e.name).slice(0, 200) };
+    },
     stopped: () => ctx.signal.aborted || ctx.shouldStop(),
   };
+}
+
+let settings: EngineIO["diagnosis"] | undefined;
+/** ADR-0003 flags (AUTONOMOUS_*), read once per process. */
+function diagnosisSettings(): EngineIO["diagnosis"] {
+  if (!settings) {
+    const c = loadDiagnosisConfig();
+    settings = { enabled: c.AUTONOMOUS_DIAGNOSTIC_REFLECTION_ENABLED, whyDepth: c.AUTONOMOUS_DIAGNOSTIC_WHY_DEPTH, maxRecoveryAttempts: c.AUTONOMOUS_MAX_RECOVERY_ATTEMPTS };
+  }
+  return settings;
 }
 
 async function loadState(db: Db, id: string): Promise<MissionState> {

@@ -74,6 +74,16 @@ describe("the orchestrator worker on real PostgreSQL, processes and HTTP", () =>
     expect(s3.agents["link-checker"].error?.message).toMatch(/broken links/);
     expect(s4.finalStatus).not.toBe("SUCCESS");
     expect(s4.agents.search.steps[0].error?.code).toBe("CONNECTION_REFUSED");
+    // Every tool failure is diagnosed (ADR-0003) before anything decides what happens next.
+    expect(gate.diagnosis).toMatchObject({ type: "tool_not_found", canRecover: true });
+    expect(gate.diagnosis?.whyChain).toHaveLength(5);
+    expect(s4.agents.search.steps[0].diagnosis?.type).toBe("network_error");
+    const log = await listEventsAfter(tdb.db, { missionId: ids[1] });
+    const order = log.map((e) => e.type);
+    expect(order.indexOf("diagnostic_reflection")).toBe(order.indexOf("tool.failed") + 1);
+    expect(order.indexOf("diagnostic_reflection")).toBeLessThan(order.indexOf("gate.opened"));
+    const reflection = log.find((e) => e.type === "diagnostic_reflection")!.payload as { contextLog: Record<string, unknown> };
+    expect(reflection.contextLog).toMatchObject({ act: "diagnostic_reflection", name: "5_whys_analysis", conv_id: ids[1], status: "ok" });
   });
 
   it("a gate decided while the worker waits is acted on at once: skip on a critical agent ends FAILED", async () => {
