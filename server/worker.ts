@@ -2,6 +2,8 @@ import path from "node:path";
 import { createDb } from "../db/client";
 import { env } from "../lib/env";
 import { Worker } from "./orchestrator/worker";
+import { applyHealthReport } from "./orchestrator/health-pause";
+import { checkHealth, startHealthMonitor } from "./health";
 
 /** The worker process: `faultline worker` (the launcher starts one). Needs DATABASE_URL. */
 export async function runWorkerProcess(databaseUrl: string): Promise<void> {
@@ -18,6 +20,13 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     concurrency: e.FAULTLINE_WORKER_CONCURRENCY,
   });
   await worker.start();
+  // Health checks every FAULTLINE_HEALTH_INTERVAL_MS: unavailable shared dependencies pause active missions.
+  const monitor = startHealthMonitor({
+    intervalMs: e.FAULTLINE_HEALTH_INTERVAL_MS,
+    check: () => checkHealth({ db: handle.db, workspacesDir: path.join(e.dataDir, "workspaces"), providers: e.FAULTLINE_LLM_PROVIDERS, staleWorkerMs: e.FAULTLINE_LEASE_MS }),
+    onReport: (report) => void applyHealthReport(handle.db, worker.id, report, (m) => console.log(`[worker] ${m}`)).catch((err) => console.error(`[worker] health pause failed: ${err instanceof Error ? err.message : err}`)),
+    log: (m) => console.log(`[worker] health ${m}`),
+  });
   await new Promise<void>((resolve) => {
     const shutdown = (sig: string) => {
       console.log(`[worker] ${sig}: finishing or releasing held missions…`);
@@ -26,5 +35,6 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
   });
+  monitor.stop();
   await handle.close();
 }

@@ -2,7 +2,7 @@ import type { UserFacingError } from "../errors";
 import type { ToolError } from "../tools/result";
 import { agentDefinition, phaseDefinition, type Phase, type Priority, type StepDefinition } from "./definition";
 import { hasValidEvidence } from "./status";
-import type { AgentError, AgentErrorCode, AgentState, DiagnosisSummary, GateDecision, GateKind, GateOption, MissionState } from "./types";
+import { AGENT_ERROR_CODES, type AgentError, type AgentErrorCode, type AgentState, type DiagnosisSummary, type GateDecision, type GateKind, type GateOption, type MissionState } from "./types";
 
 /** How a specific tool failure maps onto FAILURE_MODEL's agent error codes, and whether a retry can help. */
 const TOOL_TO_AGENT: Record<ToolError["code"], { code: AgentErrorCode; recoverable: boolean }> = {
@@ -31,6 +31,7 @@ export function stepLabel(step: Pick<StepDefinition, "name" | "tool" | "args">, 
   if (step.tool === "shell") return `shell ${[a.command, ...(Array.isArray(a.args) ? a.args : [])].join(" ")}`.trim();
   if (step.tool === "http") return `http ${String(a.method ?? "GET")} ${String(a.url ?? "")}`;
   if (step.tool === "file") return `file ${String(a.op ?? "")} ${String(a.path ?? "")}`.trim();
+  if (step.tool === "llm") return `llm ${JSON.stringify(String(a.prompt ?? "").slice(0, 40))}`;
   return `${step.tool} step ${index + 1}`;
 }
 
@@ -45,6 +46,10 @@ export function toAgentError(toolError: ToolError, step: StepDefinition, index: 
     // 408 and 5xx are worth another try; other 4xx mean the request itself is wrong.
     recoverable = toolError.status === 408 || toolError.status >= 500;
   }
+  // A tool that knows better (the llm client) says which agent code applies and whether a retry helps.
+  const d = toolError.details as { agentErrorCode?: unknown; recoverable?: unknown } | undefined;
+  if (typeof d?.agentErrorCode === "string" && (AGENT_ERROR_CODES as readonly string[]).includes(d.agentErrorCode)) code = d.agentErrorCode as AgentErrorCode;
+  if (typeof d?.recoverable === "boolean") recoverable = d.recoverable;
   if (allProvidersFailed(toolError)) code = "PROVIDER_ERROR";
   return {
     code,

@@ -50,10 +50,14 @@ export function stepStarted(missionId: string, agent: string, attempt: number, s
 }
 
 export function toolSucceeded(agent: string, attempt: number, step: number, data: Record<string, unknown>, evidence: EvidenceRecord[]): NewMissionEvent {
+  // An LLM call that fell back to another provider says so: no silent fallback.
+  const attempts = Array.isArray(data.attempts) ? (data.attempts as Array<{ provider?: string; ok?: boolean; summary?: string; message?: string }>) : [];
+  const failed = attempts.filter((a) => a.ok === false);
+  const fallback = failed.length ? ` after falling back from ${failed.map((a) => `${a.provider} (${a.summary ?? a.message ?? "failed"})`).join(", ")} to ${String(data.provider)}` : "";
   return {
     type: "tool.succeeded",
     payload: { agent, attempt, step, data, evidence },
-    reason: `The tool returned ok and ${evidence.length} evidence check(s) passed.`,
+    reason: `The tool returned ok${fallback} and ${evidence.length} evidence check(s) passed.`,
     impact: `Step ${step + 1} of "${agent}" is proven done.`,
     evidence: { checks: evidence },
   };

@@ -35,6 +35,8 @@ export class Worker {
   private readonly held = new Map<string, AbortController>();
   private readonly running = new Set<Promise<void>>();
   private listener: pg.Client | null = null;
+  private listenClient: pg.Client | null = null;
+  private relistenTimer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private stopping = false;
   private wake: (() => void) | null = null;
@@ -69,6 +71,7 @@ export class Worker {
     await all;
     clearTimeout(timer);
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.relistenTimer) clearTimeout(this.relistenTimer);
     await this.listener?.end().catch(() => {});
     await this.opts.handle.db
       .update(workers)
@@ -137,6 +140,7 @@ export class Worker {
 
   private async listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.opts.databaseUrl, application_name: "faultline-worker-listen" });
+    this.listenClient = client;
     client.on("notification", (n) => {
       try {
         const p = JSON.parse(n.payload ?? "{}") as EventsNotification;
@@ -146,13 +150,41 @@ export class Worker {
       }
     });
     client.on("error", (e) => {
+      if (this.listenClient !== client) return; // a late error of a connection already replaced
       this.log(`LISTEN connection lost (${e.message}); polling until it is back`);
       this.listener = null;
-      if (!this.stopping) setTimeout(() => void this.listen().catch(() => {}), 1000);
+      this.relisten();
     });
-    await client.connect();
-    await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    } catch (e) {
+      void client.end().catch(() => {});
+      throw e;
+    }
     this.listener = client;
+  }
+
+  /**
+   * Reconnects the LISTEN connection every second until it is back. (It used to try once: a database
+   * outage longer than a second left the worker on polling alone for good. Found by the chaos suite.)
+   */
+  private relisten(): void {
+    if (this.stopping || this.relistenTimer) return;
+    this.relistenTimer = setTimeout(() => {
+      this.relistenTimer = null;
+      if (this.stopping) return;
+      this.listen().then(
+        () => {
+          this.log("LISTEN connection back");
+          this.wake?.(); // wake-ups may have been missed meanwhile
+        },
+        (e: Error) => {
+          this.log(`LISTEN reconnect failed (${e.message.split("\n")[0]}); retrying`);
+          this.relisten();
+        },
+      );
+    }, 1000);
   }
 
   private sleep(ms: number): Promise<void> {
