@@ -68,6 +68,8 @@ export default async function globalSetup() {
     FAULTLINE_DATA_DIR: dataDir,
     FAULTLINE_DEMO_USERS: "1",
     FAULTLINE_POLL_MS: "500",
+    // Chaos scenario e (e2e/chaos-client.spec.ts): an owning operator's disconnect pauses after 1.5 s.
+    FAULTLINE_OPERATOR_DISCONNECT_MS: "1500",
     NEXT_TELEMETRY_DISABLED: "1",
   };
   const bin = path.join(ROOT, "bin", "faultline.mjs");
@@ -91,7 +93,9 @@ export default async function globalSetup() {
     worker.kill("SIGKILL");
     const d = new pg.Client({ connectionString: admin.toString() });
     await d.connect();
-    await d.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    // E2E_KEEP_DB=1 keeps the run's database for inspection after a failure.
+    if (process.env.E2E_KEEP_DB !== "1") await d.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    else console.log(`[e2e] kept database ${name}`);
     await d.end();
     await server.stop();
   };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fail, ok, type ToolError, type ToolResult } from "../tools/result";
-import { abortReason, errnoOf, errorMessage } from "../tools/util";
+import { abortReason, errorCodes, rootMessage } from "../tools/util";
 import type { Provider } from "./providers";
 
 /**
@@ -222,19 +222,7 @@ function llmError(base: Omit<ToolError, "details">, kind: LlmFailureKind, provid
   return { ...base, details };
 }
 
-/** All `code`s along an error's cause chain (AggregateError members included). */
-function errorCodes(err: unknown, depth = 0): string[] {
-  if (typeof err !== "object" || err === null || depth > 8) return [];
-  const own = errnoOf(err);
-  const members = err instanceof AggregateError ? err.errors.flatMap((e) => errorCodes(e, depth + 1)) : [];
-  return [...(own ? [own] : []), ...members, ...errorCodes((err as { cause?: unknown }).cause, depth + 1)];
-}
 
-function rootMessage(err: unknown): string {
-  let current: unknown = err;
-  for (let i = 0; i < 8 && current instanceof Error && current.cause instanceof Error; i++) current = current.cause;
-  return errorMessage(current);
-}
 
 type BodyRead = { text: string; tooLarge: boolean };
 

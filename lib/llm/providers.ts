@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isHttpUrl } from "../tools/util";
 
 /**
  * LLM providers: OpenAI-compatible endpoints, configured with the environment variable
@@ -13,14 +14,6 @@ import { z } from "zod";
 
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 60_000;
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === "http:" || u.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
 
 export const providerSchema = z.strictObject({
   name: z

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { abortReason, errnoOf, errorMessage } from "./util";
+import { abortReason, errnoOf, errorCodes, errorMessage, isHttpUrl, rootMessage } from "./util";
 import { fail, ok, type Tool, type ToolContext, type ToolError, type ToolResult } from "./result";
 
 /**
@@ -14,14 +14,6 @@ const EXCERPT_CHARS = 200;
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] as const;
 
-function isHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === "http:" || u.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
 
 export const httpArgsSchema = z
   .strictObject({
@@ -88,20 +80,7 @@ function isExpected(status: number, expectStatus: readonly number[] | undefined)
   return expectStatus ? expectStatus.includes(status) : status >= 200 && status <= 299;
 }
 
-/** All `code`s along an error's cause chain (including AggregateError members), outermost first. */
-function errorCodes(err: unknown, depth = 0): string[] {
-  if (typeof err !== "object" || err === null || depth > 8) return [];
-  const own = errnoOf(err);
-  const members = err instanceof AggregateError ? err.errors.flatMap((e) => errorCodes(e, depth + 1)) : [];
-  return [...(own ? [own] : []), ...members, ...errorCodes((err as { cause?: unknown }).cause, depth + 1)];
-}
 
-/** The innermost message of an error's cause chain: "fetch failed" says less than "bad port". */
-function rootMessage(err: unknown): string {
-  let current: unknown = err;
-  for (let i = 0; i < 8 && current instanceof Error && current.cause instanceof Error; i++) current = current.cause;
-  return errorMessage(current);
-}
 
 /** errno → [what happened, what to do]. */
 const NETWORK_EXPLANATIONS: Record<string, readonly [string, string]> = {

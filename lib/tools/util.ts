@@ -16,3 +16,28 @@ export function abortReason(signal: AbortSignal): string | undefined {
   return reason === undefined ? undefined : errorMessage(reason);
 }
 
+
+/** All `code`s along an error's cause chain (including AggregateError members), outermost first. */
+export function errorCodes(err: unknown, depth = 0): string[] {
+  if (typeof err !== "object" || err === null || depth > 8) return [];
+  const own = errnoOf(err);
+  const members = err instanceof AggregateError ? err.errors.flatMap((e) => errorCodes(e, depth + 1)) : [];
+  return [...(own ? [own] : []), ...members, ...errorCodes((err as { cause?: unknown }).cause, depth + 1)];
+}
+
+/** The innermost message of an error's cause chain: "fetch failed" says less than "bad port". */
+export function rootMessage(err: unknown): string {
+  let current: unknown = err;
+  for (let i = 0; i < 8 && current instanceof Error && current.cause instanceof Error; i++) current = current.cause;
+  return errorMessage(current);
+}
+
+/** True for an absolute http: or https: URL. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
