@@ -20,6 +20,23 @@ export function createDb(url: string, opts: { max?: number; applicationName?: st
   const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, application_name: opts.applicationName ?? "faultline", idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (err) => console.error(`[db] idle connection error: ${err.message}`));
+  // pg-pool listens for errors only while a client is idle: a checked-out client whose connection dies
+  // (server restart, pg_terminate_backend) emits 'error' with no listener, which crashed the process.
+  // Its holder's query still fails with the error. And drizzle's transaction() never releases its client
+  // when BEGIN itself fails: a dead client still checked out a few seconds later is given back with its
+  // error (so the pool discards it) instead of leaking a pool slot for good. (Found by the chaos suite.)
+  const checkedOut = new WeakSet<pg.PoolClient>();
+  pool.on("acquire", (client) => checkedOut.add(client));
+  pool.on("release", (_err, client) => checkedOut.delete(client));
+  pool.on("connect", (client) => {
+    client.on("error", (err) => {
+      if (!checkedOut.has(client)) return; // idle: the pool's own listener handles it
+      console.error(`[db] connection in use lost: ${err.message}`);
+      setTimeout(() => {
+        if (checkedOut.has(client)) client.release(err);
+      }, 5000).unref();
+    });
+  });
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };
 }

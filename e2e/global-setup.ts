@@ -68,8 +68,6 @@ export default async function globalSetup() {
     FAULTLINE_DATA_DIR: dataDir,
     FAULTLINE_DEMO_USERS: "1",
     FAULTLINE_POLL_MS: "500",
-    // Chaos scenario e (e2e/chaos-client.spec.ts): an owning operator's disconnect pauses after 1.5 s.
-    FAULTLINE_OPERATOR_DISCONNECT_MS: "1500",
     NEXT_TELEMETRY_DISABLED: "1",
   };
   const bin = path.join(ROOT, "bin", "faultline.mjs");
