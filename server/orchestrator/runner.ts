@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { advance, type EngineIO } from "../../lib/mission/engine";
 import * as t from "../../lib/mission/transitions";
 import { isConnectionError, waitForDatabase } from "./db-outage";
-import type { MissionState } from "../../lib/mission";
+import { IllegalTransitionError, type MissionState } from "../../lib/mission";
 import { evaluateEvidence, getTool, runTool } from "../../lib/tools";
 import { loadDiagnosisConfig } from "../../lib/diagnosis/config";
 import type { Db } from "../../db/client";
@@ -35,8 +35,21 @@ export interface RunContext {
 export async function runMission(ctx: RunContext, missionId: string): Promise<"waiting" | "terminal" | "stopped"> {
   let state = await loadState(ctx.db, missionId);
   const io = engineIO(ctx, missionId);
+  let refused = 0;
   for (;;) {
-    const r = await advance(state, io);
+    let r;
+    try {
+      r = await advance(state, io);
+      refused = 0;
+    } catch (e) {
+      // Someone else changed the mission between our read and our write (an operator's or a health
+      // check's pause, a decision): the reducer refused our event. Reload and decide again — but a
+      // refusal that repeats on fresh state is a bug, not a race: let it surface.
+      if (!(e instanceof IllegalTransitionError) || ++refused > 3) throw e;
+      state = await loadState(ctx.db, missionId);
+      ctx.log(`mission ${missionId}: ${e.message}; reloaded (now ${state.runState})`);
+      continue;
+    }
     state = r.state;
     if (r.outcome !== "progress") return r.outcome;
   }

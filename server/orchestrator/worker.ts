@@ -39,7 +39,9 @@ export class Worker {
   private relistenTimer: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private stopping = false;
-  private wake: (() => void) | null = null;
+  /** Resolves the current sleep; a wake-up while not sleeping is remembered (wakePending) instead of lost. */
+  private wakeSleeper: (() => void) | null = null;
+  private wakePending = false;
   private loop: Promise<void> | null = null;
   private readonly log: (msg: string) => void;
 
@@ -62,7 +64,7 @@ export class Worker {
   async stop(graceMs = 10_000): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    this.wake?.();
+    this.wake();
     await this.loop;
     const all = Promise.allSettled([...this.running]);
     // Runs stop at their next step boundary; a step still running after the grace period is aborted
@@ -120,7 +122,7 @@ export class Worker {
       } finally {
         this.held.delete(id);
         await releaseMission(this.opts.handle.db, { id, workerId: this.id }).catch(() => {});
-        this.wake?.();
+        this.wake();
       }
     })();
     this.running.add(p);
@@ -144,7 +146,7 @@ export class Worker {
     client.on("notification", (n) => {
       try {
         const p = JSON.parse(n.payload ?? "{}") as EventsNotification;
-        if (p.w) this.wake?.();
+        if (p.w) this.wake();
       } catch {
         /* a malformed hint is ignored: polling catches up */
       }
@@ -177,7 +179,7 @@ export class Worker {
       this.listen().then(
         () => {
           this.log("LISTEN connection back");
-          this.wake?.(); // wake-ups may have been missed meanwhile
+          this.wake(); // wake-ups may have been missed meanwhile
         },
         (e: Error) => {
           this.log(`LISTEN reconnect failed (${e.message.split("\n")[0]}); retrying`);
@@ -187,17 +189,24 @@ export class Worker {
     }, 1000);
   }
 
+  private wake(): void {
+    if (this.wakeSleeper) this.wakeSleeper();
+    else this.wakePending = true;
+  }
+
   private sleep(ms: number): Promise<void> {
+    if (this.wakePending) {
+      this.wakePending = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.wakeSleeper = null;
         resolve();
-      }
-      this.wake = () => {
-        this.wake = null;
-        done();
       };
+      const timer = setTimeout(done, ms);
+      this.wakeSleeper = done;
     });
   }
 }
