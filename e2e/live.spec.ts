@@ -34,7 +34,8 @@ test.describe("live updates", () => {
 
     // Reconnect: the page catches up from its last seq.
     cut = false;
-    await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "connected", { timeout: 20_000 });
+    // socket.io backs off up to 10 s (randomised) between attempts while the network is cut.
+    await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "connected", { timeout: 35_000 });
     await expect(mission.finalStatus()).toHaveAttribute("data-value", "FAILED");
     const server = (await (await page.request.get(`/api/v1/missions/${id}/events`)).json()) as { events: Array<{ seq: number }> };
     const seqs = await mission.timelineSeqs();

@@ -75,7 +75,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (a.phase !== s.phase) bad(`for agent "${a.name}" of ${a.phase} during ${s.phase}`);
       if (a.status !== "pending") bad(`for agent "${a.name}" which is ${a.status}`);
       if (e.payload.attempt !== a.attempt + 1) bad(`with attempt ${e.payload.attempt}; expected ${a.attempt + 1}`);
-      putAgent({ ...a, status: "running", attempt: e.payload.attempt, startedAt: e.at, steps: [], error: null, approvedSteps: [] });
+      putAgent({ ...a, status: "running", attempt: e.payload.attempt, startedAt: e.at, steps: [], error: null, approvedSteps: [], undone: false });
       return s;
     }
 
@@ -281,6 +281,9 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (openGate(s)) bad("while a gate is open");
       if (c.idempotencyKey !== e.payload.idempotencyKey) bad(`with key ${e.payload.idempotencyKey}; expected ${c.idempotencyKey}`);
       s.compensations = s.compensations.map((x) => (x === c ? { ...x, status: "running" } : x));
+      // Work being undone is no longer evidence of anything (NoSuccessOnUndoneWork).
+      const owner = s.agents[c.agent];
+      if (owner.attempt === c.attempt) putAgent({ ...owner, undone: true });
       return s;
     }
 

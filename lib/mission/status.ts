@@ -2,7 +2,8 @@ import type { AgentState, FinalStatus, MissionState } from "./types";
 
 /** An agent that completed every step with passing evidence. */
 export function hasValidEvidence(a: AgentState): boolean {
-  return a.status === "completed" && a.steps.length > 0 && a.steps.every((s) => s.status === "succeeded" && s.evidence.length > 0 && s.evidence.every((r) => r.passed));
+  return a.status === "completed" &&
+    !a.undone && a.steps.length > 0 && a.steps.every((s) => s.status === "succeeded" && s.evidence.length > 0 && s.evidence.every((r) => r.passed));
 }
 
 /**

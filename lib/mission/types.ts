@@ -75,6 +75,8 @@ export interface AgentState {
   tolerated: boolean;
   /** High-risk steps an operator approved for the current attempt. */
   approvedSteps: number[];
+  /** A compensation undid (or tried to undo) a step of the current attempt: its evidence no longer counts. */
+  undone?: boolean;
 }
 
 export interface GateOption extends ErrorOption {
