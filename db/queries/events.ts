@@ -124,8 +124,17 @@ export async function rebuildMission(tx: Tx, missionId: string): Promise<Mission
 /** Rebuilds every snapshot whose shape is older than STATE_VERSION; returns how many. */
 export async function rebuildStaleSnapshots(db: Db): Promise<number> {
   const stale = await db.select({ id: missions.id }).from(missions).where(sql`coalesce((${missions.state}->>'version')::int, 0) < ${STATE_VERSION}`);
-  for (const { id } of stale) await db.transaction((tx) => rebuildMission(tx, id));
-  return stale.length;
+  let rebuilt = 0;
+  for (const { id } of stale) {
+    try {
+      await db.transaction((tx) => rebuildMission(tx, id));
+      rebuilt++;
+    } catch (e) {
+      // A log the current rules refuse (recorded under older, looser rules) keeps its old snapshot.
+      console.error(`[migrate] mission ${id} keeps its stored snapshot: its events no longer replay (${e instanceof Error ? e.message : e})`);
+    }
+  }
+  return rebuilt;
 }
 
 /** Projections (missions, agents, gates) always equal reduce(events) as of the same seq. */

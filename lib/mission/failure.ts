@@ -115,7 +115,7 @@ function agentGateOptions(state: MissionState, agent: AgentState, err: AgentErro
 }
 
 function skipPhaseOption(state: MissionState, phase: Phase): GateOption {
-  const critical = state.agentOrder.map((n) => state.agents[n]).some((a) => a.phase === phase && a.priority === "critical" && a.status !== "completed");
+  const critical = state.agentOrder.map((n) => state.agents[n]).some((a) => a.phase === phase && a.priority === "critical" && !hasValidEvidence(a));
   return option("skip_phase", "k", "Skip phase", `Continue with the next phase without finishing ${phase}.${critical ? " A critical agent would not complete: the mission will end FAILED." : " The mission can at best end PARTIAL_SUCCESS."}`);
 }
 

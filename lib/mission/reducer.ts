@@ -4,7 +4,7 @@ import { deriveFinalStatus } from "./status";
 import type { AgentState, CompensationState, GateState, MissionState, StepState } from "./types";
 
 /** Bump when MissionState's shape changes: stored snapshots of an older version are rebuilt by reduce(events). */
-export const STATE_VERSION = 3;
+export const STATE_VERSION = 4;
 
 /** An event that the state machine does not allow in the current state. Names the transition. */
 export class IllegalTransitionError extends Error {
