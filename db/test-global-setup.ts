@@ -9,30 +9,41 @@ import { runMigrations } from "./migrate";
  * template database; each test file clones it (see db/test-helpers.ts).
  */
 
-export default async function setup(project: TestProject) {
-  // One template per test run, so concurrent runs on the same server never disturb each other.
-  const TEMPLATE = `faultline_tpl_${process.pid}`;
-  const handle = await ensureDatabase({ dataDir: path.resolve(".data-test"), databaseUrl: process.env.DATABASE_URL });
+/**
+ * A PostgreSQL (embedded under `dataDir`, or DATABASE_URL) with a freshly migrated template database
+ * named `template`; `teardown` drops the template and stops the server if this process started it.
+ */
+export async function startTemplateServer(opts: { dataDir: string; template: string }): Promise<{ url: string; template: string; teardown: () => Promise<void> }> {
+  const handle = await ensureDatabase({ dataDir: path.resolve(opts.dataDir), databaseUrl: process.env.DATABASE_URL });
   const admin = new URL(handle.url);
   admin.pathname = "/postgres";
   const c = new pg.Client({ connectionString: admin.toString() });
   await c.connect();
-  await c.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1`, [TEMPLATE]);
-  await c.query(`drop database if exists ${TEMPLATE}`);
-  await c.query(`create database ${TEMPLATE}`);
+  await c.query(`drop database if exists ${opts.template} with (force)`);
+  await c.query(`create database ${opts.template}`);
   await c.end();
   const tpl = new URL(handle.url);
-  tpl.pathname = `/${TEMPLATE}`;
+  tpl.pathname = `/${opts.template}`;
   await runMigrations(tpl.toString());
-  project.provide("databaseUrl", handle.url);
-  project.provide("templateDatabase", TEMPLATE);
-  return async () => {
-    const d = new pg.Client({ connectionString: admin.toString() });
-    await d.connect();
-    await d.query(`drop database if exists ${TEMPLATE} with (force)`).catch(() => {});
-    await d.end();
-    await handle.stop();
+  return {
+    url: handle.url,
+    template: opts.template,
+    teardown: async () => {
+      const d = new pg.Client({ connectionString: admin.toString() });
+      await d.connect();
+      await d.query(`drop database if exists ${opts.template} with (force)`).catch(() => {});
+      await d.end();
+      await handle.stop();
+    },
   };
+}
+
+export default async function setup(project: TestProject) {
+  // One template per test run, so concurrent runs on the same server never disturb each other.
+  const server = await startTemplateServer({ dataDir: ".data-test", template: `faultline_tpl_${process.pid}` });
+  project.provide("databaseUrl", server.url);
+  project.provide("templateDatabase", server.template);
+  return server.teardown;
 }
 
 declare module "vitest" {
