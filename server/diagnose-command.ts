@@ -9,7 +9,8 @@ import { DiagnosisConfigError, diagnose, inputContextSchema, loadDiagnosisConfig
  * 2 nothing to diagnose or invalid AUTONOMOUS_* settings.
  */
 
-export const DIAGNOSE_EXIT = { OK: 0, SOME_INVALID: 1, USAGE: 2 } as const;
+/** 0 whenever input was read — malformed lines are reported on stderr by number (the issue asks for 0); 2 for no input or bad settings. */
+export const DIAGNOSE_EXIT = { OK: 0, USAGE: 2 } as const;
 
 type Parsed = { line: number; input: InputContext } | { line: number; error: string };
 
@@ -78,5 +79,5 @@ export function runDiagnoseCommand(text: string, out: (line: string) => void, er
     out(JSON.stringify(diagnosis));
   }
   if (invalid > 0) err(`diagnose: ${invalid} of ${inputs.length} inputs could not be read; the others were diagnosed.`);
-  return invalid > 0 ? DIAGNOSE_EXIT.SOME_INVALID : DIAGNOSE_EXIT.OK;
+  return DIAGNOSE_EXIT.OK;
 }
