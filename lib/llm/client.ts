@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fail, ok, type ToolError, type ToolResult } from "../tools/result";
-import { abortReason, errorCodes, rootMessage } from "../tools/util";
+import { abortReason, errorCodes, readBodyCapped, rootMessage, type BodyRead } from "../tools/util";
 import type { Provider } from "./providers";
 
 /**
@@ -224,25 +224,7 @@ function llmError(base: Omit<ToolError, "details">, kind: LlmFailureKind, provid
 
 
 
-type BodyRead = { text: string; tooLarge: boolean };
 
-async function readCapped(res: Response, maxBytes: number): Promise<BodyRead> {
-  if (!res.body) return { text: "", tooLarge: false };
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.length;
-    if (bytes > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return { text: Buffer.concat(chunks).toString("utf8"), tooLarge: true };
-    }
-    chunks.push(value);
-  }
-  return { text: Buffer.concat(chunks).toString("utf8"), tooLarge: false };
-}
 
 function authHeaders(provider: Provider): Record<string, string> {
   return provider.apiKey ? { Authorization: `Bearer ${provider.apiKey}` } : {};
@@ -337,7 +319,7 @@ export async function chatCompletion(provider: Provider, request: ChatRequest, o
         body: JSON.stringify(body),
         signal: aborts.signal,
       });
-      read = await readCapped(res, opts.maxResponseBytes ?? DEFAULT_MAX_LLM_RESPONSE_BYTES);
+      read = await readBodyCapped(res, opts.maxResponseBytes ?? DEFAULT_MAX_LLM_RESPONSE_BYTES);
     } catch (err) {
       return fail(transportError(err, label, provider, aborts.which(), opts.signal, elapsed()));
     }
@@ -409,7 +391,7 @@ export async function probeProvider(provider: Provider, opts: { signal?: AbortSi
     let text: string;
     try {
       res = await fetch(`${provider.baseUrl}/models`, { headers: { Accept: "application/json", ...authHeaders(provider) }, signal: aborts.signal });
-      text = (await readCapped(res, 1024 * 1024)).text;
+      text = (await readBodyCapped(res, 1024 * 1024)).text;
     } catch (err) {
       const latencyMs = Math.round(performance.now() - started);
       const which = aborts.which();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { abortReason, errnoOf, errorCodes, errorMessage, isHttpUrl, rootMessage } from "./util";
+import { abortReason, errnoOf, errorCodes, errorMessage, isHttpUrl, readBodyCapped, rootMessage, type BodyRead } from "./util";
 import { fail, ok, type Tool, type ToolContext, type ToolError, type ToolResult } from "./result";
 
 /**
@@ -113,32 +113,7 @@ export function requestError(err: unknown, label: string, abort: AbortCause): To
   return { code: "NETWORK_ERROR", ...(errno ? { errno } : {}), message: `${label} failed: ${what}${errno ? ` (${errno})` : ""}. ${todo}.` };
 }
 
-type BodyRead = { text: string; bytes: number; tooLarge: boolean };
 
-/** Read a response body as UTF-8, stopping (and cancelling the stream) once it exceeds `maxBytes`. */
-async function readBodyCapped(res: Response, maxBytes: number): Promise<BodyRead> {
-  const declared = Number(res.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await res.body?.cancel().catch(() => {});
-    return { text: "", bytes: declared, tooLarge: true };
-  }
-  if (!res.body) return { text: "", bytes: 0, tooLarge: false };
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const room = maxBytes - bytes;
-    chunks.push(value.length > room ? value.subarray(0, Math.max(0, room)) : value);
-    bytes += value.length;
-    if (bytes > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return { text: Buffer.concat(chunks).toString("utf8"), bytes, tooLarge: true };
-    }
-  }
-  return { text: Buffer.concat(chunks).toString("utf8"), bytes, tooLarge: false };
-}
 
 type ResponseInfo = { status: number; statusText: string; headers: Record<string, string>; durationMs: number };
 

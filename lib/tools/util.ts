@@ -41,3 +41,30 @@ export function isHttpUrl(value: string): boolean {
     return false;
   }
 }
+
+export type BodyRead = { text: string; bytes: number; tooLarge: boolean };
+
+/** Read a response body as UTF-8, stopping (and cancelling the stream) once it exceeds `maxBytes`. */
+export async function readBodyCapped(res: Response, maxBytes: number): Promise<BodyRead> {
+  const declared = Number(res.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    return { text: "", bytes: declared, tooLarge: true };
+  }
+  if (!res.body) return { text: "", bytes: 0, tooLarge: false };
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const room = maxBytes - bytes;
+    chunks.push(value.length > room ? value.subarray(0, Math.max(0, room)) : value);
+    bytes += value.length;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return { text: Buffer.concat(chunks).toString("utf8"), bytes, tooLarge: true };
+    }
+  }
+  return { text: Buffer.concat(chunks).toString("utf8"), bytes, tooLarge: false };
+}
