@@ -15,15 +15,10 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { diagnose } from "../lib/diagnosis/diagnose";
 import { DIAGNOSED_TYPES, ERROR_TYPES, diagnosisSchema, type DiagnosedType, type ErrorType, type InputContext } from "../lib/diagnosis/types";
+import type { CorpusCase } from "../scripts/diagnosis-corpus";
 
-interface Case {
-  id: string;
-  label: ErrorType;
-  source: string;
-  ecosystem: string;
-  batch: "tuning" | "unseen";
-  input: InputContext;
-}
+/** The corpus format is defined by its generator (a type-only import: the generator does not run). */
+type Case = CorpusCase;
 
 const HELD_OUT_PERCENT = 13;
 export const CALIBRATION_BUCKETS = [0, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0001] as const;
