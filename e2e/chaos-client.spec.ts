@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +6,7 @@ import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { freeLoopbackPort } from "../lib/net";
 import { expect, test } from "./fixtures";
 import { MissionPage } from "./pages/mission-page";
+import { serverEnv } from "./global-setup";
 
 /**
  * Chaos scenario e (FAILURE_MODEL level 4, client failure), in a real Chromium. An operator who owns a
@@ -36,19 +36,7 @@ test.beforeAll(async () => {
   const log = fs.openSync(logPath, "w");
   web = spawn(process.execPath, [path.join(ROOT, "bin", "faultline.mjs"), "web"], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: process.env.E2E_DATABASE_URL!,
-      NEXTAUTH_SECRET: randomBytes(24).toString("hex"),
-      NEXTAUTH_URL: baseURL,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      FAULTLINE_DATA_DIR: dataDir,
-      FAULTLINE_DEMO_USERS: "1",
-      FAULTLINE_PROCESS: "web",
-      FAULTLINE_OPERATOR_DISCONNECT_MS: String(GRACE_MS),
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
+    env: { ...serverEnv({ databaseUrl: process.env.E2E_DATABASE_URL!, port, dataDir }), FAULTLINE_PROCESS: "web", FAULTLINE_OPERATOR_DISCONNECT_MS: String(GRACE_MS) },
     stdio: ["ignore", log, log],
   });
   await expect

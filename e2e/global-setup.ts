@@ -10,6 +10,22 @@ import { seedDatabase } from "../db/seed";
 import { freeLoopbackPort } from "../lib/net";
 import { ensureBuild, ROOT } from "../server/build";
 
+/** The environment of an e2e web or worker process on 127.0.0.1:`port`. */
+export function serverEnv(opts: { databaseUrl: string; port: number; dataDir: string }): NodeJS.ProcessEnv {
+  const baseURL = `http://127.0.0.1:${opts.port}`;
+  return {
+    ...process.env,
+    DATABASE_URL: opts.databaseUrl,
+    NEXTAUTH_SECRET: randomBytes(24).toString("hex"),
+    NEXTAUTH_URL: baseURL,
+    PORT: String(opts.port),
+    HOST: "127.0.0.1",
+    FAULTLINE_DATA_DIR: opts.dataDir,
+    FAULTLINE_DEMO_USERS: "1",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+}
+
 /** Refuses anything but a database on this machine: e2e tests create and drop databases. */
 function assertLocalDatabase(url: string): void {
   const host = new URL(url).hostname;
@@ -58,18 +74,7 @@ export default async function globalSetup() {
 
   const port = await freeLoopbackPort();
   const baseURL = `http://127.0.0.1:${port}`;
-  const env = {
-    ...process.env,
-    DATABASE_URL: dbUrl.toString(),
-    NEXTAUTH_SECRET: randomBytes(24).toString("hex"),
-    NEXTAUTH_URL: baseURL,
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    FAULTLINE_DATA_DIR: dataDir,
-    FAULTLINE_DEMO_USERS: "1",
-    FAULTLINE_POLL_MS: "500",
-    NEXT_TELEMETRY_DISABLED: "1",
-  };
+  const env = { ...serverEnv({ databaseUrl: dbUrl.toString(), port, dataDir }), FAULTLINE_POLL_MS: "500" };
   const bin = path.join(ROOT, "bin", "faultline.mjs");
   // One log per run (kept), so a failure can be read after the fact.
   const logPath = path.join(dataDir, `e2e-server-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
