@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { AgentError, DiagnosisSummary, GateOption, MissionState } from "../lib/mission/types";
+import type { RecoveryPlan } from "../lib/mission/recovery";
 import type { UserFacingError } from "../lib/errors";
 import type { MissionDefinition } from "../lib/mission/definition";
 
@@ -18,7 +19,7 @@ export type User = typeof users.$inferSelect;
 /** Everyone who writes events: users (`user:<id>`), workers (`worker:<host>:<pid>`), the CLI (`cli:<os user>`), the system. */
 export const actors = pgTable("actors", {
   id: text("id").primaryKey(),
-  kind: text("kind", { enum: ["user", "worker", "cli", "system"] }).notNull(),
+  kind: text("kind", { enum: ["user", "worker", "cli", "system", "agent"] }).notNull(),
   displayName: text("display_name").notNull(),
   userId: uuid("user_id").references(() => users.id),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -108,6 +109,8 @@ export const gates = pgTable(
     phase: text("phase").notNull(),
     step: integer("step"),
     diagnosis: jsonb("diagnosis").$type<DiagnosisSummary>(),
+    recoveryPlan: jsonb("recovery_plan").$type<RecoveryPlan>(),
+    recoveryNote: text("recovery_note"),
     status: text("status").notNull(),
     options: jsonb("options").$type<GateOption[]>().notNull(),
     error: jsonb("error").$type<UserFacingError>().notNull(),
@@ -154,3 +157,73 @@ export const workers = pgTable("workers", {
   stoppedAt: timestamp("stopped_at", { withTimezone: true, mode: "string" }),
   active: boolean("active").notNull().default(true),
 });
+
+/**
+ * ADR-0003 learned patterns: "when <trigger> → then <strategy>", with the outcomes of every recovery
+ * that applied the strategy to the trigger (failed ones too). Written in the transaction of the
+ * `recovery.finished` event; an admin may disable (no fast path) or delete a pattern.
+ */
+export const learnedPatterns = pgTable(
+  "learned_patterns",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    when: text("when").notNull(),
+    then: text("then").notNull(),
+    errorType: text("error_type").notNull(),
+    tools: text("tools").array().notNull().default(sql`'{}'::text[]`),
+    successes: integer("successes").notNull().default(0),
+    failures: integer("failures").notNull().default(0),
+    confidence: real("confidence").notNull(),
+    /** The fast path applies the pattern only at or above this confidence. */
+    threshold: real("threshold").notNull().default(0.8),
+    enabled: boolean("enabled").notNull().default(true),
+    lastOutcome: text("last_outcome"),
+    lastMissionId: uuid("last_mission_id"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("learned_patterns_when_then").on(t.when, t.then)],
+);
+export type LearnedPatternRow = typeof learnedPatterns.$inferSelect;
+
+/** ADR-0003 session memory (.session_memory.jsonl): one record per diagnosed failure of a mission, with its recovery attempts. */
+export const sessionMemory = pgTable(
+  "session_memory",
+  {
+    id: text("id").primaryKey(),
+    missionId: uuid("mission_id")
+      .notNull()
+      .references(() => missions.id),
+    agent: text("agent").notNull(),
+    step: integer("step").notNull(),
+    attempt: integer("attempt").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull(),
+    failureDiagnosis: jsonb("failure_diagnosis").$type<SessionFailureDiagnosis>().notNull(),
+    learnedPattern: jsonb("learned_pattern").$type<{ when: string; then: string; confidence: number }>(),
+    /** The whole diagnosis and its ContextLog record (AUTONOMOUS_STORE_FULL_DIAGNOSTICS). */
+    fullDiagnostic: jsonb("full_diagnostic"),
+  },
+  (t) => [index("session_memory_mission").on(t.missionId, t.createdAt), index("session_memory_time").on(t.createdAt)],
+);
+export interface SessionFailureDiagnosis {
+  immediate_cause: string;
+  root_cause: string;
+  why_chain: string[];
+  recovery_attempted: Array<{ strategy: string; outcome: "success" | "failure" | "abandoned"; iterations_to_success: number | null }>;
+}
+
+/** ADR-0003 episodic memory (.episodic_memory.jsonl): one record per successful recovery, reusable across missions. */
+export const episodicMemory = pgTable(
+  "episodic_memory",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    missionId: uuid("mission_id")
+      .notNull()
+      .references(() => missions.id),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull(),
+    errorEncountered: jsonb("error_encountered").$type<{ type: string; tool: string; diagnosis: string; root_cause: string }>().notNull(),
+    successfulRecovery: jsonb("successful_recovery").$type<{ strategy: string; tools: string[]; iterations_to_success: number; confidence: number }>().notNull(),
+    reusablePattern: jsonb("reusable_pattern").$type<{ trigger: string; action: string; success_rate: number }>().notNull(),
+  },
+  (t) => [index("episodic_memory_time").on(t.createdAt)],
+);

@@ -20,6 +20,7 @@ const OUTCOME: Record<GateDecision, string> = {
   resume: "The interrupted step runs again with the same idempotency key.",
   restart_phase: "The phase restarts from its first agent.",
   approve: "The high-risk step runs now.",
+  recover: "The recovery plan runs: its helper steps, then the failed step again.",
 };
 
 /** An option's keyboard shortcut (gates recorded before shortcuts existed use the first letter). */

@@ -6,6 +6,7 @@ import { AppError } from "../../lib/errors";
 import type { Db, Executor, Tx } from "../client";
 import { agents, events, failureAudit, gates, missions, type EventRow } from "../schema";
 import { auditChanges, type AuditChange } from "../../lib/mission/audit";
+import { writeLearning } from "./learning";
 
 export const EVENTS_CHANNEL = "faultline_events";
 
@@ -94,6 +95,7 @@ export async function appendEvents(
   await insertEvents(tx, stored);
   await writeProjections(tx, state);
   await writeAudit(tx, params.missionId, audit);
+  await writeLearning(tx, stored);
   await notify(tx, params.missionId, state.seq, stored.some((e) => WAKES_WORKERS.has(e.type)));
   return { state, events: stored };
 }
@@ -169,7 +171,7 @@ async function writeProjections(tx: Tx, s: MissionState): Promise<void> {
   if (s.gates.length) {
     await tx
       .insert(gates)
-      .values(s.gates.map((g) => ({ id: g.id, missionId: s.id, kind: g.kind, agent: g.agent, phase: g.phase, step: g.step, diagnosis: g.diagnosis, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs })))
+      .values(s.gates.map((g) => ({ id: g.id, missionId: s.id, kind: g.kind, agent: g.agent, phase: g.phase, step: g.step, diagnosis: g.diagnosis, recoveryPlan: g.recoveryPlan, recoveryNote: g.recoveryNote, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs })))
       .onConflictDoUpdate({
         target: gates.id,
         set: { status: sql`excluded.status`, decision: sql`excluded.decision`, decidedBy: sql`excluded.decided_by`, note: sql`excluded.note`, decidedAt: sql`excluded.decided_at`, openMs: sql`excluded.open_ms` },

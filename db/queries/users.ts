@@ -34,7 +34,7 @@ export async function upsertUser(db: Executor, params: { email: string; name: st
   return u;
 }
 
-export async function ensureActor(db: Executor, params: { id: string; kind: "user" | "worker" | "cli" | "system"; displayName: string; userId?: string }) {
+export async function ensureActor(db: Executor, params: { id: string; kind: "user" | "worker" | "cli" | "system" | "agent"; displayName: string; userId?: string }) {
   await db
     .insert(actors)
     .values({ id: params.id, kind: params.kind, displayName: params.displayName, userId: params.userId ?? null })

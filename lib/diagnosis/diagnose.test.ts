@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diagnose } from "./diagnose";
+import { diagnose, patternTrigger, recoveryCandidates } from "./diagnose";
 import { RECOVERY_TEMPLATES } from "./templates";
 import { DIAGNOSED_TYPES, diagnosisSchema, type InputContextInput } from "./types";
 
@@ -152,8 +152,41 @@ describe("recovery templates", () => {
       expect(d.alternatives.length).toBeGreaterThanOrEqual(3);
       expect(d.recoveryPlan.strategy).toBe(d.alternatives[0].strategy);
       expect(d.recoveryPlan.fallbackChain).toEqual(d.alternatives.slice(1).map((a) => a.strategy));
-      for (const step of d.recoveryPlan.steps) expect(["shell", "http", "file", "gate"]).toContain(step.tool);
+      for (const step of d.recoveryPlan.steps) expect(["shell", "http", "file", "gate", "retry"]).toContain(step.tool);
       expect(diagnosisSchema.safeParse(d).success).toBe(true);
     }
+  });
+});
+
+describe("planning for recovery", () => {
+  const rateLimited = {
+    failure: { tool: "http", args: { url: "http://127.0.0.1:8080/v1/items", method: "GET" }, error: { message: "GET http://127.0.0.1:8080/v1/items was rate limited (429); the server asks to retry after 1 s.", status: 429, retryAfterMs: 1000, toolCode: "RATE_LIMITED" } },
+  };
+
+  it("plans a strategy not tried yet, and keeps the tried one among the alternatives", () => {
+    const first = diagnose(rateLimited, { now: NOW });
+    expect(first.recoveryPlan.strategy).toBe("wait_and_retry_after");
+    expect(first.recoveryPlan.steps.map((s) => s.tool)).toEqual(["shell", "retry"]);
+    const second = diagnose(rateLimited, { now: NOW, exclude: ["wait_and_retry_after"] });
+    expect(second.recoveryPlan.strategy).not.toBe("wait_and_retry_after");
+    expect(second.recoveryPlan.fallbackChain).not.toContain("wait_and_retry_after");
+    expect(second.alternatives.map((a) => a.strategy)).toContain("wait_and_retry_after");
+  });
+
+  it("plans a learned pattern's strategy first when it applies, and ignores one that does not", () => {
+    expect(diagnose(rateLimited, { now: NOW, prefer: "reduce_request_rate" }).recoveryPlan.strategy).toBe("reduce_request_rate");
+    expect(diagnose(rateLimited, { now: NOW, prefer: "curl_download_and_extract" }).recoveryPlan.strategy).toBe("wait_and_retry_after");
+  });
+
+  it("lists candidates with their steps and which ones the orchestrator may apply alone", () => {
+    const c = recoveryCandidates(rateLimited);
+    expect(c.find((x) => x.strategy === "wait_and_retry_after")).toMatchObject({ auto: true, steps: [{ tool: "shell", args: { command: "sleep", args: ["1"] } }, { tool: "retry" }] });
+    expect(c.find((x) => x.strategy === "request_quota_increase")?.auto).toBe(false);
+  });
+
+  it("names the learned-pattern trigger without the strategy", () => {
+    const d = diagnose(rateLimited, { now: NOW });
+    expect(patternTrigger(d)).not.toContain("wait_and_retry_after");
+    expect(d.learningOpportunity.pattern).toBe(`${patternTrigger(d)}_use_wait_and_retry_after`);
   });
 });

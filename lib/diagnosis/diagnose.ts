@@ -18,6 +18,10 @@ export interface DiagnoseOptions {
   id?: string;
   /** AUTONOMOUS_MAX_RECOVERY_ATTEMPTS (default 2): identical failures after which the user decides. */
   maxRecoveryAttempts?: number;
+  /** Strategies already tried for this failure: still listed as alternatives, never planned again. */
+  exclude?: readonly string[];
+  /** A learned pattern's strategy: planned first when it applies to this failure (the fast path). */
+  prefer?: string;
 }
 
 export const DEFAULT_WHY_DEPTH = 5;
@@ -67,7 +71,8 @@ function whyChain(c: TemplateContext, depth: number): WhyChain {
   return Object.fromEntries(whys.slice(0, depth).map((w, i) => [`why${i + 1}`, w])) as WhyChain;
 }
 
-type PlannedAlternative = Alternative & { steps: RecoveryStep[] };
+/** A ranked strategy with its concrete steps, and whether the orchestrator may apply it on its own. */
+export type PlannedAlternative = Alternative & { steps: RecoveryStep[]; auto: boolean };
 
 function alternatives(c: TemplateContext): PlannedAlternative[] {
   const available = c.input.context.availableTools;
@@ -86,6 +91,7 @@ function alternatives(c: TemplateContext): PlannedAlternative[] {
         confidence: round2(Math.min(0.99, leads * (asksUser ? 1 : certainty) * usable)),
         estimatedIterations: s.estimatedIterations,
         steps: s.steps(c),
+        auto: s.auto === true,
       };
     })
     .sort((a, b) => b.confidence - a.confidence);
@@ -116,6 +122,25 @@ const slug = (s: string) =>
     .replace(/^_+|_+$/g, "")
     .slice(0, 80) || "failure";
 
+/** The strategy to plan: the preferred one when it applies, else the best not yet tried (else the best). */
+function planned(alts: PlannedAlternative[], opts: Pick<DiagnoseOptions, "exclude" | "prefer">): PlannedAlternative {
+  const fresh = alts.filter((a) => !opts.exclude?.includes(a.strategy));
+  return fresh.find((a) => a.strategy === opts.prefer) ?? fresh[0] ?? alts[0];
+}
+
+/** Every strategy for this failure, ranked as in the diagnosis, with its steps (the planner's input). */
+export function recoveryCandidates(raw: InputContextInput | InputContext, opts: Pick<DiagnoseOptions, "maxRecoveryAttempts"> = {}): PlannedAlternative[] {
+  const input = inputContextSchema.parse(raw);
+  const cls = classify(input, { maxRecoveryAttempts: opts.maxRecoveryAttempts });
+  return alternatives({ input, cls, f: cls.facts });
+}
+
+/** The learned-pattern trigger (`when`) of a diagnosis: its learning pattern without the `_use_<strategy>` suffix. */
+export function patternTrigger(d: Diagnosis): string {
+  const suffix = `_use_${d.recoveryPlan.strategy}`;
+  return d.learningOpportunity.pattern.endsWith(suffix) ? d.learningOpportunity.pattern.slice(0, -suffix.length) : d.learningOpportunity.pattern;
+}
+
 export function diagnose(raw: InputContextInput | InputContext, opts: DiagnoseOptions = {}): Diagnosis {
   const input = inputContextSchema.parse(raw);
   const cls: Classification = classify(input, { maxRecoveryAttempts: opts.maxRecoveryAttempts });
@@ -126,7 +151,8 @@ export function diagnose(raw: InputContextInput | InputContext, opts: DiagnoseOp
 
   const alts = alternatives(c);
   if (alts.length < MIN_ALTERNATIVES) throw new Error(`Template "${cls.type}" produced ${alts.length} alternatives for this failure; at least ${MIN_ALTERNATIVES} are required`);
-  const [plan, ...fallbacks] = alts;
+  const plan = planned(alts, opts);
+  const fallbacks = alts.filter((a) => a !== plan && !opts.exclude?.includes(a.strategy));
   const learned = template.learning(c);
   const trigger = slug(learned.trigger);
 
@@ -137,7 +163,7 @@ export function diagnose(raw: InputContextInput | InputContext, opts: DiagnoseOp
     whyChain: whyChain(c, depth),
     rootCause: { category: cls.category, description: template.cause(c), confidence: cls.confidence },
     errorClassification: { type: cls.type, severity: cls.severity, canRecover: cls.canRecover },
-    alternatives: alts.map(({ steps: _steps, ...a }) => a),
+    alternatives: alts.map(({ steps: _steps, auto: _auto, ...a }) => a),
     recoveryPlan: { priority: 1, strategy: plan.strategy, steps: plan.steps, fallbackChain: fallbacks.map((a) => a.strategy) },
     learningOpportunity: {
       pattern: `${trigger}_use_${plan.strategy}`,

@@ -8,8 +8,10 @@ import type { DiagnosedType, InputContext, RecoveryStep } from "./types";
  * Faultline's tools, and the pattern worth learning.
  *
  * Steps use Faultline's tools — `shell` ({command, args}: one binary, no shell, so shell syntax goes
- * through `sh -c`), `http` ({url, method}), `file` ({op, path}) — and `gate` ({question}) for a step
- * only a person can do (the orchestrator turns it into a gate).
+ * through `sh -c`), `http` ({url, method}), `file` ({op, path}) — and two pseudo-tools: `gate`
+ * ({question}) for a step only a person can do (the orchestrator turns it into a gate), and `retry`
+ * (args: the changes to the failed call's arguments; `timeoutFactor` scales the step's time limit)
+ * for re-running the failed call itself, whose own evidence then says whether the recovery worked.
  */
 
 export interface TemplateContext {
@@ -25,6 +27,12 @@ export interface StrategyTemplate {
   /** Prior confidence that this strategy recovers, before weighing the classification's own confidence. */
   confidence: number | ((c: TemplateContext) => number);
   estimatedIterations: number;
+  /**
+   * The orchestrator may apply this strategy without a person (`recovery: auto`): its steps are concrete,
+   * they change what the failed call meets (time passes, a limit grows, a dependency is installed), and
+   * it ends by re-running the failed call, so its success is decided by that call's own evidence.
+   */
+  auto?: boolean;
   /** When absent, the strategy always applies. */
   applies?: (c: TemplateContext) => boolean;
   describe: (c: TemplateContext) => string;
@@ -62,9 +70,9 @@ export function fileStep(action: string, op: "read" | "write" | "list", path: st
 export function askStep(question: string, expectedOutcome: string): RecoveryStep {
   return { action: question, tool: "gate", args: { question }, expectedOutcome };
 }
-/** Re-run the failed call with changed arguments. */
-function retryStep(c: TemplateContext, action: string, argsPatch: Record<string, unknown>, expectedOutcome: string): RecoveryStep {
-  return { action, tool: c.input.failure.tool, args: { ...c.input.failure.args, ...argsPatch }, expectedOutcome };
+/** Re-run the failed call, with these changes to its arguments (the `retry` pseudo-tool). */
+function retryStep(_c: TemplateContext, action: string, argsPatch: Record<string, unknown>, expectedOutcome: string): RecoveryStep {
+  return { action, tool: "retry", args: argsPatch, expectedOutcome };
 }
 
 // ---------------------------------------------------------------- wording helpers
@@ -466,6 +474,7 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
       },
       {
         strategy: "retry_with_backoff",
+        auto: true,
         tools: ["shell", "http"],
         confidence: (c) => (c.f.status === 408 || c.f.status === 504 || c.input.failure.tool === "http" ? 0.7 : 0.35),
         estimatedIterations: 2,
@@ -474,11 +483,12 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
       },
       {
         strategy: "increase_timeout",
+        auto: true,
         tools: ["shell", "http"],
         confidence: 0.5,
         estimatedIterations: 1,
         describe: () => "Increase the step's timeoutMs (for example double it) and retry",
-        steps: (c) => [retryStep(c, "Retry with the step's timeoutMs doubled", {}, "The operation completes within the longer limit")],
+        steps: (c) => [retryStep(c, "Retry with the step's time limit doubled", { timeoutFactor: 2 }, "The operation completes within the longer limit")],
       },
       askUser("ask_user_long_running", 0.4, (c) => `${describeCall(c)} needs more time than allowed. Is a long-running step acceptable?`),
     ],
@@ -528,6 +538,7 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
       },
       {
         strategy: "raise_size_limit",
+        auto: true,
         tools: ["shell", "http"],
         confidence: 0.5,
         estimatedIterations: 1,
@@ -555,6 +566,7 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
     strategies: [
       {
         strategy: "wait_and_retry_after",
+        auto: true,
         tools: ["shell", "http"],
         confidence: (c) => (c.cls.category === "quota_exhausted" ? 0.15 : c.f.retryAfterMs !== undefined ? 0.9 : 0.8),
         estimatedIterations: 2,
@@ -611,6 +623,7 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
       },
       {
         strategy: "retry_with_backoff",
+        auto: true,
         tools: ["shell", "http"],
         confidence: (c) => (c.cls.category === "connection_reset" || c.cls.category === "server_error" ? 0.75 : 0.35),
         estimatedIterations: 2,
@@ -702,6 +715,7 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
     strategies: [
       {
         strategy: "install_missing_dependency",
+        auto: true,
         tools: ["shell"],
         confidence: 0.8,
         estimatedIterations: 2,
@@ -710,8 +724,8 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
         steps: (c) => {
           const mod = (c.f.module ?? "the-module").split(/[./]/)[0] || (c.f.module ?? "the-module");
           return languageOf(c.f) === "python" || /Module(?:NotFound)?Error|ImportError/.test(c.f.exception ?? "")
-            ? [shellStep(`Install ${mod}`, "python3", ["-m", "pip", "install", mod], `${mod} installed`), shellStep(`Check ${mod} imports`, "python3", ["-c", `import ${mod}`], "Exit code 0")]
-            : [shellStep(`Install ${mod}`, "npm", ["install", mod], `${mod} added to node_modules`), shellStep(`Check ${mod} resolves`, "node", ["-e", `require.resolve(${JSON.stringify(mod)})`], "Exit code 0")];
+            ? [shellStep(`Install ${mod}`, "python3", ["-m", "pip", "install", mod], `${mod} installed`), shellStep(`Check ${mod} imports`, "python3", ["-c", `import ${mod}`], "Exit code 0"), retryStep(c, "Run the failed call again", {}, "It runs now that the module is installed")]
+            : [shellStep(`Install ${mod}`, "npm", ["install", mod], `${mod} added to node_modules`), shellStep(`Check ${mod} resolves`, "node", ["-e", `require.resolve(${JSON.stringify(mod)})`], "Exit code 0"), retryStep(c, "Run the failed call again", {}, "It runs now that the module is installed")];
         },
       },
       {

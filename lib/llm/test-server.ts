@@ -17,6 +17,9 @@ import type { Provider } from "./providers";
  *   auth401    401 {"error":{"message":"Incorrect API key provided"}}
  *   bad400     400 {"error":{"message":"maximum context length exceeded"}}
  *   reset      destroys the socket without answering
+ *
+ * Scripted modes: `reply(mode, content)` makes `${url}/<mode>` answer chat with 200 and that content
+ * (a string, or a function of the recorded request); models answers 200. Built-in names cannot be scripted.
  */
 
 export interface RecordedRequest {
@@ -32,12 +35,17 @@ export interface FakeLlmServer {
   requests: RecordedRequest[];
   count(mode: string): number;
   provider(mode: string, extra?: Partial<Provider>): Provider;
+  /** Script a mode: its chat completions answer 200 with `content` (model `<mode>-model`). */
+  reply(mode: string, content: string | ((req: RecordedRequest) => string)): void;
   close(): Promise<void>;
 }
+
+const BUILT_IN_MODES = new Set(["ok", "json", "fail500", "rate429", "ratebody", "slow", "malformed", "notjson", "auth401", "bad400", "reset"]);
 
 export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promise<FakeLlmServer> {
   const slowMs = opts.slowMs ?? 1500;
   const requests: RecordedRequest[] = [];
+  const scripted = new Map<string, string | ((req: RecordedRequest) => string)>();
   const timers = new Set<NodeJS.Timeout>();
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { "content-type": "application/json", ...headers });
@@ -64,13 +72,16 @@ export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promis
       } catch {
         body = Buffer.concat(chunks).toString("utf8");
       }
-      requests.push({ mode, method: req.method ?? "", path: endpoint, headers: req.headers, body });
+      const recorded: RecordedRequest = { mode, method: req.method ?? "", path: endpoint, headers: req.headers, body };
+      requests.push(recorded);
       const isChat = req.method === "POST" && endpoint === "/chat/completions";
       const isModels = req.method === "GET" && endpoint === "/models";
       if (!isChat && !isModels) return json(res, 404, { error: { message: `no route ${req.method} ${endpoint}` } });
       const messages = (body as { messages?: { role: string; content: string }[] } | null)?.messages ?? [];
       const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
       const okAnswer = () => (isModels ? json(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] }, { "x-ratelimit-remaining-requests": "99" }) : json(res, 200, completion(`echo: ${lastUser}`, `${mode}-model`)));
+      const script = scripted.get(mode);
+      if (script !== undefined) return isModels ? okAnswer() : json(res, 200, completion(typeof script === "function" ? script(recorded) : script, `${mode}-model`));
       switch (mode) {
         case "ok":
           return okAnswer();
@@ -114,6 +125,10 @@ export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promis
     requests,
     count: (mode) => requests.filter((r) => r.mode === mode).length,
     provider: (mode, extra = {}) => ({ name: mode, baseUrl: `${url}/${mode}`, model: `${mode}-model`, timeoutMs: 5_000, ...extra }),
+    reply: (mode, content) => {
+      if (BUILT_IN_MODES.has(mode) || !/^[\w.-]+$/.test(mode)) throw new Error(`cannot script mode "${mode}": it is built in or not a single path segment`);
+      scripted.set(mode, content);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parse as parseYaml, YAMLParseError } from "yaml";
+import { RECOVERY_POLICIES } from "./recovery";
 
 /** RFC 001 §3.1 phase order. A definition may omit phases but never reorder them. */
 export const PHASES = ["CONTEXT_ENRICHMENT", "PLANNING", "RESEARCH", "DESIGN", "EXECUTION", "REVIEW"] as const;
@@ -96,6 +97,8 @@ export const missionDefinitionSchema = z
     objective: z.string().trim().min(1, "must say what the mission is for").max(2000),
     objectiveChecks: z.array(toolCallSchema).default([]),
     allowedBinaries: z.array(z.string().regex(/^[A-Za-z0-9._+-]+$/, "must be a binary name, not a path")).default([]),
+    /** ADR-0003 recovery policy: `auto` applies the recovery plan of a recoverable failure of a low-risk step; `propose` offers it at the gate. */
+    recovery: z.enum(RECOVERY_POLICIES, { error: `must be one of ${RECOVERY_POLICIES.join(", ")}` }).default("propose"),
     phases: z.array(phaseSchema).min(1, "a mission needs at least one phase"),
   })
   .superRefine((def, ctx) => {

@@ -1,10 +1,13 @@
 import { describeFailedEvidence } from "../tools/evidence";
-import { diagnose } from "../diagnosis/diagnose";
+import { diagnose, patternTrigger, recoveryCandidates } from "../diagnosis/diagnose";
 import { diagnosticReflectionEvent } from "../diagnosis/context-log";
 import { inputContextFromToolError } from "../diagnosis/from-tool-error";
+import type { Diagnosis, InputContext } from "../diagnosis/types";
 import type { ToolError, ToolResult } from "../tools/result";
 import { agentDefinition, TOOL_NAMES, type StepDefinition, type ToolCallDefinition } from "./definition";
-import type { NewMissionEvent } from "./events";
+import { applyEvent } from "./reducer";
+import type { DiagnosisProposalRecord, MissionEvent, NewMissionEvent } from "./events";
+import { chooseRecovery, helperSteps, rerunOverrides, STUCK_LOOP_REPEATS, stuckLoop, type PatternRef, type RecoveryChoice } from "./recovery";
 import { allProvidersFailed, approvalGate, phaseGate, recoveryGate, stepLabel, toAgentError } from "./failure";
 import { nextAction, phaseTimeLeft, type NextAction } from "./next-action";
 import * as t from "./transitions";
@@ -26,10 +29,16 @@ export interface EngineIO {
   idempotent(step: StepDefinition): boolean;
   /** True when the run must stop at this boundary (shutdown, lease lost). */
   stopped(): boolean;
-  /** ADR-0003 settings; without them no diagnosis is recorded. */
-  diagnosis?: { enabled: boolean; whyDepth: number; maxRecoveryAttempts: number };
+  /** ADR-0003 settings; without them no diagnosis is recorded (and no recovery planned). */
+  diagnosis?: { enabled: boolean; whyDepth: number; maxRecoveryAttempts: number; fastPath: boolean };
   /** Files and directories of the mission's workspace, for the diagnosis's input context. */
   workspaceState?(state: MissionState): Promise<{ files: string[]; directories: string[] }>;
+  /** Binaries a recovery's shell steps may run for this mission (default: the definition's allowlist). */
+  allowedBinaries?(state: MissionState): readonly string[];
+  /** Learned patterns for a failure trigger (ADR-0003 pattern memory); none when absent. */
+  findPatterns?(when: string): Promise<PatternRef[]>;
+  /** The optional LLM reflection: a proposal checked against the deterministic diagnosis; null when no LLM is configured. */
+  reflect?(input: InputContext, diagnosis: Diagnosis): Promise<DiagnosisProposalRecord | null>;
 }
 
 export type StepOutcome = "progress" | "waiting" | "terminal" | "stopped";
@@ -42,9 +51,14 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
   if (action.kind === "wait") return { outcome: "waiting", state, action };
   if (io.stopped()) return { outcome: "stopped", state, action };
   // A phase past its timeout fails before any more of its work starts.
-  if (["runAgent", "continueAgent", "requestApproval", "rerunStep"].includes(action.kind) && phaseTimeLeft(state, io.now()) <= 0) {
+  if (["runAgent", "continueAgent", "requestApproval", "rerunStep", "startRecovery", "recoveryStep", "recoveryRerun"].includes(action.kind) && phaseTimeLeft(state, io.now()) <= 0) {
     const limit = state.definition.phases.find((p) => p.name === state.phase)?.timeoutMs;
-    return { outcome: "progress", state: await io.append([t.phaseFailed(state.phase as never, "timeout", `${state.phase} ran longer than its ${limit} ms timeout.`)]), action };
+    const abandoned = state.agentOrder.map((n) => state.agents[n]).filter((a) => a.recovery);
+    return {
+      outcome: "progress",
+      state: await io.append([...abandoned.map((a) => t.recoveryFinished(a, "abandoned", `${state.phase} reached its timeout during recovery ${a.recovery!.strategy}.`)), t.phaseFailed(state.phase as never, "timeout", `${state.phase} ran longer than its ${limit} ms timeout.`)]),
+      action,
+    };
   }
   switch (action.kind) {
     case "startPhase":
@@ -81,6 +95,39 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
     case "rerunStep": {
       const a = state.agents[action.agent];
       const rerun = await io.append([t.stepRerun(a.name, a.attempt, action.step, a.steps[action.step].idempotencyKey, "operator")]);
+      return executeStep(rerun, a.name, action.step, io, at);
+    }
+    case "startRecovery": {
+      const a = state.agents[action.agent];
+      const plan = a.pendingRecovery!;
+      const step = a.steps.findLast((st) => st.status === "failed")!.index;
+      return done(await io.append([t.recoveryStarted(a, step, plan, "operator", `An operator chose "Apply recovery plan" (${plan.strategy}).`)]));
+    }
+    case "recoveryStep": {
+      const a = state.agents[action.agent];
+      const r = a.recovery!;
+      const helper = helperSteps(r)[action.index];
+      const st = a.steps[r.step];
+      const def = agentDefinition(state.definition, a.name);
+      const left = Math.min((a.startedAt ? Date.parse(a.startedAt) : io.now()) + def.timeoutMs - io.now(), phaseTimeLeft(state, io.now()));
+      const call = { tool: helper.tool as ToolCallDefinition["tool"], args: helper.args };
+      const { result, evidence } = await io.run(call, { state, idempotencyKey: `${st.idempotencyKey}/recovery/${r.attemptNo}/${action.index}`, timeoutMs: Math.max(1, Math.min(RECOVERY_STEP_TIMEOUT_MS, left)) });
+      if (io.stopped()) return { outcome: "stopped", state, action };
+      const ok = result.ok && evidence.every((e) => e.passed);
+      const error: ToolError | null = ok ? null : result.ok ? { code: "VALIDATION_FAILED", message: `The helper step returned ok but its evidence did not hold. ${describeFailedEvidence(evidence)}` } : result.error;
+      const events: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)> = [t.recoveryStep(a, action.index, helper, { ok, error, output: ok ? summarize(result.data) : null })];
+      if (!ok) {
+        events.push((s) => t.recoveryFinished(s.agents[a.name], "failed", `Helper step ${action.index + 1} of ${r.strategy} (${helper.action}) failed: ${error!.code}: ${error!.message}`));
+        // The step's failure is what it was; what follows it is decided again, without this strategy.
+        const next = await planAfterFailure(preview(state, events, io), a.name, r.step, st.error!, null, io);
+        events.push(...next.events);
+        if (!next.recovering) events.push(...respondEvents(a.name, r.step, st.error!, next.choice, io, at));
+      }
+      return done(await io.append(events));
+    }
+    case "recoveryRerun": {
+      const a = state.agents[action.agent];
+      const rerun = await io.append([t.stepRerun(a.name, a.attempt, action.step, a.steps[action.step].idempotencyKey, "recovery")]);
       return executeStep(rerun, a.name, action.step, io, at);
     }
     case "respond":
@@ -129,12 +176,18 @@ async function executeStep(state: MissionState, agentName: string, index: number
   const label = stepLabel(step, index);
   const agentLeft = (a.startedAt ? Date.parse(a.startedAt) : io.now()) + def.timeoutMs - io.now();
   const phaseLeft = phaseTimeLeft(state, io.now());
-  const timeoutMs = Math.max(1, Math.min(step.timeoutMs ?? Infinity, agentLeft, phaseLeft));
-  const { result, evidence } = await io.run(step, { state, idempotencyKey: a.steps[index].idempotencyKey, timeoutMs });
+  // A recovery's re-run may change the call's arguments and time limit (the plan's `retry` step).
+  const recovering = a.recovery?.step === index ? a.recovery : null;
+  const over = recovering ? rerunOverrides(recovering) : { args: {}, timeoutFactor: 1 };
+  const call = Object.keys(over.args).length ? { ...step, args: { ...step.args, ...over.args } } : step;
+  const timeoutMs = Math.max(1, Math.min((step.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS) * over.timeoutFactor, agentLeft, phaseLeft));
+  const { result, evidence } = await io.run(call, { state, idempotencyKey: a.steps[index].idempotencyKey, timeoutMs });
   // Shutdown or lease loss mid-step: record nothing; whoever holds the mission next sees it interrupted.
   if (io.stopped()) return { outcome: "stopped", state, action };
   if (result.ok && evidence.length > 0 && evidence.every((r) => r.passed)) {
-    return { outcome: "progress", state: await io.append([t.toolSucceeded(agentName, a.attempt, index, compact(result.data), evidence)]), action };
+    const succeeded = t.toolSucceeded(agentName, a.attempt, index, compact(result.data), evidence);
+    const events = recovering ? [succeeded, (s: MissionState) => t.recoveryFinished(s.agents[agentName], "succeeded", `Step ${index + 1} of "${agentName}" passed its evidence after recovery ${recovering.strategy}.`)] : [succeeded];
+    return { outcome: "progress", state: await io.append(events), action };
   }
   const now = io.now();
   const phaseExpired = phaseTimeLeft(state, now) <= 0;
@@ -144,14 +197,122 @@ async function executeStep(state: MissionState, agentName: string, index: number
   else if (result.error.code === "TIMEOUT" && (phaseExpired || agentExpired))
     error = { ...result.error, message: phaseExpired ? `${state.phase} reached its timeout during ${label}. ${result.error.message}` : `Agent "${agentName}" exceeded its ${def.timeoutMs} ms timeout during ${label}. ${result.error.message}` };
   else error = result.error;
-  const events: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent)> = [t.toolFailed(agentName, a.attempt, index, error, evidence)];
-  if (io.diagnosis?.enabled) events.push(await diagnosisEvent(state, agentName, index, error, result.data, io));
-  events.push(t.agentFailed(agentName, a.attempt, toAgentError(error, step, index)));
+  const events: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)> = [t.toolFailed(agentName, a.attempt, index, error, evidence)];
+  if (recovering) events.push((s) => t.recoveryFinished(s.agents[agentName], "failed", `Step ${index + 1} of "${agentName}" failed again after recovery ${recovering.strategy} (${error.code}: ${error.message.split("\n")[0]}).`));
   if (phaseExpired && !allProvidersFailed(error)) {
+    if (io.diagnosis?.enabled) events.push(...(await planAfterFailure(preview(state, events, io), agentName, index, error, result.data, io, { diagnose: true, noRecovery: true })).events);
     const limit = state.definition.phases.find((p) => p.name === state.phase)?.timeoutMs;
+    events.push(t.agentFailed(agentName, a.attempt, toAgentError(error, step, index)));
     events.push(t.phaseFailed(a.phase, "timeout", `${a.phase} ran longer than its ${limit} ms timeout (during ${label} of "${agentName}").`));
-  } else events.push((s) => t.failureResponse(s, agentName, io.newId(), at()));
+    return { outcome: "progress", state: await io.append(events), action };
+  }
+  const next = await planAfterFailure(preview(state, events, io), agentName, index, error, result.data, io, { diagnose: true });
+  events.push(...next.events);
+  if (!next.recovering) events.push(...respondEvents(agentName, index, error, next.choice, io, at));
   return { outcome: "progress", state: await io.append(events), action };
+}
+
+/** Default time limit of a step that declares none (a recovery may scale it). */
+const DEFAULT_STEP_TIMEOUT_MS = 60_000;
+/** Time limit of one recovery helper step. */
+const RECOVERY_STEP_TIMEOUT_MS = 60_000;
+
+/** The agent fails and the response matrix answers (warning or gate), with the recovery plan offered when there is one. */
+function respondEvents(agentName: string, index: number, error: ToolError, choice: RecoveryChoice | null, io: EngineIO, at: () => string): Array<(s: MissionState) => NewMissionEvent | null> {
+  return [
+    (s) => {
+      const a = s.agents[agentName];
+      return t.agentFailed(agentName, a.attempt, toAgentError(error, agentDefinition(s.definition, agentName).steps[index], index));
+    },
+    (s) => t.failureResponse(s, agentName, io.newId(), at(), { plan: choice?.plan ?? null, note: choice ? choice.reason : null }),
+  ];
+}
+
+/**
+ * ADR-0003 after a failure of step `index`: the "5 whys" diagnosis (when `diagnose`), the optional LLM
+ * proposal, the stuck-loop check, and the recovery choice. Returns the events to record and whether a
+ * recovery starts (then the agent keeps running); otherwise the caller records the agent's failure and
+ * the response, with `choice.plan` offered at the gate.
+ */
+async function planAfterFailure(
+  state: MissionState,
+  agentName: string,
+  index: number,
+  error: ToolError,
+  data: Record<string, unknown> | null,
+  io: EngineIO,
+  opts: { diagnose?: boolean; noRecovery?: boolean } = {},
+): Promise<{ events: NewMissionEvent[]; recovering: boolean; choice: RecoveryChoice | null }> {
+  const events: NewMissionEvent[] = [];
+  const a = state.agents[agentName];
+  // Reported once, when the count reaches the threshold (later repeats are already known).
+  const loop = stuckLoop(a);
+  if (loop && opts.diagnose && loop.count === STUCK_LOOP_REPEATS) events.push(t.loopDetected(a, index, loop));
+  if (!io.diagnosis?.enabled) return { events, recovering: false, choice: null };
+  const step = agentDefinition(state.definition, agentName).steps[index];
+  const input = await inputContext(state, agentName, index, error, data, io);
+  const tried = a.recoveries.filter((r) => r.step === index).map((r) => r.strategy);
+  const settings = { whyDepth: io.diagnosis.whyDepth, maxRecoveryAttempts: io.diagnosis.maxRecoveryAttempts };
+  const started = io.now();
+  // Full reflection, unless a trusted learned pattern decides the strategy (the fast path).
+  let d = diagnose(input, { ...settings, now: io.now(), exclude: tried });
+  const when = patternTrigger(d);
+  const patterns = (await io.findPatterns?.(when)) ?? [];
+  const candidates = recoveryCandidates(input, settings);
+  const choose = (diag: Diagnosis) =>
+    chooseRecovery({
+      state,
+      agent: a,
+      step: index,
+      stepDef: step,
+      candidates,
+      diagnosis: { id: diag.id, type: diag.errorClassification.type, severity: diag.errorClassification.severity, canRecover: diag.errorClassification.canRecover, rootCause: diag.rootCause.description },
+      when,
+      patterns,
+      maxAttempts: io.diagnosis!.maxRecoveryAttempts,
+      fastPath: io.diagnosis!.fastPath,
+      allowedBinaries: io.allowedBinaries?.(state) ?? state.definition.allowedBinaries,
+    });
+  let choice = opts.noRecovery ? null : choose(d);
+  if (choice?.plan && choice.plan.strategy !== d.recoveryPlan.strategy) {
+    // The diagnosis's plan is the strategy that will run (or is offered): a learned pattern's, or the best runnable one.
+    d = diagnose(input, { ...settings, now: io.now(), id: d.id, exclude: tried, prefer: choice.plan.strategy });
+    choice = { ...choice, plan: { ...choice.plan, diagnosisId: d.id } };
+  }
+  if (opts.diagnose) {
+    const log = diagnosticReflectionEvent(input, d, { convId: state.id, traceId: `${state.id}/${agentName}/${index}/${a.attempt}`, elapsedMs: io.now() - started, actor: "system" });
+    events.push(t.diagnosticReflection(agentName, a.attempt, index, log, d));
+    // The optional LLM reflection is skipped on the fast path: a trusted pattern already decided.
+    if (io.reflect && !(choice?.auto && choice.plan?.source === "pattern")) {
+      const proposal = await io.reflect(input, d);
+      if (proposal) events.push(t.diagnosisProposal(agentName, a.attempt, index, d.id, proposal));
+    }
+  }
+  if (!choice?.auto || !choice.plan) return { events, recovering: false, choice };
+  const plan = choice.plan;
+  const contextLog =
+    plan.source === "pattern"
+      ? { id: io.newId(), ts: new Date(io.now()).toISOString(), actor: "system", act: "fast_path_recovery", conv_id: state.id, trace_id: `${state.id}/${agentName}/${index}/${a.attempt}`, iter: a.attempt, name: "learned_pattern", status: "ok", elapsed_ms: io.now() - started, metadata: { pattern_id: plan.pattern?.id ?? null, when: plan.when, then: plan.strategy, confidence: plan.pattern?.confidence ?? null }, result_preview: `Pattern ${plan.when} → ${plan.strategy}` }
+      : undefined;
+  events.push(t.recoveryStarted(a, index, plan, "auto", choice.reason, contextLog));
+  return { events, recovering: true, choice };
+}
+
+/** The state the given events would lead to (the reducer is pure), to decide what follows them in the same transaction. */
+function preview(state: MissionState, events: ReadonlyArray<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)>, io: EngineIO): MissionState {
+  let s = state;
+  for (const item of events) {
+    const e = typeof item === "function" ? item(s) : item;
+    if (e) s = applyEvent(s, { ...e, missionId: s.id, seq: s.seq + 1, actorId: "preview", at: new Date(io.now()).toISOString() } as MissionEvent);
+  }
+  return s;
+}
+
+/** A short, bounded summary of a helper step's output for the timeline. */
+function summarize(data: Record<string, unknown>): string | null {
+  const text = typeof data.stdout === "string" ? data.stdout : typeof data.body === "string" ? data.body : typeof data.status === "number" ? `HTTP ${data.status}` : JSON.stringify(data);
+  const trimmed = text.trim();
+  return trimmed ? (trimmed.length > 500 ? `${trimmed.slice(0, 500)}…` : trimmed) : null;
 }
 
 
@@ -169,16 +330,15 @@ function compact(data: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** ADR-0003: the "5 whys" diagnosis of a failed step, with its ContextLog record. Pure given the IO's clock. */
-async function diagnosisEvent(state: MissionState, agentName: string, index: number, error: ToolError, data: Record<string, unknown> | null, io: EngineIO): Promise<NewMissionEvent> {
-  const started = io.now();
+/** ADR-0003 Input Context of a failed step: the failure and what the agent had around it. */
+async function inputContext(state: MissionState, agentName: string, index: number, error: ToolError, data: Record<string, unknown> | null, io: EngineIO): Promise<InputContext> {
   const a = state.agents[agentName];
   const step = agentDefinition(state.definition, agentName).steps[index];
   const previousActions = state.completedSteps.slice(-3).map((c) => {
     const s = agentDefinition(state.definition, c.agent).steps[c.step];
     return { tool: s.tool, args: s.args, result: "ok", success: true };
   });
-  const input = inputContextFromToolError(
+  return inputContextFromToolError(
     { tool: step.tool, args: step.args, error, data },
     {
       iteration: a.attempt,
@@ -188,7 +348,4 @@ async function diagnosisEvent(state: MissionState, agentName: string, index: num
       taskGoal: state.definition.objective,
     },
   );
-  const d = diagnose(input, { whyDepth: io.diagnosis!.whyDepth, now: io.now(), maxRecoveryAttempts: io.diagnosis!.maxRecoveryAttempts });
-  const log = diagnosticReflectionEvent(input, d, { convId: state.id, traceId: `${state.id}/${agentName}/${index}/${a.attempt}`, elapsedMs: io.now() - started, actor: "system" });
-  return t.diagnosticReflection(agentName, a.attempt, index, log, d);
 }

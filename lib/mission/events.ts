@@ -4,6 +4,19 @@ import type { Diagnosis } from "../diagnosis/types";
 import type { ToolError } from "../tools/result";
 import type { MissionDefinition, Phase } from "./definition";
 import type { AgentError, DiagnosisSummary, EvidenceRecord, FinalStatus, GateDecision, GateKind, GateOption, PauseKind } from "./types";
+import type { RecoveryPlan, RecoveryRecord } from "./recovery";
+
+/** An LLM's diagnosis proposal as recorded: who proposed, what, and the deterministic verdict with its reasons. */
+export interface DiagnosisProposalRecord {
+  status: "accepted" | "rejected" | "invalid" | "unavailable";
+  /** The agent actor of the LLM (`llm:<provider>/<model>`). */
+  proposedBy: string | null;
+  provider: string | null;
+  model: string | null;
+  proposal: { type: string; rootCause: { category: string; description: string; confidence: number }; whyChain: string[]; citedLines: string[]; recoveryStrategy?: string } | null;
+  reasons: string[];
+  elapsedMs: number;
+}
 
 /**
  * Every mission event. Types are dotted lower case. Each event also carries, as columns,
@@ -18,17 +31,29 @@ export type MissionEventBody =
   | { type: "tool.failed"; payload: { agent: string; attempt: number; step: number; error: ToolError; evidence: EvidenceRecord[] } }
   /** ADR-0003: the "5 whys" diagnosis of a tool failure, with its ContextLog record. */
   | { type: "diagnostic_reflection"; payload: { agent: string; attempt: number; step: number; contextLog: DiagnosticReflectionEvent; diagnosis: Diagnosis } }
+  /** An optional LLM's diagnosis proposal, accepted or rejected by the deterministic diagnosis (never self-verified). */
+  | { type: "diagnosis.proposal"; payload: { agent: string; attempt: number; step: number; diagnosisId: string; proposal: DiagnosisProposalRecord } }
+  /** ADR-0003 recovery: a plan starts on a failed step (by the auto policy or an operator's "Apply recovery plan"). */
+  | { type: "recovery.started"; payload: { agent: string; attempt: number; step: number; attemptNo: number; by: "auto" | "operator"; plan: RecoveryPlan } }
+  /** The fast path: a learned pattern above its confidence threshold chose the recovery, without full reflection. */
+  | { type: "recovery.fast_path"; payload: { agent: string; attempt: number; step: number; attemptNo: number; by: "auto"; plan: RecoveryPlan; contextLog: Record<string, unknown> } }
+  /** One helper step of a recovery: a real tool call and its result. */
+  | { type: "recovery.step"; payload: { agent: string; attempt: number; step: number; index: number; action: string; tool: string; args: Record<string, unknown>; ok: boolean; error: ToolError | null; output: string | null } }
+  /** A recovery ended: succeeded (the step passed its evidence), failed, or abandoned (an operator or the mission moved on). */
+  | { type: "recovery.finished"; payload: { agent: string; attempt: number; step: number; attemptNo: number; strategy: string; source: RecoveryPlan["source"]; outcome: RecoveryRecord["outcome"]; reason: string; when: string; patternId: string | null; errorType: string; rootCause: string; tools: string[]; diagnosisId: string; iterations: number } }
+  /** The stuck-loop detector stopped a repeated identical failing action. */
+  | { type: "recovery.loop_detected"; payload: { agent: string; attempt: number; step: number; signature: string; count: number } }
   | { type: "agent.completed"; payload: { agent: string; attempt: number } }
   | { type: "agent.failed"; payload: { agent: string; attempt: number; error: AgentError } }
   | { type: "mission.warning"; payload: { agent: string; message: string } }
-  | { type: "gate.opened"; payload: { gateId: string; kind: GateKind; agent: string; phase: Phase; step: number | null; options: GateOption[]; error: UserFacingError; diagnosis?: DiagnosisSummary | null } }
+  | { type: "gate.opened"; payload: { gateId: string; kind: GateKind; agent: string; phase: Phase; step: number | null; options: GateOption[]; error: UserFacingError; diagnosis?: DiagnosisSummary | null; recoveryPlan?: RecoveryPlan | null; recoveryNote?: string | null } }
   | { type: "gate.resolved"; payload: { gateId: string; decision: GateDecision; note: string | null; openMs: number } }
   | { type: "phase.completed"; payload: { phase: Phase; skipped?: boolean } }
   | { type: "phase.failed"; payload: { phase: Phase; reason: "agents_failed" | "timeout"; message: string } }
   | { type: "mission.paused"; payload: { kind: PauseKind; message: string } }
   | { type: "mission.resumed"; payload: { message: string } }
   | { type: "step.interrupted"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string; idempotent: boolean } }
-  | { type: "step.rerun"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string; reason: "idempotent" | "operator" } }
+  | { type: "step.rerun"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string; reason: "idempotent" | "operator" | "recovery" } }
   | { type: "compensation.started"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string } }
   | { type: "compensation.succeeded"; payload: { agent: string; attempt: number; step: number; evidence: EvidenceRecord[] } }
   | { type: "compensation.failed"; payload: { agent: string; attempt: number; step: number; error: ToolError } }
@@ -60,6 +85,12 @@ export const EVENT_TYPES: readonly MissionEventType[] = [
   "tool.succeeded",
   "tool.failed",
   "diagnostic_reflection",
+  "diagnosis.proposal",
+  "recovery.started",
+  "recovery.fast_path",
+  "recovery.step",
+  "recovery.finished",
+  "recovery.loop_detected",
   "agent.completed",
   "agent.failed",
   "mission.warning",

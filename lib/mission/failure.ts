@@ -2,6 +2,7 @@ import type { UserFacingError } from "../errors";
 import type { ToolError } from "../tools/result";
 import { agentDefinition, phaseDefinition, type Phase, type Priority, type StepDefinition } from "./definition";
 import { hasValidEvidence } from "./status";
+import { stuckLoop, type RecoveryPlan } from "./recovery";
 import { AGENT_ERROR_CODES, type AgentError, type AgentErrorCode, type AgentState, type DiagnosisSummary, type GateDecision, type GateKind, type GateOption, type MissionState } from "./types";
 
 /** How a specific tool failure maps onto FAILURE_MODEL's agent error codes, and whether a retry can help. */
@@ -63,14 +64,14 @@ export function toAgentError(toolError: ToolError, step: StepDefinition, index: 
 /** FAILURE_MODEL priority response matrix. */
 export type FailureResponse = { kind: "continue"; warning: string } | { kind: "gate"; options: GateOption[] };
 
-export function respondToFailure(state: MissionState, agent: AgentState): FailureResponse {
+export function respondToFailure(state: MissionState, agent: AgentState, recovery: RecoveryPlan | null = null): FailureResponse {
   const err = agent.error;
   if (!err) throw new Error(`respondToFailure: agent "${agent.name}" has no error`);
   // All providers down is an infrastructure failure: the mission pauses whatever the agent's priority.
   if (agent.priority === "optional" && !allProvidersFailed(err.context.toolError)) {
     return { kind: "continue", warning: `Optional agent "${agent.name}" failed (${err.code}: ${err.message}); the mission continues without it and can at best end PARTIAL_SUCCESS.` };
   }
-  return { kind: "gate", options: agentGateOptions(state, agent, err) };
+  return { kind: "gate", options: agentGateOptions(state, agent, err, recovery) };
 }
 
 const option = (action: GateDecision, key: string, label: string, description: string): GateOption => ({ action, key, label, description, recommended: false });
@@ -94,10 +95,16 @@ function recommend(options: GateOption[], action: GateDecision): GateOption[] {
   return options.map((o) => ({ ...o, recommended: o.action === action }));
 }
 
-function agentGateOptions(state: MissionState, agent: AgentState, err: AgentError): GateOption[] {
+function agentGateOptions(state: MissionState, agent: AgentState, err: AgentError, recovery: RecoveryPlan | null): GateOption[] {
   const phase = phaseDefinition(state.definition, agent.phase);
   const wait = err.retryAfter ? `Wait ${Math.ceil(err.retryAfter / 1000)} s, then run` : "Run";
-  const retry = option("retry", "r", "Retry", `${wait} "${agent.name}" again from its first step (attempt ${agent.attempt + 1}).`);
+  const loop = stuckLoop(agent);
+  const retry = option(
+    "retry",
+    "r",
+    "Retry",
+    `${wait} "${agent.name}" again from its first step (attempt ${agent.attempt + 1}).${loop ? ` This exact action already failed the same way ${loop.count} times: a retry alone is unlikely to help.` : ""}`,
+  );
   const skip = option(
     "skip",
     "s",
@@ -111,7 +118,16 @@ function agentGateOptions(state: MissionState, agent: AgentState, err: AgentErro
   if (agent.priority === "critical" && phase.agents.length > 1) options.push(option("retry_phase", "p", "Retry phase", `Run every agent of ${agent.phase} again from the start.`));
   if (agent.priority === "critical" && phase.skippable) options.push(skipPhaseOption(state, agent.phase));
   options.push(abortOption(state));
-  return recommend(options, err.recoverable ? "retry" : agent.priority === "critical" ? "abort" : "skip");
+  if (recovery) options.unshift(recoverOption(recovery));
+  const fallback = agent.priority === "critical" ? "abort" : "skip";
+  return recommend(options, recovery ? "recover" : err.recoverable && !loop ? "retry" : fallback);
+}
+
+/** ADR-0003 "Apply recovery plan": run the plan's helper steps, then the failed step again. */
+function recoverOption(plan: RecoveryPlan): GateOption {
+  const helpers = plan.steps.filter((s) => s.tool !== "retry").map((s) => s.action.charAt(0).toLowerCase() + s.action.slice(1));
+  const learned = plan.source === "pattern" && plan.pattern ? ` Learned pattern: ${plan.pattern.successes} success${plan.pattern.successes === 1 ? "" : "es"}, ${plan.pattern.failures} failure${plan.pattern.failures === 1 ? "" : "s"}.` : "";
+  return option("recover", "e", "Apply recovery plan", `${plan.strategy}: ${helpers.length ? `${helpers.join(", then ")}, then run` : "Run"} the failed step again; its evidence decides.${learned}`);
 }
 
 function skipPhaseOption(state: MissionState, phase: Phase): GateOption {
@@ -147,6 +163,8 @@ export function gateUserError(state: MissionState, agent: AgentState, options: G
 
 export interface GateSpec {
   diagnosis?: DiagnosisSummary | null;
+  recoveryPlan?: RecoveryPlan | null;
+  recoveryNote?: string | null;
   kind: GateKind;
   agent: string;
   phase: Phase;

@@ -3,6 +3,7 @@ import { missionDefinitionSchema, PHASES, PRIORITIES, type MissionDefinition, ty
 import { advance, type EngineIO } from "./engine";
 import { EVENT_TYPES, type MissionEvent, type NewMissionEvent } from "./events";
 import { nextAction, phaseTimeLeft } from "./next-action";
+import { STUCK_LOOP_REPEATS } from "./recovery";
 import { applyEvent as realApplyEvent, isTerminal, openGate } from "./reducer";
 import { deriveFinalStatus } from "./status";
 import * as t from "./transitions";
@@ -180,7 +181,7 @@ export function livenessBound(b: ModelCheckBounds): number {
 /** What an environment answers when the engine runs a step. */
 export type EnvOutcome = "ok" | "no-evidence" | "fail-recoverable" | "fail-unrecoverable" | "timeout" | "infra" | "crash";
 
-const DIAGNOSIS = { enabled: true, whyDepth: 5, maxRecoveryAttempts: 2 };
+const DIAGNOSIS = { enabled: true, whyDepth: 5, maxRecoveryAttempts: 2, fastPath: true };
 const OBJECTIVE_OUTCOMES = ["passes", "fails"];
 const PAUSE_CHOICES = ["no pause", "operator pauses"];
 const PASS: EvidenceRecord[] = [{ check: "exit_code", expected: 0, actual: 0, passed: true }];
@@ -487,6 +488,12 @@ export function canonicalKey(node: Node, info: Ctx["info"]): string {
   for (const n of s.agentOrder) {
     const a = s.agents[n];
     k += `|${a.status}${a.attempt}${a.undone ? "U" : ""}`;
+    // Recovery (ADR-0003): attempts made per step bound what may still be tried; a running one is resumed where it stands.
+    if (a.recoveries.length) k += `{${a.recoveries.map((r) => `${r.step}:${r.strategy}:${r.outcome[0]}`).join(",")}}`;
+    if (a.recovery) k += `<${a.recovery.step}:${a.recovery.strategy}:${a.recovery.done}>`;
+    if (a.pendingRecovery) k += `<P${a.pendingRecovery.strategy}>`;
+    // The stuck-loop detector: the latest failing action and its run length (saturated: beyond the threshold nothing changes).
+    if (a.repeatedFailure) k += `~${a.repeatedFailure.signature}:${Math.min(a.repeatedFailure.count, STUCK_LOOP_REPEATS)}`;
     if (a.status === "running") {
       // Only a running agent's steps and approvals are read; agent.started and phase resets overwrite them.
       k += `[${a.approvedSteps.join(",")}](`;

@@ -1,6 +1,7 @@
 import { agentDefinition, phaseDefinition, type Phase } from "./definition";
 import { isSettled, isTerminal, nextPhase, openGate, phaseAgentsFailed } from "./reducer";
 import { deriveFinalStatus } from "./status";
+import { helperSteps } from "./recovery";
 import type { CompensationState, FinalStatus, MissionState } from "./types";
 
 /** What the orchestrator must do next for a mission; a pure function of its state. */
@@ -19,6 +20,12 @@ export type NextAction =
   | { kind: "interrupted"; agent: string; step: number }
   /** An operator chose to resume an interrupted step: run it again with the same key. */
   | { kind: "rerunStep"; agent: string; step: number }
+  /** An operator chose "Apply recovery plan": record the recovery's start. */
+  | { kind: "startRecovery"; agent: string }
+  /** A recovery's next helper step runs. */
+  | { kind: "recoveryStep"; agent: string; index: number }
+  /** A recovery's helper steps are done: the failed step runs again. */
+  | { kind: "recoveryRerun"; agent: string; step: number }
   /** A failed agent awaits the response matrix (warning or gate). */
   | { kind: "respond"; agent: string }
   /** A failed phase awaits its gate. */
@@ -47,6 +54,11 @@ export function nextAction(s: MissionState): NextAction {
     if (a.status === "pending") return { kind: "runAgent", agent: name };
     if (a.status === "failed") return { kind: "respond", agent: name };
     // running
+    if (a.pendingRecovery) return { kind: "startRecovery", agent: name };
+    if (a.recovery && a.steps[a.recovery.step]?.status === "failed") {
+      const r = a.recovery;
+      return r.done < helperSteps(r).length ? { kind: "recoveryStep", agent: name, index: r.done } : { kind: "recoveryRerun", agent: name, step: r.step };
+    }
     const inFlight = a.steps.find((st) => st.status === "running");
     if (inFlight) return { kind: "interrupted", agent: name, step: inFlight.index };
     const held = a.steps.find((st) => st.status === "interrupted");

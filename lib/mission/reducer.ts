@@ -1,10 +1,11 @@
 import { agentDefinition, agentsInOrder, phaseDefinition, type Phase } from "./definition";
 import { compensationKey, type MissionEvent } from "./events";
 import { deriveFinalStatus } from "./status";
+import { countRepeat, failureSignature, helperSteps } from "./recovery";
 import type { AgentState, CompensationState, GateState, MissionState, StepState } from "./types";
 
 /** Bump when MissionState's shape changes: stored snapshots of an older version are rebuilt by reduce(events). */
-export const STATE_VERSION = 4;
+export const STATE_VERSION = 5;
 
 /** An event that the state machine does not allow in the current state. Names the transition. */
 export class IllegalTransitionError extends Error {
@@ -50,7 +51,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     if (s.aborted) bad("after the mission was aborted");
   };
   const resetPhaseAgents = (phase: Phase) => {
-    for (const n of s.agentOrder) if (s.agents[n].phase === phase) putAgent({ ...s.agents[n], status: "pending", steps: [], error: null, tolerated: false, approvedSteps: [] });
+    for (const n of s.agentOrder) if (s.agents[n].phase === phase) putAgent({ ...s.agents[n], status: "pending", steps: [], error: null, tolerated: false, approvedSteps: [], recovery: null, pendingRecovery: null, recoveries: [] });
   };
 
   switch (e.type) {
@@ -75,7 +76,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (a.phase !== s.phase) bad(`for agent "${a.name}" of ${a.phase} during ${s.phase}`);
       if (a.status !== "pending") bad(`for agent "${a.name}" which is ${a.status}`);
       if (e.payload.attempt !== a.attempt + 1) bad(`with attempt ${e.payload.attempt}; expected ${a.attempt + 1}`);
-      putAgent({ ...a, status: "running", attempt: e.payload.attempt, startedAt: e.at, steps: [], error: null, approvedSteps: [], undone: false });
+      putAgent({ ...a, status: "running", attempt: e.payload.attempt, startedAt: e.at, steps: [], error: null, approvedSteps: [], undone: false, recovery: null, pendingRecovery: null, recoveries: [] });
       return s;
     }
 
@@ -102,9 +103,13 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         bad(`without passing evidence: a step succeeds only with evidence (RFC 001 §3.3)`);
       }
       if (e.type === "tool.succeeded") {
-        putStep(a, { ...st, status: "succeeded", evidence: e.payload.evidence });
+        putStep(a.repeatedFailure?.step === st.index ? { ...a, repeatedFailure: null } : a, { ...st, status: "succeeded", evidence: e.payload.evidence });
         s.completedSteps = [...s.completedSteps, { agent: a.name, attempt: a.attempt, step: st.index }];
-      } else putStep(a, { ...st, status: "failed", evidence: e.payload.evidence, error: e.payload.error });
+      } else {
+        const def = agentDefinition(s.definition, a.name).steps[st.index];
+        const repeatedFailure = countRepeat(a.repeatedFailure, st.index, failureSignature(a.name, st.index, def, e.payload.error));
+        putStep({ ...a, repeatedFailure }, { ...st, status: "failed", evidence: e.payload.evidence, error: e.payload.error });
+      }
       return s;
     }
 
@@ -124,10 +129,56 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
           canRecover: d.errorClassification.canRecover,
           alternatives: d.alternatives.map((x) => ({ strategy: x.strategy, description: x.description, confidence: x.confidence })),
           recoveryStrategy: d.recoveryPlan.strategy,
-          recoverySteps: d.recoveryPlan.steps.map((x) => ({ action: x.action, tool: x.tool, expectedOutcome: x.expectedOutcome })),
+          recoverySteps: d.recoveryPlan.steps.map((x) => ({ action: x.action, tool: x.tool, args: x.args, expectedOutcome: x.expectedOutcome })),
           fallbackChain: d.recoveryPlan.fallbackChain,
         },
       });
+      return s;
+    }
+
+    case "diagnosis.proposal": {
+      const a = agentOf(e.payload.agent);
+      const st = a.attempt === e.payload.attempt ? a.steps[e.payload.step] : undefined;
+      if (!st?.diagnosis || st.diagnosis.id !== e.payload.diagnosisId) bad(`for diagnosis ${e.payload.diagnosisId}, which is not the diagnosis of step ${e.payload.step} of "${a.name}"`);
+      return s;
+    }
+
+    case "recovery.started":
+    case "recovery.fast_path": {
+      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      const st = a.steps[e.payload.step];
+      if (!st || st.status !== "failed") bad(`for step ${e.payload.step} of "${a.name}", which has not failed`);
+      if (a.recovery) bad(`while recovery ${a.recovery.strategy} of "${a.name}" is still running`);
+      if (openGate(s)) bad("while a gate is open");
+      if (s.aborted) bad("after the mission was aborted");
+      if (e.payload.by === "operator" && !a.pendingRecovery) bad(`(operator) for "${a.name}" without an operator's "Apply recovery plan"`);
+      const tried = a.recoveries.filter((r) => r.step === e.payload.step).length;
+      if (e.payload.attemptNo !== tried + 1) bad(`with attempt ${e.payload.attemptNo}; expected ${tried + 1}`);
+      if (e.payload.plan.steps.at(-1)?.tool !== "retry") bad("for a plan that does not end by re-running the failed step");
+      putAgent({ ...a, pendingRecovery: null, recovery: { ...e.payload.plan, step: e.payload.step, attemptNo: e.payload.attemptNo, by: e.payload.by, done: 0 } });
+      return s;
+    }
+
+    case "recovery.step": {
+      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      const r = a.recovery ?? bad(`for "${a.name}", which has no recovery running`);
+      if (r.step !== e.payload.step) bad(`for step ${e.payload.step}; the recovery is on step ${r.step}`);
+      if (e.payload.index !== r.done || r.done >= helperSteps(r).length) bad(`for helper step ${e.payload.index}; the next is ${r.done} of ${helperSteps(r).length}`);
+      putAgent({ ...a, recovery: { ...r, done: r.done + 1 } });
+      return s;
+    }
+
+    case "recovery.finished": {
+      const a = agentOf(e.payload.agent);
+      const r = a.recovery ?? bad(`for "${a.name}", which has no recovery running`);
+      if (r.step !== e.payload.step || r.attemptNo !== e.payload.attemptNo) bad(`for step ${e.payload.step} attempt ${e.payload.attemptNo}; the recovery is step ${r.step} attempt ${r.attemptNo}`);
+      if (e.payload.outcome === "succeeded" && a.steps[r.step]?.status !== "succeeded") bad(`(succeeded) while step ${r.step} of "${a.name}" has not succeeded with evidence`);
+      putAgent({ ...a, recovery: null, recoveries: [...a.recoveries, { step: r.step, attemptNo: r.attemptNo, strategy: r.strategy, source: r.source, outcome: e.payload.outcome }] });
+      return s;
+    }
+
+    case "recovery.loop_detected": {
+      agentOf(e.payload.agent);
       return s;
     }
 
@@ -142,8 +193,14 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     case "step.rerun": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
       const st = a.steps[e.payload.step];
-      if (!st || !(st.status === "running" || st.status === "interrupted")) bad(`for step ${e.payload.step} of "${a.name}" which was not interrupted`);
       if (openGate(s) || s.paused || s.aborted) bad("while the mission is held");
+      if (e.payload.reason === "recovery") {
+        const r = a.recovery;
+        if (!st || st.status !== "failed" || !r || r.step !== st.index || r.done < helperSteps(r).length) bad(`(recovery) for step ${e.payload.step} of "${a.name}" without a recovery ready to re-run it`);
+        putStep(a, { ...st, status: "running", error: null, reruns: st.reruns + 1 });
+        return s;
+      }
+      if (!st || !(st.status === "running" || st.status === "interrupted")) bad(`for step ${e.payload.step} of "${a.name}" which was not interrupted`);
       if (e.payload.reason === "idempotent" && st.status !== "running") bad(`(idempotent) for a step that is ${st.status}`);
       if (e.payload.reason === "operator" && !st.resumeApproved) bad(`for step ${e.payload.step} of "${a.name}" without an operator's resume`);
       if (e.payload.idempotencyKey !== st.idempotencyKey) bad(`with key ${e.payload.idempotencyKey}; the step's key is ${st.idempotencyKey}`);
@@ -204,6 +261,8 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         step: p.step,
         status: "open",
         diagnosis: p.diagnosis ?? null,
+        recoveryPlan: p.recoveryPlan ?? null,
+        recoveryNote: p.recoveryNote ?? null,
         options: p.options,
         error: p.error,
         openedAt: e.at,
@@ -234,6 +293,10 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
           break;
         case "approve":
           putAgent({ ...a, approvedSteps: [...a.approvedSteps, g.step!] });
+          break;
+        case "recover":
+          if (!g.recoveryPlan || a.status !== "failed") bad(`(recover) for gate ${g.id}, which has no recovery plan for a failed agent`);
+          putAgent({ ...a, status: "running", error: null, pendingRecovery: g.recoveryPlan });
           break;
         case "resume":
           putStep(a, { ...a.steps[g.step!], resumeApproved: true });
@@ -336,7 +399,7 @@ function created(id: string, definition: MissionState["definition"], at: string,
   const agents: Record<string, AgentState> = {};
   const agentOrder: string[] = [];
   for (const a of agentsInOrder(definition)) {
-    agents[a.name] = { name: a.name, phase: a.phase, priority: a.priority, status: "pending", attempt: 0, startedAt: null, steps: [], error: null, tolerated: false, approvedSteps: [] };
+    agents[a.name] = { name: a.name, phase: a.phase, priority: a.priority, status: "pending", attempt: 0, startedAt: null, steps: [], error: null, tolerated: false, approvedSteps: [], recovery: null, pendingRecovery: null, recoveries: [], repeatedFailure: null };
     agentOrder.push(a.name);
   }
   return {

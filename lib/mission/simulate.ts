@@ -17,6 +17,12 @@ export interface SimulationScript {
   decide(gate: GateState, state: MissionState): GateDecision;
   /** Simulate a worker dying after recording this step's start (before its result). */
   crashAfterStart?(agent: string, step: number, attempt: number, reruns: number): boolean;
+  /** Outcome of a recovery helper step (default ok). */
+  recoveryStep?(agent: string, step: number, index: number): StepOutcome;
+  /** Learned patterns the engine finds for a failure trigger (default none). */
+  patterns?: EngineIO["findPatterns"];
+  /** The optional LLM reflection (default none). */
+  reflect?: EngineIO["reflect"];
   /** Outcome of a compensation (default ok). */
   compensation?(agent: string, step: number): StepOutcome;
   objectivePassed?: boolean;
@@ -54,6 +60,7 @@ export async function simulate(definition: MissionDefinition, script: Simulation
       const [, agent, stepStr, attemptStr, comp] = idempotencyKey.split("/");
       const step = Number(stepStr);
       if (comp === "compensate") return toResult(script.compensation?.(agent, step) ?? { kind: "ok" });
+      if (comp === "recovery") return toResult(script.recoveryStep?.(agent, step, Number(idempotencyKey.split("/").at(-1))) ?? { kind: "ok" });
       if (agent === "objective") return toResult(script.objectivePassed === false ? { kind: "no-evidence" } : { kind: "ok" });
       const st = s.agents[agent]?.steps[step];
       if (script.crashAfterStart?.(agent, step, Number(attemptStr), st?.reruns ?? 0)) crashed = true;
@@ -61,7 +68,9 @@ export async function simulate(definition: MissionDefinition, script: Simulation
     },
     idempotent: (step: StepDefinition) => step.idempotent ?? step.tool === "http",
     stopped: () => crashed,
-    diagnosis: { enabled: true, whyDepth: 5, maxRecoveryAttempts: 2 },
+    diagnosis: { enabled: true, whyDepth: 5, maxRecoveryAttempts: 2, fastPath: true },
+    findPatterns: script.patterns,
+    reflect: script.reflect,
   };
   const max = script.maxEvents ?? 10_000;
   for (;;) {

@@ -1,11 +1,12 @@
 import type { ToolError } from "../tools/result";
 import type { DiagnosticReflectionEvent } from "../diagnosis/context-log";
-import type { Diagnosis } from "../diagnosis/types";
+import type { Diagnosis, RecoveryStep } from "../diagnosis/types";
+import type { RecoveryPlan, RecoveryRecord } from "./recovery";
 import type { MissionDefinition, Phase } from "./definition";
-import { idempotencyKey, type NewMissionEvent } from "./events";
+import { idempotencyKey, type DiagnosisProposalRecord, type NewMissionEvent } from "./events";
 import { gateUserError, respondToFailure, type GateSpec } from "./failure";
 import { explainFinalStatus, deriveFinalStatus } from "./status";
-import type { AgentError, EvidenceRecord, GateDecision, GateState, MissionState, PauseKind } from "./types";
+import type { AgentError, AgentState, EvidenceRecord, GateDecision, GateState, MissionState, PauseKind } from "./types";
 import { compensationKey } from "./events";
 
 /**
@@ -99,9 +100,9 @@ export function agentFailed(agent: string, attempt: number, error: AgentError): 
 }
 
 /** Applies the priority response matrix to a failed agent: a warning, or a gate. */
-export function failureResponse(state: MissionState, agentName: string, gateId: string, at: string): NewMissionEvent {
+export function failureResponse(state: MissionState, agentName: string, gateId: string, at: string, recovery: { plan: RecoveryPlan | null; note: string | null } = { plan: null, note: null }): NewMissionEvent {
   const agent = state.agents[agentName];
-  const response = respondToFailure(state, agent);
+  const response = respondToFailure(state, agent, recovery.plan);
   if (response.kind === "continue") {
     return { type: "mission.warning", payload: { agent: agentName, message: response.warning }, reason: `"${agentName}" is optional.`, impact: response.warning, evidence: { priority: agent.priority } };
   }
@@ -109,7 +110,7 @@ export function failureResponse(state: MissionState, agentName: string, gateId: 
   const diagnosis = agent.steps.find((s) => s.status === "failed")?.diagnosis ?? null;
   return gateOpened(
     gateId,
-    { kind: "agent", agent: agentName, phase: agent.phase, step: null, options: response.options, error, diagnosis },
+    { kind: "agent", agent: agentName, phase: agent.phase, step: null, options: response.options, error, diagnosis, recoveryPlan: recovery.plan, recoveryNote: recovery.note },
     agent.priority === "optional" ? `Every LLM provider failed for "${agentName}": an infrastructure failure pauses the mission whatever the priority.` : `"${agentName}" is ${agent.priority}; the response matrix opens a gate.`,
   );
 }
@@ -159,14 +160,16 @@ export function stepInterrupted(agent: string, attempt: number, step: number, ke
   };
 }
 
-export function stepRerun(agent: string, attempt: number, step: number, key: string, reason: "idempotent" | "operator"): NewMissionEvent {
+export function stepRerun(agent: string, attempt: number, step: number, key: string, reason: "idempotent" | "operator" | "recovery"): NewMissionEvent {
   return {
     type: "step.rerun",
     payload: { agent, attempt, step, idempotencyKey: key, reason },
     reason:
       reason === "idempotent"
         ? `Step ${step + 1} of "${agent}" was interrupted by a worker crash; it is idempotent, so it runs again with the same key.`
-        : `An operator chose to resume step ${step + 1} of "${agent}" after a worker crash.`,
+        : reason === "recovery"
+          ? `The recovery's helper steps are done: step ${step + 1} of "${agent}" runs again, and its own evidence decides whether the recovery worked.`
+          : `An operator chose to resume step ${step + 1} of "${agent}" after a worker crash.`,
     impact: `The step runs again with idempotency key ${key}.`,
     evidence: { idempotencyKey: key },
   };
@@ -208,6 +211,7 @@ export function gateResolved(gate: GateState, decision: GateDecision, note: stri
     resume: `The interrupted step of "${gate.agent}" runs again with the same idempotency key.`,
     restart_phase: `${gate.phase} restarts: every agent of it runs again from its first step.`,
     approve: `The high-risk step of "${gate.agent}" runs now.`,
+    recover: `Recovery ${gate.recoveryPlan?.strategy ?? "plan"} runs on "${gate.agent}": its helper steps, then the failed step again.`,
   };
   return {
     type: "gate.resolved",
@@ -259,5 +263,90 @@ export function diagnosticReflection(agent: string, attempt: number, step: numbe
     reason: `"5 whys" diagnosis of step ${step + 1} of "${agent}": ${diagnosis.errorClassification.type} (${diagnosis.errorClassification.severity}).`,
     impact: `Root cause: ${diagnosis.rootCause.description} (confidence ${diagnosis.rootCause.confidence}). Recommended recovery: ${diagnosis.recoveryPlan.strategy}.`,
     evidence: { diagnosisId: diagnosis.id, type: diagnosis.errorClassification.type, confidence: diagnosis.rootCause.confidence },
+  };
+}
+
+export function diagnosisProposal(agent: string, attempt: number, step: number, diagnosisId: string, proposal: DiagnosisProposalRecord): NewMissionEvent {
+  const who = proposal.proposedBy ?? "the LLM";
+  const verdict =
+    proposal.status === "accepted"
+      ? `accepted: it agrees with the evidence`
+      : proposal.status === "rejected"
+        ? "rejected by the deterministic diagnosis"
+        : proposal.status === "invalid"
+          ? "not a valid proposal"
+          : "not available (no provider answered)";
+  return {
+    type: "diagnosis.proposal",
+    payload: { agent, attempt, step, diagnosisId, proposal },
+    reason: `${who} proposed a diagnosis of step ${step + 1} of "${agent}"${proposal.proposal ? ` (${proposal.proposal.type})` : ""}: ${verdict}.`,
+    impact: proposal.reasons.join(" ") || "Recorded for review; a proposal never changes the diagnosis by itself.",
+    evidence: { status: proposal.status, provider: proposal.provider, model: proposal.model },
+  };
+}
+
+export function recoveryStarted(agent: AgentState, step: number, plan: RecoveryPlan, by: "auto" | "operator", reason: string, contextLog?: Record<string, unknown>): NewMissionEvent {
+  const attemptNo = agent.recoveries.filter((r) => r.step === step).length + 1;
+  const helpers = plan.steps.filter((s) => s.tool !== "retry").length;
+  const body = { agent: agent.name, attempt: agent.attempt, step, attemptNo, plan };
+  return {
+    ...(plan.source === "pattern" && contextLog ? { type: "recovery.fast_path" as const, payload: { ...body, by: "auto" as const, contextLog } } : { type: "recovery.started" as const, payload: { ...body, by } }),
+    reason,
+    impact: `Recovery ${plan.strategy} (attempt ${attemptNo}): ${helpers} helper step${helpers === 1 ? "" : "s"}, then step ${step + 1} of "${agent.name}" runs again and its evidence decides.`,
+    evidence: { strategy: plan.strategy, source: plan.source, patternId: plan.pattern?.id ?? null, steps: plan.steps.map((s) => s.action) },
+  } as NewMissionEvent;
+}
+
+export function recoveryStep(agent: AgentState, index: number, s: RecoveryStep, result: { ok: boolean; error: ToolError | null; output: string | null }): NewMissionEvent {
+  const r = agent.recovery!;
+  return {
+    type: "recovery.step",
+    payload: { agent: agent.name, attempt: agent.attempt, step: r.step, index, action: s.action, tool: s.tool, args: s.args, ok: result.ok, error: result.error, output: result.output },
+    reason: `Recovery ${r.strategy}, helper step ${index + 1}: ${s.action} (${s.tool}).`,
+    impact: result.ok ? `Done: ${s.expectedOutcome}.` : `It failed (${result.error?.code}: ${result.error?.message}); this recovery attempt fails.`,
+    evidence: result.ok ? { output: result.output } : { error: result.error },
+  };
+}
+
+export function recoveryFinished(agent: AgentState, outcome: RecoveryRecord["outcome"], why: string): NewMissionEvent {
+  const r = agent.recovery!;
+  const iterations = r.done + (outcome === "abandoned" ? 0 : 1);
+  return {
+    type: "recovery.finished",
+    payload: {
+      agent: agent.name,
+      attempt: agent.attempt,
+      step: r.step,
+      attemptNo: r.attemptNo,
+      strategy: r.strategy,
+      source: r.source,
+      outcome,
+      reason: why,
+      when: r.when,
+      patternId: r.pattern?.id ?? null,
+      errorType: r.errorType,
+      rootCause: r.rootCause,
+      tools: r.tools,
+      diagnosisId: r.diagnosisId,
+      iterations,
+    },
+    reason: why,
+    impact:
+      outcome === "succeeded"
+        ? `"${agent.name}" continues after its step recovered (${r.strategy}, ${iterations} tool call${iterations === 1 ? "" : "s"}); the pattern "${r.when} → ${r.strategy}" gains a success.`
+        : outcome === "failed"
+          ? `Recovery ${r.strategy} did not work; the pattern "${r.when} → ${r.strategy}" records a failure.`
+          : `Recovery ${r.strategy} was abandoned; no outcome is learned from it.`,
+    evidence: { outcome, strategy: r.strategy, attemptNo: r.attemptNo },
+  };
+}
+
+export function loopDetected(agent: AgentState, step: number, loop: { signature: string; count: number }): NewMissionEvent {
+  return {
+    type: "recovery.loop_detected",
+    payload: { agent: agent.name, attempt: agent.attempt, step, signature: loop.signature, count: loop.count },
+    reason: `Step ${step + 1} of "${agent.name}" failed the same way ${loop.count} times (same tool, arguments and error): a stuck loop.`,
+    impact: "No automatic recovery or retry is recommended for this action; an operator decides.",
+    evidence: { signature: loop.signature, count: loop.count },
   };
 }

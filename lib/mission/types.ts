@@ -2,6 +2,7 @@ import type { ErrorOption, UserFacingError } from "../errors";
 import type { ToolError } from "../tools/result";
 import type { EvidenceRecord } from "../tools/evidence";
 import type { MissionDefinition, Phase, Priority } from "./definition";
+import type { ActiveRecovery, RecoveryPlan, RecoveryRecord, RepeatedFailure } from "./recovery";
 
 export type { EvidenceRecord };
 
@@ -13,7 +14,7 @@ export type AgentStatus = "pending" | "running" | "completed" | "failed" | "skip
 export type StepStatus = "running" | "succeeded" | "failed" | "interrupted";
 export type FinalStatus = "SUCCESS" | "PARTIAL_SUCCESS" | "FAILED";
 /** Every decision a gate can offer; which ones a gate offers depends on its kind. */
-export const GATE_DECISIONS = ["retry", "skip", "abort", "retry_phase", "skip_phase", "resume", "restart_phase", "approve"] as const;
+export const GATE_DECISIONS = ["retry", "skip", "abort", "retry_phase", "skip_phase", "resume", "restart_phase", "approve", "recover"] as const;
 export type GateDecision = (typeof GATE_DECISIONS)[number];
 /** agent: an agent failed; phase: a phase failed; recovery: a worker died mid-step; approval: a high-risk step waits. */
 export type GateKind = "agent" | "phase" | "recovery" | "approval";
@@ -56,7 +57,7 @@ export interface DiagnosisSummary {
   canRecover: boolean;
   alternatives: Array<{ strategy: string; description: string; confidence: number }>;
   recoveryStrategy: string;
-  recoverySteps: Array<{ action: string; tool: string; expectedOutcome: string }>;
+  recoverySteps: Array<{ action: string; tool: string; args?: Record<string, unknown>; expectedOutcome: string }>;
   fallbackChain: string[];
 }
 
@@ -77,6 +78,14 @@ export interface AgentState {
   approvedSteps: number[];
   /** A compensation undid (or tried to undo) a step of the current attempt: its evidence no longer counts. */
   undone?: boolean;
+  /** ADR-0003: the recovery running on the failed step (helper steps, then the step again). */
+  recovery: ActiveRecovery | null;
+  /** An operator chose "Apply recovery plan": the recovery starts at the next boundary. */
+  pendingRecovery: RecoveryPlan | null;
+  /** Recovery attempts of the current attempt and their outcomes (at most AUTONOMOUS_MAX_RECOVERY_ATTEMPTS per step). */
+  recoveries: RecoveryRecord[];
+  /** The latest failing action and how often in a row it failed the same way (the stuck-loop detector). */
+  repeatedFailure: RepeatedFailure | null;
 }
 
 export interface GateOption extends ErrorOption {
@@ -97,6 +106,10 @@ export interface GateState {
   error: UserFacingError;
   /** The "5 whys" diagnosis of the failure behind an agent gate. */
   diagnosis: DiagnosisSummary | null;
+  /** The recovery plan offered as "Apply recovery plan" (policy propose, or auto not allowed here). */
+  recoveryPlan: RecoveryPlan | null;
+  /** Why no recovery was applied automatically (attempts used, stuck loop, policy, risk). */
+  recoveryNote: string | null;
   openedAt: string;
   openedSeq: number;
   decision: GateDecision | null;

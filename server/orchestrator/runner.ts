@@ -8,6 +8,13 @@ import { isConnectionError, waitForDatabase } from "./db-outage";
 import { IllegalTransitionError, type MissionState } from "../../lib/mission";
 import { evaluateEvidence, getTool, runTool } from "../../lib/tools";
 import { loadDiagnosisConfig } from "../../lib/diagnosis/config";
+import { classify } from "../../lib/diagnosis/classify";
+import { reflectWithLlm } from "../../lib/diagnosis/llm-reflection";
+import type { Diagnosis, InputContext } from "../../lib/diagnosis/types";
+import type { DiagnosisProposalRecord } from "../../lib/mission/events";
+import type { Provider } from "../../lib/llm/providers";
+import { findPatterns } from "../../db/queries/learning";
+import { ensureActor } from "../../db/queries/users";
 import type { Db } from "../../db/client";
 import { appendEvents } from "../../db/queries/events";
 import { missions } from "../../db/schema";
@@ -21,6 +28,10 @@ export interface RunContext {
   workerId: string;
   workspacesDir: string;
   allowedBinaries: readonly string[];
+  /** Extra binaries recovery helper steps may run (FAULTLINE_RECOVERY_BINARIES). */
+  recoveryBinaries?: readonly string[];
+  /** Providers for the optional LLM reflection; empty = none. */
+  llmProviders?: readonly Provider[];
   /** Aborted when the lease is lost or the worker shuts down for good. */
   signal: AbortSignal;
   /** True once the worker is shutting down: stop at the next step boundary. */
@@ -84,7 +95,9 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
     run: async (call, { state, idempotencyKey, timeoutMs }) => {
       const workspace = path.join(ctx.workspacesDir, state.id);
       await fs.mkdir(workspace, { recursive: true });
-      const allowed = [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries])];
+      // Recovery helper steps (keys …/recovery/…) may also run the recovery binaries (by default only `sleep`).
+      const recovery = idempotencyKey.includes("/recovery/") ? (ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES) : [];
+      const allowed = [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries, ...recovery])];
       // Each tool enforces timeoutMs itself and reports "did not complete within N ms". This signal is only
       // a backstop for a tool that does not: it fires a little later, or it would win the race and every
       // timeout would read "the step was cancelled" (found by the chaos suite, scenario f).
@@ -95,6 +108,9 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
     },
     idempotent: (step) => step.idempotent ?? getTool(step.tool)?.idempotent ?? false,
     diagnosis: diagnosisSettings(),
+    allowedBinaries: (state) => [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries, ...(ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES)])],
+    findPatterns: (when) => findPatterns(ctx.db, when),
+    reflect: ctx.llmProviders?.length ? (input, d) => reflect(ctx, input, d) : undefined,
     workspaceState: async (state) => {
       const entries = await fs.readdir(path.join(ctx.workspacesDir, state.id), { withFileTypes: true }).catch(() => []);
       return { files: entries.filter((e) => e.isFile()).map((e) => e.name).slice(0, 200), directories: entries.filter((e) => e.isDirectory()).map((e) => e.name).slice(0, 200) };
@@ -108,9 +124,24 @@ let settings: EngineIO["diagnosis"] | undefined;
 function diagnosisSettings(): EngineIO["diagnosis"] {
   if (!settings) {
     const c = loadDiagnosisConfig();
-    settings = { enabled: c.AUTONOMOUS_DIAGNOSTIC_REFLECTION_ENABLED, whyDepth: c.AUTONOMOUS_DIAGNOSTIC_WHY_DEPTH, maxRecoveryAttempts: c.AUTONOMOUS_MAX_RECOVERY_ATTEMPTS };
+    settings = { enabled: c.AUTONOMOUS_DIAGNOSTIC_REFLECTION_ENABLED, whyDepth: c.AUTONOMOUS_DIAGNOSTIC_WHY_DEPTH, maxRecoveryAttempts: c.AUTONOMOUS_MAX_RECOVERY_ATTEMPTS, fastPath: c.AUTONOMOUS_FAST_RECOVERY_ENABLED };
   }
   return settings;
+}
+
+/** What a recovery's helper steps may run besides the mission's allowlist when nothing is configured: waiting. */
+export const DEFAULT_RECOVERY_BINARIES: readonly string[] = ["sleep"];
+
+/**
+ * The optional LLM reflection (ADR-0003): the configured LLM, registered as an agent actor, proposes a
+ * diagnosis; the deterministic diagnosis checks it against the evidence and accepts or rejects it.
+ */
+async function reflect(ctx: RunContext, input: InputContext, d: Diagnosis): Promise<DiagnosisProposalRecord> {
+  const c = loadDiagnosisConfig();
+  const out = await reflectWithLlm(input, d, classify(input), { providers: [...ctx.llmProviders!], temperature: c.AUTONOMOUS_DIAGNOSTIC_TEMP, maxTokens: c.AUTONOMOUS_DIAGNOSTIC_MAX_TOKENS, signal: ctx.signal });
+  const proposedBy = out.provider ? `llm:${out.provider}/${out.model ?? "model"}` : null;
+  if (proposedBy) await ensureActor(ctx.db, { id: proposedBy, kind: "agent", displayName: `LLM ${out.model ?? ""} (${out.provider})`.trim() }).catch(() => undefined);
+  return { status: out.status, proposedBy, provider: out.provider, model: out.model, proposal: out.proposal, reasons: out.reasons, elapsedMs: out.elapsedMs };
 }
 
 async function loadState(db: Db, id: string): Promise<MissionState> {

@@ -7,13 +7,18 @@ import { EVENTS_CHANNEL, LeaseLostError, type EventsNotification } from "../../d
 import { claimMission, releaseMission, renewLeases } from "../../db/queries/missions";
 import { ensureActor } from "../../db/queries/users";
 import { workers } from "../../db/schema";
-import { runMission } from "./runner";
+import { DEFAULT_RECOVERY_BINARIES, runMission } from "./runner";
+import type { Provider } from "../../lib/llm/providers";
 
 export interface WorkerOptions {
   handle: DbHandle;
   databaseUrl: string;
   workspacesDir: string;
   allowedBinaries?: readonly string[];
+  /** Binaries a recovery's helper steps may run besides the mission's allowlist (FAULTLINE_RECOVERY_BINARIES). */
+  recoveryBinaries?: readonly string[];
+  /** OpenAI-compatible providers for the optional LLM reflection (none: deterministic diagnosis only). */
+  llmProviders?: readonly Provider[];
   leaseMs: number;
   heartbeatMs: number;
   pollMs: number;
@@ -112,7 +117,7 @@ export class Worker {
     const p = (async () => {
       try {
         const outcome = await runMission(
-          { db: this.opts.handle.db, workerId: this.id, workspacesDir: this.opts.workspacesDir, allowedBinaries: this.opts.allowedBinaries ?? [], signal: controller.signal, shouldStop: () => this.stopping, log: this.log },
+          { db: this.opts.handle.db, workerId: this.id, workspacesDir: this.opts.workspacesDir, allowedBinaries: this.opts.allowedBinaries ?? [], recoveryBinaries: this.opts.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES, llmProviders: this.opts.llmProviders ?? [], signal: controller.signal, shouldStop: () => this.stopping, log: this.log },
           id,
         );
         this.log(`mission ${id}: ${outcome}`);
