@@ -1,4 +1,4 @@
-import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import type { Role } from "../lib/auth/roles";
 
 export { expect };
@@ -43,6 +43,7 @@ type Fixtures = {
   consoleErrors: string[];
   operatorPage: Page;
   auditorPage: Page;
+  adminPage: Page;
 };
 
 export const test = base.extend<Fixtures>({
@@ -63,17 +64,21 @@ export const test = base.extend<Fixtures>({
     await signIn(context, "operator");
     await use(page);
   },
-  auditorPage: async ({ browser }, use) => {
-    const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
-    await signIn(context, "auditor");
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
-    await use(page);
-    expect(errors, "auditor browser console errors").toEqual([]);
-    await context.close();
-  },
+  auditorPage: async ({ browser }, use) => withRole(browser, "auditor", use),
+  adminPage: async ({ browser }, use) => withRole(browser, "admin", use),
 });
+
+/** A second signed-in browser context for another role, with its own console-error guard. */
+async function withRole(browser: Browser, role: "auditor" | "admin", use: (page: Page) => Promise<void>) {
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  await signIn(context, role);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  await use(page);
+  expect(errors, `${role} browser console errors`).toEqual([]);
+  await context.close();
+}
 
 /** Definitions used by the specs. */
 export const defs = {
@@ -86,6 +91,15 @@ export const defs = {
         { name: "PLANNING", agents: [{ name: "planner", priority: "critical", steps: [{ tool: "shell", args: { command: "node", args: ["-e", "console.log('planned')"] }, evidence: [{ output_matches: "planned" }] }] }] },
         { name: "EXECUTION", agents: [{ name: "deployer", priority: failing.priority, steps: [{ tool: "shell", args: { command: failing.binary ?? "scp", args: ["dist.tgz", "staging:/srv/"] } }] }] },
       ],
+    };
+  },
+  /** A step that needs 1.5 s but is given 1 s: its diagnosis (timeout) offers "double the time limit and re-run". */
+  slowStep(name: string) {
+    return {
+      name,
+      objective: "Compute a slow result",
+      allowedBinaries: ["node"],
+      phases: [{ name: "EXECUTION", agents: [{ name: "cruncher", priority: "critical", steps: [{ tool: "shell", args: { command: "node", args: ["-e", "setTimeout(() => console.log('done'), 1500)"] }, timeoutMs: 1000 }] }] }],
     };
   },
   httpOnce(name: string, url: string) {

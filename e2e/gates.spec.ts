@@ -43,7 +43,9 @@ test("Retry on a step that fails once against a loopback server and then succeed
     const mission = new MissionPage(page);
     await mission.open(id);
     await expect(mission.gate()).toBeVisible({ timeout: 20_000 });
-    await expect(mission.option("retry")).toContainText("Recommended");
+    // The diagnosis's plan (wait, then re-run the step) is the recommendation; a plain Retry stays available.
+    await expect(mission.option("recover")).toContainText("Recommended");
+    await expect(mission.option("retry")).toBeVisible();
     await expect(page.getByTestId("timeline-event").filter({ hasText: "tool.failed" })).toContainText("503");
     // Keyboard: `r` on the focused gate.
     await mission.gate().focus();

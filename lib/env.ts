@@ -27,6 +27,12 @@ export const envSchema = z.object({
     .string()
     .default("")
     .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean)),
+  /** Binaries a recovery's helper steps may run besides the mission's allowlist (ADR-0003; by default only waiting). */
+  FAULTLINE_RECOVERY_BINARIES: z
+    .string()
+    .default("sleep")
+    .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+    .refine((list) => list.every((b) => /^[A-Za-z0-9._+-]+$/.test(b)), "must be comma-separated binary names, not paths"),
   FAULTLINE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Health checks (database, storage, LLM providers, websocket relay, workers) run this often. */
   FAULTLINE_HEALTH_INTERVAL_MS: int(10_000, 1000),

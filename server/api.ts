@@ -52,7 +52,7 @@ export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, what:
 export const idSchema = z.guid();
 
 /** A malformed id names nothing: 404, like an id that does not exist. */
-export function parseIdOr404(id: string, what: "Mission" | "Gate"): string {
+export function parseIdOr404(id: string, what: "Mission" | "Gate" | "Pattern"): string {
   if (!idSchema.safeParse(id).success) throw new AppError("not_found", { userMessage: `${what} ${id} does not exist.` });
   return id;
 }
@@ -65,4 +65,44 @@ export async function controlBody(req: Request): Promise<{ note: string | null }
   if (!text.trim()) return { note: null };
   const { note } = parseOr400(controlSchema, await readJson(req), "request body");
   return { note: note ?? null };
+}
+
+/**
+ * A JSON Lines (NDJSON) download streamed from an async iterator: one JSON object per line, pulled as
+ * the client reads (constant memory). The first record is read before the response is made, so a
+ * failure to start (database down) is still a JSON error with its status, not a broken download.
+ */
+export async function ndjsonResponse(records: AsyncIterator<unknown>, filename: string): Promise<Response> {
+  const encoder = new TextEncoder();
+  let next: IteratorResult<unknown> | null = await records.next();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        let chunk = "";
+        // Up to 100 records per chunk: fewer, larger writes.
+        for (let i = 0; i < 100; i++) {
+          const r: IteratorResult<unknown> = next ?? (await records.next());
+          next = null;
+          if (r.done) {
+            if (chunk) controller.enqueue(encoder.encode(chunk));
+            controller.close();
+            return;
+          }
+          chunk += `${JSON.stringify(r.value)}\n`;
+        }
+        controller.enqueue(encoder.encode(chunk));
+      } catch (e) {
+        // Headers are sent: the download ends short rather than with a JSON error. Logged for the operator.
+        console.error(`[api export ${filename}]`, e);
+        controller.error(e);
+      }
+    },
+    async cancel() {
+      await records.return?.(undefined);
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${filename}"`, "cache-control": "no-store" },
+  });
 }

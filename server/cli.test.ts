@@ -3,7 +3,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
+import { createMission } from "../db/queries/events";
+import { ensureActor } from "../db/queries/users";
+import { episodicMemory, learnedPatterns, sessionMemory } from "../db/schema";
+import { missionDefinitionSchema } from "../lib/mission";
 
 let tdb: TestDatabase;
 let dataDir: string;
@@ -91,5 +96,72 @@ describe("the faultline CLI", () => {
     const unknown = await cli(["frobnicate"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown command "frobnicate"/);
+  });
+
+  it("lists, disables, enables and deletes learned patterns; a malformed ID is a usage error, an unknown one exit 1", async () => {
+    const [p] = await tdb.db.insert(learnedPatterns).values({ when: "127_0_0_1_8080_rate_limit", then: "wait_and_retry_after", errorType: "rate_limited", successes: 2, failures: 0, confidence: 0.75 }).returning();
+    const list = await cli(["patterns", "list", "--json"]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ id: p.id, when: "127_0_0_1_8080_rate_limit", then: "wait_and_retry_after", enabled: true, threshold: 0.8 })]);
+
+    const off = await cli(["patterns", "disable", p.id]);
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toMatch(/127_0_0_1_8080_rate_limit → wait_and_retry_after disabled/);
+    const [row] = await tdb.db.select().from(learnedPatterns).where(eq(learnedPatterns.id, p.id));
+    expect(row.enabled).toBe(false);
+    const text = await cli(["patterns", "list"]);
+    expect(text.stdout).toMatch(new RegExp(`${p.id}  disabled +75% \\(2 ok, 0 failed; fast path at  80%\\)  127_0_0_1_8080_rate_limit → wait_and_retry_after`));
+    const on = await cli(["patterns", "enable", p.id, "--json"]);
+    expect(JSON.parse(on.stdout)).toMatchObject({ id: p.id, enabled: true });
+
+    const gone = await cli(["patterns", "delete", p.id]);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(gone.stdout).toMatch(/deleted/);
+    const again = await cli(["patterns", "delete", p.id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/Pattern .* does not exist/);
+    const bad = await cli(["patterns", "disable", "nope"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/"nope" is not a pattern ID/);
+  });
+
+  it("exports session and episodic memory as JSON Lines, to stdout or a file, for one mission or all", async () => {
+    await ensureActor(tdb.db, { id: "user:op", kind: "user", displayName: "Olivia Operator" });
+    const def = missionDefinitionSchema.parse({ name: "memory export", objective: "x", phases: [{ name: "EXECUTION", agents: [{ name: "fetch", priority: "critical", steps: [{ tool: "http", args: { url: "http://127.0.0.1:9/" } }] }] }] });
+    const [a, b] = [await createMission(tdb.db, { definition: def, actorId: "user:op" }), await createMission(tdb.db, { definition: def, actorId: "user:op" })];
+    const fd = { immediate_cause: "HTTP 429", root_cause: "rate_limit", why_chain: ["a"], recovery_attempted: [] };
+    await tdb.db.insert(sessionMemory).values([a.id, a.id, b.id].map((m, i) => ({ id: `diag_cli_${i}`, missionId: m, agent: "fetch", step: 0, attempt: 1, createdAt: new Date(Date.UTC(2030, 0, 1, 0, 0, i)).toISOString(), failureDiagnosis: fd })));
+    await tdb.db.insert(episodicMemory).values({
+      missionId: b.id,
+      createdAt: new Date().toISOString(),
+      errorEncountered: { type: "rate_limited", tool: "http", diagnosis: "x", root_cause: "y" },
+      successfulRecovery: { strategy: "wait_and_retry_after", tools: ["shell"], iterations_to_success: 2, confidence: 0.67 },
+      reusablePattern: { trigger: "y", action: "wait_and_retry_after", success_rate: 0.67 },
+    });
+
+    const one = await cli(["memory", "export", "session", "--mission", a.id]);
+    expect(one.code, one.stderr).toBe(0);
+    const records = one.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(records.map((r) => r.id)).toEqual(["diag_cli_0", "diag_cli_1"]);
+    expect(records[0]).toMatchObject({ conv_id: a.id, ts: "2030-01-01T00:00:00.000Z", failure_diagnosis: fd, learned_pattern: null });
+
+    const file = path.join(dataDir, "episodic.jsonl");
+    const out = await cli(["memory", "export", "episodic", "--out", file]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toMatch(/Wrote 1 episodic memory record to /);
+    const lines = fs.readFileSync(file, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ conv_id: b.id, error_encountered: { tool: "http" }, successful_recovery: { strategy: "wait_and_retry_after" }, reusable_pattern: { trigger: "y" } });
+    expect(fs.readdirSync(dataDir).filter((f) => f.endsWith(".partial"))).toEqual([]);
+
+    const kind = await cli(["memory", "export", "semantic"]);
+    expect(kind.code).toBe(2);
+    expect(kind.stderr).toMatch(/Memory kind must be one of session, episodic \(got "semantic"\)/);
+    const malformed = await cli(["memory", "export", "session", "--mission", "abc"]);
+    expect(malformed.code).toBe(2);
+    const unknown = await cli(["memory", "export", "session", "--mission", "00000000-0000-4000-8000-000000000000"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No mission 00000000-/);
   });
 });

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +16,8 @@ import { isAppError } from "../lib/errors";
 import { EnvError, env } from "../lib/env";
 import { explainFinalStatus, GATE_DECISIONS, parseMissionDefinition, type GateDecision, type MissionState } from "../lib/mission";
 import { prepareDatabase, runLauncher } from "./start";
+import { deletePattern, getPattern, listPatterns, MEMORY_KINDS, memoryRecords, updatePattern, type MemoryKind } from "../db/queries/learning";
+import { DiagnosisConfigError, loadDiagnosisConfig } from "../lib/diagnosis/config";
 
 const USAGE = `faultline — control plane for agent missions that fail
 
@@ -33,10 +36,14 @@ Usage:
   faultline diagnose [FILE|-]             "5 whys" diagnosis of failure contexts (JSON or JSON Lines)
   faultline gate decide GATE_ID DECISION [--note TEXT]
                                           retry | skip | abort, or what the gate offers
-                                          (retry_phase, skip_phase, resume, restart_phase, approve)
+                                          (retry_phase, skip_phase, resume, restart_phase, approve, recover)
+  faultline patterns list [--json]        learned recovery patterns: when → then, record, threshold
+  faultline patterns enable|disable|delete PATTERN_ID
+  faultline memory export session|episodic [--mission ID] [--out FILE]
+                                          ADR-0003 memory as JSON Lines (stdout, or FILE)
 
 Exit codes of 'mission run --wait': 0 SUCCESS, 1 FAILED, 3 PARTIAL_SUCCESS, 4 waiting at a gate;
-2 for invalid input. Environment: DATABASE_URL, FAULTLINE_DATA_DIR (see README).`;
+2 for invalid input; 1 for an ID that does not exist. Environment: DATABASE_URL, FAULTLINE_DATA_DIR (see README).`;
 
 class UsageError extends Error {}
 
@@ -47,7 +54,14 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: { json: { type: "boolean", default: false }, wait: { type: "boolean", default: false }, note: { type: "string" }, help: { type: "boolean", short: "h", default: false } },
+    options: {
+      json: { type: "boolean", default: false },
+      wait: { type: "boolean", default: false },
+      note: { type: "string" },
+      mission: { type: "string" },
+      out: { type: "string" },
+      help: { type: "boolean", short: "h", default: false },
+    },
   });
   const [cmd, sub, ...rest] = positionals;
   if (values.help || !cmd) {
@@ -106,9 +120,32 @@ async function main(argv: string[]): Promise<number> {
       if (sub === "list") return withDb({}, (h) => gateList(h, values.json));
       if (sub === "decide") return withDb({}, (h, url) => gateDecide(h, url, required(rest[0], "GATE_ID"), required(rest[1], "decision (retry|skip|abort)"), values.note ?? null, values.json));
       throw new UsageError(`Unknown command "gate ${sub ?? ""}". Use list or decide.`);
+    case "patterns":
+      if (sub === "list") return withDb({}, (h) => patternsList(h, values.json));
+      if (sub === "enable" || sub === "disable" || sub === "delete") {
+        const id = patternId(rest[0]);
+        return withDb({}, (h) => patternChange(h, sub, id, values.json));
+      }
+      throw new UsageError(`Unknown command "patterns ${sub ?? ""}". Use list, enable, disable or delete.`);
+    case "memory": {
+      if (sub !== "export") throw new UsageError(`Unknown command "memory ${sub ?? ""}". Use: faultline memory export session|episodic [--mission ID] [--out FILE]`);
+      const kind = rest[0];
+      if (!(MEMORY_KINDS as readonly string[]).includes(kind ?? "")) throw new UsageError(`Memory kind must be one of ${MEMORY_KINDS.join(", ")} (got ${kind ? `"${kind}"` : "nothing"}).`);
+      if (values.mission !== undefined && !UUID.test(values.mission)) throw new UsageError(`--mission "${values.mission}" is not a mission ID (a UUID); list them with: faultline mission list`);
+      if (values.out !== undefined && !values.out.trim()) throw new UsageError("--out needs a file name.");
+      return withDb({}, (h) => memoryExport(h, kind as MemoryKind, values.mission, values.out));
+    }
     default:
       throw new UsageError(`Unknown command "${cmd}".`);
   }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function patternId(v: string | undefined): string {
+  const id = required(v, "PATTERN_ID");
+  if (!UUID.test(id)) throw new UsageError(`"${id}" is not a pattern ID (a UUID); list them with: faultline patterns list`);
+  return id;
 }
 
 function required(v: string | undefined, what: string): string {
@@ -143,6 +180,8 @@ function readDefinition(file: string | undefined): string {
 }
 
 async function missionRun(file: string | undefined, wait: boolean, json: boolean): Promise<number> {
+  // A bad AUTONOMOUS_* value would stop the in-process worker: say so before a mission is created.
+  loadDiagnosisConfig();
   const parsed = parseMissionDefinition(readDefinition(file));
   if (!parsed.ok) {
     if (json) console.log(JSON.stringify({ error: { code: "invalid_definition", message: "The mission definition is invalid.", fieldErrors: parsed.errors } }));
@@ -180,6 +219,8 @@ async function inProcessWorkerIfNone(h: DbHandle, url: string, missionId: string
     databaseUrl: url,
     workspacesDir: path.join(e.dataDir, "workspaces"),
     allowedBinaries: e.FAULTLINE_ALLOWED_BINARIES,
+    recoveryBinaries: e.FAULTLINE_RECOVERY_BINARIES,
+    llmProviders: e.FAULTLINE_LLM_PROVIDERS,
     leaseMs: e.FAULTLINE_LEASE_MS,
     heartbeatMs: e.FAULTLINE_HEARTBEAT_MS,
     pollMs: e.FAULTLINE_POLL_MS,
@@ -313,6 +354,60 @@ async function gateDecide(h: DbHandle, url: string, gateId: string, decision: st
   }
 }
 
+async function patternsList(h: DbHandle, json: boolean): Promise<number> {
+  const rows = await listPatterns(h.db);
+  const pct = (x: number) => `${Math.round(x * 100)}%`.padStart(4);
+  print(json, rows, () =>
+    rows.length
+      ? rows.map((p) => `${p.id}  ${(p.enabled ? "enabled" : "disabled").padEnd(8)} ${pct(p.confidence)} (${p.successes} ok, ${p.failures} failed; fast path at ${pct(p.threshold)})  ${p.when} → ${p.then}`).join("\n")
+      : "No learned patterns yet: each recovery that runs records its outcome.",
+  );
+  return 0;
+}
+
+async function patternChange(h: DbHandle, what: "enable" | "disable" | "delete", id: string, json: boolean): Promise<number> {
+  if (what === "delete") {
+    const row = await getPattern(h.db, id);
+    await deletePattern(h.db, id);
+    print(json, { deleted: id }, () => `Pattern ${id}${row ? ` (${row.when} → ${row.then})` : ""} deleted; later recoveries start a new record.`);
+    return 0;
+  }
+  const row = await updatePattern(h.db, id, { enabled: what === "enable" });
+  print(json, row, () => `Pattern ${row.when} → ${row.then} ${row.enabled ? "enabled: the fast path may apply it again" : "disabled: the fast path no longer applies it"}.`);
+  return 0;
+}
+
+/** ADR-0003 memory as JSON Lines, streamed (constant memory): to stdout, or to FILE (written whole or not at all). */
+async function memoryExport(h: DbHandle, kind: MemoryKind, missionId: string | undefined, out: string | undefined): Promise<number> {
+  if (missionId && !(await getMissionById(h.db, missionId))) {
+    console.error(`No mission ${missionId}. List them with: faultline mission list`);
+    return EXIT.FAILED;
+  }
+  const tmp = out ? path.join(path.dirname(path.resolve(out)), `.${path.basename(out)}.${process.pid}.partial`) : null;
+  const sink: NodeJS.WritableStream = tmp ? fs.createWriteStream(tmp, { flags: "wx" }) : process.stdout;
+  const failed = new Promise<never>((_, reject) => sink.once("error", reject));
+  failed.catch(() => {});
+  let n = 0;
+  try {
+    for await (const record of memoryRecords(h.db, kind, { missionId })) {
+      n++;
+      if (!sink.write(`${JSON.stringify(record)}\n`)) await Promise.race([once(sink, "drain"), failed]);
+    }
+    if (tmp) {
+      await Promise.race([new Promise<void>((resolve) => (sink as fs.WriteStream).end(resolve)), failed]);
+      fs.renameSync(tmp, out!);
+      console.error(`Wrote ${n} ${kind} memory record${n === 1 ? "" : "s"} to ${out}.`);
+    }
+    return 0;
+  } catch (e) {
+    if (tmp) {
+      (sink as fs.WriteStream).destroy();
+      fs.rmSync(tmp, { force: true });
+    }
+    throw e;
+  }
+}
+
 function print(json: boolean, data: unknown, text: () => string): void {
   console.log(json ? JSON.stringify(data, null, 2) : text());
 }
@@ -325,6 +420,7 @@ main(process.argv.slice(2)).then(
       process.exit(EXIT.USAGE);
     }
     if (e instanceof EnvError) console.error(e.message);
+    else if (e instanceof DiagnosisConfigError) console.error(`${e.message}\nFix these variables (see README "Configuration") and start again.`);
     else if (isAppError(e)) console.error(e.userMessage);
     else console.error(`faultline: ${(e as Error).message ?? e}`);
     process.exit(1);

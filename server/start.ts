@@ -7,6 +7,7 @@ import { ensureDatabase } from "../db/embedded";
 import { runMigrations } from "../db/migrate";
 import { seedDatabase } from "../db/seed";
 import { env } from "../lib/env";
+import { loadDiagnosisConfig } from "../lib/diagnosis/config";
 import { ensureBuild, ROOT } from "./build";
 
 const BIN = path.join(ROOT, "bin", "faultline.mjs");
@@ -43,6 +44,8 @@ export async function prepareDatabase(opts: { seed: boolean; log: (m: string) =>
  */
 export async function runLauncher(): Promise<void> {
   const e = env();
+  // ADR-0003 flags too: a bad value stops the start here rather than a worker that restarts forever.
+  loadDiagnosisConfig();
   const log = (m: string) => console.log(`[faultline] ${m}`);
   fs.mkdirSync(e.dataDir, { recursive: true });
   const { handle, seeded } = await prepareDatabase({ seed: true, log });

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { createDb } from "../db/client";
 import { env } from "../lib/env";
+import { loadDiagnosisConfig } from "../lib/diagnosis/config";
 import { Worker } from "./orchestrator/worker";
 import { applyHealthReport } from "./orchestrator/health-pause";
 import { checkHealth, startHealthMonitor } from "./health";
@@ -8,12 +9,16 @@ import { checkHealth, startHealthMonitor } from "./health";
 /** The worker process: `faultline worker` (the launcher starts one). Needs DATABASE_URL. */
 export async function runWorkerProcess(databaseUrl: string): Promise<void> {
   const e = env();
+  // A bad AUTONOMOUS_* value stops the worker now, with the variable's name (not at the first failure).
+  loadDiagnosisConfig();
   const handle = createDb(databaseUrl, { max: e.FAULTLINE_WORKER_CONCURRENCY + 4, applicationName: "faultline-worker" });
   const worker = new Worker({
     handle,
     databaseUrl,
     workspacesDir: path.join(e.dataDir, "workspaces"),
     allowedBinaries: e.FAULTLINE_ALLOWED_BINARIES,
+    recoveryBinaries: e.FAULTLINE_RECOVERY_BINARIES,
+    llmProviders: e.FAULTLINE_LLM_PROVIDERS,
     leaseMs: e.FAULTLINE_LEASE_MS,
     heartbeatMs: e.FAULTLINE_HEARTBEAT_MS,
     pollMs: e.FAULTLINE_POLL_MS,

@@ -1,12 +1,16 @@
 import type { DiagnosisSummary } from "@/lib/mission/types";
+import type { RecoveryPlan } from "@/lib/mission/recovery";
+import { formatArgs, pct, PatternBadge } from "./recovery-view";
 
-const pct = (x: number) => `${Math.round(x * 100)}%`;
-
-/** ADR-0003 diagnosis as people read it: five whys, root cause with confidence, classification, ranked alternatives, the plan. */
-export function DiagnosisView({ diagnosis: d }: { diagnosis: DiagnosisSummary }) {
+/**
+ * ADR-0003 diagnosis as people read it: five whys, root cause with confidence, classification, ranked
+ * alternatives, the plan and its fallback chain; at a gate also the recovery offered (and whether a
+ * learned pattern chose it) and why nothing was applied automatically.
+ */
+export function DiagnosisView({ diagnosis: d, plan, note, open = true }: { diagnosis: DiagnosisSummary; plan?: RecoveryPlan | null; note?: string | null; open?: boolean }) {
   const ranked = [...d.alternatives].sort((a, b) => b.confidence - a.confidence);
   return (
-    <details className="diagnosis" data-testid="diagnosis" open>
+    <details className="diagnosis" data-testid="diagnosis" open={open}>
       <summary>
         <strong>Diagnosis</strong>: {d.type.replaceAll("_", " ")} · {d.severity.replaceAll("_", " ")} · root cause confidence {pct(d.rootCause.confidence)}
       </summary>
@@ -27,12 +31,27 @@ export function DiagnosisView({ diagnosis: d }: { diagnosis: DiagnosisSummary })
           <ol>
             {d.recoverySteps.map((s, i) => (
               <li key={i}>
-                {s.action} <span className="muted">({s.tool}; expect: {s.expectedOutcome})</span>
+                {s.action}{" "}
+                <span className="muted">
+                  ({s.tool === "retry" ? "re-run the failed step" : s.tool}
+                  {s.args && Object.keys(s.args).length ? <code className="small"> {formatArgs(s.tool, s.args)}</code> : null}; expect: {s.expectedOutcome})
+                </span>
               </li>
             ))}
           </ol>
           {d.fallbackChain.length ? <p className="muted small">If that fails: {d.fallbackChain.map((f) => f.replaceAll("_", " ")).join(" → ")}</p> : null}
         </div>
+        {plan || note ? (
+          <div className="recovery-offer" data-testid="recovery-offer">
+            <h4>Recovery</h4>
+            {plan ? (
+              <p>
+                Offered: <strong>{plan.strategy.replaceAll("_", " ")}</strong> — {plan.description}. <PatternBadge plan={plan} />
+              </p>
+            ) : null}
+            {note ? <p className="muted">{note}</p> : null}
+          </div>
+        ) : null}
         <div>
           <h4>Alternatives</h4>
           <ul>

@@ -191,7 +191,7 @@ export function GatePanel({
         </p>
       ) : null}
 
-      {gate.diagnosis ? <DiagnosisView diagnosis={gate.diagnosis} /> : null}
+      {gate.diagnosis ? <DiagnosisView diagnosis={gate.diagnosis} plan={gate.recoveryPlan} note={gate.recoveryNote} /> : null}
       <TechnicalDetails entries={[["gate", gate.id], ...technical]} />
     </section>
   );

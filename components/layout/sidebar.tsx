@@ -26,6 +26,8 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
   const nav = [
     { href: "/missions", label: "Missions", icon: "≡" },
     { href: "/gates", label: "Gates", icon: "‖", badge: openCount },
+    { href: "/diagnostics", label: "Diagnostics", icon: "?" },
+    { href: "/patterns", label: "Patterns", icon: "→" },
   ];
 
   return (

@@ -1,5 +1,8 @@
 import type { MissionEvent } from "@/lib/mission/events";
 import { RelativeTime } from "../ui/relative-time";
+import { DiagnosisView } from "../diagnosis/diagnosis-view";
+import { RecoveryEventDetails } from "../diagnosis/recovery-view";
+import { summarizeDiagnosis } from "@/lib/mission/reducer";
 
 const TONE: Partial<Record<MissionEvent["type"], string>> = {
   "tool.failed": "failed",
@@ -7,6 +10,9 @@ const TONE: Partial<Record<MissionEvent["type"], string>> = {
   "gate.opened": "paused",
   "gate.resolved": "running",
   "mission.warning": "partial",
+  "recovery.loop_detected": "failed",
+  "recovery.started": "running",
+  "recovery.fast_path": "running",
   "tool.succeeded": "success",
   "agent.completed": "success",
   "phase.completed": "success",
@@ -41,6 +47,7 @@ export function Timeline({ events, actors }: { events: readonly MissionEvent[]; 
               {e.payload.error.status !== undefined ? <span className="muted"> (HTTP {e.payload.error.status})</span> : null}
             </p>
           ) : null}
+          {e.type === "diagnostic_reflection" ? <DiagnosisView diagnosis={summarizeDiagnosis(e.payload.diagnosis)} open={false} /> : <RecoveryEventDetails event={e} />}
           <dl className="tl-body">
             <div>
               <dt>Reason</dt>

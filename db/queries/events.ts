@@ -95,7 +95,7 @@ export async function appendEvents(
   await insertEvents(tx, stored);
   await writeProjections(tx, state);
   await writeAudit(tx, params.missionId, audit);
-  await writeLearning(tx, stored);
+  await writeLearning(tx, stored, state.definition);
   await notify(tx, params.missionId, state.seq, stored.some((e) => WAKES_WORKERS.has(e.type)));
   return { state, events: stored };
 }

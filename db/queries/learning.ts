@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, gt, or, sql } from "drizzle-orm";
 import { loadDiagnosisConfig } from "../../lib/diagnosis/config";
 import type { MissionEvent } from "../../lib/mission/events";
+import type { MissionDefinition } from "../../lib/mission/definition";
 import { patternConfidence, type PatternRef } from "../../lib/mission/recovery";
 import { AppError } from "../../lib/errors";
-import type { Db, Executor, Tx } from "../client";
+import type { Executor, Tx } from "../client";
 import { episodicMemory, learnedPatterns, sessionMemory, type LearnedPatternRow } from "../schema";
 
 /**
@@ -19,8 +20,8 @@ function storeFullDiagnostics(): boolean {
   return storeFull;
 }
 
-/** Applies what a batch of appended events changes in the memory tables. */
-export async function writeLearning(tx: Tx, list: readonly MissionEvent[]): Promise<void> {
+/** Applies what a batch of appended events changes in the memory tables (`definition`: the mission's, for the failed step's tool). */
+export async function writeLearning(tx: Tx, list: readonly MissionEvent[], definition?: MissionDefinition): Promise<void> {
   for (const e of list) {
     if (e.type === "diagnostic_reflection") {
       const d = e.payload.diagnosis;
@@ -72,7 +73,8 @@ export async function writeLearning(tx: Tx, list: readonly MissionEvent[]): Prom
         await tx.insert(episodicMemory).values({
           missionId: e.missionId,
           createdAt: e.at,
-          errorEncountered: { type: p.errorType, tool: p.tools[0] ?? "", diagnosis: p.rootCause, root_cause: p.when },
+          // The tool that failed (the step's), not the first tool of the recovery strategy.
+          errorEncountered: { type: p.errorType, tool: failedTool(definition, p.agent, p.step) ?? p.tools[0] ?? "", diagnosis: p.rootCause, root_cause: p.when },
           successfulRecovery: { strategy: p.strategy, tools: p.tools, iterations_to_success: p.iterations, confidence: confidence ?? 0 },
           reusablePattern: { trigger: p.when, action: p.strategy, success_rate: confidence ?? 0 },
         });
@@ -80,6 +82,14 @@ export async function writeLearning(tx: Tx, list: readonly MissionEvent[]): Prom
     }
   }
 }
+
+function failedTool(definition: MissionDefinition | undefined, agent: string, step: number): string | undefined {
+  for (const phase of definition?.phases ?? []) for (const a of phase.agents) if (a.name === agent) return a.steps[step]?.tool;
+  return undefined;
+}
+
+/** Memory timestamps as ISO-8601 (the driver hands timestamptz over as PostgreSQL text). */
+const iso = (ts: string) => new Date(ts).toISOString();
 
 export function toPatternRef(r: LearnedPatternRow): PatternRef {
   return { id: r.id, when: r.when, then: r.then, successes: r.successes, failures: r.failures, confidence: r.confidence, threshold: r.threshold, enabled: r.enabled };
@@ -91,22 +101,60 @@ export async function findPatterns(db: Executor, when: string): Promise<PatternR
   return rows.map(toPatternRef);
 }
 
+/** A pattern row with ISO-8601 timestamps (the driver hands timestamptz over as PostgreSQL text). */
+function isoRow(r: LearnedPatternRow): LearnedPatternRow {
+  return { ...r, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) };
+}
+
 export async function listPatterns(db: Executor): Promise<LearnedPatternRow[]> {
-  return db.select().from(learnedPatterns).orderBy(desc(learnedPatterns.updatedAt)).limit(1000);
+  return (await db.select().from(learnedPatterns).orderBy(desc(learnedPatterns.updatedAt)).limit(1000)).map(isoRow);
 }
 
-export async function setPatternEnabled(db: Db, id: string, enabled: boolean): Promise<LearnedPatternRow> {
-  const [row] = await db.update(learnedPatterns).set({ enabled, updatedAt: new Date().toISOString() }).where(eq(learnedPatterns.id, id)).returning();
-  if (!row) throw new AppError("not_found", { userMessage: `Pattern ${id} does not exist (it may have been deleted).` });
-  return row;
+/** Limits of a pattern's fast-path threshold: below 0.5 a pattern that fails more often than it works would be trusted. */
+export const PATTERN_THRESHOLD_MIN = 0.5;
+export const PATTERN_THRESHOLD_MAX = 1;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const notFound = (id: string, already = "") => new AppError("not_found", { userMessage: `Pattern ${id} does not exist (it may have been deleted${already}). List patterns with \`faultline patterns list\` or the Patterns page.` });
+
+export async function getPattern(db: Executor, id: string): Promise<LearnedPatternRow | null> {
+  if (!UUID.test(id)) return null;
+  const [row] = await db.select().from(learnedPatterns).where(eq(learnedPatterns.id, id));
+  return row ? isoRow(row) : null;
 }
 
-export async function deletePattern(db: Db, id: string): Promise<void> {
+/**
+ * The one place a person changes a pattern: enable/disable it and/or set its fast-path threshold
+ * (PATTERN_THRESHOLD_MIN..MAX). Its record (successes, failures, confidence) is learned, never edited.
+ */
+export async function updatePattern(db: Executor, id: string, change: { enabled?: boolean; threshold?: number }): Promise<LearnedPatternRow> {
+  if (change.enabled === undefined && change.threshold === undefined) throw new AppError("bad_request", { userMessage: "Nothing to change: give enabled (true or false) and/or threshold (0.5 to 1)." });
+  if (change.threshold !== undefined && !(Number.isFinite(change.threshold) && change.threshold >= PATTERN_THRESHOLD_MIN && change.threshold <= PATTERN_THRESHOLD_MAX)) {
+    throw new AppError("bad_request", { userMessage: `threshold must be a number from ${PATTERN_THRESHOLD_MIN} to ${PATTERN_THRESHOLD_MAX} (got ${change.threshold}).` });
+  }
+  if (!UUID.test(id)) throw notFound(id);
+  const [row] = await db
+    .update(learnedPatterns)
+    .set({ ...(change.enabled !== undefined ? { enabled: change.enabled } : {}), ...(change.threshold !== undefined ? { threshold: change.threshold } : {}), updatedAt: new Date().toISOString() })
+    .where(eq(learnedPatterns.id, id))
+    .returning();
+  if (!row) throw notFound(id);
+  return isoRow(row);
+}
+
+/** @deprecated use updatePattern(db, id, { enabled }). */
+export function setPatternEnabled(db: Executor, id: string, enabled: boolean): Promise<LearnedPatternRow> {
+  return updatePattern(db, id, { enabled });
+}
+
+export async function deletePattern(db: Executor, id: string): Promise<void> {
+  if (!UUID.test(id)) throw notFound(id);
   const rows = await db.delete(learnedPatterns).where(eq(learnedPatterns.id, id)).returning({ id: learnedPatterns.id });
-  if (!rows.length) throw new AppError("not_found", { userMessage: `Pattern ${id} does not exist (it may have been deleted already).` });
+  if (!rows.length) throw notFound(id, " already");
 }
 
-export type MemoryKind = "session" | "episodic";
+export const MEMORY_KINDS = ["session", "episodic"] as const;
+export type MemoryKind = (typeof MEMORY_KINDS)[number];
 const PAGE = 500;
 
 /**
@@ -124,7 +172,7 @@ export async function* memoryRecords(db: Executor, kind: MemoryKind, filter: { m
         .orderBy(asc(sessionMemory.createdAt), asc(sessionMemory.id))
         .limit(PAGE);
       for (const r of page) {
-        yield { id: r.id, ts: r.createdAt, conv_id: r.missionId, agent: r.agent, step: r.step, attempt: r.attempt, failure_diagnosis: r.failureDiagnosis, learned_pattern: r.learnedPattern, ...(r.fullDiagnostic ? { full_diagnostic: r.fullDiagnostic } : {}) };
+        yield { id: r.id, ts: iso(r.createdAt), conv_id: r.missionId, agent: r.agent, step: r.step, attempt: r.attempt, failure_diagnosis: r.failureDiagnosis, learned_pattern: r.learnedPattern, ...(r.fullDiagnostic ? { full_diagnostic: r.fullDiagnostic } : {}) };
       }
       if (page.length < PAGE) return;
       const last = page[page.length - 1];
@@ -139,7 +187,7 @@ export async function* memoryRecords(db: Executor, kind: MemoryKind, filter: { m
       .where(and(filter.missionId ? eq(episodicMemory.missionId, filter.missionId) : undefined, gt(episodicMemory.id, afterId)))
       .orderBy(asc(episodicMemory.id))
       .limit(PAGE);
-    for (const r of page) yield { id: r.id, ts: r.createdAt, conv_id: r.missionId, error_encountered: r.errorEncountered, successful_recovery: r.successfulRecovery, reusable_pattern: r.reusablePattern };
+    for (const r of page) yield { id: r.id, ts: iso(r.createdAt), conv_id: r.missionId, error_encountered: r.errorEncountered, successful_recovery: r.successfulRecovery, reusable_pattern: r.reusablePattern };
     if (page.length < PAGE) return;
     afterId = page[page.length - 1].id;
   }

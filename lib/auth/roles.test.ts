@@ -24,6 +24,12 @@ describe("the permission matrix", () => {
     expect(ROLES.filter((r) => can(user(r), "user.manage"))).toEqual(["admin"]);
   });
 
+  it("lets only admins manage learned patterns; admins, operators and auditors export memory", () => {
+    expect(ROLES.filter((r) => can(user(r), "pattern.manage"))).toEqual(["admin"]);
+    expect(ROLES.filter((r) => can(user(r), "memory.export"))).toEqual(["admin", "operator", "auditor"]);
+    expect(describeMissingPermission(user("operator"), "pattern.manage")).toMatch(/operator.*pattern manage.*admin/);
+  });
+
   it("grants a user with several roles the union of their permissions", () => {
     expect(can(user("auditor", "operator"), "gate.decide")).toBe(true);
   });

@@ -12,6 +12,8 @@ export const ACTIONS = [
   "gate.view",
   "gate.decide",
   "user.manage",
+  "pattern.manage",
+  "memory.export",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -23,6 +25,10 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   "mission.control": ["admin", "operator"],
   "gate.decide": ["admin", "operator"],
   "user.manage": ["admin"],
+  /** Disable, enable, re-threshold or delete learned recovery patterns (ADR-0003). */
+  "pattern.manage": ["admin"],
+  /** Export session and episodic memory (JSON Lines): it holds every diagnosed failure. */
+  "memory.export": ["admin", "operator", "auditor"],
 };
 
 export interface Principal {

@@ -11,6 +11,9 @@ import type { AgentState, FinalStatus, MissionState } from "./types";
  * same model runs with 1 retry per agent (CI_BOUNDS) to stay well under a minute on 2 cores.
  */
 
+/** Events of ADR-0003 recovery and the optional LLM reflection, which this model does not reach. */
+const NOT_MODELLED = ["diagnosis.proposal", "recovery.started", "recovery.fast_path", "recovery.step", "recovery.finished", "recovery.loop_detected"];
+
 type Reducer = (state: MissionState | null, e: MissionEvent) => MissionState;
 
 /** Invariants that failed, known violations (KNOWN_VIOLATIONS) left out. */
@@ -33,7 +36,9 @@ describe("the real engine and reducer satisfy the RFC 001 §3.8 invariants (exha
     // Large enough to mean something, and every kind of transition happened.
     expect(r.distinctStates).toBeGreaterThan(50_000);
     expect(r.transitions).toBeGreaterThan(r.distinctStates);
-    expect(missingEvents(r)).toEqual(["diagnostic_reflection"]); // recorded only with diagnosis on (next test)
+    // Diagnoses are recorded only with diagnosis on (next test); ADR-0003 recovery and LLM proposals are covered
+    // by lib/mission/recovery.test.ts and the worker tests, not by this model (see spec/README.md).
+    expect(missingEvents(r)).toEqual(["diagnostic_reflection", ...NOT_MODELLED]);
     for (const d of ["agent:retry", "agent:skip", "agent:abort", "agent:retry_phase", "agent:skip_phase", "phase:retry_phase", "phase:skip_phase", "phase:abort", "recovery:resume", "recovery:restart_phase", "recovery:abort", "approval:approve", "approval:skip", "approval:abort"]) {
       expect(r.coverage.decisions[d], d).toBeGreaterThan(0);
     }
@@ -47,8 +52,9 @@ describe("the real engine and reducer satisfy the RFC 001 §3.8 invariants (exha
     const r = await modelCheck({ ...CI_BOUNDS, steps: 1 });
     const withDiagnosis = await modelCheck({ ...CI_BOUNDS, steps: 1, diagnosis: true });
     expect(failed(withDiagnosis)).toEqual([]);
-    expect(missingEvents(withDiagnosis)).toEqual([]);
-    // A diagnosis changes no decision: the same states are reachable.
+    expect(missingEvents(withDiagnosis)).toEqual(NOT_MODELLED);
+    // The model's failures (exit 1, a binary not allowed, a timeout past the phase deadline, all LLM providers
+    // down) have no recovery that may run without a person, so a diagnosis changes no decision here.
     expect(withDiagnosis.distinctStates).toBe(r.distinctStates);
   }, 120_000);
 
@@ -157,7 +163,8 @@ describe("the checker fails on planted bugs, with a shortest counterexample", ()
     expect(failed(r)).toEqual(["MonotonicProgress"]);
     const inv = invariant(r, "MonotonicProgress");
     expect(inv.message).toMatch(/cycle[\s\S]*repeat forever/);
-    expect(eventsOf(r, "MonotonicProgress").at(-1)).toBe("gate.resolved(retry)");
+    // The cycle goes through retries that never run out (where it closes depends on the stuck-loop count saturating).
+    expect(eventsOf(r, "MonotonicProgress")).toContain("gate.resolved(retry)");
   });
 
   it("a reducer whose skip re-runs the agent (a retry the policy cannot see): BoundedRetries", async () => {

@@ -492,8 +492,9 @@ export function canonicalKey(node: Node, info: Ctx["info"]): string {
     if (a.recoveries.length) k += `{${a.recoveries.map((r) => `${r.step}:${r.strategy}:${r.outcome[0]}`).join(",")}}`;
     if (a.recovery) k += `<${a.recovery.step}:${a.recovery.strategy}:${a.recovery.done}>`;
     if (a.pendingRecovery) k += `<P${a.pendingRecovery.strategy}>`;
-    // The stuck-loop detector: the latest failing action and its run length (saturated: beyond the threshold nothing changes).
-    if (a.repeatedFailure) k += `~${a.repeatedFailure.signature}:${Math.min(a.repeatedFailure.count, STUCK_LOOP_REPEATS)}`;
+    // The stuck-loop detector: the latest failing action and its run length (saturated: beyond the threshold nothing
+    // changes). Dead once the agent can never run again: its phase completed, or the mission was aborted.
+    if (a.repeatedFailure && !s.aborted && !s.completedPhases.includes(a.phase)) k += `~${a.repeatedFailure.signature}:${Math.min(a.repeatedFailure.count, STUCK_LOOP_REPEATS)}`;
     if (a.status === "running") {
       // Only a running agent's steps and approvals are read; agent.started and phase resets overwrite them.
       k += `[${a.approvedSteps.join(",")}](`;

@@ -2,6 +2,8 @@ import { agentDefinition, agentsInOrder, phaseDefinition, type Phase } from "./d
 import { compensationKey, type MissionEvent } from "./events";
 import { deriveFinalStatus } from "./status";
 import { countRepeat, failureSignature, helperSteps } from "./recovery";
+import type { Diagnosis } from "../diagnosis/types";
+import type { DiagnosisSummary } from "./types";
 import type { AgentState, CompensationState, GateState, MissionState, StepState } from "./types";
 
 /** Bump when MissionState's shape changes: stored snapshots of an older version are rebuilt by reduce(events). */
@@ -117,22 +119,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
       const st = a.steps[e.payload.step];
       if (!st || st.status !== "failed") bad(`for step ${e.payload.step} of "${a.name}", which has not failed: a diagnosis follows a tool failure`);
-      const d = e.payload.diagnosis;
-      putStep(a, {
-        ...st,
-        diagnosis: {
-          id: d.id,
-          whyChain: Object.values(d.whyChain),
-          rootCause: d.rootCause,
-          type: d.errorClassification.type,
-          severity: d.errorClassification.severity,
-          canRecover: d.errorClassification.canRecover,
-          alternatives: d.alternatives.map((x) => ({ strategy: x.strategy, description: x.description, confidence: x.confidence })),
-          recoveryStrategy: d.recoveryPlan.strategy,
-          recoverySteps: d.recoveryPlan.steps.map((x) => ({ action: x.action, tool: x.tool, args: x.args, expectedOutcome: x.expectedOutcome })),
-          fallbackChain: d.recoveryPlan.fallbackChain,
-        },
-      });
+      putStep(a, { ...st, diagnosis: summarizeDiagnosis(e.payload.diagnosis) });
       return s;
     }
 
@@ -487,4 +474,20 @@ export function phaseAgentsFailed(s: MissionState, phase: Phase): { failed: numb
   const failed = agents.filter((a) => a.status === "failed" || (a.status === "skipped" && a.error !== null)).length;
   const undecided = agents.filter((a) => a.status === "failed" && a.tolerated).length;
   return { failed, total: agents.length, tooMany: failed * 2 > agents.length && undecided > 0 };
+}
+
+/** What the console shows of a diagnosis (the full one stays in its `diagnostic_reflection` event). */
+export function summarizeDiagnosis(d: Diagnosis): DiagnosisSummary {
+  return {
+    id: d.id,
+    whyChain: Object.values(d.whyChain),
+    rootCause: d.rootCause,
+    type: d.errorClassification.type,
+    severity: d.errorClassification.severity,
+    canRecover: d.errorClassification.canRecover,
+    alternatives: d.alternatives.map((x) => ({ strategy: x.strategy, description: x.description, confidence: x.confidence })),
+    recoveryStrategy: d.recoveryPlan.strategy,
+    recoverySteps: d.recoveryPlan.steps.map((x) => ({ action: x.action, tool: x.tool, args: x.args, expectedOutcome: x.expectedOutcome })),
+    fallbackChain: d.recoveryPlan.fallbackChain,
+  };
 }

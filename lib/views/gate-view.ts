@@ -1,5 +1,6 @@
 import type { UserFacingError } from "../errors";
 import type { DiagnosisSummary, GateDecision, GateKind, GateOption, GateState } from "../mission/types";
+import type { RecoveryPlan } from "../mission/recovery";
 
 /** A gate as the console shows it: the gate plus the mission it belongs to. */
 export interface GateView {
@@ -11,6 +12,9 @@ export interface GateView {
   phase: string;
   step: number | null;
   diagnosis: DiagnosisSummary | null;
+  /** The recovery plan offered as "Apply recovery plan", and why none was applied automatically. */
+  recoveryPlan: RecoveryPlan | null;
+  recoveryNote: string | null;
   status: "open" | "resolved";
   options: GateOption[];
   error: UserFacingError;
@@ -31,6 +35,8 @@ export function gateViewFromState(g: GateState, mission: { id: string; name: str
     phase: g.phase,
     step: g.step,
     diagnosis: g.diagnosis ?? null,
+    recoveryPlan: g.recoveryPlan ?? null,
+    recoveryNote: g.recoveryNote ?? null,
     status: g.status,
     options: g.options,
     error: g.error,
@@ -51,6 +57,8 @@ export interface GateRowLike {
   phase: string;
   step: number | null;
   diagnosis: DiagnosisSummary | null;
+  recoveryPlan: RecoveryPlan | null;
+  recoveryNote: string | null;
   status: string;
   options: GateOption[];
   error: UserFacingError;
@@ -72,6 +80,8 @@ export function gateViewFromRow(row: { gate: GateRowLike; missionName: string })
     phase: g.phase,
     step: g.step,
     diagnosis: g.diagnosis ?? null,
+    recoveryPlan: g.recoveryPlan ?? null,
+    recoveryNote: g.recoveryNote ?? null,
     status: g.status === "resolved" ? "resolved" : "open",
     options: g.options,
     error: g.error,

@@ -112,7 +112,9 @@ describe("the orchestrator worker on real PostgreSQL, processes and HTTP", () =>
       const m = await create(definition({ agents: [{ name: "fetch", priority: "critical", steps: [{ tool: "http", args: { url: `http://127.0.0.1:${port}/data` }, evidence: [{ http_status: 200 }, { json_path: "$.ok", equals: true }] }] }] }));
       const atGate = await settle(m.id);
       expect(atGate.agents.fetch.steps[0].error?.status).toBe(503);
-      expect(atGate.gates[0].options.find((o) => o.recommended)?.action).toBe("retry");
+      // The default recovery policy is "propose": "Apply recovery plan" is recommended, Retry still offered.
+      expect(atGate.gates[0].options.find((o) => o.recommended)?.action).toBe("recover");
+      expect(atGate.gates[0].options.map((o) => o.action)).toContain("retry");
       await decideGate(tdb.db, { gateId: atGate.gates[0].id, decision: "retry", note: null, actorId: "user:op", actorName: "Olivia Operator" });
       const done = await settle(m.id);
       expect(done.finalStatus).toBe("SUCCESS");
@@ -185,7 +187,7 @@ describe("the orchestrator worker on real PostgreSQL, processes and HTTP", () =>
     const m = await create(definition({ agents: [{ name: "slow", priority: "important", timeoutMs: 300, steps: [nodeStep("setTimeout(()=>{}, 60000)")] }] }));
     const s = await settle(m.id);
     expect(s.agents.slow.error?.code).toBe("TIMEOUT");
-    expect(s.gates[0].options.map((o) => o.action)).toEqual(["retry", "skip", "abort"]);
+    expect(s.gates[0].options.map((o) => o.action)).toEqual(["recover", "retry", "skip", "abort"]);
   });
 });
 
@@ -205,7 +207,7 @@ describe("rate limits", () => {
       const m = await create(definition({ agents: [{ name: "caller", priority: "critical", steps: [{ tool: "http", args: { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/` } }] }] }));
       const atGate = await settle(m.id);
       expect(atGate.agents.caller.error).toMatchObject({ code: "RATE_LIMIT_EXCEEDED", recoverable: true, retryAfter: 1000 });
-      expect(atGate.gates[0].options[0].description).toMatch(/^Wait 1 s, then run/);
+      expect(atGate.gates[0].options.find((o) => o.action === "retry")?.description).toMatch(/^Wait 1 s, then run/);
       const decided = Date.now();
       await decideGate(tdb.db, { gateId: atGate.gates[0].id, decision: "retry", note: null, actorId: "user:op", actorName: "Olivia Operator" });
       const done = await settle(m.id);

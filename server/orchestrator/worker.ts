@@ -9,6 +9,7 @@ import { ensureActor } from "../../db/queries/users";
 import { workers } from "../../db/schema";
 import { DEFAULT_RECOVERY_BINARIES, runMission } from "./runner";
 import type { Provider } from "../../lib/llm/providers";
+import { loadDiagnosisConfig } from "../../lib/diagnosis/config";
 
 export interface WorkerOptions {
   handle: DbHandle;
@@ -56,6 +57,9 @@ export class Worker {
   }
 
   async start(): Promise<void> {
+    // ADR-0003 flags (AUTONOMOUS_*) are read when the first failure is diagnosed; a bad value must stop
+    // the worker here, naming the variable, not fail every mission run later (DiagnosisConfigError).
+    loadDiagnosisConfig();
     const { db } = this.opts.handle;
     await ensureActor(db, { id: this.id, kind: "worker", displayName: `Worker ${this.id.split(":").slice(1, 3).join(":")}` });
     await db.insert(workers).values({ id: this.id }).onConflictDoNothing();

@@ -1,0 +1,197 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { diagnosticsReport, successMetrics, type DiagnosticsRow } from "@/db/queries/diagnostics";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { getPrincipal } from "@/server/auth";
+
+export const metadata: Metadata = { title: "Diagnostics" };
+export const dynamic = "force-dynamic";
+
+const PERIODS = [1, 7, 14, 30, 90];
+
+/** ADR-0003 "Success Metrics": target, and what the log says for the period. */
+const METRICS = [
+  { key: "recoverySuccessRate", label: "Recovery success rate", target: "> 60%", good: (v: number) => v > 0.6, fmt: "pct", help: "Recoveries whose step then passed its evidence, of all recoveries that ended." },
+  { key: "stuckLoopRate", label: "Stuck loop rate", target: "< 15%", good: (v: number) => v < 0.15, fmt: "pct", help: "Diagnosed failures where the same action had failed the same way three times in a row." },
+  { key: "avgIterationsToSuccess", label: "Avg iterations to success", target: "< 8", good: (v: number) => v < 8, fmt: "num", help: "Tool calls per successful recovery (helper steps plus the re-run)." },
+  { key: "patternReuse", label: "Pattern reuse (fast path)", target: "> 40%", good: (v: number) => v > 0.4, fmt: "pct", help: "Recoveries chosen by a trusted learned pattern without full reflection." },
+  { key: "userInterventionRequired", label: "User intervention required", target: "< 30%", good: (v: number) => v < 0.3, fmt: "pct", help: "Diagnosed failures that ended at a gate for a person." },
+  { key: "llmAgreement", label: "LLM proposals accepted", target: "—", good: () => true, fmt: "pct", help: "LLM diagnoses the evidence confirmed (only with an LLM configured). Root-cause accuracy on labelled failures: npm run bench:diagnosis." },
+] as const;
+
+function format(v: number | null, fmt: "pct" | "num"): string {
+  if (v === null) return "—";
+  return fmt === "pct" ? `${Math.round(v * 100)}%` : v.toFixed(1);
+}
+
+export default async function DiagnosticsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await getPrincipal();
+  if (!user) redirect("/login?callbackUrl=/diagnostics");
+  if (!can(user, "mission.view")) return <p className="notice">{describeMissingPermission(user, "mission.view")}</p>;
+  const sp = await searchParams;
+  const daysRaw = Number(Array.isArray(sp.days) ? sp.days[0] : sp.days);
+  const days = PERIODS.includes(daysRaw) ? daysRaw : 14;
+  const definition = typeof sp.definition === "string" && sp.definition.trim() ? sp.definition.trim().slice(0, 200) : undefined;
+  const report = await diagnosticsReport(getDb(), { days, definition });
+  const metrics = successMetrics(report.total);
+  const maxDay = Math.max(1, ...report.byDay.map((d) => d.diagnosed));
+  const query = (p: { days?: number; definition?: string | null }) => {
+    const q = new URLSearchParams();
+    q.set("days", String(p.days ?? days));
+    const def = p.definition === undefined ? definition : p.definition;
+    if (def) q.set("definition", def);
+    return `/diagnostics?${q}`;
+  };
+
+  return (
+    <div className="stack">
+      <header className="page-head">
+        <div>
+          <h1 className="page-title">Diagnostics</h1>
+          <p className="muted">
+            Every tool failure is diagnosed (&ldquo;5 whys&rdquo;) and, where policy allows, recovered. These are the ADR-0003 success metrics over the last {days} day{days === 1 ? "" : "s"}
+            {definition ? (
+              <>
+                {" "}for <strong>{definition}</strong> (<Link href={query({ definition: null })}>all definitions</Link>)
+              </>
+            ) : null}
+            .
+          </p>
+        </div>
+        <nav aria-label="Period" className="segmented">
+          {PERIODS.map((p) => (
+            <Link key={p} href={query({ days: p })} aria-current={p === days ? "page" : undefined} className={p === days ? "is-active" : undefined}>
+              {p}d
+            </Link>
+          ))}
+        </nav>
+      </header>
+
+      <section aria-label="Success metrics" className="metric-grid" data-testid="success-metrics">
+        {METRICS.map((m) => {
+          const v = metrics[m.key];
+          const tone = v === null || m.target === "—" ? "neutral" : m.good(v) ? "success" : "failed";
+          return (
+            <div key={m.key} className="metric-card" data-testid={`metric-${m.key}`}>
+              <div className="metric-label">{m.label}</div>
+              <div className={`metric-value tone-text-${tone}`}>{format(v, m.fmt)}</div>
+              <div className="muted small">Target {m.target}</div>
+              <p className="muted small">{m.help}</p>
+            </div>
+          );
+        })}
+      </section>
+
+      <p className="muted small" data-testid="diagnostics-totals">
+        {report.total.diagnosed} failure{report.total.diagnosed === 1 ? "" : "s"} diagnosed · {report.total.recoveriesStarted} recover{report.total.recoveriesStarted === 1 ? "y" : "ies"} started ({report.total.fastPath} by the fast path) · {report.total.recovered} recovered · {report.total.recoveryFailed} failed · {report.total.loops} stuck loop{report.total.loops === 1 ? "" : "s"} stopped · {report.total.gates} gate{report.total.gates === 1 ? "" : "s"} for a person
+      </p>
+
+      {report.total.diagnosed === 0 ? (
+        <p className="notice">No tool failed in this period, so there is nothing to measure yet. Failures appear here as missions run.</p>
+      ) : (
+        <>
+          <section aria-labelledby="by-day">
+            <h2 id="by-day" className="section-title">Failures and recoveries per day</h2>
+            <table className="table" data-testid="diagnostics-by-day">
+              <thead>
+                <tr>
+                  <th scope="col">Day (UTC)</th>
+                  <th scope="col">Diagnosed</th>
+                  <th scope="col">Recovered</th>
+                  <th scope="col">Recovery failed</th>
+                  <th scope="col">Needed a person</th>
+                  <th scope="col" className="wide">
+                    <span className="sr-only">Chart</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.byDay.map((d) => (
+                  <tr key={d.key}>
+                    <td>{d.key}</td>
+                    <td>{d.diagnosed}</td>
+                    <td>{d.recovered}</td>
+                    <td>{d.recoveryFailed}</td>
+                    <td>{d.gates}</td>
+                    <td>
+                      <Bar row={d} max={maxDay} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+
+          <div className="two-col">
+            <section aria-labelledby="by-definition">
+              <h2 id="by-definition" className="section-title">Per mission definition</h2>
+              <table className="table" data-testid="diagnostics-by-definition">
+                <thead>
+                  <tr>
+                    <th scope="col">Definition</th>
+                    <th scope="col">Diagnosed</th>
+                    <th scope="col">Recovery success</th>
+                    <th scope="col">Needed a person</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {report.byDefinition.map((d) => {
+                    const m = successMetrics(d);
+                    return (
+                      <tr key={d.key}>
+                        <td>
+                          <Link href={query({ definition: d.key })}>{d.key}</Link>
+                        </td>
+                        <td>{d.diagnosed}</td>
+                        <td>{format(m.recoverySuccessRate, "pct")}</td>
+                        <td>{format(m.userInterventionRequired, "pct")}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </section>
+            <section aria-labelledby="by-type">
+              <h2 id="by-type" className="section-title">Error types</h2>
+              <table className="table" data-testid="diagnostics-by-type">
+                <thead>
+                  <tr>
+                    <th scope="col">Type</th>
+                    <th scope="col">Failures</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {report.byType.map((t) => (
+                    <tr key={t.type}>
+                      <td>{t.type.replaceAll("_", " ")}</td>
+                      <td>{t.count}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          </div>
+        </>
+      )}
+      <p className="muted small">
+        Learned patterns behind the fast path: <Link href="/patterns">Patterns</Link>. Memory exports (JSON Lines): <a href="/api/v1/memory/session">session memory</a>, <a href="/api/v1/memory/episodic">episodic memory</a>.
+      </p>
+    </div>
+  );
+}
+
+/** Recovered / failed recoveries / gates as a stacked bar, scaled to the busiest day. */
+function Bar({ row, max }: { row: DiagnosticsRow; max: number }) {
+  const w = (n: number) => `${(n / max) * 100}%`;
+  const other = Math.max(0, row.diagnosed - row.recovered - row.recoveryFailed - row.gates);
+  return (
+    <div className="bar" role="img" aria-label={`${row.diagnosed} diagnosed: ${row.recovered} recovered, ${row.recoveryFailed} recovery failed, ${row.gates} needed a person`}>
+      <span className="bar-seg tone-success" style={{ width: w(row.recovered) }} />
+      <span className="bar-seg tone-partial" style={{ width: w(row.recoveryFailed) }} />
+      <span className="bar-seg tone-failed" style={{ width: w(row.gates) }} />
+      <span className="bar-seg tone-neutral" style={{ width: w(other) }} />
+    </div>
+  );
+}

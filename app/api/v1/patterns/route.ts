@@ -1,0 +1,10 @@
+import { getDb } from "@/db/client";
+import { listPatterns } from "@/db/queries/learning";
+import { apiRoute } from "@/server/api";
+
+export const dynamic = "force-dynamic";
+
+/** Learned recovery patterns (when → then, with their record and fast-path threshold), most recently updated first. */
+export const GET = apiRoute({ name: "GET patterns", permission: "mission.view" }, async () => {
+  return Response.json({ patterns: await listPatterns(getDb()) });
+});
