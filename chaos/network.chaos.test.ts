@@ -33,11 +33,12 @@ describe("the network", () => {
         ],
       }),
     );
-    // optional → warning, the mission goes on; important + recoverable TIMEOUT → gate with retry recommended.
+    // optional → warning, the mission goes on; important + recoverable TIMEOUT → gate with retry (and the recovery plan, recommended).
     const g1 = await waitForGate(s.db, m.id, "agent", 15_000);
     expect(g1.agent).toBe("fetcher");
-    expect(g1.options.map((o) => o.action)).toEqual(["retry", "skip", "abort"]);
-    expect(g1.options.find((o) => o.recommended)?.action).toBe("retry");
+    // The default recovery policy "propose" offers the diagnosis's plan first (recommended); Retry stays.
+    expect(g1.options.map((o) => o.action)).toEqual(["recover", "retry", "skip", "abort"]);
+    expect(g1.options.find((o) => o.recommended)?.action).toBe("recover");
     expect(g1.error.technical.code).toBe("TIMEOUT");
     expect(g1.error.why).toMatch(/did not complete within 1500 ms/);
     let st = await getState(s.db, m.id);
@@ -45,10 +46,11 @@ describe("the network", () => {
     expect(st.agents.telemetry.error?.code).toBe("TIMEOUT");
     await decide(s.db, g1.id, "skip", "prices can wait");
 
-    // critical shell step whose process waits on the partition: killed at its timeout → gate, retry recommended.
+    // critical shell step whose process waits on the partition: killed at its timeout → gate with retry and the recovery plan.
     const g2 = await waitForGate(s.db, m.id, "agent", 15_000);
     expect(g2.agent).toBe("prober");
-    expect(g2.options.find((o) => o.recommended)?.action).toBe("retry");
+    expect(g2.options.find((o) => o.recommended)?.action).toBe("recover");
+    expect(g2.options.map((o) => o.action)).toContain("retry");
     expect(g2.error.technical.code).toBe("TIMEOUT");
     st = await getState(s.db, m.id);
     expect(st.agents.prober.error).toMatchObject({ code: "TIMEOUT", recoverable: true });

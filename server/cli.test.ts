@@ -23,9 +23,9 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function cli(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(args: string[], input?: string, extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: tdb.url, FAULTLINE_DATA_DIR: dataDir, FAULTLINE_POLL_MS: "200" }, timeout: 60_000 }, (err, stdout, stderr) =>
+    const child = execFile(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: tdb.url, FAULTLINE_DATA_DIR: dataDir, FAULTLINE_POLL_MS: "200", ...extraEnv }, timeout: 60_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     if (input !== undefined) child.stdin!.end(input);
@@ -96,6 +96,12 @@ describe("the faultline CLI", () => {
     const unknown = await cli(["frobnicate"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Unknown command "frobnicate"/);
+    // A bad ADR-0003 flag stops a worker (and a run that would start one) at once, naming the variable.
+    for (const args of [["worker"], ["mission", "run", path.resolve("examples/hello.yaml"), "--wait"]]) {
+      const bad = await cli(args, undefined, { AUTONOMOUS_MAX_RECOVERY_ATTEMPTS: "lots" });
+      expect(bad.code, args.join(" ")).toBe(1);
+      expect(bad.stderr).toMatch(/AUTONOMOUS_MAX_RECOVERY_ATTEMPTS: must be a number \(got "lots"\)\nFix these variables/);
+    }
   });
 
   it("lists, disables, enables and deletes learned patterns; a malformed ID is a usage error, an unknown one exit 1", async () => {

@@ -87,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "worker": {
+      loadDiagnosisConfig(); // a bad AUTONOMOUS_* value stops here, before the database is touched
       const { handle } = await prepareDatabase({ seed: false, log: console.log });
       const { runWorkerProcess } = await import("./worker");
       await runWorkerProcess(handle.url);

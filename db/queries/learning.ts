@@ -142,11 +142,6 @@ export async function updatePattern(db: Executor, id: string, change: { enabled?
   return isoRow(row);
 }
 
-/** @deprecated use updatePattern(db, id, { enabled }). */
-export function setPatternEnabled(db: Executor, id: string, enabled: boolean): Promise<LearnedPatternRow> {
-  return updatePattern(db, id, { enabled });
-}
-
 export async function deletePattern(db: Executor, id: string): Promise<void> {
   if (!UUID.test(id)) throw notFound(id);
   const rows = await db.delete(learnedPatterns).where(eq(learnedPatterns.id, id)).returning({ id: learnedPatterns.id });
@@ -162,6 +157,7 @@ const PAGE = 500;
  * of any size streams in constant memory.
  */
 export async function* memoryRecords(db: Executor, kind: MemoryKind, filter: { missionId?: string } = {}): AsyncGenerator<Record<string, unknown>> {
+  if (filter.missionId !== undefined && !UUID.test(filter.missionId)) throw new AppError("bad_request", { userMessage: `missionId must be a mission id (a UUID); got "${filter.missionId}".` });
   if (kind === "session") {
     let after: { at: string; id: string } | null = null;
     for (;;) {

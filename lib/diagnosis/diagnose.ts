@@ -154,7 +154,8 @@ export function diagnose(raw: InputContextInput | InputContext, opts: DiagnoseOp
   const plan = planned(alts, opts);
   const fallbacks = alts.filter((a) => a !== plan && !opts.exclude?.includes(a.strategy));
   const learned = template.learning(c);
-  const trigger = slug(learned.trigger);
+  // A trigger names the failing thing, not where it ran: a port (a service restarted elsewhere) is left out.
+  const trigger = slug(learned.trigger.replace(/:\d+(?!\d)/g, ""));
 
   return {
     id: opts.id ?? `diag_${ulid(now.getTime())}`,

@@ -273,7 +273,8 @@ async function planAfterFailure(
       fastPath: io.diagnosis!.fastPath,
       allowedBinaries: io.allowedBinaries?.(state) ?? state.definition.allowedBinaries,
     });
-  let choice = opts.noRecovery ? null : choose(d);
+  // Every LLM provider down is an infrastructure failure: health checks pause and resume missions; no step-level recovery.
+  let choice = opts.noRecovery || allProvidersFailed(error) ? null : choose(d);
   if (choice?.plan && choice.plan.strategy !== d.recoveryPlan.strategy) {
     // The diagnosis's plan is the strategy that will run (or is offered): a learned pattern's, or the best runnable one.
     d = diagnose(input, { ...settings, now: io.now(), id: d.id, exclude: tried, prefer: choice.plan.strategy });

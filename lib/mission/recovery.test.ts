@@ -95,7 +95,7 @@ describe("recovery: auto", () => {
     const { state, events } = await simulate(d, { outcome: () => notFound, decide: decide("abort") });
     expect(types(events)).not.toContain("recovery.started");
     expect(state.gates[0].diagnosis?.type).toBe("command_not_found");
-    expect(state.gates[0].recoveryNote).toMatch(/No strategy can run without a person/);
+    expect(state.gates[0].recoveryNote).toMatch(/No other strategy can run without a person/);
   });
 });
 

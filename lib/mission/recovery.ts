@@ -159,6 +159,8 @@ export function chooseRecovery(p: {
   allowedBinaries: readonly string[];
 }): RecoveryChoice {
   const tried = p.agent.recoveries.filter((r) => r.step === p.step);
+  const triedNote = tried.length ? ` Tried already: ${tried.map((r) => `${r.strategy} (${r.outcome})`).join(", ")}, ${tried.length} of AUTONOMOUS_MAX_RECOVERY_ATTEMPTS=${p.maxAttempts}.` : "";
+  if (p.maxAttempts === 0) return { plan: null, auto: false, reason: "AUTONOMOUS_MAX_RECOVERY_ATTEMPTS is 0: recovery plans are shown, never run." };
   if (tried.length >= p.maxAttempts) return { plan: null, auto: false, reason: `${tried.length} recovery attempt${tried.length === 1 ? "" : "s"} already failed for this step (${tried.map((r) => r.strategy).join(", ")}); AUTONOMOUS_MAX_RECOVERY_ATTEMPTS is ${p.maxAttempts}, so an operator decides.` };
   const loop = stuckLoop(p.agent);
   if (loop) return { plan: null, auto: false, reason: `Stuck loop: this exact action failed the same way ${loop.count} times; it is not retried blindly.` };
@@ -175,7 +177,7 @@ export function chooseRecovery(p: {
   const pick = (trusted && runnable.find((c) => c.strategy === trusted.then)) || runnable[0];
   if (!pick) {
     const best = fresh[0];
-    return { plan: null, auto: false, reason: best ? `No strategy can run without a person: ${notRunnable(best, p.allowedBinaries)}.` : "Every strategy was already tried." };
+    return { plan: null, auto: false, reason: `${best ? `No other strategy can run without a person: ${notRunnable(best, p.allowedBinaries)}.` : "Every strategy was already tried."}${triedNote}` };
   }
   const fromPattern = Boolean(trusted && pick.strategy === trusted.then);
   const plan: RecoveryPlan = {
@@ -191,9 +193,9 @@ export function chooseRecovery(p: {
     rootCause: p.diagnosis.rootCause,
   };
   const policy = p.state.definition.recovery;
-  if (policy !== "auto") return { plan, auto: false, reason: `The mission's recovery policy is "propose": the plan is offered at the gate.` };
+  if (policy !== "auto") return { plan, auto: false, reason: `The mission's recovery policy is "propose": the plan is offered at the gate.${triedNote}` };
   if (p.stepDef.highRisk) return { plan, auto: false, reason: "The step is high-risk: its recovery is offered at the gate, not applied." };
-  if (p.diagnosis.severity !== "recoverable") return { plan, auto: false, reason: `The failure needs a person (${p.diagnosis.severity}): the plan is offered at the gate.` };
+  if (p.diagnosis.severity !== "recoverable") return { plan, auto: false, reason: `The failure needs a person (${p.diagnosis.severity}): the plan is offered at the gate.${triedNote}` };
   const attempt = tried.length + 1;
   return {
     plan,

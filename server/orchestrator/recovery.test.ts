@@ -2,7 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../../db/test-helpers";
 import { createMission, listEventsAfter } from "../../db/queries/events";
@@ -144,7 +144,7 @@ describe("recovery: auto, on real processes and HTTP", () => {
     // The learned pattern: when = the failure's trigger, then = the strategy that worked.
     const d = diagnosisOf(events);
     trigger = patternTrigger(d);
-    expect(trigger).toMatch(/^127_0_0_1_\d+_rate_limit$/); // host (with port) and the root-cause category
+    expect(trigger).toBe("127_0_0_1_rate_limit"); // the host (not the port) and the root-cause category
     expect(payload(events, "recovery.finished")).toMatchObject({ when: trigger });
     const p = await patternRow(trigger);
     expect(p).toMatchObject({ then: "wait_and_retry_after", errorType: "rate_limited", successes: 1, failures: 0, confidence: 0.67, threshold: 0.8, enabled: true, lastOutcome: "succeeded", lastMissionId: id });
@@ -187,6 +187,10 @@ describe("recovery: auto, on real processes and HTTP", () => {
 });
 
 describe("recovery: propose", () => {
+  // Patterns learned by earlier tests (same host) would otherwise take the fast path or change the counts.
+  beforeEach(async () => {
+    await tdb.db.delete(learnedPatterns);
+  });
   it('the gate offers "Apply recovery plan" (recommended); the decision, recorded as the REST API records it, runs the plan', async () => {
     const service = await loopback((n, res) => (n === 1 ? tooMany(res) : fine(res)));
     await startWorker();
@@ -215,6 +219,10 @@ describe("recovery: propose", () => {
 });
 
 describe("recovery that does not work", () => {
+  // Patterns learned by earlier tests (same host) would otherwise take the fast path or change the counts.
+  beforeEach(async () => {
+    await tdb.db.delete(learnedPatterns);
+  });
   it("a service that always answers 429: the one runnable strategy is tried once, then an operator decides; the pattern records the failure", async () => {
     const service = await loopback((_n, res) => tooMany(res));
     await startWorker();
@@ -234,7 +242,7 @@ describe("recovery that does not work", () => {
     // wait_and_retry_after is the only strategy of a 429 that runs without a person, and a strategy is
     // never tried twice for one failure: after it failed once, the gate explains that nothing else can run.
     expect(finished).toHaveLength(1);
-    expect(row.recoveryNote).toMatch(/No strategy can run without a person/);
+    expect(row.recoveryNote).toMatch(/No other strategy can run without a person.*Tried already: wait_and_retry_after \(failed\), 1 of AUTONOMOUS_MAX_RECOVERY_ATTEMPTS=2/);
     const p = await patternRow(patternTrigger(diagnosisOf(events)));
     expect(p).toMatchObject({ then: "wait_and_retry_after", successes: 0, failures: 1, confidence: 0.33, lastOutcome: "failed" });
     await decideGate(tdb.db, { gateId: gate.id, decision: "abort", note: null, actorId: "user:op", actorName: "Olivia Operator" });
@@ -259,6 +267,22 @@ describe("recovery that does not work", () => {
     expect(types(events)).toContain("recovery.loop_detected");
     for (const f of finished) expect(await patternRow(f.when, f.strategy)).toMatchObject({ successes: 0, failures: 1, confidence: 0.33 });
   }, 30_000);
+});
+
+describe("recovery binaries", () => {
+  it("only recovery helper steps may run FAULTLINE_RECOVERY_BINARIES: an agent named \"recovery\" may not", async () => {
+    await startWorker();
+    const def = missionDefinitionSchema.parse({
+      name: "agent named recovery",
+      objective: "wait",
+      allowedBinaries: ["node"],
+      phases: [{ name: "EXECUTION", agents: [{ name: "recovery", priority: "critical", steps: [{ tool: "shell", args: { command: "sleep", args: ["0"] } }] }] }],
+    });
+    const { s } = await run(def);
+    expect(s.runState).toBe("paused");
+    expect(s.agents.recovery.steps[0].error?.code).toBe("NOT_ALLOWED");
+    expect(s.agents.recovery.steps[0].error?.message).toMatch(/"sleep" is not on this mission's allowlist/);
+  });
 });
 
 describe("the optional LLM reflection in the worker", () => {

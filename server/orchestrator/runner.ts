@@ -95,8 +95,10 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
     run: async (call, { state, idempotencyKey, timeoutMs }) => {
       const workspace = path.join(ctx.workspacesDir, state.id);
       await fs.mkdir(workspace, { recursive: true });
-      // Recovery helper steps (keys …/recovery/…) may also run the recovery binaries (by default only `sleep`).
-      const recovery = idempotencyKey.includes("/recovery/") ? (ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES) : [];
+      // Recovery helper steps may also run the recovery binaries (by default only `sleep`). Their keys are
+      // `<step key>/recovery/<attempt>/<index>`; a plain substring test also matched the steps of an agent
+      // named "recovery" (`<mission>/recovery/<step>/<attempt>`), widening that agent's allowlist.
+      const recovery = RECOVERY_HELPER_KEY.test(idempotencyKey) ? (ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES) : [];
       const allowed = [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries, ...recovery])];
       // Each tool enforces timeoutMs itself and reports "did not complete within N ms". This signal is only
       // a backstop for a tool that does not: it fires a little later, or it would win the race and every
@@ -128,6 +130,9 @@ function diagnosisSettings(): EngineIO["diagnosis"] {
   }
   return settings;
 }
+
+/** Idempotency key of a recovery helper step: mission/agent/step/attempt/recovery/<recovery attempt>/<helper index> (names have no "/"). */
+const RECOVERY_HELPER_KEY = /^[^/]+\/[^/]+\/\d+\/\d+\/recovery\/\d+\/\d+$/;
 
 /** What a recovery's helper steps may run besides the mission's allowlist when nothing is configured: waiting. */
 export const DEFAULT_RECOVERY_BINARIES: readonly string[] = ["sleep"];

@@ -1,0 +1,23 @@
+"use server";
+
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { deletePattern, updatePattern } from "@/db/queries/learning";
+import { authedAction } from "@/server/safe-action";
+
+const id = z.guid("must be a pattern id");
+
+/** An admin disables or enables a learned pattern, or changes its fast-path threshold (permission pattern.manage). */
+export const updatePatternAction = authedAction(
+  { name: "updatePattern", permission: "pattern.manage", input: z.object({ id, enabled: z.boolean().optional(), threshold: z.number().min(0.5).max(1).optional() }) },
+  async (input) => {
+    const row = await updatePattern(getDb(), input.id, { enabled: input.enabled, threshold: input.threshold });
+    return { id: row.id, enabled: row.enabled, threshold: row.threshold };
+  },
+);
+
+/** An admin deletes a learned pattern; later recoveries start a new record (permission pattern.manage). */
+export const deletePatternAction = authedAction({ name: "deletePattern", permission: "pattern.manage", input: z.object({ id }) }, async (input) => {
+  await deletePattern(getDb(), input.id);
+  return { id: input.id };
+});
