@@ -53,5 +53,17 @@ export function demoMissions(searchPort: number): MissionDefinition[] {
         { name: "REVIEW", agents: [{ name: "summariser", priority: "critical", steps: [{ name: "summarise", tool: "file", args: { op: "write", path: "summary.md", content: "Summary from archived reports only (search failed).\n" } }] }] },
       ],
     },
+    {
+      // ADR-0003 at first sight: the step times out, its diagnosis plans "double the time limit and re-run",
+      // the auto policy applies it, and the Patterns and Diagnostics pages have something to show.
+      name: "Index rebuild that recovers by itself",
+      objective: "Rebuild the search index; a slow first run is expected.",
+      allowedBinaries: ["node"],
+      recovery: "auto",
+      objectiveChecks: [],
+      phases: [
+        { name: "EXECUTION", agents: [{ name: "indexer", priority: "critical", steps: [{ name: "rebuild index", tool: "shell", args: node("setTimeout(() => console.log('index rebuilt: 1200 documents'), 1500)"), timeoutMs: 1000, evidence: [{ output_matches: "index rebuilt" }] }] }] },
+      ],
+    },
   ].map((d) => missionDefinitionSchema.parse(d));
 }
