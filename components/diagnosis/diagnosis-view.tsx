@@ -33,8 +33,8 @@ export function DiagnosisView({ diagnosis: d, plan, note, open = true }: { diagn
               <li key={i}>
                 {s.action}{" "}
                 <span className="muted">
-                  ({s.tool === "retry" ? "re-run the failed step" : s.tool}
-                  {s.args && Object.keys(s.args).length ? <code className="small"> {formatArgs(s.tool, s.args)}</code> : null}; expect: {s.expectedOutcome})
+                  ({s.tool === "retry" ? "the failed step" : s.tool}
+                  {s.args && (s.tool === "retry" || Object.keys(s.args).length) ? <code className="small"> {formatArgs(s.tool, s.args)}</code> : null}; expect: {s.expectedOutcome})
                 </span>
               </li>
             ))}

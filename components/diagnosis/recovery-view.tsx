@@ -10,6 +10,11 @@ export function formatArgs(tool: string, args: Record<string, unknown>): string 
   if (tool === "shell" && typeof a.command === "string") return [a.command, ...(Array.isArray(a.args) ? a.args.map(String) : [])].join(" ");
   if (tool === "http" && typeof a.url === "string") return `${typeof a.method === "string" ? a.method : "GET"} ${a.url}`;
   if (tool === "file" && typeof a.op === "string") return `${a.op} ${typeof a.path === "string" ? a.path : ""}`.trim();
+  if (tool === "retry") {
+    const { timeoutFactor, ...changes } = args as Record<string, unknown>;
+    const parts = [...(typeof timeoutFactor === "number" ? [`time limit × ${timeoutFactor}`] : []), ...Object.entries(changes).map(([k, v]) => `${k} = ${JSON.stringify(v)}`)];
+    return parts.length ? `re-run with ${parts.join(", ")}` : "re-run as is";
+  }
   return JSON.stringify(args);
 }
 
@@ -41,7 +46,7 @@ export function RecoveryEventDetails({ event: e }: { event: MissionEvent }) {
           <ol className="small">
             {plan.steps.map((s, i) => (
               <li key={i}>
-                {s.action} <code>{s.tool === "retry" ? "re-run the failed step" : formatArgs(s.tool, s.args)}</code>
+                {s.action} <code>{formatArgs(s.tool, s.args)}</code>
               </li>
             ))}
           </ol>

@@ -125,9 +125,10 @@ function agentGateOptions(state: MissionState, agent: AgentState, err: AgentErro
 
 /** ADR-0003 "Apply recovery plan": run the plan's helper steps, then the failed step again. */
 function recoverOption(plan: RecoveryPlan): GateOption {
-  const helpers = plan.steps.filter((s) => s.tool !== "retry").map((s) => s.action.charAt(0).toLowerCase() + s.action.slice(1));
+  const steps = plan.steps.map((s) => s.action.charAt(0).toLowerCase() + s.action.slice(1));
   const learned = plan.source === "pattern" && plan.pattern ? ` Learned pattern: ${plan.pattern.successes} success${plan.pattern.successes === 1 ? "" : "es"}, ${plan.pattern.failures} failure${plan.pattern.failures === 1 ? "" : "s"}.` : "";
-  return option("recover", "e", "Apply recovery plan", `${plan.strategy}: ${helpers.length ? `${helpers.join(", then ")}, then run` : "Run"} the failed step again; its evidence decides.${learned}`);
+  const name = plan.strategy.replaceAll("_", " ");
+  return option("recover", "e", "Apply recovery plan", `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${steps.join(", then ")}; the step's own evidence decides whether it worked.${learned}`);
 }
 
 function skipPhaseOption(state: MissionState, phase: Phase): GateOption {

@@ -105,7 +105,7 @@ describe("recovery: propose", () => {
     const gate = state.gates[0];
     expect(gate.recoveryPlan?.strategy).toBe("wait_and_retry_after");
     expect(gate.options[0]).toMatchObject({ action: "recover", key: "e", recommended: true });
-    expect(gate.options[0].description).toMatch(/wait as the server asks, then run the failed step again/);
+    expect(gate.options[0].description).toMatch(/^Wait and retry after: wait as the server asks, then retry the same request once; the step's own evidence decides/);
     expect(gate.recoveryNote).toMatch(/policy is "propose"/);
     expect(events.find((e) => e.type === "recovery.started")!.payload).toMatchObject({ by: "operator", attemptNo: 1 });
     expect(state.agents.fetch.recoveries).toEqual([{ step: 0, attemptNo: 1, strategy: "wait_and_retry_after", source: "diagnosis", outcome: "succeeded" }]);
