@@ -9,10 +9,11 @@ async function noSeriousA11yViolations(page: import("@playwright/test").Page) {
 }
 
 test("an operator opens the waiting gate, chooses Skip, and watches the mission end PARTIAL_SUCCESS without reloading", async ({ operatorPage: page }) => {
-  const id = await startMission(page.request, defs.gated(`skip ${Date.now()}`, { priority: "important" }));
+  const name = `skip ${Date.now()}`;
+  const id = await startMission(page.request, defs.gated(name, { priority: "important" }));
   await waitForGate(page.request, id);
   await page.goto("/gates");
-  const inbox = page.getByTestId("gate-panel").filter({ hasText: "deployer" });
+  const inbox = page.getByTestId("gate-panel").filter({ hasText: name });
   await expect(inbox).toBeVisible();
   await expect(inbox).toContainText(/"scp" is not on this mission's allowlist/);
   await noSeriousA11yViolations(page);

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import type { MissionDetail } from "@/lib/views/mission-detail";
 import { fetchMission } from "../api-client";
@@ -18,7 +18,17 @@ import { progress } from "@/lib/mission/reducer";
 /** The mission page: header, phases, agents, the open gate and the full event log, all live. */
 export function MissionView({ initial, canDecide, canControl }: { initial: MissionDetail; canDecide: boolean; canControl: boolean }) {
   const id = initial.mission.id;
-  const { data = initial, error } = useQuery({ queryKey: queryKeys.missions.detail(id), queryFn: () => fetchMission(id), initialData: initial });
+  const queryClient = useQueryClient();
+  const { data = initial, error } = useQuery({
+    queryKey: queryKeys.missions.detail(id),
+    // A refetch started before live events arrived may answer with an older seq: never go back in the log.
+    queryFn: async () => {
+      const fresh = await fetchMission(id);
+      const held = queryClient.getQueryData<MissionDetail>(queryKeys.missions.detail(id));
+      return held && held.mission.seq > fresh.mission.seq ? { ...held, actors: { ...held.actors, ...fresh.actors } } : fresh;
+    },
+    initialData: initial,
+  });
   useMissionEvents(id);
   const m = data.mission;
   const lastResolved = [...m.gates].reverse().find((g) => g.status === "resolved");

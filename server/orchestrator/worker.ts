@@ -130,7 +130,8 @@ export class Worker {
         else this.log(`mission ${id} stopped by an error: ${(e as Error).stack ?? e}`);
       } finally {
         this.held.delete(id);
-        await releaseMission(this.opts.handle.db, { id, workerId: this.id }).catch(() => {});
+        // A failed release leaves the lease to expire (the mission is taken over then); say so.
+        await releaseMission(this.opts.handle.db, { id, workerId: this.id }).catch((e) => this.log(`mission ${id}: release failed (${(e as Error).message}); its lease expires in ${this.opts.leaseMs} ms`));
         this.wake();
       }
     })();
