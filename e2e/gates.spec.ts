@@ -18,6 +18,7 @@ test("an operator opens the waiting gate, chooses Skip, and watches the mission 
   await expect(inbox).toContainText(/"scp" is not on this mission's allowlist/);
   await noSeriousA11yViolations(page);
   await inbox.getByRole("link").first().click();
+  await expect(page).toHaveURL(new RegExp(`/missions/${id}`));
   const mission = new MissionPage(page);
   await expect(mission.gate()).toBeVisible();
   await expect(mission.gate().getByTestId("gate-option-skip")).toBeVisible();
