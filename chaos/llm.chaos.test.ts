@@ -42,9 +42,10 @@ describe("LLM providers", () => {
     const m = await s.create(definition({ name: "llm down", agents: [{ name: "summarizer", priority: "optional", steps: [llmStep("the incident")] }] }));
     const gate = await waitForGate(s.db, m.id, "agent", 20_000);
     expect(gate.error.why).toMatch(/^All 2 LLM providers failed: alpha: 500 .*; beta: network error.* No output was produced and nothing was substituted/);
-    // The default recovery policy "propose" offers the diagnosis's plan first (recommended); Retry stays.
-    expect(gate.options.map((o) => o.action)).toEqual(["recover", "retry", "skip", "abort"]);
-    expect(gate.options.find((o) => o.recommended)?.action).toBe("recover");
+    // An outage of every provider is an infrastructure failure: no step-level recovery plan is offered.
+    expect(gate.options.map((o) => o.action)).toEqual(["retry", "skip", "abort"]);
+    expect(gate.options.find((o) => o.recommended)?.action).toBe("retry");
+    expect(gate.recoveryNote).toBeNull();
     const [entry] = await listFailuresByMission(s.db, m.id);
     expect(entry).toMatchObject({ level: "infrastructure", severity: "critical", gateId: gate.id, resolvedAt: null });
     // No placeholder output: nothing succeeded.

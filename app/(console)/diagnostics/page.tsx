@@ -176,7 +176,12 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
         </>
       )}
       <p className="muted small">
-        Learned patterns behind the fast path: <Link href="/patterns">Patterns</Link>. Memory exports (JSON Lines): <a href="/api/v1/memory/session">session memory</a>, <a href="/api/v1/memory/episodic">episodic memory</a>.
+        Learned patterns behind the fast path: <Link href="/patterns">Patterns</Link>.
+        {can(user, "memory.export") ? (
+          <>
+            {" "}Memory exports (JSON Lines): <a href="/api/v1/memory/session">session memory</a>, <a href="/api/v1/memory/episodic">episodic memory</a>.
+          </>
+        ) : null}
       </p>
     </div>
   );
