@@ -227,3 +227,62 @@ export const episodicMemory = pgTable(
   },
   (t) => [index("episodic_memory_time").on(t.createdAt)],
 );
+
+/**
+ * The Failure Mode Reference Library (000): the current revision of every entry. Entries are never
+ * deleted, only deprecated; every change is a new row in `library_entry_versions` and belongs to a
+ * numbered `library_versions` release. `search` (weighted tsvector) is kept by a trigger (migration 0006).
+ */
+export const libraryEntries = pgTable(
+  "library_entries",
+  {
+    failureId: text("failure_id").primaryKey(),
+    /** Revision of this entry (1, 2, …). */
+    revision: integer("revision").notNull(),
+    /** The library version that published this revision. */
+    libraryVersion: integer("library_version").notNull(),
+    title: text("title").notNull(),
+    category: text("category").notNull(),
+    surfaceSymptom: text("surface_symptom").notNull(),
+    hiddenReality: text("hidden_reality").notNull(),
+    diagnosticProbe: text("diagnostic_probe").notNull(),
+    resolutionPath: text("resolution_path").notNull(),
+    riskLevel: text("risk_level").notNull(),
+    riskNotes: text("risk_notes"),
+    contextTags: text("context_tags").array().notNull().default(sql`'{}'::text[]`),
+    references: text("references").array().notNull().default(sql`'{}'::text[]`),
+    source: text("source").notNull(),
+    probeAction: jsonb("probe_action"),
+    resolutionAction: jsonb("resolution_action"),
+    deprecated: boolean("deprecated").notNull().default(false),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [index("library_entries_category").on(t.category), index("library_entries_risk").on(t.riskLevel)],
+);
+export type LibraryEntryRow = typeof libraryEntries.$inferSelect;
+
+/** Every revision of every entry, append-only: who wrote it, who reviewed it, when, and the diff to the previous one. */
+export const libraryEntryVersions = pgTable(
+  "library_entry_versions",
+  {
+    failureId: text("failure_id").notNull(),
+    revision: integer("revision").notNull(),
+    libraryVersion: integer("library_version").notNull(),
+    change: text("change", { enum: ["added", "edited", "deprecated", "restored"] }).notNull(),
+    data: jsonb("data").notNull(),
+    diff: jsonb("diff").$type<Array<{ field: string; before: unknown; after: unknown }>>().notNull(),
+    authorId: text("author_id").notNull(),
+    reviewerId: text("reviewer_id"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.failureId, t.revision] }), index("library_entry_versions_version").on(t.libraryVersion)],
+);
+
+/** Numbered releases of the library as a whole, with their changelog. A rollback is itself a new version. */
+export const libraryVersions = pgTable("library_versions", {
+  version: integer("version").primaryKey(),
+  summary: text("summary").notNull(),
+  changelog: jsonb("changelog").$type<Array<{ failureId: string; change: string; revision: number }>>().notNull(),
+  authorId: text("author_id").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+});

@@ -34,3 +34,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** The text of a database error: drizzle wraps driver errors ("Failed query: …"); PostgreSQL's own message is the cause. */
+export async function dbError(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as Error & { cause?: Error };
+    return `${err.message} ${err.cause?.message ?? ""} ${(err.cause as { constraint?: string })?.constraint ?? ""}`;
+  }
+  return "no error";
+}

@@ -85,6 +85,7 @@ export async function runLauncher(): Promise<void> {
   } else if (e.FAULTLINE_DEMO_USERS) {
     log("Demo accounts: <role>@faultline.local with password faultline-<role> (admin, operator, reviewer, contributor, auditor).");
   }
+  if (seeded?.libraryVersion) log(`Failure-mode library: the starter library was loaded as version ${seeded.libraryVersion}.`);
   log("Press Ctrl-C to stop.");
   await new Promise<void>((resolve) => {
     const shutdown = async (sig: string) => {

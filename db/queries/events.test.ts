@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { createTestDatabase, type TestDatabase } from "../test-helpers";
+import { createTestDatabase, dbError, type TestDatabase } from "../test-helpers";
 import { appendEvents, createMission, listEventsAfter } from "./events";
 import { decideGate } from "./gates";
 import { listFailuresByMission, listRecentFailuresByCode, listUnresolvedFailures } from "./audit";
@@ -11,16 +11,6 @@ import { definition, nodeStep } from "../../lib/mission/test-fixtures";
 
 let tdb: TestDatabase;
 
-/** drizzle wraps driver errors ("Failed query: …"); PostgreSQL's own message is the cause. */
-async function dbError(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as Error & { cause?: Error };
-    return `${err.message} ${err.cause?.message ?? ""} ${(err.cause as { constraint?: string })?.constraint ?? ""}`;
-  }
-  return "no error";
-}
 beforeAll(async () => {
   tdb = await createTestDatabase();
   await ensureActor(tdb.db, { id: "user:test", kind: "user", displayName: "Test operator" });

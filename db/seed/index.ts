@@ -7,6 +7,11 @@ import { listMissions } from "../queries/missions";
 import { countUsers, ensureActor, upsertUser } from "../queries/users";
 import { freeLoopbackPort } from "../../lib/net";
 import { demoMissions } from "./demo";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseEntries, type LibraryEntry } from "../../lib/library/entry";
+import { loadStarterLibrary } from "../queries/library";
 
 export const SYSTEM_ACTOR = "system:seed";
 
@@ -20,6 +25,23 @@ export function demoPassword(role: Role): string {
 export interface SeedResult {
   createdUsers: Array<{ email: string; password: string | null; roles: Role[] }>;
   createdMissions: number;
+  /** Library version created by loading the starter library (null when the library already had one). */
+  libraryVersion: number | null;
+}
+
+/** The starter Failure Mode Reference Library that ships with the product (db/seed/library/*.yaml). */
+export const STARTER_LIBRARY_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "library");
+
+export function starterLibrary(dir = STARTER_LIBRARY_DIR): LibraryEntry[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .flatMap((f) => {
+      const r = parseEntries(fs.readFileSync(path.join(dir, f), "utf8"));
+      if (!r.ok) throw new Error(`The starter library ${f} is invalid:\n${r.errors.map((e) => `  #${e.index ?? "?"} ${e.failureId ?? ""} ${e.path}: ${e.message}`).join("\n")}`);
+      return r.entries;
+    });
 }
 
 /**
@@ -27,7 +49,7 @@ export interface SeedResult {
  * admin with a generated password that is returned to be printed once), then the demo missions.
  */
 export async function seedDatabase(db: Db, opts: { demoUsers: boolean; missions?: boolean }): Promise<SeedResult> {
-  const result: SeedResult = { createdUsers: [], createdMissions: 0 };
+  const result: SeedResult = { createdUsers: [], createdMissions: 0, libraryVersion: null };
   await ensureActor(db, { id: SYSTEM_ACTOR, kind: "system", displayName: "Faultline seed" });
   if ((await countUsers(db)) === 0) {
     if (opts.demoUsers) {
@@ -41,6 +63,7 @@ export async function seedDatabase(db: Db, opts: { demoUsers: boolean; missions?
       result.createdUsers.push({ email: "admin@faultline.local", password, roles: ["admin", "operator"] });
     }
   }
+  result.libraryVersion = await loadStarterLibrary(db, starterLibrary(), SYSTEM_ACTOR);
   if (opts.missions !== false && (await listMissions(db, { limit: 1 })).length === 0) {
     for (const definition of demoMissions(await freeLoopbackPort())) {
       await createMission(db, { definition, actorId: SYSTEM_ACTOR });
