@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { contextTokens, normalizeQuery, normalizeText, tokenize } from "./normalize";
+
+describe("library query normalisation", () => {
+  it("maps negated and synonymous movement reports onto one canonical set", () => {
+    for (const s of ["the lid won't open", "cover doesn't open", "hatch does not open", "panel will not open", "it is stuck", "slider jammed", "crate refuses to budge", "no movement at all", "0 mm displacement", "zero displacement", "the bin doesn't move"]) {
+      const terms = normalizeQuery({ observed_symptom: s }).terms;
+      expect(terms, s).toEqual(expect.arrayContaining(["stuck", "immobile", "displacement"]));
+    }
+  });
+
+  it("names the quantity behind a number with a unit and keeps the number", () => {
+    expect(normalizeText("pulled at 30N")).toMatch(/30 n force/);
+    expect(normalizeText("30 N pull")).toMatch(/30 n force/);
+    expect(normalizeText("12 Nm on the bolt")).toMatch(/12 nm n m torque/);
+    expect(normalizeText("4 N·m")).toMatch(/torque/);
+    expect(normalizeText("moved 5 mm")).toMatch(/5 mm displacement/);
+    expect(normalizeText("surface at 85°C")).toMatch(/85 °c temperature/);
+    expect(normalizeText("ambient 80 %RH")).toMatch(/80 % humidity/);
+    expect(normalizeText("rotated 90°")).toMatch(/90 ° rotation/);
+    // A torque is not also read as a force; a bare "in" is not a length.
+    expect(normalizeText("12 Nm")).not.toMatch(/force/);
+    expect(normalizeText("step 5 in the plan")).not.toMatch(/displacement/);
+  });
+
+  it("maps common error output onto the words entries use", () => {
+    expect(normalizeQuery({ observed_symptom: "bash: yq: command not found" }).terms).toEqual(expect.arrayContaining(["command", "found", "127", "missing"]));
+    expect(normalizeQuery({ observed_symptom: "exit code 127" }).terms).toEqual(expect.arrayContaining(["command", "found"]));
+    expect(normalizeQuery({ observed_symptom: "ENOENT: open config.json" }).terms).toEqual(expect.arrayContaining(["enoent", "file", "directory"]));
+    expect(normalizeQuery({ observed_symptom: "listen EADDRINUSE :::8080" }).terms).toEqual(expect.arrayContaining(["address", "already", "port"]));
+    expect(normalizeQuery({ observed_symptom: "curl: (6) Could not resolve host: example.org" }).terms).toEqual(expect.arrayContaining(["resolve", "host", "dns", "getaddrinfo"]));
+    expect(normalizeQuery({ observed_symptom: "got a 429 from the API" }).terms).toEqual(expect.arrayContaining(["rate", "limit", "requests"]));
+  });
+
+  it("gives domain hints, drops stop words and de-duplicates", () => {
+    expect(normalizeQuery({ observed_symptom: "drawer pulled at 20 N does not move" }).hints).toEqual({ physical: true, software: false });
+    expect(normalizeQuery({ observed_symptom: "npm install fails with EACCES" }).hints).toEqual({ physical: false, software: true });
+    expect(tokenize("the drawer and the drawer")).toEqual(["drawer"]);
+    const n = normalizeQuery({ observed_symptom: "  Drawer STUCK  " });
+    expect(n.symptom).toBe(n.symptom.toLowerCase());
+    expect(n.terms.every((t) => /^[a-z0-9]+$/.test(t))).toBe(true);
+  });
+
+  it("splits context into tag-like tokens", () => {
+    expect(contextTokens("kitchen_drawer", ["indoor", "wood-frame"])).toEqual(expect.arrayContaining(["kitchen_drawer", "kitchen", "drawer", "indoor", "wood-frame", "wood", "frame"]));
+    expect(contextTokens(undefined, "ci, linux")).toEqual(expect.arrayContaining(["ci", "linux"]));
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * Term normalisation for Failure Mode Reference Library queries (pure).
+ *
+ * Real reports say the same thing many ways: "won't open", "jammed", "0 mm displacement"; "30N" or
+ * "30 N pull"; "ENOENT" or "No such file or directory". The rules below map these forms onto the
+ * vocabulary library entries are written in (forces in N, torques in N·m, displacements in mm,
+ * error names and their usual messages), keeping the original words too. They are written from
+ * how robots, shells, Node/Python and HTTP clients report failures — not from the labelled bench
+ * queries, which must stay an honest measure.
+ *
+ * Output: `terms` (distinct lower-case words for an OR full-text query) and `symptom` (a cleaned
+ * string for trigram similarity against surface symptoms).
+ */
+
+export interface NormalizedQuery {
+  /** Distinct search words (letters/digits only), for an OR full-text query. */
+  terms: string[];
+  /** The cleaned, expanded symptom text, for trigram similarity. */
+  symptom: string;
+  /** Coarse domain hints derived from the wording. */
+  hints: { physical: boolean; software: boolean };
+}
+
+/** Words too common in reports to help ranking (the english configuration drops its own stop words too). */
+const STOP = new Set(
+  ("a an the and or but if then than so as at by for from in into of on onto to with without within is are was were be been being " +
+    "it its this that these those there here i we you he she they me my our your their them us do does did done doing has have had " +
+    "having not no nor can could would should will shall may might must just very too also again still even only about after before " +
+    "while when where which who whom what why how all any each every some such other same both few more most much many own off out " +
+    "up down over under once get got gets make makes made like seems seem appear appears something anything nothing thing").split(/\s+/),
+);
+
+const IMMOBILE = " stuck immobile no movement 0 mm displacement ";
+
+/** Negated motion and synonyms of "does not move" → one canonical phrase. */
+const MOVEMENT_RULES: Array<[RegExp, string]> = [
+  [/\b(?:won'?t|wont|doesn'?t|does not|did not|didn'?t|will not|cannot|can'?t|can not|fails? to|failed to|refuses? to|unable to)\s+(?:be\s+)?(open|move|budge|turn|slide|rotate|lift|release|come out|pull out|shift|give)(?:ed|s)?\b/g, `$& ${IMMOBILE} $1`],
+  [/\b(?:stuck|jammed|jams|seized|frozen in place|wedged|immovable|immobile|locked up|won'?t budge|refuses to budge)\b/g, `$& ${IMMOBILE}`],
+  [/\b(?:no|zero|0)\s*(?:mm\s+)?(?:movement|motion|travel|displacement|give)\b/g, `$& ${IMMOBILE}`],
+  [/\b(?:stays|remains|stayed|remained)\s+(?:shut|closed|put|in place)\b/g, `$& ${IMMOBILE}`],
+  [/\b(?:doesn'?t|does not|won'?t|will not)\s+(?:start|run|turn on|power on|switch on|light up)\b/g, "$& no power off"],
+  [/\bslip(?:s|ping|ped)?\b/g, "$& slip"],
+];
+
+/** Numbers with units → the quantity's name (plus the unit word as entries write it), number kept. */
+const UNIT_RULES: Array<[RegExp, string]> = [
+  [/(\d+(?:\.\d+)?)\s*(?:n[·.\s-]?m|nm|newton[- ]?met(?:er|re)s?)\b/g, " $1 nm n m torque "],
+  [/(\d+(?:\.\d+)?)\s*(?:n|newtons?|kgf)\b/g, " $1 n force "],
+  [/(\d+(?:\.\d+)?)\s*(?:mm|millimet(?:er|re)s?|cm|centimet(?:er|re)s?|inch(?:es)?)\b/g, " $1 mm displacement "],
+  [/(-|−)?(\d+(?:\.\d+)?)\s*°?\s*(?:c|f|celsius|fahrenheit)\b(?!\w)/g, " $1$2 °c temperature "],
+  [/(\d+(?:\.\d+)?)\s*%\s*(?:rh|relative humidity|humidity)\b/g, " $1 % humidity rh "],
+  [/(\d+(?:\.\d+)?)\s*(?:°|deg(?:rees?)?)(?!\s*[cf]\b)/g, " $1 ° rotation angle "],
+  [/(\d+(?:\.\d+)?)\s*(?:kg|g|grams?|kilograms?|lbs?)\b/g, " $1 kg weight load "],
+  [/(\d+(?:\.\d+)?)\s*(?:v|volts?)\b/g, " $1 v voltage power "],
+  [/(\d+(?:\.\d+)?)\s*(?:ml|l|litres?|liters?)\b/g, " $1 ml liquid flow "],
+  [/(\d+(?:\.\d+)?)\s*(?:hz)\b/g, " $1 hz oscillation vibration "],
+  [/(\d+(?:\.\d+)?)\s*(?:psi|bar|kpa|pa)\b/g, " $1 pressure "],
+];
+
+/** Error-output forms → the words entries use for them (the original token is kept). */
+const ERROR_RULES: Array<[RegExp, string]> = [
+  [/\bcommand not found\b|:\s*not found\b|\bexit(?:ed)?(?:\s+(?:code|status|with))?\s*127\b|\bexited 127\b/g, " command not found exit 127 missing tool path "],
+  [/\benoent\b|no such file or directory/g, " enoent no such file directory missing "],
+  [/\beaddrinuse\b|address already in use|port (?:is )?already in use/g, " eaddrinuse address already in use port listen "],
+  [/\beconnrefused\b|connection refused/g, " econnrefused connection refused connect "],
+  [/could not resolve host|\benotfound\b|\beai_again\b|name resolution|name or service not known|\bdns\b|getaddrinfo/g, " could not resolve host getaddrinfo enotfound name resolution dns "],
+  [/\b429\b|too many requests|rate[- _]?limit(?:ed)?/g, " 429 too many requests rate limit exceeded retry after "],
+  [/\b401\b|unauthori[sz]ed|invalid[_ ]token|token expired|bad credentials/g, " 401 unauthorized token expired credentials "],
+  [/\b403\b|forbidden/g, " 403 forbidden scope "],
+  [/\b413\b|payload too large|entity too large/g, " 413 too large request entity payload "],
+  [/\b50[234]\b|bad gateway|gateway time-?out|service unavailable|overloaded/g, " 502 503 504 gateway overloaded server unavailable "],
+  [/\beacces\b|\beperm\b|permission denied|operation not permitted|exit(?:ed)?(?:\s+(?:code|status|with))?\s*126\b/g, " eacces permission denied "],
+  [/\benospc\b|no space left|disk (?:is )?full/g, " enospc no space left device disk "],
+  [/\berofs\b|read-only file ?system/g, " erofs read-only file system "],
+  [/\bemfile\b|too many open files/g, " emfile too many open files "],
+  [/\betimedout\b|\besockettimedout\b|timed? ?out\b|time-?out\b|exit(?:ed)?(?:\s+(?:code|status|with))?\s*124\b/g, " timed out timeout etimedout time limit "],
+  [/\bexit(?:ed)?(?:\s+(?:code|status|with))?\s*137\b|\bsigkill\b|\boom\b|out of memory|heap limit|\bkilled\b/g, " killed sigkill out of memory 137 heap "],
+  [/certificate|\bssl\b|\btls\b|cert_|self[- ]signed/g, " ssl certificate tls "],
+  [/cannot find module|module not found|modulenotfounderror|no module named|err_module_not_found/g, " cannot find module not found no module named "],
+  [/\.lock\b|\block(?:ed)?\b.*\b(?:held|exists)|database is locked|sqlite_busy|could not get lock/g, " lock locked held "],
+  [/\bsyntax ?error\b|unexpected token/g, " syntaxerror unexpected token "],
+  [/\bgit\b|\brepo(?:sitory)?\b/g, " git "],
+  [/\bnpm\b|\bpip\b|package manager|\bapt(?:-get)?\b|\bdpkg\b/g, " package install "],
+];
+
+const SOFTWARE_WORDS = /\b(?:exit|error|err|errno|enoent|eacces|eperm|eaddrinuse|econnrefused|enospc|emfile|etimedout|http|https|api|curl|npm|pip|python|node|git|bash|sh|shell|command|script|module|package|docker|container|ssl|certificate|token|server|port|dns|host|request|response|json|sql|database|stack|trace|traceback|build|deploy|install|fatal|timeout|proxy|sigkill|heap|file|directory|permission)\b|\b[1-5]\d\d\b/;
+const PHYSICAL_WORDS = /\b(?:force|torque|displacement|temperature|humidity|gripper|grip|pull|pulled|push|pushed|lift|lifted|drawer|door|lid|jar|bolt|nut|screw|window|handle|latch|hinge|wrist|arm|robot|stuck|immobile|rotation|slip|wood|wooden|metal|liquid|container|bottle|cabinet|valve)\b/;
+
+/** Replacement text with `$1`-style groups; a missing group becomes "". */
+function applyRules(s: string, rules: Array<[RegExp, string]>): string {
+  for (const [re, rep] of rules) s = s.replace(re, rep);
+  return s;
+}
+
+export function normalizeText(raw: string): string {
+  let s = raw
+    .toLowerCase()
+    .normalize("NFKC")
+    .replace(/[‘’`´]/g, "'")
+    .replace(/[“”]/g, '"')
+    .replace(/[‐‑–—]/g, "-")
+    .replace(/n·m/g, "n m ");
+  s = applyRules(s, ERROR_RULES);
+  s = applyRules(s, UNIT_RULES);
+  s = applyRules(s, MOVEMENT_RULES);
+  return s.replace(/\s+/g, " ").trim();
+}
+
+/** Words of a text suitable for a tsquery: letters and digits only, no stop words, de-duplicated. */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const w of text.split(/[^a-z0-9]+/)) {
+    if (!w || STOP.has(w) || seen.has(w)) continue;
+    if (w.length < 2 && !/^\d$/.test(w)) continue;
+    seen.add(w);
+    out.push(w);
+  }
+  return out;
+}
+
+export function normalizeQuery(input: { observed_symptom: string; object_class?: string; force_applied?: string }): NormalizedQuery {
+  const symptomText = normalizeText(input.observed_symptom);
+  const extra = [input.object_class ?? "", input.force_applied ?? ""].map((x) => normalizeText(x.replace(/[_-]+/g, " "))).join(" ");
+  const all = `${symptomText} ${extra}`;
+  const terms = tokenize(all).slice(0, 64);
+  return {
+    terms,
+    symptom: symptomText.slice(0, 1000),
+    hints: { physical: PHYSICAL_WORDS.test(all), software: SOFTWARE_WORDS.test(all) },
+  };
+}
+
+/** Context tokens (object class and environment) as library tags are written: lower-case, `_`/`-` split kept whole too. */
+export function contextTokens(objectClass: string | undefined, env: string[] | string | undefined): string[] {
+  const parts = [objectClass ?? "", ...(Array.isArray(env) ? env : env ? env.split(/[,;]/) : [])];
+  const out = new Set<string>();
+  for (const p of parts) {
+    const t = p.trim().toLowerCase();
+    if (!t) continue;
+    out.add(t);
+    for (const w of t.split(/[_\s-]+/)) if (w.length > 1) out.add(w);
+  }
+  return [...out].slice(0, 40);
+}
