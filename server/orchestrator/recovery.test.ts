@@ -1,14 +1,11 @@
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
-import { createTestDatabase, type TestDatabase } from "../../db/test-helpers";
+import type { TestDatabase } from "../../db/test-helpers";
 import { createMission, listEventsAfter } from "../../db/queries/events";
 import { decideGate } from "../../db/queries/gates";
 import { memoryRecords } from "../../db/queries/learning";
-import { ensureActor } from "../../db/queries/users";
 import { actors, episodicMemory, gates, learnedPatterns, missions, sessionMemory } from "../../db/schema";
 import { DiagnosisConfigError } from "../../lib/diagnosis/config";
 import { patternTrigger } from "../../lib/diagnosis/diagnose";
@@ -17,6 +14,7 @@ import { startFakeLlmServer, type FakeLlmServer } from "../../lib/llm/test-serve
 import type { Provider } from "../../lib/llm/providers";
 import { missionDefinitionSchema, type MissionDefinition, type MissionEvent, type MissionState } from "../../lib/mission";
 import { Worker } from "./worker";
+import { useWorkerHarness } from "./test-harness";
 
 /**
  * ADR-0003 recovery end to end: a real Worker on PostgreSQL, real tools (a real `sleep` process, real
@@ -24,47 +22,19 @@ import { Worker } from "./worker";
  * against the OpenAI-compatible test server.
  */
 
+const harness = useWorkerHarness("fl-rec-");
 let tdb: TestDatabase;
 let workspaces: string;
-const running: Worker[] = [];
 const servers: Array<{ close(): unknown }> = [];
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  workspaces = fs.mkdtempSync(path.join(os.tmpdir(), "fl-rec-"));
-  await ensureActor(tdb.db, { id: "user:op", kind: "user", displayName: "Olivia Operator" });
+beforeAll(() => {
+  tdb = harness.tdb;
+  workspaces = harness.workspaces;
 });
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop(2000)));
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-afterAll(async () => {
-  await tdb?.drop();
-  fs.rmSync(workspaces, { recursive: true, force: true });
-});
-
-async function startWorker(opts: { llmProviders?: Provider[] } = {}): Promise<Worker> {
-  const w = new Worker({ handle: tdb, databaseUrl: tdb.url, workspacesDir: workspaces, leaseMs: 3000, heartbeatMs: 500, pollMs: 200, concurrency: 4, log: () => {}, ...opts });
-  await w.start();
-  running.push(w);
-  return w;
-}
-
-async function state(id: string): Promise<MissionState> {
-  const [row] = await tdb.db.select({ state: missions.state }).from(missions).where(eq(missions.id, id));
-  return row.state;
-}
-
-/** Waits until the mission is terminal or paused at a gate. */
-async function settle(id: string, timeoutMs = 20_000): Promise<MissionState> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const s = await state(id);
-    if (["completed", "failed", "paused"].includes(s.runState)) return s;
-    if (Date.now() > deadline) throw new Error(`mission ${id} still ${s.runState} in ${s.phase} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const startWorker = (opts: { llmProviders?: Provider[] } = {}) => harness.startWorker(opts);
+const { state, settle } = harness;
 
 /** A loopback HTTP server on 127.0.0.1:0 answering with `answer(n)` for its n-th request (1-based). */
 async function loopback(answer: (n: number, res: http.ServerResponse) => void): Promise<{ url: string; requests: number[] }> {

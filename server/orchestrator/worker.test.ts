@@ -1,59 +1,24 @@
-import fs from "node:fs";
 import http from "node:http";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { createTestDatabase, type TestDatabase } from "../../db/test-helpers";
+import type { TestDatabase } from "../../db/test-helpers";
 import { appendEvents, createMission, listEventsAfter } from "../../db/queries/events";
 import { decideGate } from "../../db/queries/gates";
 import { ensureActor } from "../../db/queries/users";
 import { missions } from "../../db/schema";
 import { demoMissions } from "../../db/seed/demo";
 import { freeLoopbackPort } from "../../lib/net";
-import { transitions as t, type MissionDefinition, type MissionState } from "../../lib/mission";
+import { transitions as t, type MissionDefinition } from "../../lib/mission";
 import { definition, nodeStep } from "../../lib/mission/test-fixtures";
-import { Worker } from "./worker";
+import { useWorkerHarness } from "./test-harness";
 
+const harness = useWorkerHarness("fl-ws-");
 let tdb: TestDatabase;
-let workspaces: string;
-const running: Worker[] = [];
-
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  workspaces = fs.mkdtempSync(path.join(os.tmpdir(), "fl-ws-"));
-  await ensureActor(tdb.db, { id: "user:op", kind: "user", displayName: "Olivia Operator" });
+beforeAll(() => {
+  tdb = harness.tdb;
 });
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((w) => w.stop(2000)));
-});
-afterAll(async () => {
-  await tdb?.drop();
-  fs.rmSync(workspaces, { recursive: true, force: true });
-});
-
-async function startWorker(id?: string): Promise<Worker> {
-  const w = new Worker({ handle: tdb, databaseUrl: tdb.url, workspacesDir: workspaces, leaseMs: 3000, heartbeatMs: 500, pollMs: 200, concurrency: 4, id, log: () => {} });
-  await w.start();
-  running.push(w);
-  return w;
-}
-
-async function state(id: string): Promise<MissionState> {
-  const [row] = await tdb.db.select({ state: missions.state }).from(missions).where(eq(missions.id, id));
-  return row.state;
-}
-
-/** Waits until the mission is terminal or paused at a gate. */
-async function settle(id: string, timeoutMs = 15_000): Promise<MissionState> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const s = await state(id);
-    if (["completed", "failed", "paused"].includes(s.runState)) return s;
-    if (Date.now() > deadline) throw new Error(`mission ${id} still ${s.runState} in ${s.phase} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const startWorker = (id?: string) => harness.startWorker({ id });
+const { state, settle } = harness;
 
 function create(def: MissionDefinition) {
   return createMission(tdb.db, { definition: def, actorId: "user:op" });
