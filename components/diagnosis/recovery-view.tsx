@@ -1,21 +1,13 @@
 import type { DiagnosisProposalRecord, MissionEvent } from "@/lib/mission/events";
 import type { RecoveryPlan } from "@/lib/mission/recovery";
+import { describeCall } from "@/lib/mission/failure";
 
 export const pct = (x: number) => `${Math.round(x * 100)}%`;
 const words = (s: string) => s.replaceAll("_", " ");
 
-/** A tool call's arguments in one readable line: `sleep 1`, `GET http://…`, `list .`. */
+/** A tool call's arguments in one readable line: `sleep 1`, `GET http://…`, `list .`, `re-run with time limit × 2`. */
 export function formatArgs(tool: string, args: Record<string, unknown>): string {
-  const a = args as { command?: unknown; args?: unknown; url?: unknown; method?: unknown; op?: unknown; path?: unknown };
-  if (tool === "shell" && typeof a.command === "string") return [a.command, ...(Array.isArray(a.args) ? a.args.map(String) : [])].join(" ");
-  if (tool === "http" && typeof a.url === "string") return `${typeof a.method === "string" ? a.method : "GET"} ${a.url}`;
-  if (tool === "file" && typeof a.op === "string") return `${a.op} ${typeof a.path === "string" ? a.path : ""}`.trim();
-  if (tool === "retry") {
-    const { timeoutFactor, ...changes } = args as Record<string, unknown>;
-    const parts = [...(typeof timeoutFactor === "number" ? [`time limit × ${timeoutFactor}`] : []), ...Object.entries(changes).map(([k, v]) => `${k} = ${JSON.stringify(v)}`)];
-    return parts.length ? `re-run with ${parts.join(", ")}` : "re-run as is";
-  }
-  return JSON.stringify(args);
+  return describeCall(tool, args) ?? JSON.stringify(args);
 }
 
 /** Whether a learned pattern chose the plan, with its record. */

@@ -4,7 +4,8 @@ import { missionDefinitionSchema } from "../../lib/mission/definition";
 import { simulate, type StepOutcome } from "../../lib/mission/simulate";
 import { createMission, appendEvents } from "./events";
 import { ensureActor } from "./users";
-import { diagnosticsReport, successMetrics } from "./diagnostics";
+import { diagnosticsReport } from "./diagnostics";
+import { successMetrics } from "../../lib/diagnosis/metrics";
 
 /** ADR-0003 success metrics computed from a real event log on PostgreSQL. */
 let tdb: TestDatabase;

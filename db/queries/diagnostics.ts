@@ -1,5 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Executor } from "../client";
+import type { DiagnosticsCounts } from "../../lib/diagnosis/metrics";
+
+export type { DiagnosticsCounts };
 
 /**
  * ADR-0003 "Success Metrics", measured from the event log: how many failures were diagnosed, how many
@@ -7,21 +10,6 @@ import type { Executor } from "../client";
  * a person, how often the stuck-loop detector fired, and how often an LLM proposal agreed with the
  * evidence. Grouped per day and per mission definition.
  */
-export interface DiagnosticsCounts {
-  diagnosed: number;
-  recoveriesStarted: number;
-  fastPath: number;
-  recovered: number;
-  recoveryFailed: number;
-  /** Sum of tool calls of successful recoveries (for the average). */
-  iterationsToSuccess: number;
-  loops: number;
-  /** Agent gates opened after a diagnosed failure: a person had to decide. */
-  gates: number;
-  proposalsAccepted: number;
-  proposalsRejected: number;
-}
-
 export interface DiagnosticsRow extends DiagnosticsCounts {
   key: string;
 }
@@ -63,17 +51,4 @@ export async function diagnosticsReport(db: Executor, opts: { days?: number; def
     await db.execute(sql`select e.payload->'diagnosis'->'errorClassification'->>'type' as type, count(*)::int as count ${from} and e.type = 'diagnostic_reflection' group by 1 order by 2 desc`)
   ).rows as unknown as Array<{ type: string; count: number }>;
   return { since, total, byDay, byDefinition, byType };
-}
-
-/** The ADR's metrics as ratios (null when there is nothing to measure yet). */
-export function successMetrics(c: DiagnosticsCounts) {
-  const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
-  return {
-    recoverySuccessRate: ratio(c.recovered, c.recovered + c.recoveryFailed),
-    stuckLoopRate: ratio(c.loops, c.diagnosed),
-    avgIterationsToSuccess: ratio(c.iterationsToSuccess, c.recovered),
-    patternReuse: ratio(c.fastPath, c.recoveriesStarted),
-    userInterventionRequired: ratio(c.gates, c.diagnosed),
-    llmAgreement: ratio(c.proposalsAccepted, c.proposalsAccepted + c.proposalsRejected),
-  };
 }

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, or, sql, type SQL } from "drizzle-orm";
 import { loadDiagnosisConfig } from "../../lib/diagnosis/config";
 import type { MissionEvent } from "../../lib/mission/events";
 import type { MissionDefinition } from "../../lib/mission/definition";
-import { patternConfidence, type PatternRef } from "../../lib/mission/recovery";
+import type { PatternRef } from "../../lib/mission/recovery";
 import { AppError } from "../../lib/errors";
 import type { Executor, Tx } from "../client";
 import { episodicMemory, learnedPatterns, sessionMemory, type LearnedPatternRow } from "../schema";
@@ -18,6 +18,15 @@ let storeFull: boolean | undefined;
 function storeFullDiagnostics(): boolean {
   storeFull ??= loadDiagnosisConfig().AUTONOMOUS_STORE_FULL_DIAGNOSTICS;
   return storeFull;
+}
+
+/**
+ * A pattern's confidence: its Laplace-smoothed success rate (successes + 1) / (attempts + 2), rounded to
+ * two decimals, so it is earned from outcomes, not from one lucky run. Computed in the statement that
+ * changes the counts, so counts and confidence always move together.
+ */
+function patternConfidence(successes: SQL, failures: SQL): SQL<number> {
+  return sql<number>`round(((${successes}) + 1)::numeric / ((${successes}) + (${failures}) + 2), 2)`;
 }
 
 /** Applies what a batch of appended events changes in the memory tables (`definition`: the mission's, for the failed step's tool). */
@@ -46,13 +55,13 @@ export async function writeLearning(tx: Tx, list: readonly MissionEvent[], defin
         // One statement: the counts and the confidence move together, whoever else is recording outcomes.
         const [row] = await tx
           .insert(learnedPatterns)
-          .values({ when: p.when, then: p.strategy, errorType: p.errorType, tools: p.tools, successes: success ? 1 : 0, failures: success ? 0 : 1, confidence: patternConfidence(success ? 1 : 0, success ? 0 : 1), lastOutcome: p.outcome, lastMissionId: e.missionId, createdAt: e.at, updatedAt: e.at })
+          .values({ when: p.when, then: p.strategy, errorType: p.errorType, tools: p.tools, successes: success ? 1 : 0, failures: success ? 0 : 1, confidence: patternConfidence(sql`${success ? 1 : 0}::int`, sql`${success ? 0 : 1}::int`), lastOutcome: p.outcome, lastMissionId: e.missionId, createdAt: e.at, updatedAt: e.at })
           .onConflictDoUpdate({
             target: [learnedPatterns.when, learnedPatterns.then],
             set: {
               successes: sql`${learnedPatterns.successes} + ${success ? 1 : 0}`,
               failures: sql`${learnedPatterns.failures} + ${success ? 0 : 1}`,
-              confidence: sql`round(((${learnedPatterns.successes} + ${success ? 1 : 0} + 1)::numeric / (${learnedPatterns.successes} + ${learnedPatterns.failures} + 3)), 2)`,
+              confidence: patternConfidence(sql`${learnedPatterns.successes} + ${success ? 1 : 0}`, sql`${learnedPatterns.failures} + ${success ? 0 : 1}`),
               lastOutcome: p.outcome,
               lastMissionId: e.missionId,
               updatedAt: e.at,

@@ -6,7 +6,7 @@ import type { Diagnosis, InputContext } from "../diagnosis/types";
 import type { ToolError, ToolResult } from "../tools/result";
 import { agentDefinition, TOOL_NAMES, type StepDefinition, type ToolCallDefinition } from "./definition";
 import { applyEvent } from "./reducer";
-import type { DiagnosisProposalRecord, MissionEvent, NewMissionEvent } from "./events";
+import { recoveryStepKey, type DiagnosisProposalRecord, type MissionEvent, type NewMissionEvent } from "./events";
 import { chooseRecovery, helperSteps, rerunOverrides, STUCK_LOOP_REPEATS, stuckLoop, type PatternRef, type RecoveryChoice } from "./recovery";
 import { allProvidersFailed, approvalGate, phaseGate, recoveryGate, stepLabel, toAgentError } from "./failure";
 import { nextAction, phaseTimeLeft, type NextAction } from "./next-action";
@@ -24,7 +24,10 @@ export interface EngineIO {
   /** Appends events atomically (one transaction) and returns the new state. */
   append(events: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)>): Promise<MissionState>;
   /** Runs one tool call and evaluates its evidence. Never throws. */
-  run(call: StepDefinition | ToolCallDefinition, ctx: { state: MissionState; idempotencyKey: string; timeoutMs: number }): Promise<{ result: ToolResult; evidence: EvidenceRecord[] }>;
+  run(
+    call: StepDefinition | ToolCallDefinition,
+    ctx: { state: MissionState; idempotencyKey: string; timeoutMs: number; /** A recovery helper step: it may use `allowedBinaries(state)`. */ recovery?: { index: number } },
+  ): Promise<{ result: ToolResult; evidence: EvidenceRecord[] }>;
   /** Whether a step may be re-run with the same idempotency key after a crash. */
   idempotent(step: StepDefinition): boolean;
   /** True when the run must stop at this boundary (shutdown, lease lost). */
@@ -33,7 +36,7 @@ export interface EngineIO {
   diagnosis?: { enabled: boolean; whyDepth: number; maxRecoveryAttempts: number; fastPath: boolean };
   /** Files and directories of the mission's workspace, for the diagnosis's input context. */
   workspaceState?(state: MissionState): Promise<{ files: string[]; directories: string[] }>;
-  /** Binaries a recovery's shell steps may run for this mission (default: the definition's allowlist). */
+  /** Binaries a recovery's helper steps may run for this mission (default: the definition's allowlist). */
   allowedBinaries?(state: MissionState): readonly string[];
   /** Learned patterns for a failure trigger (ADR-0003 pattern memory); none when absent. */
   findPatterns?(when: string): Promise<PatternRef[]>;
@@ -111,7 +114,7 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
       const def = agentDefinition(state.definition, a.name);
       const left = Math.min((a.startedAt ? Date.parse(a.startedAt) : io.now()) + def.timeoutMs - io.now(), phaseTimeLeft(state, io.now()));
       const call = { tool: helper.tool as ToolCallDefinition["tool"], args: helper.args };
-      const { result, evidence } = await io.run(call, { state, idempotencyKey: `${st.idempotencyKey}/recovery/${r.attemptNo}/${action.index}`, timeoutMs: Math.max(1, Math.min(RECOVERY_STEP_TIMEOUT_MS, left)) });
+      const { result, evidence } = await io.run(call, { state, idempotencyKey: recoveryStepKey(st.idempotencyKey, r.attemptNo, action.index), timeoutMs: Math.max(1, Math.min(RECOVERY_STEP_TIMEOUT_MS, left)), recovery: { index: action.index } });
       if (io.stopped()) return { outcome: "stopped", state, action };
       const ok = result.ok && evidence.every((e) => e.passed);
       const error: ToolError | null = ok ? null : result.ok ? { code: "VALIDATION_FAILED", message: `The helper step returned ok but its evidence did not hold. ${describeFailedEvidence(evidence)}` } : result.error;

@@ -114,6 +114,11 @@ export function idempotencyKey(missionId: string, agent: string, step: number, a
   return `${missionId}/${agent}/${step}/${attempt}`;
 }
 
+/** Idempotency key of helper step `index` of recovery attempt `attemptNo` on the step with key `stepKey`. */
+export function recoveryStepKey(stepKey: string, attemptNo: number, index: number): string {
+  return `${stepKey}/recovery/${attemptNo}/${index}`;
+}
+
 /** Idempotency key of the compensation of one step. */
 export function compensationKey(missionId: string, agent: string, step: number, attempt: number): string {
   return `${idempotencyKey(missionId, agent, step, attempt)}/compensate`;

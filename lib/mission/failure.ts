@@ -26,14 +26,29 @@ const TOOL_TO_AGENT: Record<ToolError["code"], { code: AgentErrorCode; recoverab
   INTERNAL_ERROR: { code: "INTERNAL_ERROR", recoverable: false },
 };
 
+/**
+ * A tool call in one readable line, without the tool's name: `node -e …`, `GET http://…`, `write out.txt`,
+ * `"Summarise…"`; for a recovery's `retry` pseudo-step, the changes it makes to the re-run. Null for a
+ * tool it does not know.
+ */
+export function describeCall(tool: string, args: Record<string, unknown>): string | null {
+  const a = args as { command?: unknown; args?: unknown; url?: unknown; method?: unknown; op?: unknown; path?: unknown; prompt?: unknown };
+  if (tool === "shell") return [a.command, ...(Array.isArray(a.args) ? a.args : [])].join(" ").trim();
+  if (tool === "http") return `${String(a.method ?? "GET")} ${String(a.url ?? "")}`;
+  if (tool === "file") return `${String(a.op ?? "")} ${String(a.path ?? "")}`.trim();
+  if (tool === "llm") return JSON.stringify(String(a.prompt ?? "").slice(0, 40));
+  if (tool === "retry") {
+    const { timeoutFactor, ...changes } = args;
+    const parts = [...(typeof timeoutFactor === "number" ? [`time limit × ${timeoutFactor}`] : []), ...Object.entries(changes).map(([k, v]) => `${k} = ${JSON.stringify(v)}`)];
+    return parts.length ? `re-run with ${parts.join(", ")}` : "re-run as is";
+  }
+  return null;
+}
+
 export function stepLabel(step: Pick<StepDefinition, "name" | "tool" | "args">, index: number): string {
   if (step.name) return step.name;
-  const a = step.args as Record<string, unknown>;
-  if (step.tool === "shell") return `shell ${[a.command, ...(Array.isArray(a.args) ? a.args : [])].join(" ")}`.trim();
-  if (step.tool === "http") return `http ${String(a.method ?? "GET")} ${String(a.url ?? "")}`;
-  if (step.tool === "file") return `file ${String(a.op ?? "")} ${String(a.path ?? "")}`.trim();
-  if (step.tool === "llm") return `llm ${JSON.stringify(String(a.prompt ?? "").slice(0, 40))}`;
-  return `${step.tool} step ${index + 1}`;
+  const call = describeCall(step.tool, step.args as Record<string, unknown>);
+  return call === null ? `${step.tool} step ${index + 1}` : `${step.tool} ${call}`.trim();
 }
 
 /** True when every configured LLM provider failed: an infrastructure failure, never silently absorbed. */

@@ -205,8 +205,3 @@ export function chooseRecovery(p: {
       : `Recovery policy "auto": ${pick.strategy} applied; attempt ${attempt} of ${p.maxAttempts}.`,
   };
 }
-
-/** Laplace-smoothed success rate: a pattern earns trust from outcomes, not from one lucky run. */
-export function patternConfidence(successes: number, failures: number): number {
-  return Math.round(((successes + 1) / (successes + failures + 2)) * 100) / 100;
-}

@@ -56,11 +56,11 @@ export async function simulate(definition: MissionDefinition, script: Simulation
     now: () => clock,
     newId: () => `${id.slice(0, 24)}${String(++ids).padStart(12, "0")}`,
     append: async (list) => push(list),
-    run: async (call, { state: s, idempotencyKey }) => {
+    run: async (call, { state: s, idempotencyKey, recovery }) => {
       const [, agent, stepStr, attemptStr, comp] = idempotencyKey.split("/");
       const step = Number(stepStr);
       if (comp === "compensate") return toResult(script.compensation?.(agent, step) ?? { kind: "ok" });
-      if (comp === "recovery") return toResult(script.recoveryStep?.(agent, step, Number(idempotencyKey.split("/").at(-1))) ?? { kind: "ok" });
+      if (recovery) return toResult(script.recoveryStep?.(agent, step, recovery.index) ?? { kind: "ok" });
       if (agent === "objective") return toResult(script.objectivePassed === false ? { kind: "no-evidence" } : { kind: "ok" });
       const st = s.agents[agent]?.steps[step];
       if (script.crashAfterStart?.(agent, step, Number(attemptStr), st?.reruns ?? 0)) crashed = true;

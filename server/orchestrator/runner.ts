@@ -68,6 +68,8 @@ export async function runMission(ctx: RunContext, missionId: string): Promise<"w
 
 /** The worker's EngineIO: lease-fenced appends on PostgreSQL, real tools in the mission's workspace. */
 export function engineIO(ctx: RunContext, missionId: string): EngineIO {
+  /** What a recovery helper step may run: the mission's and the worker's allowlists plus the recovery binaries. */
+  const recoveryAllowlist = (state: MissionState) => [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries, ...(ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES)])];
   return {
     now: () => Date.now(),
     newId: () => randomUUID(),
@@ -92,14 +94,11 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
         ).state;
       }
     },
-    run: async (call, { state, idempotencyKey, timeoutMs }) => {
+    run: async (call, { state, idempotencyKey, timeoutMs, recovery }) => {
       const workspace = path.join(ctx.workspacesDir, state.id);
       await fs.mkdir(workspace, { recursive: true });
-      // Recovery helper steps may also run the recovery binaries (by default only `sleep`). Their keys are
-      // `<step key>/recovery/<attempt>/<index>`; a plain substring test also matched the steps of an agent
-      // named "recovery" (`<mission>/recovery/<step>/<attempt>`), widening that agent's allowlist.
-      const recovery = RECOVERY_HELPER_KEY.test(idempotencyKey) ? (ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES) : [];
-      const allowed = [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries, ...recovery])];
+      // Recovery helper steps (the engine says which) may also run the recovery binaries (by default only `sleep`).
+      const allowed = recovery ? recoveryAllowlist(state) : [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries])];
       // Each tool enforces timeoutMs itself and reports "did not complete within N ms". This signal is only
       // a backstop for a tool that does not: it fires a little later, or it would win the race and every
       // timeout would read "the step was cancelled" (found by the chaos suite, scenario f).
@@ -110,7 +109,7 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
     },
     idempotent: (step) => step.idempotent ?? getTool(step.tool)?.idempotent ?? false,
     diagnosis: diagnosisSettings(),
-    allowedBinaries: (state) => [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries, ...(ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES)])],
+    allowedBinaries: recoveryAllowlist,
     findPatterns: (when) => findPatterns(ctx.db, when),
     reflect: ctx.llmProviders?.length ? (input, d) => reflect(ctx, input, d) : undefined,
     workspaceState: async (state) => {
@@ -130,9 +129,6 @@ function diagnosisSettings(): EngineIO["diagnosis"] {
   }
   return settings;
 }
-
-/** Idempotency key of a recovery helper step: mission/agent/step/attempt/recovery/<recovery attempt>/<helper index> (names have no "/"). */
-const RECOVERY_HELPER_KEY = /^[^/]+\/[^/]+\/\d+\/\d+\/recovery\/\d+\/\d+$/;
 
 /** What a recovery's helper steps may run besides the mission's allowlist when nothing is configured: waiting. */
 export const DEFAULT_RECOVERY_BINARIES: readonly string[] = ["sleep"];

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
-import { diagnosticsReport, successMetrics, type DiagnosticsRow } from "@/db/queries/diagnostics";
+import { diagnosticsReport, type DiagnosticsRow } from "@/db/queries/diagnostics";
+import { successMetrics } from "@/lib/diagnosis/metrics";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 
