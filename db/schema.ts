@@ -286,3 +286,91 @@ export const libraryVersions = pgTable("library_versions", {
   authorId: text("author_id").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
 });
+
+/**
+ * Library curation (issue 5): a proposed new entry or an edit to an existing one. `entry` is the full
+ * proposed entry in the document's schema (for a new entry, `failure_id` is assigned when it is
+ * approved). Drafts come from the orchestrator (a novel failure) or from a proven learned pattern.
+ */
+export const libraryContributions = pgTable(
+  "library_contributions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", { enum: ["new", "edit"] }).notNull(),
+    /** The entry an edit changes (kind = edit). */
+    targetFailureId: text("target_failure_id"),
+    /** The existing entry a new one is a variant of (the contributor's choice after seeing similar entries). */
+    variantOf: text("variant_of"),
+    entry: jsonb("entry").notNull(),
+    /** For an edit: the target's revision the contributor started from (to show a stale edit). */
+    baseRevision: integer("base_revision"),
+    status: text("status", { enum: ["draft", "pending", "in_review", "changes_requested", "approved", "rejected"] }).notNull(),
+    origin: text("origin", { enum: ["contributor", "novel_failure", "learned_pattern"] }).notNull().default("contributor"),
+    /** Evidence a draft was made from (a mission's failure event, or a learned pattern). */
+    missionId: uuid("mission_id").references(() => missions.id),
+    seq: bigint("seq", { mode: "number" }),
+    patternId: text("pattern_id"),
+    /** Actor id of the author (`user:<id>` for people, the worker for drafts). */
+    authorId: text("author_id").notNull(),
+    summary: text("summary").notNull().default(""),
+    publishedVersion: integer("published_version"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [index("library_contributions_status").on(t.status, t.updatedAt), index("library_contributions_author").on(t.authorId), index("library_contributions_target").on(t.targetFailureId)],
+);
+export type LibraryContributionRow = typeof libraryContributions.$inferSelect;
+
+/** Reviewers' verdicts (append-only): approve, request changes or reject, each with a reason. */
+export const libraryContributionReviews = pgTable(
+  "library_contribution_reviews",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    contributionId: uuid("contribution_id")
+      .notNull()
+      .references(() => libraryContributions.id),
+    reviewerId: text("reviewer_id").notNull(),
+    verdict: text("verdict", { enum: ["approve", "request_changes", "reject"] }).notNull(),
+    reason: text("reason").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [index("library_contribution_reviews_contribution").on(t.contributionId, t.id)],
+);
+
+/** Threaded discussion on a contribution (append-only; `parentId` makes the thread). */
+export const libraryContributionComments = pgTable(
+  "library_contribution_comments",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    contributionId: uuid("contribution_id")
+      .notNull()
+      .references(() => libraryContributions.id),
+    parentId: bigint("parent_id", { mode: "number" }),
+    authorId: text("author_id").notNull(),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [index("library_contribution_comments_contribution").on(t.contributionId, t.id)],
+);
+
+/**
+ * Which library entries a mission's failures matched (projection of the orchestrator's
+ * `library.hypotheses` events, written in the same transaction): one row per ranked hypothesis.
+ * `outcome` follows the probe: confirmed, rejected, resolved, unresolved, skipped.
+ */
+export const libraryMatches = pgTable(
+  "library_matches",
+  {
+    missionId: uuid("mission_id")
+      .notNull()
+      .references(() => missions.id),
+    /** seq of the `library.hypotheses` event. */
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    failureId: text("failure_id").notNull(),
+    rank: integer("rank").notNull(),
+    matchScore: real("match_score").notNull(),
+    outcome: text("outcome"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.missionId, t.seq, t.failureId] }), index("library_matches_entry").on(t.failureId, t.createdAt)],
+);

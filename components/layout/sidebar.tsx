@@ -28,6 +28,8 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
     { href: "/gates", label: "Gates", icon: "‖", badge: openCount },
     { href: "/diagnostics", label: "Diagnostics", icon: "?" },
     { href: "/patterns", label: "Patterns", icon: "→" },
+    { href: "/library", label: "Library", icon: "▤" },
+    { href: "/contributions", label: "Contributions", icon: "✎" },
   ];
 
   return (

@@ -14,6 +14,10 @@ export const ACTIONS = [
   "user.manage",
   "pattern.manage",
   "memory.export",
+  "library.view",
+  "library.contribute",
+  "library.review",
+  "library.manage",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -29,6 +33,14 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   "pattern.manage": ["admin"],
   /** Export session and episodic memory (JSON Lines): it holds every diagnosed failure. */
   "memory.export": ["admin", "operator", "auditor"],
+  /** Browse, search and query the failure-mode library; see entries' history and matched failures. */
+  "library.view": ROLES,
+  /** Propose a new entry or an edit, comment on contributions. */
+  "library.contribute": ["admin", "operator", "reviewer", "contributor"],
+  /** Approve, request changes on or reject others' contributions (never one's own). */
+  "library.review": ["admin", "reviewer"],
+  /** Import / export the library, deprecate / restore entries, roll back to an earlier version. */
+  "library.manage": ["admin"],
 };
 
 export interface Principal {
