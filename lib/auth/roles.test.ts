@@ -30,6 +30,13 @@ describe("the permission matrix", () => {
     expect(describeMissingPermission(user("operator"), "pattern.manage")).toMatch(/operator.*pattern manage.*admin/);
   });
 
+  it("lets everyone read the library, most roles contribute, reviewers review, admins manage it", () => {
+    expect(ROLES.filter((r) => can(user(r), "library.view"))).toEqual([...ROLES]);
+    expect(ROLES.filter((r) => can(user(r), "library.contribute"))).toEqual(["admin", "operator", "reviewer", "contributor"]);
+    expect(ROLES.filter((r) => can(user(r), "library.review"))).toEqual(["admin", "reviewer"]);
+    expect(ROLES.filter((r) => can(user(r), "library.manage"))).toEqual(["admin"]);
+  });
+
   it("grants a user with several roles the union of their permissions", () => {
     expect(can(user("auditor", "operator"), "gate.decide")).toBe(true);
   });
