@@ -1,0 +1,13 @@
+import { getDb } from "@/db/client";
+import { addComment, commentInputSchema } from "@/db/queries/contributions";
+import { userActorId } from "@/db/queries/users";
+import { apiRoute, parseOr400, readJson } from "@/server/api";
+
+export const dynamic = "force-dynamic";
+
+/** A comment `{ body }` or a reply `{ body, parent_id }`: 201 with the comment; 400; 404. */
+export const POST = apiRoute<{ id: string }>({ name: "POST contribution comment", permission: "library.contribute" }, async ({ req, user, params }) => {
+  const c = parseOr400(commentInputSchema, await readJson(req), "comment");
+  const comment = await addComment(getDb(), { id: params.id, authorId: userActorId(user.id), body: c.body, parentId: c.parent_id });
+  return Response.json({ comment }, { status: 201 });
+});

@@ -1,0 +1,18 @@
+import { getDb } from "@/db/client";
+import { reviewContribution, reviewInputSchema } from "@/db/queries/contributions";
+import { userActorId } from "@/db/queries/users";
+import { env } from "@/lib/env";
+import { apiRoute, parseOr400, readJson } from "@/server/api";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * A reviewer's verdict `{ verdict: approve | request_changes | reject, reason }`: 200 with the outcome
+ * (`status`, `approvals`, `required`, `publishedVersion`, `failureId`). 409 for one's own contribution
+ * or one that is not pending / in review; 400 without a reason.
+ */
+export const POST = apiRoute<{ id: string }>({ name: "POST contribution review", permission: "library.review" }, async ({ req, user, params }) => {
+  const review = parseOr400(reviewInputSchema, await readJson(req), "review");
+  const outcome = await reviewContribution(getDb(), { id: params.id, reviewerId: userActorId(user.id), ...review, approvalsRequired: env().FAULTLINE_LIBRARY_APPROVALS });
+  return Response.json(outcome);
+});

@@ -1,0 +1,24 @@
+import { getDb } from "@/db/client";
+import { getContribution, updateContribution, type ContributionInput } from "@/db/queries/contributions";
+import { userActorId } from "@/db/queries/users";
+import { AppError } from "@/lib/errors";
+import { apiRoute, readJson } from "@/server/api";
+
+export const dynamic = "force-dynamic";
+
+/** One contribution with its reviews, comments, approvals of the current round, its target and the field diff of an edit. */
+export const GET = apiRoute<{ id: string }>({ name: "GET contribution", permission: "library.view" }, async ({ user, params }) => {
+  const detail = await getContribution(getDb(), params.id, userActorId(user.id));
+  if (!detail) throw new AppError("not_found", { userMessage: `Contribution ${params.id} does not exist.` });
+  return Response.json(detail);
+});
+
+/**
+ * The author changes the contribution and submits it (`submit`, default true) or keeps it as a draft;
+ * an orchestrator's draft is picked up by whoever completes it. 200; 400 field errors; 403 not the
+ * author; 409 when it is approved, rejected or already approved in this round.
+ */
+export const PATCH = apiRoute<{ id: string }>({ name: "PATCH contribution", permission: "library.contribute" }, async ({ req, user, params }) => {
+  const contribution = await updateContribution(getDb(), { id: params.id, actorId: userActorId(user.id), input: (await readJson(req)) as ContributionInput });
+  return Response.json({ contribution });
+});
