@@ -56,7 +56,9 @@ function toColumns(e: LibraryEntry) {
 /** Field-by-field differences between two versions of an entry (absent and null are the same). */
 export function entryDiff(before: Partial<LibraryEntry> | null, after: LibraryEntry): Array<{ field: string; before: unknown; after: unknown }> {
   const norm = (v: unknown) => (v === undefined ? null : v);
-  return FIELDS.filter((f) => JSON.stringify(norm(before?.[f])) !== JSON.stringify(norm(after[f]))).map((f) => ({ field: f, before: norm(before?.[f]), after: norm(after[f]) }));
+  // Key order does not count: jsonb (probe_action, resolution_action) gives keys back in its own order.
+  const canonical = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+  return FIELDS.filter((f) => canonical(norm(before?.[f])) !== canonical(norm(after[f]))).map((f) => ({ field: f, before: norm(before?.[f]), after: norm(after[f]) }));
 }
 
 export type EntryChange = { kind: "upsert"; entry: LibraryEntry } | { kind: "deprecate"; failureId: string } | { kind: "restore"; failureId: string };
