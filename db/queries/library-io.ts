@@ -1,6 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/errors";
 import type { LibraryEntry } from "../../lib/library/entry";
+import { parseLibraryFile, type FileError, type LibraryFormat } from "../../lib/library/io";
 import type { Db, Executor } from "../client";
 import { libraryEntries } from "../schema";
 import { entryDiff, publishChanges, rowToEntry, type EntryChange } from "./library";
@@ -94,4 +95,19 @@ export async function exportEntries(db: Executor, opts: { includeDeprecated?: bo
       return entry;
     }),
   };
+}
+
+export type ImportFileResult =
+  | { ok: false; format: LibraryFormat; errors: FileError[] }
+  | { ok: true; format: LibraryFormat; dryRun: boolean; entries: number; version: number | null; counts: ImportCounts; ids: ImportPlan["ids"] };
+
+/**
+ * A library file from a person or a script (console, REST, CLI): parsed and validated, then previewed
+ * (`dryRun`) or imported as one version. An invalid file changes nothing and lists every error.
+ */
+export async function importLibraryFile(db: Db, p: { text: string; format?: LibraryFormat; fileName?: string; replace: boolean; dryRun: boolean; authorId: string }): Promise<ImportFileResult> {
+  const parsed = parseLibraryFile(p.text, { format: p.format, fileName: p.fileName });
+  if (!parsed.ok) return parsed;
+  const { version, plan } = p.dryRun ? { version: null, plan: await planImport(db, parsed.entries, { replace: p.replace }) } : await importLibrary(db, { entries: parsed.entries, replace: p.replace, authorId: p.authorId, source: p.fileName });
+  return { ok: true, format: parsed.format, dryRun: p.dryRun, entries: parsed.entries.length, version, counts: plan.counts, ids: plan.ids };
 }
