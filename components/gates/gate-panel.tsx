@@ -21,6 +21,12 @@ const OUTCOME: Record<GateDecision, string> = {
   restart_phase: "The phase restarts from its first agent.",
   approve: "The high-risk step runs now.",
   recover: "The recovery plan runs: its helper steps, then the failed step again.",
+  run_probe: "The hypothesis's probe runs now.",
+  skip_hypothesis: "The next hypothesis is considered.",
+  confirm: "The hypothesis is confirmed; its resolution comes next.",
+  reject: "The next hypothesis is considered.",
+  done: "The failed step runs again; its evidence decides.",
+  not_done: "The next hypothesis is considered.",
 };
 
 /** An option's keyboard shortcut (gates recorded before shortcuts existed use the first letter). */

@@ -99,6 +99,8 @@ export const missionDefinitionSchema = z
     allowedBinaries: z.array(z.string().regex(/^[A-Za-z0-9._+-]+$/, "must be a binary name, not a path")).default([]),
     /** ADR-0003 recovery policy: `auto` applies the recovery plan of a recoverable failure of a low-risk step; `propose` offers it at the gate. */
     recovery: z.enum(RECOVERY_POLICIES, { error: `must be one of ${RECOVERY_POLICIES.join(", ")}` }).default("propose"),
+    /** Consult the failure-mode library after a failure's diagnosis (000 Output Protocol); false = ADR-0003 recovery only. */
+    library: z.boolean({ error: "must be true or false" }).default(true),
     phases: z.array(phaseSchema).min(1, "a mission needs at least one phase"),
   })
   .superRefine((def, ctx) => {

@@ -8,7 +8,8 @@ import { agentDefinition, TOOL_NAMES, type StepDefinition, type ToolCallDefiniti
 import { applyEvent } from "./reducer";
 import { recoveryStepKey, type DiagnosisProposalRecord, type MissionEvent, type NewMissionEvent } from "./events";
 import { chooseRecovery, helperSteps, rerunOverrides, STUCK_LOOP_REPEATS, stuckLoop, type PatternRef, type RecoveryChoice } from "./recovery";
-import { allProvidersFailed, approvalGate, phaseGate, recoveryGate, stepLabel, toAgentError } from "./failure";
+import { allProvidersFailed, approvalGate, exhaustedInfo, libraryGate, phaseGate, recoveryGate, stepLabel, toAgentError } from "./failure";
+import { actionVerdict, buildLibraryQuery, failureContext, LIBRARY_ACTION_TIMEOUT_MS, LIBRARY_HYPOTHESES, noveltyDraft, substituteAction, type LibraryConsultation, type LibraryQuery } from "./library";
 import { nextAction, phaseTimeLeft, type NextAction } from "./next-action";
 import * as t from "./transitions";
 import type { EvidenceRecord, MissionState } from "./types";
@@ -26,7 +27,13 @@ export interface EngineIO {
   /** Runs one tool call and evaluates its evidence. Never throws. */
   run(
     call: StepDefinition | ToolCallDefinition,
-    ctx: { state: MissionState; idempotencyKey: string; timeoutMs: number; /** A recovery helper step: it may use `allowedBinaries(state)`. */ recovery?: { index: number } },
+    ctx: {
+      state: MissionState;
+      idempotencyKey: string;
+      timeoutMs: number;
+      /** A recovery helper step: it may use `allowedBinaries(state)`. */ recovery?: { index: number };
+      /** A library entry's probe or resolution action: it may also run `sh` scripts (the library's rule, README). */ library?: { kind: "probe" | "resolution" };
+    },
   ): Promise<{ result: ToolResult; evidence: EvidenceRecord[] }>;
   /** Whether a step may be re-run with the same idempotency key after a crash. */
   idempotent(step: StepDefinition): boolean;
@@ -40,6 +47,12 @@ export interface EngineIO {
   allowedBinaries?(state: MissionState): readonly string[];
   /** Learned patterns for a failure trigger (ADR-0003 pattern memory); none when absent. */
   findPatterns?(when: string): Promise<PatternRef[]>;
+  /**
+   * The failure-mode library (000 Output Protocol): ranked hypotheses for a failure's query, at most
+   * `limit`; absent = the protocol is off (FAULTLINE_LIBRARY_PROTOCOL=0). Never throws: a failed query
+   * is a consultation with `error`.
+   */
+  library?(query: LibraryQuery, limit: number): Promise<LibraryConsultation>;
   /** The optional LLM reflection: a proposal checked against the deterministic diagnosis; null when no LLM is configured. */
   reflect?(input: InputContext, diagnosis: Diagnosis): Promise<DiagnosisProposalRecord | null>;
 }
@@ -54,7 +67,7 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
   if (action.kind === "wait") return { outcome: "waiting", state, action };
   if (io.stopped()) return { outcome: "stopped", state, action };
   // A phase past its timeout fails before any more of its work starts.
-  if (["runAgent", "continueAgent", "requestApproval", "rerunStep", "startRecovery", "recoveryStep", "recoveryRerun"].includes(action.kind) && phaseTimeLeft(state, io.now()) <= 0) {
+  if (["runAgent", "continueAgent", "requestApproval", "rerunStep", "startRecovery", "recoveryStep", "recoveryRerun", "libraryProbe", "libraryResolve", "libraryRerun", "libraryGate"].includes(action.kind) && phaseTimeLeft(state, io.now()) <= 0) {
     const limit = state.definition.phases.find((p) => p.name === state.phase)?.timeoutMs;
     const abandoned = state.agentOrder.map((n) => state.agents[n]).filter((a) => a.recovery);
     return {
@@ -135,6 +148,52 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
     }
     case "respond":
       return done(await io.append([t.failureResponse(state, action.agent, io.newId(), at())]));
+    case "libraryGate":
+      return done(await io.append([t.gateOpened(io.newId(), libraryGate(state, action.agent, action.stage, at()), `The failure-mode library's walk of "${action.agent}" needs an operator (${action.stage}).`)]));
+    case "libraryRecord": {
+      const a = state.agents[action.agent];
+      const d = a.library!.decision!;
+      if (d.stage === "resolution") return done(await io.append([t.libraryResolution(a, { by: "operator", ok: d.decision === "done", evidence: null, call: null, output: null })]));
+      return done(await io.append([t.libraryProbe(a, { by: "operator", verdict: d.decision === "confirm" ? "confirmed" : d.decision === "reject" ? "rejected" : "skipped", evidence: null, call: null, output: null })]));
+    }
+    case "libraryProbe":
+    case "libraryResolve": {
+      const a = state.agents[action.agent];
+      const w = a.library!;
+      const h = w.hypotheses[w.current];
+      const probe = action.kind === "libraryProbe";
+      const action_ = probe ? h.probe_action! : h.resolution_action!;
+      const sub = substituteAction(action_, failureContext(state, a, w.step));
+      if ("missing" in sub) throw new Error(`nextAction chose ${action.kind} for ${h.failure_id} whose action needs ${sub.missing.join(", ")}`);
+      const call = { tool: sub.call.tool, args: sub.call.args };
+      const key = `${a.steps[w.step].idempotencyKey}/library/${w.seq}/${w.current}/${probe ? "probe" : "resolution"}`;
+      const { result } = await io.run(call, { state, idempotencyKey: key, timeoutMs: Math.max(1, Math.min(LIBRARY_ACTION_TIMEOUT_MS, phaseTimeLeft(state, io.now()))), library: { kind: probe ? "probe" : "resolution" } });
+      if (io.stopped()) return { outcome: "stopped", state, action };
+      const check = "confirm_when" in sub.call ? sub.call.confirm_when : sub.call.expect;
+      const { verdict, evidence } = actionVerdict(check, result);
+      const output = summarize((result.ok ? result.data : result.data ?? { stdout: result.error.stdout ?? result.error.message }) as Record<string, unknown>);
+      if (probe) return done(await io.append([t.libraryProbe(a, { by: "action", verdict, evidence, call, output })]));
+      return done(await io.append([t.libraryResolution(a, { by: "action", ok: verdict === "confirmed", evidence, call, output })]));
+    }
+    case "libraryRerun": {
+      const a = state.agents[action.agent];
+      const rerun = await io.append([t.stepRerun(a.name, a.attempt, action.step, a.steps[action.step].idempotencyKey, "library")]);
+      return executeStep(rerun, a.name, action.step, io, at);
+    }
+    case "libraryExhausted": {
+      const a = state.agents[action.agent];
+      const w = a.library!;
+      const index = w.step;
+      const error = a.steps[index].error!;
+      const info = exhaustedInfo(w);
+      return done(
+        await io.append([
+          t.libraryExhausted(a),
+          (s) => t.agentFailed(a.name, s.agents[a.name].attempt, toAgentError(error, agentDefinition(s.definition, a.name).steps[index], index)),
+          (s) => t.failureResponse(s, a.name, io.newId(), at(), { plan: null, note: "The failure-mode library's hypotheses were exhausted: an operator decides (flagged for investigation)." }, info),
+        ]),
+      );
+    }
     case "failPhase":
       return done(await io.append([t.phaseFailed(action.phase, "agents_failed", `${action.failed} of ${action.total} agents of ${action.phase} failed (more than half).`)]));
     case "respondPhase":
@@ -181,6 +240,8 @@ async function executeStep(state: MissionState, agentName: string, index: number
   const phaseLeft = phaseTimeLeft(state, io.now());
   // A recovery's re-run may change the call's arguments and time limit (the plan's `retry` step).
   const recovering = a.recovery?.step === index ? a.recovery : null;
+  // A library resolution's verification: the step's own evidence decides whether the hypothesis resolved it.
+  const walking = a.library?.step === index && a.library.stage === "rerun" ? a.library : null;
   const over = recovering ? rerunOverrides(recovering) : { args: {}, timeoutFactor: 1 };
   const call = Object.keys(over.args).length ? { ...step, args: { ...step.args, ...over.args } } : step;
   const timeoutMs = Math.max(1, Math.min((step.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS) * over.timeoutFactor, agentLeft, phaseLeft));
@@ -190,6 +251,7 @@ async function executeStep(state: MissionState, agentName: string, index: number
   if (result.ok && evidence.length > 0 && evidence.every((r) => r.passed)) {
     const succeeded = t.toolSucceeded(agentName, a.attempt, index, compact(result.data), evidence);
     const events = recovering ? [succeeded, (s: MissionState) => t.recoveryFinished(s.agents[agentName], "succeeded", `Step ${index + 1} of "${agentName}" passed its evidence after recovery ${recovering.strategy}.`)] : [succeeded];
+    if (walking) events.push((s: MissionState) => t.libraryResolved(s.agents[agentName], "resolved"));
     return { outcome: "progress", state: await io.append(events), action };
   }
   const now = io.now();
@@ -202,8 +264,14 @@ async function executeStep(state: MissionState, agentName: string, index: number
   else error = result.error;
   const events: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)> = [t.toolFailed(agentName, a.attempt, index, error, evidence)];
   if (recovering) events.push((s) => t.recoveryFinished(s.agents[agentName], "failed", `Step ${index + 1} of "${agentName}" failed again after recovery ${recovering.strategy} (${error.code}: ${error.message.split("\n")[0]}).`));
-  if (phaseExpired && !allProvidersFailed(error)) {
+  if (walking) {
+    // The hypothesis did not resolve the failure: this failure is diagnosed too, then the walk goes on (no new query, no recovery).
     if (io.diagnosis?.enabled) events.push(...(await planAfterFailure(preview(state, events, io), agentName, index, error, result.data, io, { diagnose: true, noRecovery: true })).events);
+    events.push((s) => t.libraryResolved(s.agents[agentName], "unresolved", error));
+    if (!phaseExpired) return { outcome: "progress", state: await io.append(events), action };
+  }
+  if (phaseExpired && !allProvidersFailed(error)) {
+    if (io.diagnosis?.enabled && !walking) events.push(...(await planAfterFailure(preview(state, events, io), agentName, index, error, result.data, io, { diagnose: true, noRecovery: true })).events);
     const limit = state.definition.phases.find((p) => p.name === state.phase)?.timeoutMs;
     events.push(t.agentFailed(agentName, a.attempt, toAgentError(error, step, index)));
     events.push(t.phaseFailed(a.phase, "timeout", `${a.phase} ran longer than its ${limit} ms timeout (during ${label} of "${agentName}").`));
@@ -290,6 +358,20 @@ async function planAfterFailure(
     if (io.reflect && !(choice?.auto && choice.plan?.source === "pattern")) {
       const proposal = await io.reflect(input, d);
       if (proposal) events.push(t.diagnosisProposal(agentName, a.attempt, index, d.id, proposal));
+    }
+  }
+  // 000 Output Protocol: the library is consulted once per failure, after its diagnosis. Hypotheses → the walk
+  // starts and the agent keeps running; an abstention → a novel failure with a draft, then ADR-0003 as before.
+  if (opts.diagnose && !opts.noRecovery && !allProvidersFailed(error) && io.library && state.definition.library !== false && !a.libraryConsulted.includes(index)) {
+    const query = buildLibraryQuery(step, error, data, d);
+    const found = await io.library(query, LIBRARY_HYPOTHESES);
+    events.push(t.libraryHypotheses(a, index, query, found));
+    if (found.hypotheses.length) return { events, recovering: true, choice: null };
+    if (!found.error) {
+      const physical = Boolean(query.force_applied) || !["shell", "http", "file", "llm"].some((x) => query.object_class?.startsWith(`${x}:`));
+      const draft = noveltyDraft(query, error, d, { missionId: state.id, failedSeq: state.seq, physical });
+      const note = choice?.auto && choice.plan ? `A conservative resolution runs under the mission's recovery policy "auto": ${choice.plan.strategy}.` : "No resolution is attempted automatically (the mission's recovery policy does not allow it here): an operator decides.";
+      events.push(t.libraryNovel(a, index, state.seq, io.newId(), draft, note));
     }
   }
   if (!choice?.auto || !choice.plan) return { events, recovering: false, choice };

@@ -1,10 +1,10 @@
-import type { UserFacingError } from "../errors";
 import type { DiagnosticReflectionEvent } from "../diagnosis/context-log";
 import type { Diagnosis } from "../diagnosis/types";
 import type { ToolError } from "../tools/result";
 import type { MissionDefinition, Phase } from "./definition";
-import type { AgentError, DiagnosisSummary, EvidenceRecord, FinalStatus, GateDecision, GateKind, GateOption, PauseKind } from "./types";
+import type { AgentError, DiagnosisSummary, EvidenceRecord, FinalStatus, GateDecision, GateError, GateKind, GateOption, PauseKind } from "./types";
 import type { RecoveryPlan, RecoveryRecord } from "./recovery";
+import type { HypothesisOutcome, LibraryDraft, LibraryHypothesis, LibraryQuery } from "./library";
 
 /** An LLM's diagnosis proposal as recorded: who proposed, what, and the deterministic verdict with its reasons. */
 export interface DiagnosisProposalRecord {
@@ -43,17 +43,29 @@ export type MissionEventBody =
   | { type: "recovery.finished"; payload: { agent: string; attempt: number; step: number; attemptNo: number; strategy: string; source: RecoveryPlan["source"]; outcome: RecoveryRecord["outcome"]; reason: string; when: string; patternId: string | null; errorType: string; rootCause: string; tools: string[]; diagnosisId: string; iterations: number } }
   /** The stuck-loop detector stopped a repeated identical failing action. */
   | { type: "recovery.loop_detected"; payload: { agent: string; attempt: number; step: number; signature: string; count: number } }
+  /** 000 Output Protocol: the library's ranked hypotheses for a failed step (or its abstention). */
+  | { type: "library.hypotheses"; payload: { agent: string; attempt: number; step: number; query: LibraryQuery; libraryVersion: number | null; abstained: boolean; hypotheses: LibraryHypothesis[]; error?: string } }
+  /** No entry matched: the failure is logged as novel and a contribution draft is created for reviewers. */
+  | { type: "library.novel"; payload: { agent: string; attempt: number; step: number; failedSeq: number; contributionId: string; draft: LibraryDraft } }
+  /** A hypothesis's diagnostic probe: run as its probe_action, or performed by an operator. */
+  | { type: "library.probe"; payload: { agent: string; attempt: number; step: number; hypothesesSeq: number; failure_id: string; by: "action" | "operator"; verdict: "confirmed" | "rejected" | "skipped" | "inconclusive"; evidence: EvidenceRecord | null; call: { tool: string; args: Record<string, unknown> } | null; output: string | null } }
+  /** A confirmed hypothesis's resolution: run as its resolution_action, or carried out by an operator. */
+  | { type: "library.resolution"; payload: { agent: string; attempt: number; step: number; hypothesesSeq: number; failure_id: string; by: "action" | "operator"; ok: boolean; evidence: EvidenceRecord | null; call: { tool: string; args: Record<string, unknown> } | null; output: string | null } }
+  /** The failed step ran again after a resolution: its own evidence says whether the hypothesis resolved it. */
+  | { type: "library.resolved"; payload: { agent: string; attempt: number; step: number; hypothesesSeq: number; failure_id: string; outcome: "resolved" | "unresolved" } }
+  /** Every hypothesis was rejected or did not fix the step: escalation to an operator, flagged for investigation. */
+  | { type: "library.exhausted"; payload: { agent: string; attempt: number; step: number; hypothesesSeq: number; tried: Array<{ failure_id: string; title: string; outcome: HypothesisOutcome | null }> } }
   | { type: "agent.completed"; payload: { agent: string; attempt: number } }
   | { type: "agent.failed"; payload: { agent: string; attempt: number; error: AgentError } }
   | { type: "mission.warning"; payload: { agent: string; message: string } }
-  | { type: "gate.opened"; payload: { gateId: string; kind: GateKind; agent: string; phase: Phase; step: number | null; options: GateOption[]; error: UserFacingError; diagnosis?: DiagnosisSummary | null; recoveryPlan?: RecoveryPlan | null; recoveryNote?: string | null } }
+  | { type: "gate.opened"; payload: { gateId: string; kind: GateKind; agent: string; phase: Phase; step: number | null; options: GateOption[]; error: GateError; diagnosis?: DiagnosisSummary | null; recoveryPlan?: RecoveryPlan | null; recoveryNote?: string | null } }
   | { type: "gate.resolved"; payload: { gateId: string; decision: GateDecision; note: string | null; openMs: number } }
   | { type: "phase.completed"; payload: { phase: Phase; skipped?: boolean } }
   | { type: "phase.failed"; payload: { phase: Phase; reason: "agents_failed" | "timeout"; message: string } }
   | { type: "mission.paused"; payload: { kind: PauseKind; message: string } }
   | { type: "mission.resumed"; payload: { message: string } }
   | { type: "step.interrupted"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string; idempotent: boolean } }
-  | { type: "step.rerun"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string; reason: "idempotent" | "operator" | "recovery" } }
+  | { type: "step.rerun"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string; reason: "idempotent" | "operator" | "recovery" | "library" } }
   | { type: "compensation.started"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string } }
   | { type: "compensation.succeeded"; payload: { agent: string; attempt: number; step: number; evidence: EvidenceRecord[] } }
   | { type: "compensation.failed"; payload: { agent: string; attempt: number; step: number; error: ToolError } }
@@ -91,6 +103,12 @@ export const EVENT_TYPES: readonly MissionEventType[] = [
   "recovery.step",
   "recovery.finished",
   "recovery.loop_detected",
+  "library.hypotheses",
+  "library.novel",
+  "library.probe",
+  "library.resolution",
+  "library.resolved",
+  "library.exhausted",
   "agent.completed",
   "agent.failed",
   "mission.warning",

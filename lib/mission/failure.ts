@@ -3,7 +3,8 @@ import type { ToolError } from "../tools/result";
 import { agentDefinition, phaseDefinition, type Phase, type Priority, type StepDefinition } from "./definition";
 import { hasValidEvidence } from "./status";
 import { stuckLoop, type RecoveryPlan } from "./recovery";
-import { AGENT_ERROR_CODES, type AgentError, type AgentErrorCode, type AgentState, type DiagnosisSummary, type GateDecision, type GateKind, type GateOption, type MissionState } from "./types";
+import { failureContext, resolutionRunsItself, substituteAction, type LibraryGateInfo, type LibraryGateStage, type LibraryWalk } from "./library";
+import { AGENT_ERROR_CODES, type AgentError, type AgentErrorCode, type AgentState, type DiagnosisSummary, type GateDecision, type GateError, type GateKind, type GateOption, type MissionState } from "./types";
 
 /** How a specific tool failure maps onto FAILURE_MODEL's agent error codes, and whether a retry can help. */
 const TOOL_TO_AGENT: Record<ToolError["code"], { code: AgentErrorCode; recoverable: boolean }> = {
@@ -186,7 +187,7 @@ export interface GateSpec {
   phase: Phase;
   step: number | null;
   options: GateOption[];
-  error: UserFacingError;
+  error: GateError;
 }
 
 /** A failed phase (too many agents failed, or its timeout passed): retry phase, skip phase where allowed, abort. */
@@ -281,4 +282,92 @@ export function approvalGate(state: MissionState, agentName: string, step: numbe
 
 export function priorityRank(p: Priority): number {
   return p === "critical" ? 0 : p === "important" ? 1 : 2;
+}
+
+/**
+ * The failure-mode library needs a person (000 Output Protocol, Layer 4): before the probe of a
+ * Requires-Oversight entry (run it / skip the hypothesis), to perform a probe that has no runnable
+ * action (confirm / reject), or to carry out a resolution that is not applied automatically (done /
+ * not done). Abort is always offered.
+ */
+export function libraryGate(state: MissionState, agentName: string, stage: LibraryGateStage, at: string): GateSpec {
+  const a = state.agents[agentName];
+  const w = a.library!;
+  const h = w.hypotheses[w.current];
+  const ctx = failureContext(state, a, w.step);
+  const label = stepLabel(ctx.step, w.step);
+  const probe = h.probe_action ? substituteAction(h.probe_action, ctx) : null;
+  const note =
+    stage === "oversight"
+      ? `Risk level Requires-Oversight: its probe runs only after an operator allows it.`
+      : stage === "probe"
+        ? !h.probe_action
+          ? "The entry has no machine-executable probe: an operator performs it."
+          : w.actionFailed
+            ? "Its probe action could not run or could not decide: an operator performs the probe."
+            : probe && "missing" in probe
+              ? `Its probe action needs ${probe.missing.map((m) => `{{${m}}}`).join(", ")}, which the failure does not provide safely: an operator performs the probe.`
+              : null
+        : resolutionRunsItself(h, ctx.step, w);
+  const options =
+    stage === "oversight"
+      ? [option("run_probe", "y", "Run the probe", `Run the probe of ${h.failure_id} now: ${h.diagnostic_probe}`), option("skip_hypothesis", "n", "Skip this hypothesis", `Do not probe ${h.failure_id}; go on with the next hypothesis${w.current + 1 < w.hypotheses.length ? "" : " (it is the last: the failure is escalated)"}.`), abortOption(state)]
+      : stage === "probe"
+        ? [option("confirm", "y", "Confirm", `I performed the probe and it confirms "${h.title}": its resolution comes next.`), option("reject", "n", "Reject", `The probe rejects "${h.title}": go on with the next hypothesis.`), abortOption(state)]
+        : [option("done", "y", "Done", `I carried out the resolution: re-run step ${w.step + 1} (${label}); its own evidence decides.`), option("not_done", "n", "Not done", `The resolution was not carried out or did not help: go on with the next hypothesis.`), abortOption(state)];
+  const offered = recommend(options, options[0].action);
+  const library: LibraryGateInfo = {
+    stage,
+    failure_id: h.failure_id,
+    title: h.title,
+    risk_level: h.risk_level,
+    risk_notes: h.risk_notes,
+    match_score: h.match_score,
+    rank: h.rank,
+    total: w.hypotheses.length,
+    diagnostic_probe: h.diagnostic_probe,
+    resolution_path: h.resolution_path,
+    note,
+    flagged: false,
+    tried: w.hypotheses.slice(0, w.current).map((x) => ({ failure_id: x.failure_id, title: x.title, outcome: x.outcome })),
+  };
+  const what =
+    stage === "oversight"
+      ? `Hypothesis ${w.current + 1} of ${w.hypotheses.length} for step ${w.step + 1} of "${agentName}", ${h.failure_id} "${h.title}", requires oversight before its probe runs.`
+      : stage === "probe"
+        ? `Perform the diagnostic probe of hypothesis ${w.current + 1} of ${w.hypotheses.length}, ${h.failure_id} "${h.title}", for step ${w.step + 1} (${label}) of "${agentName}".`
+        : `Hypothesis ${h.failure_id} "${h.title}" is confirmed for step ${w.step + 1} (${label}) of "${agentName}": carry out its resolution.`;
+  return {
+    kind: "library",
+    agent: agentName,
+    phase: a.phase,
+    step: w.step,
+    options: offered,
+    error: {
+      what,
+      why: stage === "resolution" ? `Resolution path: ${h.resolution_path}` : `Diagnostic probe: ${h.diagnostic_probe}`,
+      options: offered,
+      technical: { code: "LIBRARY_GATE", timestamp: at, missionId: state.id, agentId: agentName, step: `${w.step + 1}: ${label}`, failureId: h.failure_id, matchScore: h.match_score, riskLevel: h.risk_level, ...(ctx.error ? { toolError: `${ctx.error.code}: ${ctx.error.message.split("\n")[0]}` } : {}) },
+      library,
+    },
+  };
+}
+
+/** What the exhausted escalation gate shows: flagged for investigation, with every hypothesis tried. */
+export function exhaustedInfo(w: LibraryWalk): LibraryGateInfo {
+  return {
+    stage: "exhausted",
+    failure_id: null,
+    title: null,
+    risk_level: null,
+    risk_notes: null,
+    match_score: null,
+    rank: null,
+    total: w.hypotheses.length,
+    diagnostic_probe: null,
+    resolution_path: null,
+    note: "Every hypothesis of the failure-mode library was rejected or did not fix the step: flagged for investigation.",
+    flagged: true,
+    tried: w.hypotheses.map((x) => ({ failure_id: x.failure_id, title: x.title, outcome: x.outcome })),
+  };
 }

@@ -2,6 +2,7 @@ import { agentDefinition, phaseDefinition, type Phase } from "./definition";
 import { isSettled, isTerminal, nextPhase, openGate, phaseAgentsFailed } from "./reducer";
 import { deriveFinalStatus } from "./status";
 import { helperSteps } from "./recovery";
+import { libraryAction, type LibraryAction } from "./library";
 import type { CompensationState, FinalStatus, MissionState } from "./types";
 
 /** What the orchestrator must do next for a mission; a pure function of its state. */
@@ -34,7 +35,9 @@ export type NextAction =
   | { kind: "failPhase"; phase: Phase; failed: number; total: number }
   | { kind: "completePhase"; phase: Phase }
   | { kind: "checkObjective" }
-  | { kind: "finish"; finalStatus: FinalStatus };
+  | { kind: "finish"; finalStatus: FinalStatus }
+  /** The failure-mode library's walk over a failed step's hypotheses (lib/mission/library.ts). */
+  | LibraryAction;
 
 export function nextAction(s: MissionState): NextAction {
   if (isTerminal(s)) return { kind: "none" };
@@ -59,6 +62,7 @@ export function nextAction(s: MissionState): NextAction {
       const r = a.recovery;
       return r.done < helperSteps(r).length ? { kind: "recoveryStep", agent: name, index: r.done } : { kind: "recoveryRerun", agent: name, step: r.step };
     }
+    if (a.library && a.steps[a.library.step]?.status === "failed") return libraryAction(s, a);
     const inFlight = a.steps.find((st) => st.status === "running");
     if (inFlight) return { kind: "interrupted", agent: name, step: inFlight.index };
     const held = a.steps.find((st) => st.status === "interrupted");

@@ -4,10 +4,11 @@ import { deriveFinalStatus } from "./status";
 import { countRepeat, failureSignature, helperSteps } from "./recovery";
 import type { Diagnosis } from "../diagnosis/types";
 import type { DiagnosisSummary } from "./types";
+import type { HypothesisOutcome, LibraryWalk } from "./library";
 import type { AgentState, CompensationState, GateState, MissionState, StepState } from "./types";
 
 /** Bump when MissionState's shape changes: stored snapshots of an older version are rebuilt by reduce(events). */
-export const STATE_VERSION = 5;
+export const STATE_VERSION = 6;
 
 /** An event that the state machine does not allow in the current state. Names the transition. */
 export class IllegalTransitionError extends Error {
@@ -53,7 +54,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     if (s.aborted) bad("after the mission was aborted");
   };
   const resetPhaseAgents = (phase: Phase) => {
-    for (const n of s.agentOrder) if (s.agents[n].phase === phase) putAgent({ ...s.agents[n], status: "pending", steps: [], error: null, tolerated: false, approvedSteps: [], recovery: null, pendingRecovery: null, recoveries: [] });
+    for (const n of s.agentOrder) if (s.agents[n].phase === phase) putAgent({ ...s.agents[n], status: "pending", steps: [], error: null, tolerated: false, approvedSteps: [], recovery: null, pendingRecovery: null, recoveries: [], library: null, libraryConsulted: [] });
   };
 
   switch (e.type) {
@@ -78,7 +79,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (a.phase !== s.phase) bad(`for agent "${a.name}" of ${a.phase} during ${s.phase}`);
       if (a.status !== "pending") bad(`for agent "${a.name}" which is ${a.status}`);
       if (e.payload.attempt !== a.attempt + 1) bad(`with attempt ${e.payload.attempt}; expected ${a.attempt + 1}`);
-      putAgent({ ...a, status: "running", attempt: e.payload.attempt, startedAt: e.at, steps: [], error: null, approvedSteps: [], undone: false, recovery: null, pendingRecovery: null, recoveries: [] });
+      putAgent({ ...a, status: "running", attempt: e.payload.attempt, startedAt: e.at, steps: [], error: null, approvedSteps: [], undone: false, recovery: null, pendingRecovery: null, recoveries: [], library: null, libraryConsulted: [] });
       return s;
     }
 
@@ -164,6 +165,72 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       return s;
     }
 
+    case "library.hypotheses": {
+      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      const st = a.steps[e.payload.step];
+      if (!st || st.status !== "failed") bad(`for step ${e.payload.step} of "${a.name}", which has not failed: the library is consulted about a failure`);
+      if (a.library) bad(`while the library walk of step ${a.library.step} of "${a.name}" is still running`);
+      if (a.recovery) bad(`while recovery ${a.recovery.strategy} of "${a.name}" is running`);
+      if (a.libraryConsulted.includes(st.index)) bad(`for step ${st.index} of "${a.name}", whose failure already consulted the library in attempt ${a.attempt}`);
+      if (e.payload.abstained && e.payload.hypotheses.length) bad("with hypotheses although the library abstained");
+      const walk: LibraryWalk | null = e.payload.hypotheses.length
+        ? { step: st.index, seq: e.seq, hypotheses: e.payload.hypotheses.map((h) => ({ ...h, outcome: null })), current: 0, stage: "probe", oversightApproved: false, actionFailed: false, decision: null }
+        : null;
+      putAgent({ ...a, library: walk, libraryConsulted: [...a.libraryConsulted, st.index] });
+      return s;
+    }
+
+    case "library.novel": {
+      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      if (!a.libraryConsulted.includes(e.payload.step) || a.library) bad(`for step ${e.payload.step} of "${a.name}": a novel failure follows the library's abstention`);
+      return s;
+    }
+
+    case "library.probe":
+    case "library.resolution":
+    case "library.resolved": {
+      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      const w = a.library ?? bad(`for "${a.name}", which has no library walk`);
+      const h = w.hypotheses[w.current];
+      if (w.step !== e.payload.step || w.seq !== e.payload.hypothesesSeq || h?.failure_id !== e.payload.failure_id) bad(`for ${e.payload.failure_id} on step ${e.payload.step}; the walk is at ${h?.failure_id ?? "its end"} on step ${w.step}`);
+      const next = (outcome: HypothesisOutcome): LibraryWalk => ({ ...w, hypotheses: w.hypotheses.map((x, i) => (i === w.current ? { ...x, outcome } : x)), current: w.current + 1, stage: "probe", oversightApproved: false, actionFailed: false, decision: null });
+      if (e.type === "library.probe") {
+        if (w.stage !== "probe") bad(`while the walk of "${a.name}" is at ${w.stage}`);
+        const v = e.payload.verdict;
+        if (e.payload.by === "operator" && w.decision?.stage !== "probe" && !(v === "skipped" && w.decision?.stage === "oversight")) bad("(operator) without an operator's answer at a library gate");
+        const walk: LibraryWalk =
+          v === "inconclusive"
+            ? { ...w, actionFailed: true, decision: null }
+            : v === "confirmed"
+              ? { ...w, hypotheses: w.hypotheses.map((x, i) => (i === w.current ? { ...x, outcome: "confirmed" } : x)), stage: "resolve", actionFailed: false, decision: null }
+              : next(v);
+        putAgent({ ...a, library: walk });
+      } else if (e.type === "library.resolution") {
+        if (w.stage !== "resolve") bad(`while the walk of "${a.name}" is at ${w.stage}`);
+        if (e.payload.by === "operator" && w.decision?.stage !== "resolution") bad("(operator) without an operator's answer at a library gate");
+        putAgent({ ...a, library: e.payload.ok ? { ...w, stage: "rerun", decision: null } : next("unresolved") });
+      } else {
+        if (w.stage !== "rerun") bad(`while the walk of "${a.name}" is at ${w.stage}`);
+        const st = a.steps[w.step];
+        if (e.payload.outcome === "resolved") {
+          if (st?.status !== "succeeded") bad(`(resolved) while step ${w.step} of "${a.name}" has not succeeded with evidence`);
+          putAgent({ ...a, library: null });
+        } else {
+          if (st?.status !== "failed") bad(`(unresolved) while step ${w.step} of "${a.name}" has not failed again`);
+          putAgent({ ...a, library: next("unresolved") });
+        }
+      }
+      return s;
+    }
+
+    case "library.exhausted": {
+      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      const w = a.library ?? bad(`for "${a.name}", which has no library walk`);
+      if (w.current < w.hypotheses.length) bad(`for "${a.name}" while hypothesis ${w.hypotheses[w.current].failure_id} is still open`);
+      putAgent({ ...a, library: null });
+      return s;
+    }
+
     case "recovery.loop_detected": {
       agentOf(e.payload.agent);
       return s;
@@ -181,6 +248,12 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
       const st = a.steps[e.payload.step];
       if (openGate(s) || s.paused || s.aborted) bad("while the mission is held");
+      if (e.payload.reason === "library") {
+        const w = a.library;
+        if (!st || st.status !== "failed" || !w || w.step !== st.index || w.stage !== "rerun") bad(`(library) for step ${e.payload.step} of "${a.name}" without a library resolution ready to be verified`);
+        putStep(a, { ...st, status: "running", error: null, reruns: st.reruns + 1 });
+        return s;
+      }
       if (e.payload.reason === "recovery") {
         const r = a.recovery;
         if (!st || st.status !== "failed" || !r || r.step !== st.index || r.done < helperSteps(r).length) bad(`(recovery) for step ${e.payload.step} of "${a.name}" without a recovery ready to re-run it`);
@@ -206,7 +279,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     case "agent.failed": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
       if (!a.steps.some((st) => st.status === "failed")) bad(`for agent "${a.name}" with no failed step (NoSilentFailure: a failure needs its tool.failed)`);
-      putAgent({ ...a, status: "failed", error: e.payload.error });
+      putAgent({ ...a, status: "failed", error: e.payload.error, library: null });
       return s;
     }
 
@@ -236,6 +309,13 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (p.kind === "agent" && (a.status !== "failed" || a.tolerated)) bad(`(agent) for agent "${a.name}" which is ${a.status}${a.tolerated ? " (tolerated)" : ""}`);
       if (p.kind === "phase" && !s.phaseFailure) bad("(phase) while no phase has failed");
       if (p.kind === "recovery" && a.steps[p.step ?? -1]?.status !== "interrupted") bad(`(recovery) for step ${p.step} of "${a.name}", which was not interrupted`);
+      if (p.kind === "library") {
+        const w = a.library ?? bad(`(library) for agent "${a.name}", which has no library walk`);
+        const stage = p.error.library?.stage;
+        if (a.status !== "running" || w.current >= w.hypotheses.length || w.decision) bad(`(library) for agent "${a.name}", which has no open hypothesis to ask about`);
+        if (stage === "resolution" ? w.stage !== "resolve" : stage === "oversight" || stage === "probe" ? w.stage !== "probe" : true) bad(`(library, ${stage}) while the walk of "${a.name}" is at ${w.stage}`);
+        if (p.error.library?.failure_id !== w.hypotheses[w.current].failure_id) bad(`(library) about ${p.error.library?.failure_id}; the walk is at ${w.hypotheses[w.current].failure_id}`);
+      }
       if (p.kind === "approval") {
         const def = agentDefinition(s.definition, a.name);
         if (p.step === null || !def.steps[p.step]?.highRisk) bad(`(approval) for step ${p.step} of "${a.name}", which is not high-risk`);
@@ -304,6 +384,19 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
           s.completedPhases = [...s.completedPhases, g.phase];
           s.phaseStartedAt = null;
           break;
+        case "run_probe":
+        case "skip_hypothesis":
+        case "confirm":
+        case "reject":
+        case "done":
+        case "not_done": {
+          const w = a.library ?? bad(`(${d}) for gate ${g.id}: agent "${a.name}" has no library walk`);
+          const stage = g.error.library?.stage;
+          if (g.kind !== "library" || !stage || stage === "exhausted") return bad(`(${d}) for gate ${g.id}, which is not a library gate of a running walk`);
+          // Allowing a Requires-Oversight probe changes only the walk; every other answer is recorded as a library event next.
+          putAgent({ ...a, library: d === "run_probe" ? { ...w, oversightApproved: true } : { ...w, decision: { stage, decision: d } } });
+          break;
+        }
         case "abort":
           s.aborted = true;
           s.compensations = [...s.compensations, ...planCompensations(s, null)];
@@ -386,7 +479,7 @@ function created(id: string, definition: MissionState["definition"], at: string,
   const agents: Record<string, AgentState> = {};
   const agentOrder: string[] = [];
   for (const a of agentsInOrder(definition)) {
-    agents[a.name] = { name: a.name, phase: a.phase, priority: a.priority, status: "pending", attempt: 0, startedAt: null, steps: [], error: null, tolerated: false, approvedSteps: [], recovery: null, pendingRecovery: null, recoveries: [], repeatedFailure: null };
+    agents[a.name] = { name: a.name, phase: a.phase, priority: a.priority, status: "pending", attempt: 0, startedAt: null, steps: [], error: null, tolerated: false, approvedSteps: [], recovery: null, pendingRecovery: null, recoveries: [], repeatedFailure: null, library: null, libraryConsulted: [] };
     agentOrder.push(a.name);
   }
   return {

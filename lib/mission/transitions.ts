@@ -8,6 +8,7 @@ import { gateUserError, respondToFailure, type GateSpec } from "./failure";
 import { explainFinalStatus, deriveFinalStatus } from "./status";
 import type { AgentError, AgentState, EvidenceRecord, GateDecision, GateState, MissionState, PauseKind } from "./types";
 import { compensationKey } from "./events";
+import type { LibraryConsultation, LibraryDraft, LibraryGateInfo, LibraryQuery } from "./library";
 
 /**
  * Builders for every transition: each returns the event with its RFC 001 §3.1 triple
@@ -100,13 +101,14 @@ export function agentFailed(agent: string, attempt: number, error: AgentError): 
 }
 
 /** Applies the priority response matrix to a failed agent: a warning, or a gate. */
-export function failureResponse(state: MissionState, agentName: string, gateId: string, at: string, recovery: { plan: RecoveryPlan | null; note: string | null } = { plan: null, note: null }): NewMissionEvent {
+export function failureResponse(state: MissionState, agentName: string, gateId: string, at: string, recovery: { plan: RecoveryPlan | null; note: string | null } = { plan: null, note: null }, library?: LibraryGateInfo): NewMissionEvent {
   const agent = state.agents[agentName];
   const response = respondToFailure(state, agent, recovery.plan);
   if (response.kind === "continue") {
-    return { type: "mission.warning", payload: { agent: agentName, message: response.warning }, reason: `"${agentName}" is optional.`, impact: response.warning, evidence: { priority: agent.priority } };
+    const warning = library?.flagged ? `${response.warning} The library's hypotheses were exhausted: flagged for investigation.` : response.warning;
+    return { type: "mission.warning", payload: { agent: agentName, message: warning }, reason: `"${agentName}" is optional.`, impact: warning, evidence: { priority: agent.priority } };
   }
-  const error = gateUserError(state, agent, response.options, at);
+  const error = library ? { ...gateUserError(state, agent, response.options, at), library } : gateUserError(state, agent, response.options, at);
   const diagnosis = agent.steps.find((s) => s.status === "failed")?.diagnosis ?? null;
   return gateOpened(
     gateId,
@@ -160,7 +162,7 @@ export function stepInterrupted(agent: string, attempt: number, step: number, ke
   };
 }
 
-export function stepRerun(agent: string, attempt: number, step: number, key: string, reason: "idempotent" | "operator" | "recovery"): NewMissionEvent {
+export function stepRerun(agent: string, attempt: number, step: number, key: string, reason: "idempotent" | "operator" | "recovery" | "library"): NewMissionEvent {
   return {
     type: "step.rerun",
     payload: { agent, attempt, step, idempotencyKey: key, reason },
@@ -169,6 +171,8 @@ export function stepRerun(agent: string, attempt: number, step: number, key: str
         ? `Step ${step + 1} of "${agent}" was interrupted by a worker crash; it is idempotent, so it runs again with the same key.`
         : reason === "recovery"
           ? `The recovery's helper steps are done: step ${step + 1} of "${agent}" runs again, and its own evidence decides whether the recovery worked.`
+          : reason === "library"
+            ? `A confirmed library hypothesis's resolution is done: step ${step + 1} of "${agent}" runs again, and its own evidence decides whether it resolved the failure.`
           : `An operator chose to resume step ${step + 1} of "${agent}" after a worker crash.`,
     impact: `The step runs again with idempotency key ${key}.`,
     evidence: { idempotencyKey: key },
@@ -212,6 +216,12 @@ export function gateResolved(gate: GateState, decision: GateDecision, note: stri
     restart_phase: `${gate.phase} restarts: every agent of it runs again from its first step.`,
     approve: `The high-risk step of "${gate.agent}" runs now.`,
     recover: `Recovery ${gate.recoveryPlan?.strategy ?? "plan"} runs on "${gate.agent}": its helper steps, then the failed step again.`,
+    run_probe: `The probe of ${gate.error.library?.failure_id ?? "the hypothesis"} runs now.`,
+    skip_hypothesis: `${gate.error.library?.failure_id ?? "The hypothesis"} is skipped; the next hypothesis is considered.`,
+    confirm: `${gate.error.library?.failure_id ?? "The hypothesis"} is confirmed; its resolution comes next.`,
+    reject: `${gate.error.library?.failure_id ?? "The hypothesis"} is rejected; the next hypothesis is considered.`,
+    done: `Step ${(gate.step ?? 0) + 1} of "${gate.agent}" runs again; its own evidence decides whether the resolution worked.`,
+    not_done: `${gate.error.library?.failure_id ?? "The hypothesis"} is unresolved; the next hypothesis is considered.`,
   };
   return {
     type: "gate.resolved",
@@ -348,5 +358,88 @@ export function loopDetected(agent: AgentState, step: number, loop: { signature:
     reason: `Step ${step + 1} of "${agent.name}" failed the same way ${loop.count} times (same tool, arguments and error): a stuck loop.`,
     impact: "No automatic recovery or retry is recommended for this action; an operator decides.",
     evidence: { signature: loop.signature, count: loop.count },
+  };
+}
+
+// ---------------------------------------------------------------- the failure-mode library's Output Protocol
+
+const pct = (x: number) => x.toFixed(2);
+
+export function libraryHypotheses(agent: AgentState, step: number, query: LibraryQuery, c: LibraryConsultation): NewMissionEvent {
+  const list = c.hypotheses.map((h) => `${h.failure_id} ${h.title} (${pct(h.match_score)}, ${h.risk_level})`).join("; ");
+  return {
+    type: "library.hypotheses",
+    payload: { agent: agent.name, attempt: agent.attempt, step, query, libraryVersion: c.libraryVersion, abstained: c.abstained, hypotheses: c.hypotheses, ...(c.error ? { error: c.error } : {}) },
+    reason: `The failure of step ${step + 1} of "${agent.name}" was looked up in the failure-mode library${c.libraryVersion !== null ? ` (version ${c.libraryVersion})` : ""}: "${query.observed_symptom.slice(0, 160)}".`,
+    impact: c.error
+      ? `The library could not be queried (${c.error}); the failure is handled without it.`
+      : c.hypotheses.length
+        ? `${c.hypotheses.length} hypothes${c.hypotheses.length === 1 ? "is" : "es"}, highest first: ${list}. Each is probed in turn.`
+        : "No entry matched well enough: the library abstains, and the failure is logged as novel.",
+    evidence: { libraryVersion: c.libraryVersion, abstained: c.abstained, results: c.hypotheses.map((h) => ({ failure_id: h.failure_id, match_score: h.match_score })) },
+  };
+}
+
+export function libraryNovel(agent: AgentState, step: number, failedSeq: number, contributionId: string, draft: LibraryDraft, policyNote: string): NewMissionEvent {
+  return {
+    type: "library.novel",
+    payload: { agent: agent.name, attempt: agent.attempt, step, failedSeq, contributionId, draft },
+    reason: `No library entry matches the failure of step ${step + 1} of "${agent.name}": it is a novel failure.`,
+    impact: `A pre-filled contribution draft (${draft.category}, ${draft.risk_level}) waits for reviewers. ${policyNote}`,
+    evidence: { contributionId, failedSeq },
+  };
+}
+
+export function libraryProbe(agent: AgentState, p: { by: "action" | "operator"; verdict: "confirmed" | "rejected" | "skipped" | "inconclusive"; evidence: EvidenceRecord | null; call: { tool: string; args: Record<string, unknown> } | null; output: string | null; note?: string }): NewMissionEvent {
+  const w = agent.library!;
+  const h = w.hypotheses[w.current];
+  const who = p.by === "action" ? "Its probe action ran" : "An operator performed the probe";
+  return {
+    type: "library.probe",
+    payload: { agent: agent.name, attempt: agent.attempt, step: w.step, hypothesesSeq: w.seq, failure_id: h.failure_id, by: p.by, verdict: p.verdict, evidence: p.evidence, call: p.call, output: p.output },
+    reason: `Hypothesis ${w.current + 1} of ${w.hypotheses.length}, ${h.failure_id} "${h.title}": ${p.verdict === "skipped" ? "an operator skipped it at its oversight gate" : `${who}${p.evidence ? ` (${p.evidence.check} expected ${JSON.stringify(p.evidence.expected)}, got ${JSON.stringify(p.evidence.actual)?.slice(0, 200)})` : ""}`}.${p.note ? ` ${p.note}` : ""}`,
+    impact:
+      p.verdict === "confirmed"
+        ? `Confirmed: its resolution comes next (${h.resolution_path.slice(0, 200)}).`
+        : p.verdict === "inconclusive"
+          ? "The probe could not decide; an operator is asked to perform it."
+          : `${p.verdict === "skipped" ? "Skipped" : "Rejected"}: the next hypothesis is considered.`,
+    evidence: { failure_id: h.failure_id, verdict: p.verdict, ...(p.evidence ? { check: p.evidence } : {}) },
+  };
+}
+
+export function libraryResolution(agent: AgentState, p: { by: "action" | "operator"; ok: boolean; evidence: EvidenceRecord | null; call: { tool: string; args: Record<string, unknown> } | null; output: string | null }): NewMissionEvent {
+  const w = agent.library!;
+  const h = w.hypotheses[w.current];
+  return {
+    type: "library.resolution",
+    payload: { agent: agent.name, attempt: agent.attempt, step: w.step, hypothesesSeq: w.seq, failure_id: h.failure_id, by: p.by, ok: p.ok, evidence: p.evidence, call: p.call, output: p.output },
+    reason: `${h.failure_id} "${h.title}" is confirmed: ${p.by === "action" ? "its resolution action ran" : "an operator carried out its resolution path"}${p.ok ? "" : " and it did not complete"}.`,
+    impact: p.ok ? `Step ${w.step + 1} of "${agent.name}" runs again; its own evidence decides whether the failure is resolved.` : "Not resolved: the next hypothesis is considered.",
+    evidence: { failure_id: h.failure_id, ok: p.ok, ...(p.evidence ? { check: p.evidence } : {}) },
+  };
+}
+
+export function libraryResolved(agent: AgentState, outcome: "resolved" | "unresolved", error?: ToolError): NewMissionEvent {
+  const w = agent.library!;
+  const h = w.hypotheses[w.current];
+  return {
+    type: "library.resolved",
+    payload: { agent: agent.name, attempt: agent.attempt, step: w.step, hypothesesSeq: w.seq, failure_id: h.failure_id, outcome },
+    reason: outcome === "resolved" ? `Step ${w.step + 1} of "${agent.name}" passed its evidence after the resolution of ${h.failure_id} "${h.title}".` : `Step ${w.step + 1} of "${agent.name}" failed again after the resolution of ${h.failure_id} (${error?.code}: ${error?.message.split("\n")[0]}).`,
+    impact: outcome === "resolved" ? `The failure is resolved by library entry ${h.failure_id}; "${agent.name}" continues.` : "Unresolved: the next hypothesis is considered.",
+    evidence: { failure_id: h.failure_id, outcome },
+  };
+}
+
+export function libraryExhausted(agent: AgentState): NewMissionEvent {
+  const w = agent.library!;
+  const tried = w.hypotheses.map((h) => ({ failure_id: h.failure_id, title: h.title, outcome: h.outcome }));
+  return {
+    type: "library.exhausted",
+    payload: { agent: agent.name, attempt: agent.attempt, step: w.step, hypothesesSeq: w.seq, tried },
+    reason: `Every hypothesis for step ${w.step + 1} of "${agent.name}" was tried: ${tried.map((t) => `${t.failure_id} ${t.outcome ?? "open"}`).join(", ")}.`,
+    impact: "Escalated to an operator (Layer 4) and flagged for investigation.",
+    evidence: { tried },
   };
 }

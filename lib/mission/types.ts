@@ -3,6 +3,7 @@ import type { ToolError } from "../tools/result";
 import type { EvidenceRecord } from "../tools/evidence";
 import type { MissionDefinition, Phase, Priority } from "./definition";
 import type { ActiveRecovery, RecoveryPlan, RecoveryRecord, RepeatedFailure } from "./recovery";
+import type { LibraryGateInfo, LibraryWalk } from "./library";
 
 export type { EvidenceRecord };
 
@@ -14,10 +15,14 @@ export type AgentStatus = "pending" | "running" | "completed" | "failed" | "skip
 export type StepStatus = "running" | "succeeded" | "failed" | "interrupted";
 export type FinalStatus = "SUCCESS" | "PARTIAL_SUCCESS" | "FAILED";
 /** Every decision a gate can offer; which ones a gate offers depends on its kind. */
-export const GATE_DECISIONS = ["retry", "skip", "abort", "retry_phase", "skip_phase", "resume", "restart_phase", "approve", "recover"] as const;
+export const GATE_DECISIONS = ["retry", "skip", "abort", "retry_phase", "skip_phase", "resume", "restart_phase", "approve", "recover", "run_probe", "skip_hypothesis", "confirm", "reject", "done", "not_done"] as const;
 export type GateDecision = (typeof GATE_DECISIONS)[number];
-/** agent: an agent failed; phase: a phase failed; recovery: a worker died mid-step; approval: a high-risk step waits. */
-export type GateKind = "agent" | "phase" | "recovery" | "approval";
+/**
+ * agent: an agent failed; phase: a phase failed; recovery: a worker died mid-step; approval: a high-risk
+ * step waits; library: the failure-mode library's walk needs a person (Layer 4 before a probe, a probe or
+ * a resolution to perform).
+ */
+export type GateKind = "agent" | "phase" | "recovery" | "approval" | "library";
 export type PauseKind = "operator" | "infrastructure" | "client";
 
 /** FAILURE_MODEL AgentErrorCode. */
@@ -86,7 +91,14 @@ export interface AgentState {
   recoveries: RecoveryRecord[];
   /** The latest failing action and how often in a row it failed the same way (the stuck-loop detector). */
   repeatedFailure: RepeatedFailure | null;
+  /** The failure-mode library's walk over the hypotheses of a failed step (000 Output Protocol). */
+  library: LibraryWalk | null;
+  /** Steps whose failure already consulted the library in the current attempt (once per failure). */
+  libraryConsulted: number[];
 }
+
+/** A gate's explanation; library gates (and the exhausted escalation) also carry the hypothesis. */
+export type GateError = UserFacingError & { library?: LibraryGateInfo };
 
 export interface GateOption extends ErrorOption {
   action: GateDecision;
@@ -103,7 +115,7 @@ export interface GateState {
   step: number | null;
   status: "open" | "resolved";
   options: GateOption[];
-  error: UserFacingError;
+  error: GateError;
   /** The "5 whys" diagnosis of the failure behind an agent gate. */
   diagnosis: DiagnosisSummary | null;
   /** The recovery plan offered as "Apply recovery plan" (policy propose, or auto not allowed here). */

@@ -14,6 +14,7 @@ import type { Diagnosis, InputContext } from "../../lib/diagnosis/types";
 import type { DiagnosisProposalRecord } from "../../lib/mission/events";
 import type { Provider } from "../../lib/llm/providers";
 import { findPatterns } from "../../db/queries/learning";
+import { consultLibrary } from "../../db/queries/library-protocol";
 import { ensureActor } from "../../db/queries/users";
 import type { Db } from "../../db/client";
 import { appendEvents } from "../../db/queries/events";
@@ -30,6 +31,8 @@ export interface RunContext {
   allowedBinaries: readonly string[];
   /** Extra binaries recovery helper steps may run (FAULTLINE_RECOVERY_BINARIES). */
   recoveryBinaries?: readonly string[];
+  /** Consult the failure-mode library after a failure's diagnosis (FAULTLINE_LIBRARY_PROTOCOL; default on). */
+  libraryProtocol?: boolean;
   /** Providers for the optional LLM reflection; empty = none. */
   llmProviders?: readonly Provider[];
   /** Aborted when the lease is lost or the worker shuts down for good. */
@@ -94,11 +97,12 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
         ).state;
       }
     },
-    run: async (call, { state, idempotencyKey, timeoutMs, recovery }) => {
+    run: async (call, { state, idempotencyKey, timeoutMs, recovery, library }) => {
       const workspace = path.join(ctx.workspacesDir, state.id);
       await fs.mkdir(workspace, { recursive: true });
-      // Recovery helper steps (the engine says which) may also run the recovery binaries (by default only `sleep`).
-      const allowed = recovery ? recoveryAllowlist(state) : [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries])];
+      // Recovery helper steps (the engine says which) may also run the recovery binaries (by default only `sleep`);
+      // a library entry's probe or resolution action may also run `sh` (a reviewed script, in the workspace, time-limited).
+      const allowed = library ? [...recoveryAllowlist(state), ...LIBRARY_ACTION_BINARIES] : recovery ? recoveryAllowlist(state) : [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries])];
       // Each tool enforces timeoutMs itself and reports "did not complete within N ms". This signal is only
       // a backstop for a tool that does not: it fires a little later, or it would win the race and every
       // timeout would read "the step was cancelled" (found by the chaos suite, scenario f).
@@ -111,6 +115,7 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
     diagnosis: diagnosisSettings(),
     allowedBinaries: recoveryAllowlist,
     findPatterns: (when) => findPatterns(ctx.db, when),
+    library: ctx.libraryProtocol === false ? undefined : (query, limit) => consultLibrary(ctx.db, query, limit),
     reflect: ctx.llmProviders?.length ? (input, d) => reflect(ctx, input, d) : undefined,
     workspaceState: async (state) => {
       const entries = await fs.readdir(path.join(ctx.workspacesDir, state.id), { withFileTypes: true }).catch(() => []);
@@ -129,6 +134,9 @@ function diagnosisSettings(): EngineIO["diagnosis"] {
   }
   return settings;
 }
+
+/** What a library entry's probe or resolution action may run besides the recovery allowlist: its POSIX sh script. */
+export const LIBRARY_ACTION_BINARIES: readonly string[] = ["sh"];
 
 /** What a recovery's helper steps may run besides the mission's allowlist when nothing is configured: waiting. */
 export const DEFAULT_RECOVERY_BINARIES: readonly string[] = ["sleep"];

@@ -18,6 +18,8 @@ export interface WorkerOptions {
   allowedBinaries?: readonly string[];
   /** Binaries a recovery's helper steps may run besides the mission's allowlist (FAULTLINE_RECOVERY_BINARIES). */
   recoveryBinaries?: readonly string[];
+  /** Consult the failure-mode library after each failure's diagnosis (FAULTLINE_LIBRARY_PROTOCOL; default true). */
+  libraryProtocol?: boolean;
   /** OpenAI-compatible providers for the optional LLM reflection (none: deterministic diagnosis only). */
   llmProviders?: readonly Provider[];
   leaseMs: number;
@@ -121,7 +123,7 @@ export class Worker {
     const p = (async () => {
       try {
         const outcome = await runMission(
-          { db: this.opts.handle.db, workerId: this.id, workspacesDir: this.opts.workspacesDir, allowedBinaries: this.opts.allowedBinaries ?? [], recoveryBinaries: this.opts.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES, llmProviders: this.opts.llmProviders ?? [], signal: controller.signal, shouldStop: () => this.stopping, log: this.log },
+          { db: this.opts.handle.db, workerId: this.id, workspacesDir: this.opts.workspacesDir, allowedBinaries: this.opts.allowedBinaries ?? [], recoveryBinaries: this.opts.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES, libraryProtocol: this.opts.libraryProtocol ?? true, llmProviders: this.opts.llmProviders ?? [], signal: controller.signal, shouldStop: () => this.stopping, log: this.log },
           id,
         );
         this.log(`mission ${id}: ${outcome}`);
