@@ -35,6 +35,8 @@ export const envSchema = z.object({
     .refine((list) => list.every((b) => /^[A-Za-z0-9._+-]+$/.test(b)), "must be comma-separated binary names, not paths"),
   /** Distinct reviewers' approvals a library contribution needs before it is published (issue 5). */
   FAULTLINE_LIBRARY_APPROVALS: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(10, "must be at most 10").default(1),
+  /** The worker consults the failure-mode library after each failure's diagnosis (000 Output Protocol); 0 turns it off. */
+  FAULTLINE_LIBRARY_PROTOCOL: bool.default(true),
   FAULTLINE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Health checks (database, storage, LLM providers, websocket relay, workers) run this often. */
   FAULTLINE_HEALTH_INTERVAL_MS: int(10_000, 1000),

@@ -221,6 +221,7 @@ async function inProcessWorkerIfNone(h: DbHandle, url: string, missionId: string
     workspacesDir: path.join(e.dataDir, "workspaces"),
     allowedBinaries: e.FAULTLINE_ALLOWED_BINARIES,
     recoveryBinaries: e.FAULTLINE_RECOVERY_BINARIES,
+    libraryProtocol: e.FAULTLINE_LIBRARY_PROTOCOL,
     llmProviders: e.FAULTLINE_LLM_PROVIDERS,
     leaseMs: e.FAULTLINE_LEASE_MS,
     heartbeatMs: e.FAULTLINE_HEARTBEAT_MS,

@@ -18,6 +18,7 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     workspacesDir: path.join(e.dataDir, "workspaces"),
     allowedBinaries: e.FAULTLINE_ALLOWED_BINARIES,
     recoveryBinaries: e.FAULTLINE_RECOVERY_BINARIES,
+    libraryProtocol: e.FAULTLINE_LIBRARY_PROTOCOL,
     llmProviders: e.FAULTLINE_LLM_PROVIDERS,
     leaseMs: e.FAULTLINE_LEASE_MS,
     heartbeatMs: e.FAULTLINE_HEARTBEAT_MS,

@@ -7,6 +7,7 @@ import type { Db, Executor, Tx } from "../client";
 import { agents, events, failureAudit, gates, missions, type EventRow } from "../schema";
 import { auditChanges, type AuditChange } from "../../lib/mission/audit";
 import { writeLearning } from "./learning";
+import { writeLibraryProtocol } from "./library-protocol";
 
 export const EVENTS_CHANNEL = "faultline_events";
 
@@ -96,6 +97,7 @@ export async function appendEvents(
   await writeProjections(tx, state);
   await writeAudit(tx, params.missionId, audit);
   await writeLearning(tx, stored, state.definition);
+  await writeLibraryProtocol(tx, stored);
   await notify(tx, params.missionId, state.seq, stored.some((e) => WAKES_WORKERS.has(e.type)));
   return { state, events: stored };
 }
