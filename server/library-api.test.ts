@@ -30,8 +30,9 @@ const as = (...roles: Role[]) => {
 };
 const url = (p: string) => `http://localhost${p}`;
 const params = <P>(p: P) => ({ params: Promise.resolve(p) });
-const post = (mod: { POST: (r: Request, c: { params: Promise<object> }) => Promise<Response> }, p: string, body: string, type = "application/json") => mod.POST(new Request(url(p), { method: "POST", body, headers: { "content-type": type } }), params({}));
-const get = (mod: { GET: (r: Request, c: { params: Promise<never>  }) => Promise<Response> }, p: string, ps: object = {}) => mod.GET(new Request(url(p)), params(ps as never));
+type Handler = (r: Request, c: { params: Promise<never> }) => Promise<Response>;
+const post = (mod: { POST: unknown }, p: string, body: string, type = "application/json") => (mod.POST as Handler)(new Request(url(p), { method: "POST", body, headers: { "content-type": type } }), params({}) as never);
+const get = (mod: { GET: unknown }, p: string, ps: object = {}) => (mod.GET as Handler)(new Request(url(p)), params(ps) as never);
 const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string; details?: { fieldErrors?: Array<{ path: string; message: string }>; errors?: unknown[] } } }).error;
 const drawer = { observed_symptom: "0 mm displacement on pull action", object_class: "drawer", force_applied: "within Class B parameters", environmental_context: ["indoor", "furniture", "wood-frame"] };
 
