@@ -2,7 +2,9 @@
 
 import { z } from "zod";
 import { getDb } from "@/db/client";
+import { proposePattern } from "@/db/queries/contributions";
 import { deletePattern, updatePattern } from "@/db/queries/learning";
+import { userActorId } from "@/db/queries/users";
 import { authedAction } from "@/server/safe-action";
 
 const id = z.guid("must be a pattern id");
@@ -20,4 +22,14 @@ export const updatePatternAction = authedAction(
 export const deletePatternAction = authedAction({ name: "deletePattern", permission: "pattern.manage", input: z.object({ id }) }, async (input) => {
   await deletePattern(getDb(), input.id);
   return { id: input.id };
+});
+
+/**
+ * "Propose to library": a proven learned pattern (confidence at or above its threshold) becomes a draft
+ * contribution (origin learned_pattern, source incident_analysis) prefilled from its trigger, strategy
+ * and record; proposing it again opens the existing one (permission library.contribute).
+ */
+export const proposePatternAction = authedAction({ name: "proposePattern", permission: "library.contribute", input: z.object({ id }) }, async (input, { user }) => {
+  const { contribution, created } = await proposePattern(getDb(), { patternId: input.id, actorId: userActorId(user.id) });
+  return { contributionId: contribution.id, created };
 });

@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { listPatterns } from "@/db/queries/learning";
 import { PatternsTable } from "@/components/diagnosis/patterns-table";
+import { ProposePatterns } from "@/components/library-curation/propose-pattern";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 
@@ -32,6 +33,7 @@ export default async function PatternsPage() {
         </p>
       ) : null}
       <PatternsTable patterns={patterns} canManage={can(user, "pattern.manage")} />
+      {can(user, "library.contribute") ? <ProposePatterns patterns={patterns.filter((p) => p.confidence >= p.threshold).map((p) => ({ id: p.id, when: p.when, then: p.then, confidence: p.confidence, threshold: p.threshold }))} /> : null}
     </div>
   );
 }

@@ -1,0 +1,146 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { getContribution, markInReview } from "@/db/queries/contributions";
+import { userActorId } from "@/db/queries/users";
+import { CommentsThread } from "@/components/library-curation/comments-thread";
+import { DiffTable } from "@/components/library-curation/diff-table";
+import { EntryView } from "@/components/library-curation/entry-view";
+import { ReviewPanel, WithdrawButton } from "@/components/library-curation/review-panel";
+import { ContributionStatusBadge, ORIGIN_LABELS } from "@/components/library-curation/status";
+import { formatUtc } from "@/components/ui/relative-time";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { env } from "@/lib/env";
+import { getPrincipal } from "@/server/auth";
+
+export const metadata: Metadata = { title: "Contribution" };
+export const dynamic = "force-dynamic";
+
+const VERDICT_WORDS: Record<string, string> = { approve: "✓ approved", request_changes: "↺ requested changes", reject: "✕ rejected" };
+
+export default async function ContributionPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const user = await getPrincipal();
+  if (!user) redirect(`/login?callbackUrl=/contributions/${id}`);
+  if (!can(user, "library.view")) return <p className="notice">{describeMissingPermission(user, "library.view")}</p>;
+  const db = getDb();
+  const me = userActorId(user.id);
+  const isReviewer = can(user, "library.review");
+  // A reviewer (not the author) opening a pending contribution takes it into review.
+  if (isReviewer) await markInReview(db, { id, reviewerId: me });
+  const d = await getContribution(db, id, me);
+  if (!d) notFound();
+  const c = d.contribution;
+  const entry = c.entry as Record<string, unknown>;
+  const isAuthor = c.authorId === me;
+  const pickUp = c.status === "draft" && !c.authorId.startsWith("user:") && can(user, "library.contribute");
+  const open = c.status === "pending" || c.status === "in_review";
+  const required = env().FAULTLINE_LIBRARY_APPROVALS;
+  const title = (entry.title as string) || "Untitled contribution";
+  const publishedId = c.status === "approved" ? ((entry.failure_id as string | undefined) ?? c.targetFailureId) : null;
+
+  return (
+    <div className="stack" data-testid="contribution-page" data-status={c.status}>
+      <header className="page-head">
+        <div className="stack-tight">
+          <p className="breadcrumb">
+            <Link href="/contributions">Contributions</Link> / {c.kind === "edit" ? `Edit of ${c.targetFailureId}` : "New entry"}
+          </p>
+          <h1 className="page-title" data-testid="contribution-title">
+            {title}
+          </h1>
+          <div className="row">
+            <ContributionStatusBadge status={c.status} />
+            <span className="badge tone-neutral">{c.kind === "edit" ? `Edit of ${c.targetFailureId}` : "New entry"}</span>
+            <span className="muted small">{ORIGIN_LABELS[c.origin] ?? c.origin}</span>
+            <span className="muted small">
+              by <span data-testid="contribution-author">{c.authorName}</span>, created {formatUtc(c.createdAt)}, updated {formatUtc(c.updatedAt)}
+            </span>
+          </div>
+          {c.variantOf ? (
+            <p className="small">
+              Marked as a variant of <Link href={`/library/${c.variantOf}`}>{c.variantOf}</Link>.
+            </p>
+          ) : null}
+          {c.missionId ? (
+            <p className="small" data-testid="contribution-mission">
+              From a failure in <Link href={`/missions/${c.missionId}`}>mission {c.missionId.slice(0, 8)}</Link>
+              {c.seq !== null ? ` (event ${c.seq})` : ""}.
+            </p>
+          ) : null}
+          {c.patternId ? <p className="small">From learned pattern <Link href="/patterns">{c.patternId.slice(0, 8)}</Link>.</p> : null}
+          {c.summary ? <p className="explanation">{c.summary}</p> : null}
+        </div>
+        <div className="row">
+          {(isAuthor && ["draft", "pending", "changes_requested"].includes(c.status)) || pickUp ? (
+            <Link className="btn btn-primary" href={`/contributions/${c.id}/edit`} data-testid="edit-contribution">
+              {pickUp ? "Pick up and complete" : c.status === "draft" ? "Edit and submit" : c.status === "changes_requested" ? "Make changes and resubmit" : "Edit"}
+            </Link>
+          ) : null}
+          {isAuthor && ["pending", "in_review", "changes_requested"].includes(c.status) && d.approvals.length === 0 ? <WithdrawButton id={c.id} /> : null}
+        </div>
+      </header>
+
+      {c.status === "approved" && publishedId ? (
+        <p className="result result-ok" data-testid="published">
+          ✓ Published as <Link href={`/library/${publishedId}`}>{publishedId}</Link> in library version {c.publishedVersion}.
+        </p>
+      ) : null}
+      {c.status === "changes_requested" && isAuthor ? <p className="banner banner-warning">A reviewer asked for changes (see the reviews below). Make them and resubmit.</p> : null}
+
+      {open && isReviewer && isAuthor ? (
+        <p className="notice" data-testid="own-contribution">
+          You wrote this contribution, so you cannot review or approve it: another reviewer has to decide.
+        </p>
+      ) : null}
+      {open && isReviewer && !isAuthor ? <ReviewPanel id={c.id} approvals={d.approvals.length} required={required} /> : null}
+
+      {c.kind === "edit" && d.target ? (
+        <section className="stack-tight" aria-labelledby="diff-h">
+          <h2 id="diff-h" className="section-title">
+            Proposed changes to {d.target.failure_id}
+          </h2>
+          {d.targetChanged ? (
+            <p className="banner banner-warning" data-testid="target-changed">
+              {d.target.failure_id} has changed since this edit was started (revision {c.baseRevision} → {d.target.revision}): the &ldquo;before&rdquo; column is the current entry. Check that the edit does not undo the newer change.
+            </p>
+          ) : null}
+          <DiffTable before={d.target as unknown as Record<string, unknown>} after={{ ...entry, title: entry.title ?? d.target.title }} />
+        </section>
+      ) : null}
+
+      <div className="two-col">
+        <section className="stack-tight" aria-labelledby="entry-h">
+          <h2 id="entry-h" className="section-title">
+            {c.kind === "edit" ? "The entry after the edit" : "The proposed entry"}
+          </h2>
+          <EntryView entry={entry} failureId={publishedId ?? c.targetFailureId} />
+        </section>
+        <div className="stack">
+          <section className="stack-tight" aria-labelledby="reviews-h" data-testid="reviews">
+            <h2 id="reviews-h" className="section-title">
+              Reviews
+            </h2>
+            {d.reviews.length === 0 ? (
+              <p className="muted">No review yet.</p>
+            ) : (
+              <ol className="reviews">
+                {d.reviews.map((r) => (
+                  <li key={r.id} className={`review review-${r.verdict}`} data-testid="review" data-verdict={r.verdict}>
+                    <div className="comment-head">
+                      <span className="strong">{r.reviewerName}</span> <span>{VERDICT_WORDS[r.verdict]}</span>
+                      <span className="muted small">{formatUtc(r.createdAt)}</span>
+                    </div>
+                    <p className="comment-body">{r.reason}</p>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </section>
+          <CommentsThread contributionId={c.id} comments={d.comments.map((k) => ({ id: k.id, parentId: k.parentId, authorName: k.authorName, body: k.body, createdAt: k.createdAt }))} canComment={can(user, "library.contribute")} />
+        </div>
+      </div>
+    </div>
+  );
+}

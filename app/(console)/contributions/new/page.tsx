@@ -1,0 +1,47 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { getEntry } from "@/db/queries/library";
+import { ContributionForm } from "@/components/library-curation/contribution-form";
+import { formFromEntry } from "@/components/library-curation/form-model";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { FAILURE_ID } from "@/lib/library/entry";
+import { getPrincipal } from "@/server/auth";
+
+export const metadata: Metadata = { title: "Propose a library entry" };
+export const dynamic = "force-dynamic";
+
+/** /contributions/new: a new entry; /contributions/new?edit=FM-PHY-0001: an edit of that entry, prefilled. */
+export default async function NewContributionPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await getPrincipal();
+  if (!user) redirect("/login?callbackUrl=/contributions/new");
+  if (!can(user, "library.contribute")) return <p className="notice">{describeMissingPermission(user, "library.contribute")}</p>;
+  const sp = await searchParams;
+  const editId = typeof sp.edit === "string" ? sp.edit.trim().toUpperCase() : "";
+  const target = editId && FAILURE_ID.test(editId) ? await getEntry(getDb(), editId) : null;
+  if (editId && !target) {
+    return (
+      <div className="stack">
+        <h1 className="page-title">Propose an edit</h1>
+        <p className="error-box" role="alert" data-testid="edit-missing">
+          There is no library entry {editId}, so there is nothing to edit. Check the id in the <Link href="/library">library</Link>, or <Link href="/contributions/new">propose a new entry</Link>.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="stack">
+      <header className="page-head">
+        <div>
+          <p className="breadcrumb">
+            <Link href="/contributions">Contributions</Link> / {target ? `Edit ${target.failure_id}` : "New entry"}
+          </p>
+          <h1 className="page-title">{target ? `Propose an edit of ${target.failure_id}: ${target.title}` : "Propose a new failure mode"}</h1>
+          <p className="muted">A reviewer (not you) approves it before it is published as a new library version. The title is optional: without one it is derived from the hidden reality.</p>
+        </div>
+      </header>
+      <ContributionForm targetFailureId={target?.failure_id ?? null} initial={formFromEntry(target as unknown as Record<string, unknown> | null)} />
+    </div>
+  );
+}

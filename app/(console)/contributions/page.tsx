@@ -1,0 +1,142 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { CONTRIBUTION_ORIGINS, CONTRIBUTION_STATUSES, countContributionsByStatus, listContributions, type ContributionStatus } from "@/db/queries/contributions";
+import { userActorId } from "@/db/queries/users";
+import { ContributionStatusBadge, ORIGIN_LABELS, STATUS_LABELS } from "@/components/library-curation/status";
+import { formatUtc } from "@/components/ui/relative-time";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { getPrincipal } from "@/server/auth";
+
+export const metadata: Metadata = { title: "Contributions" };
+export const dynamic = "force-dynamic";
+
+const pick = <T extends string>(v: string | string[] | undefined, allowed: readonly T[]): T | undefined => (typeof v === "string" && (allowed as readonly string[]).includes(v) ? (v as T) : undefined);
+
+/** The review queue: tabs by status, filters by origin and mine / all. */
+export default async function ContributionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await getPrincipal();
+  if (!user) redirect("/login?callbackUrl=/contributions");
+  if (!can(user, "library.view")) return <p className="notice">{describeMissingPermission(user, "library.view")}</p>;
+  const sp = await searchParams;
+  const isReviewer = can(user, "library.review");
+  // Reviewers start on what waits for them; contributors on their own contributions.
+  const status: ContributionStatus | undefined = sp.status === "all" ? undefined : (pick(sp.status, CONTRIBUTION_STATUSES) ?? (isReviewer ? "pending" : undefined));
+  const origin = pick(sp.origin, CONTRIBUTION_ORIGINS);
+  const mine = sp.mine === "1" || (sp.mine === undefined && !isReviewer && !sp.status);
+  const me = userActorId(user.id);
+  const db = getDb();
+  const [rows, counts] = await Promise.all([listContributions(db, { status, origin, authorId: mine ? me : undefined, viewerId: me }), countContributionsByStatus(db, me, mine ? me : undefined)]);
+  const href = (p: { status?: string | null; origin?: string | null; mine?: boolean }) => {
+    const q = new URLSearchParams();
+    const s = p.status === undefined ? (status ?? "all") : (p.status ?? "all");
+    q.set("status", s);
+    const o = p.origin === undefined ? origin : p.origin;
+    if (o) q.set("origin", o);
+    q.set("mine", (p.mine ?? mine) ? "1" : "0");
+    return `/contributions?${q}`;
+  };
+
+  return (
+    <div className="stack">
+      <header className="page-head">
+        <div>
+          <h1 className="page-title">Contributions</h1>
+          <p className="muted">
+            Proposed new failure modes and edits for the library. {isReviewer ? "Reviewers approve, request changes or reject others' contributions, each with a reason." : "A reviewer approves each one before it is published."} Drafts that missions created for novel failures wait here for someone to complete them.
+          </p>
+        </div>
+        {can(user, "library.contribute") ? (
+          <Link className="btn btn-primary" href="/contributions/new" data-testid="new-contribution">
+            Propose an entry
+          </Link>
+        ) : null}
+      </header>
+
+      <nav className="queue-tabs" aria-label="Status">
+        <Link href={href({ status: null })} className={!status ? "is-active" : undefined} aria-current={!status ? "page" : undefined}>
+          All
+        </Link>
+        {CONTRIBUTION_STATUSES.map((s) => (
+          <Link key={s} href={href({ status: s })} className={status === s ? "is-active" : undefined} aria-current={status === s ? "page" : undefined} data-testid={`tab-${s}`}>
+            {STATUS_LABELS[s]} <span className="nav-badge">{counts[s]}</span>
+          </Link>
+        ))}
+      </nav>
+      <div className="row">
+        <span className="segmented" role="group" aria-label="Whose">
+          <Link href={href({ mine: false })} className={!mine ? "is-active" : undefined} data-testid="filter-all">
+            Everyone&rsquo;s
+          </Link>
+          <Link href={href({ mine: true })} className={mine ? "is-active" : undefined} data-testid="filter-mine">
+            Mine
+          </Link>
+        </span>
+        <span className="segmented" role="group" aria-label="Origin">
+          <Link href={href({ origin: null })} className={!origin ? "is-active" : undefined}>
+            Any origin
+          </Link>
+          {CONTRIBUTION_ORIGINS.map((o) => (
+            <Link key={o} href={href({ origin: o })} className={origin === o ? "is-active" : undefined} data-testid={`origin-${o}`}>
+              {ORIGIN_LABELS[o]}
+            </Link>
+          ))}
+        </span>
+      </div>
+
+      {rows.length === 0 ? (
+        <p className="empty" data-testid="queue-empty">
+          No contribution {status ? `is ${STATUS_LABELS[status].toLowerCase()}` : "here"}
+          {mine ? " among yours" : ""}
+          {origin ? ` from ${ORIGIN_LABELS[origin].toLowerCase()}` : ""}.
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table className="table" data-testid="queue">
+            <thead>
+              <tr>
+                <th scope="col">Proposal</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Status</th>
+                <th scope="col">Origin</th>
+                <th scope="col">Author</th>
+                <th scope="col">Updated</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((c) => {
+                const e = c.entry as Record<string, unknown>;
+                return (
+                  <tr key={c.id} data-testid="queue-row" data-id={c.id} data-status={c.status}>
+                    <td className="wide">
+                      <Link href={`/contributions/${c.id}`} className="strong">
+                        {(e.title as string) || (e.surface_symptom as string)?.slice(0, 80) || "Untitled draft"}
+                      </Link>
+                      {e.surface_symptom && e.title ? <div className="muted small clamp">{String(e.surface_symptom)}</div> : null}
+                    </td>
+                    <td>{c.kind === "edit" ? <>Edit of <code>{c.targetFailureId}</code></> : "New entry"}</td>
+                    <td>
+                      <ContributionStatusBadge status={c.status} />
+                    </td>
+                    <td>
+                      {ORIGIN_LABELS[c.origin] ?? c.origin}
+                      {c.missionId ? (
+                        <div className="small">
+                          <Link href={`/missions/${c.missionId}`}>mission {c.missionId.slice(0, 8)}</Link>
+                          {c.seq !== null ? `, event ${c.seq}` : ""}
+                        </div>
+                      ) : null}
+                    </td>
+                    <td>{c.authorName}</td>
+                    <td className="muted small">{formatUtc(c.updatedAt)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

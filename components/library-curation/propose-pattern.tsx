@@ -1,0 +1,69 @@
+"use client";
+
+import Link from "next/link";
+import { useState, useTransition } from "react";
+import { proposePatternAction } from "@/app/(console)/patterns/actions";
+
+export interface ProvenPattern {
+  id: string;
+  when: string;
+  then: string;
+  confidence: number;
+  threshold: number;
+}
+
+/**
+ * "Propose to library" for proven learned patterns (confidence at or above their threshold): creates a
+ * prefilled draft contribution (or opens the one already proposed) and links to it.
+ */
+export function ProposePatterns({ patterns }: { patterns: ProvenPattern[] }) {
+  const [links, setLinks] = useState<Record<string, { id: string; created: boolean }>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+  if (patterns.length === 0) return null;
+  return (
+    <section className="stack-tight" aria-labelledby="propose-h" data-testid="propose-patterns">
+      <h2 id="propose-h" className="section-title">
+        Proven patterns for the failure-mode library
+      </h2>
+      <p className="muted small">A pattern whose confidence reached its threshold can become a library entry (source: incident analysis). Proposing creates a prefilled draft you complete and submit for review.</p>
+      <ul className="plain-list stack-tight">
+        {patterns.map((p) => (
+          <li key={p.id} className="row" data-testid="proven-pattern" data-when={p.when}>
+            <code>{p.when}</code> → <span>{p.then.replaceAll("_", " ")}</span>
+            <span className="muted small">{Math.round(p.confidence * 100)}%</span>
+            {links[p.id] ? (
+              <Link href={`/contributions/${links[p.id].id}`} data-testid="proposed-link">
+                {links[p.id].created ? "Draft created: open it" : "Already proposed: open it"}
+              </Link>
+            ) : (
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                disabled={pending}
+                data-testid="propose-pattern"
+                onClick={() =>
+                  start(async () => {
+                    const r = await proposePatternAction({ id: p.id });
+                    if (r.status === "error") setError(r.error.message);
+                    else {
+                      setError(null);
+                      setLinks((l) => ({ ...l, [p.id]: { id: r.data.contributionId, created: r.data.created } }));
+                    }
+                  })
+                }
+              >
+                Propose to library
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {error ? (
+        <p className="result result-error" role="alert">
+          ✕ {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

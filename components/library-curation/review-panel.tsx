@@ -1,0 +1,103 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useState, useTransition } from "react";
+import { reviewContributionAction, withdrawContributionAction } from "@/app/(console)/contributions/actions";
+
+const VERDICTS = [
+  { verdict: "approve", label: "Approve", cls: "btn-primary", done: "Approved." },
+  { verdict: "request_changes", label: "Request changes", cls: "btn-secondary", done: "Changes requested." },
+  { verdict: "reject", label: "Reject", cls: "btn-danger", done: "Rejected." },
+] as const;
+
+/**
+ * A reviewer's verdict: approve, request changes or reject, each with a required reason. Offered only to
+ * reviewers who are not the author; the server refuses the author anyway.
+ */
+export function ReviewPanel({ id, approvals, required }: { id: string; approvals: number; required: number }) {
+  const router = useRouter();
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+  const uid = useId();
+  const decide = (verdict: (typeof VERDICTS)[number]["verdict"], label: string) =>
+    start(async () => {
+      setDone(null);
+      if (reason.trim().length < 3) {
+        setError(`A reason is required to ${label.toLowerCase()}: say why (at least 3 characters).`);
+        return;
+      }
+      const r = await reviewContributionAction({ id, verdict, reason });
+      if (r.status === "error") {
+        setError(r.error.message);
+        return;
+      }
+      setError(null);
+      setReason("");
+      setDone(r.data.status === "approved" ? `Approved and published as ${r.data.failureId} in library version ${r.data.publishedVersion}.` : r.data.status === "in_review" ? `Approval recorded: ${r.data.approvals} of ${r.data.required}.` : (VERDICTS.find((v) => v.verdict === verdict)?.done ?? "Done."));
+      router.refresh();
+    });
+  return (
+    <section className="card stack-tight review-panel" aria-labelledby={`${uid}-h`} data-testid="review-panel">
+      <h2 id={`${uid}-h`} className="section-title">
+        Your review
+      </h2>
+      <p className="muted small">
+        Approvals so far: {approvals} of {required} needed. The last approval publishes the entry as a new library version.
+      </p>
+      <div className="field">
+        <label htmlFor={`${uid}-reason`}>Reason (required)</label>
+        <textarea id={`${uid}-reason`} rows={3} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={2000} aria-invalid={error ? true : undefined} data-testid="review-reason" />
+      </div>
+      {error ? (
+        <p className="result result-error" role="alert" data-testid="review-error">
+          ✕ {error}
+        </p>
+      ) : null}
+      {done ? (
+        <p className="result result-ok" role="status" data-testid="review-result">
+          ✓ {done}
+        </p>
+      ) : null}
+      <div className="row">
+        {VERDICTS.map((v) => (
+          <button key={v.verdict} type="button" className={`btn ${v.cls}`} disabled={pending} onClick={() => decide(v.verdict, v.label)} data-testid={`review-${v.verdict}`}>
+            {v.label}
+          </button>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+/** The author's "Withdraw" (back to draft, until a reviewer approves). */
+export function WithdrawButton({ id }: { id: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={pending}
+        data-testid="withdraw"
+        onClick={() =>
+          start(async () => {
+            const r = await withdrawContributionAction({ id });
+            if (r.status === "error") setError(r.error.message);
+            else router.refresh();
+          })
+        }
+      >
+        Withdraw to draft
+      </button>
+      {error ? (
+        <p className="result result-error" role="alert">
+          ✕ {error}
+        </p>
+      ) : null}
+    </>
+  );
+}
