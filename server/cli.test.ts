@@ -171,3 +171,104 @@ describe("the faultline CLI", () => {
     expect(unknown.stderr).toMatch(/No mission 00000000-/);
   });
 });
+
+describe("faultline library", () => {
+  const drawer = { observed_symptom: "0 mm displacement on pull action", object_class: "drawer", force_applied: "within Class B parameters", environmental_context: ["indoor", "furniture", "wood-frame"] };
+  const jar = [
+    "- failure_id: FM-TST-0200",
+    "  title: Vacuum-sealed jar lid",
+    "  category: State",
+    "  surface_symptom: Jar lid will not turn at 4 N·m; no slip, no deformation, the safety button is down",
+    "  hidden_reality: Cooling after sealing left a vacuum that presses the lid onto the rim.",
+    "  diagnostic_probe: Tap the lid edge and listen for a pop; check the safety button in the lid centre.",
+    "  resolution_path: Break the vacuum by lifting the lid edge with a spoon, then turn.",
+    "  risk_level: Low",
+    "  context_tags: [jar, lid, kitchen, vacuum]",
+    "  source: crowdsourcing",
+  ].join("\n");
+
+  it("queries the embedded starter library, imports a file, finds the new entry, and exports it again", async () => {
+    const q = await cli(["library", "query", "--json", JSON.stringify(drawer), "--limit", "3"]);
+    expect(q.code, q.stderr).toBe(0);
+    const ranked = JSON.parse(q.stdout);
+    expect(ranked.abstained).toBe(false);
+    expect(ranked.results[0]).toMatchObject({ failure_id: expect.stringMatching(/^FM-PHY-/), match_score: expect.any(Number), hypothesis: expect.any(String) });
+
+    const file = path.join(dataDir, "jar.yaml");
+    fs.writeFileSync(file, jar);
+    const dry = await cli(["library", "import", file, "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/^Preview \(nothing changed\) of 1 entries: 1 added, 0 edited, 0 unchanged, 0 deprecated\./);
+    const imp = await cli(["library", "import", file]);
+    expect(imp.code, imp.stderr).toBe(0);
+    expect(imp.stdout).toMatch(/^Imported 1 entries as library version 2: 1 added/);
+    const again = await cli(["library", "import", file, "--json"]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, version: null, counts: { unchanged: 1 } });
+
+    const found = await cli(["library", "query", "--json", JSON.stringify({ observed_symptom: "jar lid will not turn, no slip, safety button down", object_class: "jar" })]);
+    expect(JSON.parse(found.stdout).results[0].failure_id).toBe("FM-TST-0200");
+
+    const out = path.join(dataDir, "export.json");
+    const ex = await cli(["library", "export", "--out", out]);
+    expect(ex.code, ex.stderr).toBe(0);
+    expect(ex.stderr).toMatch(/Wrote \d+ entries \(library version 2\) to .*export\.json as JSON/);
+    const exported = JSON.parse(fs.readFileSync(out, "utf8")) as Array<{ failure_id: string; source: string }>;
+    expect(exported.find((e) => e.failure_id === "FM-TST-0200")).toMatchObject({ source: "crowdsourcing" });
+    const yaml = await cli(["library", "export", "--format", "yaml"]);
+    expect(yaml.stdout).toMatch(/^# Faultline failure-mode library, version 2: \d+ entries/);
+    expect(yaml.stdout).toMatch(/- failure_id: FM-TST-0200\n {2}title: Vacuum-sealed jar lid\n/);
+  });
+
+  it("--replace makes the file the whole library as one version: everything else is deprecated", async () => {
+    const file = path.join(dataDir, "only-jar.yaml");
+    fs.writeFileSync(file, jar);
+    const r = await cli(["library", "import", file, "--replace", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.counts).toMatchObject({ unchanged: 1, added: 0 });
+    expect(body.counts.deprecated).toBeGreaterThanOrEqual(143);
+    const ex = await cli(["library", "export", "--format", "json"]);
+    expect((JSON.parse(ex.stdout) as Array<{ failure_id: string }>).map((e) => e.failure_id)).toEqual(["FM-TST-0200"]);
+    const withOld = await cli(["library", "export", "--format", "json", "--deprecated"]);
+    expect(JSON.parse(withOld.stdout).length).toBe(body.counts.deprecated + 1);
+    // Restore for the next test: the starter entries come back from a full export.
+    const full = path.join(dataDir, "full.json");
+    fs.writeFileSync(full, withOld.stdout);
+    const back = await cli(["library", "import", full, "--replace", "--json"]);
+    expect(JSON.parse(back.stdout).counts.restored).toBe(body.counts.deprecated);
+  });
+
+  it("answers a batch in input order, one line per query; a bad line gets an error object and the rest go on", async () => {
+    const lines = [JSON.stringify(drawer), "{not json", "", JSON.stringify({ object_class: "drawer" }), JSON.stringify({ observed_symptom: "jar lid will not turn, no slip, safety button down", object_class: "jar" }), JSON.stringify({ observed_symptom: "the quantum flux capacitor hums in B flat while the moon is full" })];
+    const r = await cli(["library", "query", "--batch", "-", "--limit", "2"], lines.join("\n"));
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(out).toHaveLength(5);
+    expect(out[0].results[0].failure_id).toMatch(/^FM-PHY-/);
+    expect(out[0].results.length).toBeLessThanOrEqual(2);
+    expect(out[1].error).toMatchObject({ line: 2, code: "invalid_json" });
+    expect(out[2].error).toMatchObject({ line: 4, code: "invalid_query", fieldErrors: [{ path: "observed_symptom", message: expect.stringMatching(/required/) }] });
+    expect(out[3].results[0].failure_id).toBe("FM-TST-0200");
+    expect(out[4]).toEqual({ results: [], abstained: true });
+    expect(r.stderr).toMatch(/2 of 5 lines could not be answered/);
+  });
+
+  it("refuses a bad library file with the entry position, id, field and line; nothing is imported", async () => {
+    const file = path.join(dataDir, "bad.yaml");
+    fs.writeFileSync(file, jar.replace("FM-TST-0200", "FM-TST-0201").replace("risk_level: Low", "risk_level: Severe").replace("category: State", "category: Mood"));
+    const r = await cli(["library", "import", file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bad\.yaml is not valid; nothing was imported/);
+    expect(r.stderr).toMatch(/entry 1 \(FM-TST-0201, line 3\), category: must be one of Physical/);
+    expect(r.stderr).toMatch(/entry 1 \(FM-TST-0201, line 8\), risk_level: must be one of Low/);
+    const missing = await cli(["library", "import", path.join(dataDir, "nope.yaml")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/No such file: .*nope\.yaml/);
+    const fmt = await cli(["library", "export", "--format", "xml"]);
+    expect(fmt.code).toBe(2);
+    expect(fmt.stderr).toMatch(/--format must be json or yaml \(got "xml"\)/);
+    const q = await cli(["library", "query", "--json", "{}"]);
+    expect(q.code).toBe(2);
+    expect(JSON.parse(q.stdout).error.fieldErrors[0].path).toBe("observed_symptom");
+  });
+});

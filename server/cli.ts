@@ -18,6 +18,9 @@ import { explainFinalStatus, GATE_DECISIONS, parseMissionDefinition, type GateDe
 import { prepareDatabase, runLauncher } from "./start";
 import { deletePattern, getPattern, listPatterns, MEMORY_KINDS, memoryRecords, updatePattern, type MemoryKind } from "../db/queries/learning";
 import { DiagnosisConfigError, loadDiagnosisConfig } from "../lib/diagnosis/config";
+import { loadStarterLibrary } from "../db/queries/library";
+import { starterLibrary, SYSTEM_ACTOR } from "../db/seed";
+import { LibraryUsageError, libraryExport, libraryImport, libraryQuery, libraryQueryBatch, parseFormat, parseLimit, readInput } from "./library-command";
 
 const USAGE = `faultline — control plane for agent missions that fail
 
@@ -41,6 +44,16 @@ Usage:
   faultline patterns enable|disable|delete PATTERN_ID
   faultline memory export session|episodic [--mission ID] [--out FILE]
                                           ADR-0003 memory as JSON Lines (stdout, or FILE)
+  faultline library import FILE|- [--replace] [--dry-run] [--json]
+                                          import a library file (JSON or YAML, the document's schema)
+                                          as one new version; --replace: the file becomes the whole
+                                          published library (the rest is deprecated); --dry-run: preview
+  faultline library export [--format json|yaml] [--out FILE] [--deprecated]
+                                          the published library (default YAML, stdout)
+  faultline library query [--json] '<query JSON>' [--limit N]
+                                          ranked hypotheses { failure_id, match_score, hypothesis }
+  faultline library query --batch FILE|- [--limit N]
+                                          JSON Lines in, one ranked list per line out, in order
 
 Exit codes of 'mission run --wait': 0 SUCCESS, 1 FAILED, 3 PARTIAL_SUCCESS, 4 waiting at a gate;
 2 for invalid input; 1 for an ID that does not exist. Environment: DATABASE_URL, FAULTLINE_DATA_DIR (see README).`;
@@ -60,6 +73,12 @@ async function main(argv: string[]): Promise<number> {
       note: { type: "string" },
       mission: { type: "string" },
       out: { type: "string" },
+      format: { type: "string" },
+      replace: { type: "boolean", default: false },
+      "dry-run": { type: "boolean", default: false },
+      deprecated: { type: "boolean", default: false },
+      batch: { type: "string" },
+      limit: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -136,6 +155,8 @@ async function main(argv: string[]): Promise<number> {
       if (values.out !== undefined && !values.out.trim()) throw new UsageError("--out needs a file name.");
       return withDb({}, (h) => memoryExport(h, kind as MemoryKind, values.mission, values.out));
     }
+    case "library":
+      return libraryCommand(sub, rest, values);
     default:
       throw new UsageError(`Unknown command "${cmd}".`);
   }
@@ -410,6 +431,34 @@ async function memoryExport(h: DbHandle, kind: MemoryKind, missionId: string | u
   }
 }
 
+/** `faultline library …`: on the embedded default database; an empty library gets the starter library first. */
+async function libraryCommand(sub: string | undefined, rest: string[], v: { json: boolean; replace: boolean; "dry-run": boolean; deprecated: boolean; format?: string; out?: string; batch?: string; limit?: string }): Promise<number> {
+  const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
+  const withLibrary = (fn: (h: DbHandle) => Promise<number>) =>
+    withDb({}, async (h) => {
+      await ensureActor(h.db, { id: SYSTEM_ACTOR, kind: "system", displayName: "Faultline seed" });
+      await loadStarterLibrary(h.db, starterLibrary(), SYSTEM_ACTOR);
+      return fn(h);
+    });
+  if (sub === "import") {
+    const text = readInput(rest[0], "FILE (the library file to import)"); // a missing file fails before the database starts
+    return withLibrary((h) => libraryImport(h.db, io, { text, file: rest[0], replace: v.replace, dryRun: v["dry-run"], json: v.json, authorId: cliActor().id }));
+  }
+  if (sub === "export") {
+    parseFormat(v.format, "yaml");
+    return withLibrary((h) => libraryExport(h.db, io, { format: v.format, out: v.out, includeDeprecated: v.deprecated }));
+  }
+  if (sub === "query") {
+    const limit = parseLimit(v.limit);
+    if (v.batch !== undefined) {
+      const text = readInput(v.batch, "--batch FILE (JSON Lines of queries)");
+      return withLibrary((h) => libraryQueryBatch(h.db, io, { text, limit }));
+    }
+    return withLibrary((h) => libraryQuery(h.db, io, { query: rest[0], limit, json: v.json }));
+  }
+  throw new UsageError(`Unknown command "library ${sub ?? ""}". Use import, export or query.`);
+}
+
 function print(json: boolean, data: unknown, text: () => string): void {
   console.log(json ? JSON.stringify(data, null, 2) : text());
 }
@@ -417,7 +466,7 @@ function print(json: boolean, data: unknown, text: () => string): void {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith?.("ERR_PARSE_ARGS")) {
+    if (e instanceof UsageError || e instanceof LibraryUsageError || (e as { code?: string }).code?.startsWith?.("ERR_PARSE_ARGS")) {
       console.error(`${(e as Error).message}\n\n${USAGE}`);
       process.exit(EXIT.USAGE);
     }
