@@ -44,6 +44,8 @@ type Fixtures = {
   operatorPage: Page;
   auditorPage: Page;
   adminPage: Page;
+  contributorPage: Page;
+  reviewerPage: Page;
 };
 
 export const test = base.extend<Fixtures>({
@@ -66,10 +68,12 @@ export const test = base.extend<Fixtures>({
   },
   auditorPage: async ({ browser }, use) => withRole(browser, "auditor", use),
   adminPage: async ({ browser }, use) => withRole(browser, "admin", use),
+  contributorPage: async ({ browser }, use) => withRole(browser, "contributor", use),
+  reviewerPage: async ({ browser }, use) => withRole(browser, "reviewer", use),
 });
 
 /** A second signed-in browser context for another role, with its own console-error guard. */
-async function withRole(browser: Browser, role: "auditor" | "admin", use: (page: Page) => Promise<void>) {
+async function withRole(browser: Browser, role: "auditor" | "admin" | "contributor" | "reviewer", use: (page: Page) => Promise<void>) {
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
   await signIn(context, role);
   const page = await context.newPage();
