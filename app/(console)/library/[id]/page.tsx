@@ -1,0 +1,76 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { entryDetail } from "@/db/queries/library-browse";
+import { EntryAdmin } from "@/components/library/entry-admin";
+import { EntryHistory, EntryMatches } from "@/components/library/entry-history";
+import { EntryFields } from "@/components/library/entry-view";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { FAILURE_ID } from "@/lib/library/entry";
+import { getPrincipal } from "@/server/auth";
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: `${decodeURIComponent(id).toUpperCase().slice(0, 20)} · Library` };
+}
+
+export default async function LibraryEntryPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id: raw } = await params;
+  const user = await getPrincipal();
+  if (!user) redirect(`/login?callbackUrl=/library/${encodeURIComponent(raw)}`);
+  if (!can(user, "library.view")) return <p className="notice">{describeMissingPermission(user, "library.view")}</p>;
+  const id = decodeURIComponent(raw).toUpperCase();
+  if (!FAILURE_ID.test(id)) notFound();
+  const detail = await entryDetail(getDb(), id);
+  if (!detail) notFound();
+  const { entry } = detail;
+  return (
+    <div className="stack">
+      <nav className="breadcrumb" aria-label="Breadcrumb">
+        <Link className="link" href="/library">
+          Library
+        </Link>{" "}
+        / <code>{entry.failure_id}</code>
+      </nav>
+      <header className="page-head">
+        <div className="stack-tight">
+          <div className="mission-title-row">
+            <h1 className="page-title" data-testid="entry-title">
+              {entry.title}
+            </h1>
+            <code className="muted" data-testid="entry-id">
+              {entry.failure_id}
+            </code>
+            {entry.deprecated ? (
+              <span className="badge tone-neutral" data-testid="entry-deprecated">
+                Deprecated — not returned by queries
+              </span>
+            ) : null}
+          </div>
+        </div>
+        {can(user, "library.contribute") ? (
+          <Link className="btn btn-secondary btn-sm" href={`/contributions/new?edit=${encodeURIComponent(entry.failure_id)}`} data-testid="propose-edit">
+            Propose an edit
+          </Link>
+        ) : null}
+      </header>
+      <EntryFields entry={entry} />
+      <section className="stack-tight" aria-labelledby="matches-h">
+        <h2 id="matches-h" className="section-title">
+          Failures in missions that matched it {detail.matchCount ? <span className="count-pill">{detail.matchCount}</span> : null}
+        </h2>
+        <EntryMatches matches={detail.matches} total={detail.matchCount} />
+      </section>
+      <section className="stack-tight" aria-labelledby="history-h">
+        <h2 id="history-h" className="section-title">
+          History <span className="muted small">({detail.history.length} revision{detail.history.length === 1 ? "" : "s"}, newest first)</span>
+        </h2>
+        <EntryHistory history={detail.history} />
+      </section>
+      {can(user, "library.manage") ? <EntryAdmin failureId={entry.failure_id} deprecated={entry.deprecated} /> : null}
+    </div>
+  );
+}

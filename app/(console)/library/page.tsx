@@ -1,0 +1,96 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { browseFiltersSchema, librarySummary, listEntries, popularTags, searchParamsObject } from "@/db/queries/library-browse";
+import { LibraryQueryError, queryLibrary } from "@/db/queries/library-query";
+import { LibraryBrowser, type BrowseResult } from "@/components/library/library-browser";
+import { LibraryQueryView, type QueryView } from "@/components/library/library-query-view";
+import { libraryHref, oneParam, type Params } from "@/components/library/href";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { getPrincipal } from "@/server/auth";
+import { zodFieldErrors } from "@/server/action-result";
+
+export const metadata: Metadata = { title: "Failure-mode library" };
+export const dynamic = "force-dynamic";
+
+export default async function LibraryPage({ searchParams }: { searchParams: Promise<Params> }) {
+  const user = await getPrincipal();
+  if (!user) redirect("/login?callbackUrl=/library");
+  if (!can(user, "library.view")) return <p className="notice">{describeMissingPermission(user, "library.view")}</p>;
+  const params = await searchParams;
+  const mode = oneParam(params, "mode") === "query" ? "query" : "browse";
+  const db = getDb();
+  const summary = await librarySummary(db);
+
+  let body: React.ReactNode;
+  if (mode === "query") {
+    const symptom = oneParam(params, "observed_symptom");
+    const context = oneParam(params, "environmental_context");
+    let answer: QueryView | null = null;
+    let errors: Array<{ path: string; message: string }> = [];
+    if (symptom || oneParam(params, "object_class") || context) {
+      const input = {
+        observed_symptom: symptom,
+        ...(oneParam(params, "object_class") ? { object_class: oneParam(params, "object_class") } : {}),
+        ...(oneParam(params, "force_applied") ? { force_applied: oneParam(params, "force_applied") } : {}),
+        ...(context ? { environmental_context: context.split(",").map((s) => s.trim()).filter(Boolean) } : {}),
+      };
+      try {
+        answer = await queryLibrary(db, input, { limit: 5, includeEntry: true });
+      } catch (e) {
+        if (!(e instanceof LibraryQueryError)) throw e;
+        errors = e.issues.map((i) => ({ path: i.field, message: i.message }));
+      }
+    }
+    body = <LibraryQueryView params={params} answer={answer} errors={errors} />;
+  } else {
+    const parsed = browseFiltersSchema.safeParse(searchParamsObject(params));
+    const [result, tags] = await Promise.all([parsed.success ? listEntries(db, parsed.data) : Promise.resolve<BrowseResult | null>(null), popularTags(db, 24)]);
+    body = <LibraryBrowser params={params} result={result} errors={parsed.success ? [] : zodFieldErrors(parsed.error)} tags={tags} />;
+  }
+
+  return (
+    <div className="stack">
+      <header className="page-head">
+        <div className="stack-tight">
+          <h1 className="page-title">Failure-mode library</h1>
+          <p className="muted">
+            What an agent consults when something fails instead of encoding caution in itself: observable symptom, hidden reality, a low-risk probe and a resolution for each known failure mode.{" "}
+            <span data-testid="library-summary">
+              <Link className="link" href="/library/versions" data-testid="library-version">
+                Version {summary.version ?? "—"}
+              </Link>
+              {" · "}
+              {summary.published} published{summary.deprecated ? `, ${summary.deprecated} deprecated` : ""}
+            </span>
+          </p>
+        </div>
+        <div className="row lib-head-actions">
+          <Link className="btn btn-secondary btn-sm" href="/library/versions">
+            Versions &amp; changelog
+          </Link>
+          {can(user, "library.manage") ? (
+            <Link className="btn btn-secondary btn-sm" href="/library/import" data-testid="library-import-link">
+              Import / export
+            </Link>
+          ) : null}
+          {can(user, "library.contribute") ? (
+            <Link className="btn btn-primary btn-sm" href="/contributions/new">
+              Propose an entry
+            </Link>
+          ) : null}
+        </div>
+      </header>
+      <nav className="segmented" aria-label="Mode">
+        <Link href={libraryHref({}, {})} className={mode === "browse" ? "is-active" : ""} aria-current={mode === "browse" ? "page" : undefined} data-testid="mode-browse">
+          Browse &amp; search
+        </Link>
+        <Link href={libraryHref({}, { mode: "query" })} className={mode === "query" ? "is-active" : ""} aria-current={mode === "query" ? "page" : undefined} data-testid="mode-query">
+          Query as an agent would
+        </Link>
+      </nav>
+      {body}
+    </div>
+  );
+}

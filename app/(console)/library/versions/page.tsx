@@ -1,0 +1,83 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { listVersions } from "@/db/queries/library-browse";
+import { RollbackButton } from "@/components/library/rollback-button";
+import { formatUtc } from "@/components/ui/relative-time";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { getPrincipal } from "@/server/auth";
+
+export const metadata: Metadata = { title: "Library versions" };
+export const dynamic = "force-dynamic";
+
+const CHANGE_TONE: Record<string, string> = { added: "success", edited: "running", deprecated: "neutral", restored: "partial" };
+/** Changelogs longer than this are folded (the starter library's version 1 lists every entry). */
+const SHOWN = 12;
+
+export default async function LibraryVersionsPage() {
+  const user = await getPrincipal();
+  if (!user) redirect("/login?callbackUrl=/library/versions");
+  if (!can(user, "library.view")) return <p className="notice">{describeMissingPermission(user, "library.view")}</p>;
+  const versions = await listVersions(getDb());
+  const current = versions[0]?.version ?? 0;
+  const manage = can(user, "library.manage");
+  const item = (c: { failureId: string; change: string; revision: number }) => (
+    <li key={`${c.failureId}-${c.revision}`}>
+      <span className={`badge tone-${CHANGE_TONE[c.change] ?? "neutral"}`}>{c.change}</span>{" "}
+      <Link className="link" href={`/library/${c.failureId}`}>
+        <code>{c.failureId}</code>
+      </Link>{" "}
+      <span className="muted small">r{c.revision}</span>
+    </li>
+  );
+  return (
+    <div className="stack">
+      <nav className="breadcrumb" aria-label="Breadcrumb">
+        <Link className="link" href="/library">
+          Library
+        </Link>{" "}
+        / Versions
+      </nav>
+      <header className="page-head">
+        <div className="stack-tight">
+          <h1 className="page-title">Library versions</h1>
+          <p className="muted">
+            Every change to the library is a numbered version with its changelog: approvals, imports, deprecations and rollbacks. A rollback is a new version too; history is never rewritten.
+            {manage ? "" : " Rolling back needs the admin role."}
+          </p>
+        </div>
+      </header>
+      {versions.length === 0 ? <p className="empty">The library has no version yet: the seed loads the starter library as version 1.</p> : null}
+      <ol className="lib-versions" data-testid="library-versions">
+        {versions.map((v) => (
+          <li key={v.version} id={`v${v.version}`} className="card lib-version" data-testid="library-version-row" data-version={v.version}>
+            <div className="lib-version-head">
+              <h2 className="section-title">
+                Version {v.version} {v.version === current ? <span className="badge tone-success">Current</span> : null}
+              </h2>
+              <span className="muted small">
+                by <strong>{v.authorName}</strong>, <time dateTime={v.createdAt}>{formatUtc(v.createdAt)}</time>
+              </span>
+              {manage && v.version < current ? (
+                <div className="lib-version-action">
+                  <RollbackButton to={v.version} current={current} />
+                </div>
+              ) : null}
+            </div>
+            <p className="lib-summary" data-testid="version-summary">
+              {v.summary}
+            </p>
+            <ul className="lib-changelog">{v.changelog.slice(0, SHOWN).map(item)}</ul>
+            {v.changelog.length > SHOWN ? (
+              <details>
+                <summary className="link small">{v.changelog.length - SHOWN} more changes</summary>
+                <ul className="lib-changelog">{v.changelog.slice(SHOWN).map(item)}</ul>
+              </details>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,182 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { importLibraryAction } from "@/app/(console)/library/actions";
+import type { ImportFileResult } from "@/db/queries/library-io";
+import { describeFileError } from "@/lib/library/io";
+
+type Source = { text: string; fileName?: string };
+
+const COUNT_LABELS = [
+  ["added", "Added", "success"],
+  ["edited", "Edited", "running"],
+  ["unchanged", "Unchanged", "neutral"],
+  ["deprecated", "Deprecated", "failed"],
+  ["restored", "Restored", "partial"],
+] as const;
+
+/**
+ * Admin import: upload or paste a library file (JSON or YAML, the document's schema), preview what it
+ * changes (nothing is written), then import it as one new version. Errors list entry, id, field, line.
+ */
+export function ImportPanel() {
+  const router = useRouter();
+  const [source, setSource] = useState<Source>({ text: "" });
+  const [replace, setReplace] = useState(false);
+  const [preview, setPreview] = useState<{ key: string; result: ImportFileResult } | null>(null);
+  const [done, setDone] = useState<ImportFileResult | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [pending, start] = useTransition();
+  const key = `${replace}:${source.fileName ?? ""}:${source.text}`;
+  const previewOk = preview && preview.key === key && preview.result.ok ? preview.result : null;
+
+  const run = (dryRun: boolean) =>
+    start(async () => {
+      setActionError(null);
+      if (!dryRun) setDone(null);
+      const r = await importLibraryAction({ text: source.text, fileName: source.fileName, replace, dryRun });
+      if (r.status === "error") {
+        setActionError([r.error.message, ...(r.error.fieldErrors ?? []).map((f) => `${f.path}: ${f.message}`)].join(" "));
+        return;
+      }
+      if (dryRun) setPreview({ key, result: r.data });
+      else {
+        setDone(r.data);
+        setPreview(null);
+        router.refresh();
+      }
+    });
+
+  return (
+    <div className="stack">
+      <form
+        className="card lib-import stack-tight"
+        data-testid="import-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          run(true);
+        }}
+      >
+        <h2 className="section-title">Import a library file</h2>
+        <p className="muted small">
+          A JSON array or a YAML list of entries in the document&rsquo;s schema (<code>failure_id</code>, <code>category</code>, <code>surface_symptom</code>, <code>hidden_reality</code>, <code>diagnostic_probe</code>, <code>resolution_path</code>,{" "}
+          <code>risk_level</code>, <code>context_tags</code>, and optionally <code>title</code>, <code>risk_notes</code>, <code>references</code>, <code>source</code>, <code>probe_action</code>, <code>resolution_action</code>). New ids are added,
+          existing ones edited; ids never change.
+        </p>
+        <div className="field">
+          <label htmlFor="lib-file">Upload a file</label>
+          <input
+            id="lib-file"
+            type="file"
+            accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml"
+            data-testid="import-file"
+            onChange={async (e) => {
+              const f = e.target.files?.[0];
+              if (f) setSource({ text: await f.text(), fileName: f.name });
+            }}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="lib-paste">…or paste it</label>
+          <textarea id="lib-paste" className="code-input" rows={10} value={source.text} onChange={(e) => setSource({ text: e.target.value })} placeholder={"- failure_id: FM-PHY-0500\n  category: Physical\n  surface_symptom: …"} spellCheck={false} data-testid="import-text" />
+          {source.fileName ? <span className="muted small">From {source.fileName} (editing the text makes it a paste).</span> : null}
+        </div>
+        <label className="lib-check">
+          <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} data-testid="import-replace" /> Replace the library: the file&rsquo;s entries become the whole published library; entries not in the file are deprecated (never deleted)
+        </label>
+        <div className="row">
+          <button type="submit" className="btn btn-secondary" disabled={pending || !source.text.trim()} data-testid="import-preview">
+            {pending ? "Working…" : "Preview changes"}
+          </button>
+          <button type="button" className="btn btn-primary" disabled={pending || !previewOk || !Object.entries(previewOk.counts).some(([k, n]) => k !== "unchanged" && n > 0)} onClick={() => run(false)} data-testid="import-apply">
+            Import as a new version
+          </button>
+          {!previewOk && source.text.trim() ? <span className="muted small">Preview first: the import publishes exactly what the preview shows.</span> : null}
+        </div>
+      </form>
+
+      {actionError ? (
+        <p className="result result-error" role="alert" data-testid="import-action-error">
+          ✕ {actionError}
+        </p>
+      ) : null}
+
+      {preview && preview.key === key ? <ImportResult result={preview.result} replace={replace} /> : null}
+
+      <div aria-live="polite" role="status">
+        {done?.ok ? (
+          <p className="result result-ok" data-testid="import-done">
+            ✓{" "}
+            {done.version ? (
+              <>
+                Imported {done.entries} entries as{" "}
+                <Link className="link" href={`/library/versions#v${done.version}`}>
+                  library version {done.version}
+                </Link>
+                : {done.counts.added} added, {done.counts.edited} edited, {done.counts.deprecated} deprecated{done.counts.restored ? `, ${done.counts.restored} restored` : ""}.
+              </>
+            ) : (
+              <>Nothing changed: the library already holds these entries.</>
+            )}
+          </p>
+        ) : null}
+      </div>
+      {done && !done.ok ? <ImportResult result={done} replace={replace} /> : null}
+    </div>
+  );
+}
+
+function ImportResult({ result, replace }: { result: ImportFileResult; replace: boolean }) {
+  if (!result.ok) {
+    return (
+      <div className="error-box" role="alert" data-testid="import-errors">
+        <p>
+          <strong>
+            The file is not valid ({result.errors.length} error{result.errors.length === 1 ? "" : "s"})
+          </strong>
+          ; nothing would be imported. Fix these and preview again:
+        </p>
+        <ul className="field-errors">
+          {result.errors.map((e, i) => (
+            <li key={i} data-testid="import-error">
+              {describeFileError(e)}
+            </li>
+          ))}
+        </ul>
+      </div>
+    );
+  }
+  const ids = result.ids;
+  return (
+    <section className="card lib-preview stack-tight" data-testid="import-preview-result" aria-label="Preview">
+      <h2 className="section-title">
+        Preview: {result.entries} entries in the {result.format.toUpperCase()} file{replace ? ", replacing the library" : ""}
+      </h2>
+      <dl className="metric-grid">
+        {COUNT_LABELS.map(([k, label, tone]) => (
+          <div key={k} className="metric-card" data-testid={`count-${k}`} data-value={result.counts[k]}>
+            <dt className="metric-label">{label}</dt>
+            <dd className={`metric-value ${result.counts[k] ? `tone-text-${tone}` : ""}`}>{result.counts[k]}</dd>
+          </div>
+        ))}
+      </dl>
+      {(["added", "edited", "deprecated", "restored"] as const).map((k) =>
+        ids[k].length ? (
+          <p key={k} className="small">
+            <span className="muted">{k[0].toUpperCase() + k.slice(1)}: </span>
+            {ids[k].slice(0, 30).map((id, i) => (
+              <span key={id}>
+                {i ? ", " : ""}
+                <code>{id}</code>
+              </span>
+            ))}
+            {ids[k].length > 30 ? ` and ${ids[k].length - 30} more` : ""}
+          </p>
+        ) : null,
+      )}
+      {result.counts.deprecated ? <p className="banner banner-warning small">{result.counts.deprecated} published entries are not in the file and will be deprecated (they keep their history and can be restored).</p> : null}
+    </section>
+  );
+}

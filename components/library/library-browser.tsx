@@ -1,0 +1,226 @@
+import Link from "next/link";
+import type { EntrySummary } from "@/db/queries/library-browse";
+import { CATEGORIES, RISK_LEVELS, SOURCES } from "@/lib/library/entry";
+import { RiskBadge, SOURCE_LABEL, TagList } from "./badges";
+import { libraryHref, listParam, oneParam, type Params } from "./href";
+
+export interface BrowseResult {
+  entries: EntrySummary[];
+  total: number;
+  page: number;
+  per: number;
+  pages: number;
+}
+
+/**
+ * Browse mode of /library: a plain GET form (filters land in the URL, so a view can be shared and
+ * works without JavaScript), popular tags, the entries table and paging.
+ */
+export function LibraryBrowser({ params, result, errors, tags }: { params: Params; result: BrowseResult | null; errors: Array<{ path: string; message: string }>; tags: Array<{ tag: string; n: number }> }) {
+  const selected = (key: string) => new Set(listParam(params, key));
+  const cats = selected("category");
+  const risks = selected("risk");
+  const sources = selected("source");
+  const activeTags = listParam(params, "tag");
+  return (
+    <div className="stack">
+      <form method="get" action="/library" className="card lib-filters" role="search" aria-label="Search and filter the library" data-testid="library-filters">
+        <div className="lib-search-row">
+          <label className="sr-only" htmlFor="lib-q">
+            Search
+          </label>
+          <input id="lib-q" type="text" name="q" defaultValue={oneParam(params, "q")} placeholder='Search symptoms, causes, probes… (e.g. "drawer latch", FM-SW-0004)' maxLength={200} data-testid="library-q" />
+          <button type="submit" className="btn btn-primary" data-testid="library-apply">
+            Search
+          </button>
+        </div>
+        <div className="lib-filter-grid">
+          <fieldset>
+            <legend>Category</legend>
+            {CATEGORIES.map((c) => (
+              <label key={c} className="lib-check">
+                <input type="checkbox" name="category" value={c} defaultChecked={cats.has(c)} /> {c}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset>
+            <legend>Risk level</legend>
+            {RISK_LEVELS.map((r) => (
+              <label key={r} className="lib-check">
+                <input type="checkbox" name="risk" value={r} defaultChecked={risks.has(r)} /> {r}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset>
+            <legend>Source</legend>
+            {SOURCES.map((s) => (
+              <label key={s} className="lib-check">
+                <input type="checkbox" name="source" value={s} defaultChecked={sources.has(s)} /> {SOURCE_LABEL[s]}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset>
+            <legend>More</legend>
+            <label className="lib-field">
+              Tags (all of, comma-separated)
+              <input type="text" name="tag" defaultValue={activeTags.join(", ")} placeholder="drawer, furniture" maxLength={400} data-testid="library-tags" />
+            </label>
+            <label className="lib-field">
+              Deprecated entries
+              <select name="deprecated" defaultValue={oneParam(params, "deprecated") || "hide"} data-testid="library-deprecated">
+                <option value="hide">Hidden</option>
+                <option value="show">Shown</option>
+                <option value="only">Only deprecated</option>
+              </select>
+            </label>
+            <div className="lib-inline">
+              <label className="lib-field">
+                Sort
+                <select name="sort" defaultValue={oneParam(params, "sort")} data-testid="library-sort">
+                  <option value="">Best match / id</option>
+                  <option value="id">Id</option>
+                  <option value="title">Title</option>
+                  <option value="risk">Risk (highest first)</option>
+                  <option value="updated">Recently changed</option>
+                </select>
+              </label>
+              <label className="lib-field">
+                Per page
+                <select name="per" defaultValue={oneParam(params, "per") || "50"}>
+                  <option value="25">25</option>
+                  <option value="50">50</option>
+                  <option value="100">100</option>
+                </select>
+              </label>
+            </div>
+          </fieldset>
+        </div>
+        <div className="row">
+          <button type="submit" className="btn btn-secondary btn-sm">
+            Apply filters
+          </button>
+          <Link href="/library" className="link small">
+            Clear all
+          </Link>
+        </div>
+      </form>
+
+      {tags.length ? (
+        <nav aria-label="Popular tags" className="lib-tag-cloud">
+          <span className="muted small">Popular tags:</span>
+          {tags.map((t) => {
+            const on = activeTags.includes(t.tag);
+            return (
+              <Link key={t.tag} href={libraryHref(params, { tag: on ? activeTags.filter((x) => x !== t.tag) : [...activeTags, t.tag] })} className={`lib-tag lib-tag-link${on ? " is-active" : ""}`} aria-pressed={on} data-testid="tag-chip">
+                {t.tag} <span className="muted">{t.n}</span>
+              </Link>
+            );
+          })}
+        </nav>
+      ) : null}
+
+      {errors.length ? (
+        <div className="error-box" role="alert" data-testid="library-filter-errors">
+          <p>
+            <strong>These filters are not valid</strong>, so nothing was searched. Change them, or <Link href="/library">clear all filters</Link>.
+          </p>
+          <ul className="field-errors">
+            {errors.map((e) => (
+              <li key={e.path + e.message}>
+                <code>{e.path}</code>: {e.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+
+      {result ? <EntriesTable params={params} result={result} /> : null}
+    </div>
+  );
+}
+
+function EntriesTable({ params, result }: { params: Params; result: BrowseResult }) {
+  const from = result.total ? (result.page - 1) * result.per + 1 : 0;
+  const to = Math.min(result.total, result.page * result.per);
+  if (!result.total) {
+    return (
+      <p className="empty" data-testid="library-empty">
+        No entry matches these filters. Try fewer filters or other words — or, if you met this failure, <Link href="/contributions/new">propose an entry</Link>.
+      </p>
+    );
+  }
+  return (
+    <section className="stack-tight" aria-label="Entries">
+      <p className="muted small" data-testid="library-count" data-total={result.total}>
+        {from === to ? `Entry ${from}` : `Entries ${from}–${to}`} of {result.total}
+      </p>
+      <div className="table-wrap">
+        <table className="table" data-testid="library-table">
+          <thead>
+            <tr>
+              <th scope="col">Id</th>
+              <th scope="col">Hypothesis</th>
+              <th scope="col">Category</th>
+              <th scope="col">Risk</th>
+              <th scope="col" className="wide">
+                Surface symptom
+              </th>
+              <th scope="col">Tags</th>
+              <th scope="col">Source</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.entries.map((e) => (
+              <tr key={e.failure_id} data-testid="library-row" data-id={e.failure_id}>
+                <td>
+                  <Link className="link" href={`/library/${e.failure_id}`}>
+                    <code>{e.failure_id}</code>
+                  </Link>
+                </td>
+                <th scope="row">
+                  <Link className="link" href={`/library/${e.failure_id}`}>
+                    {e.title}
+                  </Link>
+                  {e.deprecated ? (
+                    <>
+                      {" "}
+                      <span className="badge tone-neutral" data-testid="deprecated-badge">
+                        Deprecated
+                      </span>
+                    </>
+                  ) : null}
+                </th>
+                <td>{e.category}</td>
+                <td>
+                  <RiskBadge risk={e.risk_level} />
+                </td>
+                <td className="wide lib-symptom">{e.surface_symptom}</td>
+                <td>
+                  <TagList tags={e.context_tags} max={4} />
+                </td>
+                <td className="small">{SOURCE_LABEL[e.source] ?? e.source}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {result.pages > 1 ? (
+        <nav className="lib-pager" aria-label="Pages" data-testid="library-pager">
+          {result.page > 1 ? (
+            <Link className="btn btn-secondary btn-sm" href={libraryHref(params, { page: String(result.page - 1) })} rel="prev">
+              ← Previous
+            </Link>
+          ) : null}
+          <span className="muted small">
+            Page {result.page} of {result.pages}
+          </span>
+          {result.page < result.pages ? (
+            <Link className="btn btn-secondary btn-sm" href={libraryHref(params, { page: String(result.page + 1) })} rel="next" data-testid="library-next">
+              Next →
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
+  );
+}
