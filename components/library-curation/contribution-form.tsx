@@ -145,7 +145,7 @@ export function ContributionForm(props: ContributionFormProps) {
       <form className="stack card curation-form" onSubmit={(e) => e.preventDefault()} noValidate data-testid="contribution-form">
         {isEdit ? (
           <p className="notice">
-            Proposing an edit of <Link href={`/library/${props.targetFailureId}`}>{props.targetFailureId}</Link>. Reviewers see a field-by-field diff against the current entry.
+            Proposing an edit of <Link prefetch={false} href={`/library/${props.targetFailureId}`}>{props.targetFailureId}</Link>. Reviewers see a field-by-field diff against the current entry.
           </p>
         ) : null}
         {textInput("title")}
@@ -217,7 +217,7 @@ export function ContributionForm(props: ContributionFormProps) {
                   <span className="similar-score" title="match_score: calibrated probability that this entry is the right hypothesis">
                     {r.match_score.toFixed(2)}
                   </span>
-                  <Link href={`/library/${r.failure_id}`} target="_blank">
+                  <Link prefetch={false} href={`/library/${r.failure_id}`} target="_blank">
                     {r.failure_id}
                   </Link>
                   <span>{r.hypothesis}</span>

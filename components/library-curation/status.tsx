@@ -29,3 +29,10 @@ export function RiskBadge({ risk }: { risk: string | undefined }) {
   if (!risk) return <span className="muted">risk not set</span>;
   return <span className={`badge tone-${RISK_TONE[risk] ?? "neutral"}`}>{risk === "Requires-Oversight" ? "⚠ Requires oversight" : `${risk} risk`}</span>;
 }
+
+/** A database or ISO timestamp as "YYYY-MM-DD HH:MM UTC" (same on server and browser). */
+export function utc(ts: string): string {
+  const iso = ts.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00");
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? ts : `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}

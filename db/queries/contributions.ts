@@ -87,9 +87,13 @@ function compact(raw: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== null && !(typeof v === "string" && v.trim() === "")));
 }
 
+const REQUIRED_TEXT = ["surface_symptom", "hidden_reality", "diagnostic_probe", "resolution_path"] as const;
+
 /** Validates a contributed entry: fully (to submit) or as a draft. Field errors are under `entry.<field>`. */
 export function validateContributionEntry(raw: Record<string, unknown>, mode: "submit" | "draft"): ContributionEntry | Partial<ContributionEntry> {
   const { failure_id: _id, domain: _domain, ...rest } = compact(raw);
+  // To submit, an empty required text is "too short" (a clearer message than "expected string").
+  if (mode === "submit") for (const k of REQUIRED_TEXT) rest[k] ??= "";
   const r = (mode === "submit" ? contributionEntrySchema : draftEntrySchema).safeParse(rest);
   if (!r.success) badFields(mode === "submit" ? "The entry is not ready to submit" : "The draft is not valid", fieldErrorsOf(r.error, "entry"));
   return r.data;

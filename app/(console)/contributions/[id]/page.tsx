@@ -8,8 +8,7 @@ import { CommentsThread } from "@/components/library-curation/comments-thread";
 import { DiffTable } from "@/components/library-curation/diff-table";
 import { EntryView } from "@/components/library-curation/entry-view";
 import { ReviewPanel, WithdrawButton } from "@/components/library-curation/review-panel";
-import { ContributionStatusBadge, ORIGIN_LABELS } from "@/components/library-curation/status";
-import { formatUtc } from "@/components/ui/relative-time";
+import { ContributionStatusBadge, ORIGIN_LABELS, utc } from "@/components/library-curation/status";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
 import { getPrincipal } from "@/server/auth";
@@ -55,12 +54,12 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
             <span className="badge tone-neutral">{c.kind === "edit" ? `Edit of ${c.targetFailureId}` : "New entry"}</span>
             <span className="muted small">{ORIGIN_LABELS[c.origin] ?? c.origin}</span>
             <span className="muted small">
-              by <span data-testid="contribution-author">{c.authorName}</span>, created {formatUtc(c.createdAt)}, updated {formatUtc(c.updatedAt)}
+              by <span data-testid="contribution-author">{c.authorName}</span>, created {utc(c.createdAt)}, updated {utc(c.updatedAt)}
             </span>
           </div>
           {c.variantOf ? (
             <p className="small">
-              Marked as a variant of <Link href={`/library/${c.variantOf}`}>{c.variantOf}</Link>.
+              Marked as a variant of <Link prefetch={false} href={`/library/${c.variantOf}`}>{c.variantOf}</Link>.
             </p>
           ) : null}
           {c.missionId ? (
@@ -84,7 +83,7 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
 
       {c.status === "approved" && publishedId ? (
         <p className="result result-ok" data-testid="published">
-          ✓ Published as <Link href={`/library/${publishedId}`}>{publishedId}</Link> in library version {c.publishedVersion}.
+          ✓ Published as <Link prefetch={false} href={`/library/${publishedId}`}>{publishedId}</Link> in library version {c.publishedVersion}.
         </p>
       ) : null}
       {c.status === "changes_requested" && isAuthor ? <p className="banner banner-warning">A reviewer asked for changes (see the reviews below). Make them and resubmit.</p> : null}
@@ -130,7 +129,7 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
                   <li key={r.id} className={`review review-${r.verdict}`} data-testid="review" data-verdict={r.verdict}>
                     <div className="comment-head">
                       <span className="strong">{r.reviewerName}</span> <span>{VERDICT_WORDS[r.verdict]}</span>
-                      <span className="muted small">{formatUtc(r.createdAt)}</span>
+                      <span className="muted small">{utc(r.createdAt)}</span>
                     </div>
                     <p className="comment-body">{r.reason}</p>
                   </li>
