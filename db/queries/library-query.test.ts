@@ -67,6 +67,68 @@ describe("queryLibrary (PostgreSQL)", () => {
     await expect(queryLibrary(tdb.db, { observed_symptom: "door stuck", colour: "red" })).rejects.toThrow(/colour|query/);
   });
 
+  it("ranks noisy real-world reports: a multi-line stack trace, an npm error log, a robot controller line, misspellings", async () => {
+    const top = async (q: Record<string, unknown>) => (await queryLibrary(tdb.db, q, { limit: 3 })).results[0]?.failure_id;
+    const idOf = (title: string) => starter.find((e) => e.title === title)!.failure_id;
+    expect(await top({ observed_symptom: "Error: listen EADDRINUSE: address already in use 0.0.0.0:3000\n    at Server.setupListenHandle [as _listen2] (node:net:1817:16)\n    at listenInCluster (node:net:1865:12)", object_class: "web_server" })).toBe(idOf("Port already in use"));
+    expect(await top({ observed_symptom: "npm ERR! code EACCES\nnpm ERR! syscall mkdir\nnpm ERR! path /usr/local/lib/node_modules/typescript\nnpm ERR! Error: EACCES: permission denied, mkdir '/usr/local/lib/node_modules/typescript'", object_class: "package_manager" })).toBe(idOf("npm global prefix not writable"));
+    expect(await top({ observed_symptom: "[gripper] pull cmd f=30.0N -> dx=0.0mm after 2.0s; no slip detected; no obstruction in camera", object_class: "kitchen_drawer", force_applied: "30N", environmental_context: ["indoor", "kitchen"] })).toBe("FM-PHY-0001");
+    expect(await top({ observed_symptom: "Drawr pulld at 30 N wont open, 0mm displacment, no obstrction visble", object_class: "kitchen_drawer" })).toBe("FM-PHY-0001");
+  });
+
+  it("abstains on reports about things the library does not cover, even when they share words with entries", async () => {
+    for (const q of [
+      { observed_symptom: "Printer reports a paper jam in tray 2 but the tray is empty", object_class: "printer" },
+      { observed_symptom: "Houseplant leaves turn yellow and droop although watered weekly", object_class: "plant" },
+      { observed_symptom: "The quarterly report PDF has the wrong company logo on page 3", object_class: "document" },
+    ]) {
+      expect(await queryLibrary(tdb.db, q), q.observed_symptom).toEqual({ results: [], abstained: true });
+    }
+  });
+
+  it("returns up to the requested number of hypotheses (more than the trigram stage's default)", async () => {
+    const r = await queryLibrary(tdb.db, { observed_symptom: "drawer door lid stuck, will not open or move, rigid stop, latch lock hinge jammed", object_class: "drawer" }, { limit: 30 });
+    expect(r.abstained).toBe(false);
+    expect(r.results.length).toBeGreaterThan(15);
+    expect(r.results.length).toBeLessThanOrEqual(30);
+  });
+
+  it("keeps the inverted index (library_terms) and term statistics exact through publish, edit, deprecate and restore", async () => {
+    const exact = async () => {
+      const r = await tdb.db.execute(sql`select
+        (select count(*)::int from (
+           (select p.lexeme, e.failure_id, p.weight from library_entries e, faultline_library_postings(e.search) p where not e.deprecated
+            except select lexeme, failure_id, weight from library_terms)
+           union all
+           (select lexeme, failure_id, weight from library_terms
+            except select p.lexeme, e.failure_id, p.weight from library_entries e, faultline_library_postings(e.search) p where not e.deprecated)) d) as postings_diff,
+        (select count(*)::int from (
+           (select lexeme, count(*)::int from library_terms group by lexeme except select lexeme, df from library_term_stats where df > 0)
+           union all
+           (select lexeme, df from library_term_stats where df > 0 and lexeme <> '' except select lexeme, count(*)::int from library_terms group by lexeme)) d) as df_diff,
+        (select df from library_term_stats where lexeme = '') as n,
+        (select count(*)::int from library_entries where not deprecated) as active`);
+      return r.rows[0] as { postings_diff: number; df_diff: number; n: number; active: number };
+    };
+    const check = async () => {
+      const x = await exact();
+      expect(x.postings_diff).toBe(0);
+      expect(x.df_diff).toBe(0);
+      expect(x.n).toBe(x.active);
+    };
+    await check();
+    const e = starter.find((x) => x.failure_id === "FM-PHY-0002")!;
+    await tdb.db.transaction((tx) => publishChanges(tx, { changes: [{ kind: "upsert", entry: { ...e, title: "Swollen runners (zyzzogeton test word)" } }], authorId: "user:admin", summary: "edit" }));
+    await check();
+    const [{ df }] = (await tdb.db.execute(sql`select df from library_term_stats where lexeme = 'zyzzogeton'`)).rows as Array<{ df: number }>;
+    expect(df).toBe(1);
+    await tdb.db.transaction((tx) => publishChanges(tx, { changes: [{ kind: "deprecate", failureId: "FM-PHY-0002" }], authorId: "user:admin", summary: "deprecate" }));
+    await check();
+    await tdb.db.transaction((tx) => publishChanges(tx, { changes: [{ kind: "restore", failureId: "FM-PHY-0002" }, { kind: "upsert", entry: e }], authorId: "user:admin", summary: "restore" }));
+    await check();
+    expect((await tdb.db.execute(sql`select df from library_term_stats where lexeme = 'zyzzogeton'`)).rows[0]).toEqual({ df: 0 });
+  });
+
   it("never returns a deprecated entry", async () => {
     await tdb.db.transaction((tx) => publishChanges(tx, { changes: [{ kind: "deprecate", failureId: "FM-PHY-0001" }], authorId: "user:admin", summary: "test" }));
     const r = await queryLibrary(tdb.db, latchQuery, { limit: 50 });

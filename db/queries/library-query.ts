@@ -32,34 +32,55 @@ export class LibraryQueryError extends Error {
 
 /** Weights of the raw score (see bench/library.ts --fit for how they and the calibration were chosen). */
 export interface ScoreWeights {
-  fts: number;
   trigram: number;
   tags: number;
   domain: number;
+  cover: number;
 }
-export const DEFAULT_WEIGHTS: ScoreWeights = { fts: 1.0, trigram: 1.0, tags: 0.3, domain: 0.15 };
+export const DEFAULT_WEIGHTS: ScoreWeights = { trigram: 1.0, tags: 0.3, domain: 0.15, cover: 1.0 };
 
 /**
- * Platt calibration (two-feature logistic): match_score = 1 / (1 + exp(-(A·raw + C·margin + B))), where
- * margin is how far a candidate's raw score is ahead of the next candidate's (0 for the last one).
- * Fitted by `npm run bench:library -- --fit` on the odd-numbered labelled queries of
- * bench/library-queries.jsonl (the target is "the candidate is an expected entry"; uncovered queries
- * count as wrong), and checked on the even-numbered half. ABSTAIN_BELOW is the match_score under which
- * the answer is empty, chosen on the same odd half to maximise (Hit@1 on covered + abstention on uncovered).
+ * Calibration: match_score = 1 / (1 + exp(-(bias + Σ weight·feature))), a small logistic model over
+ * the candidate's score parts (CALIBRATION_FEATURES; `margin` is how far its raw score is ahead of the
+ * next candidate's, 0 for the last one). Fitted by `npm run bench:library -- --fit` on the odd-numbered
+ * labelled queries of bench/library-queries.jsonl (target: "the best candidate is an expected entry";
+ * uncovered queries count as wrong), and checked on the even-numbered half. ABSTAIN_BELOW is the
+ * match_score under which the answer is empty, chosen on the same odd half to maximise the covered
+ * queries answered with the expected entry in the top 3 plus the uncovered queries abstained on.
+ * See docs/library-ranking.md.
  */
-export const CALIBRATION = { A: 5.079, C: 11.8, B: -7.465 };
-export const ABSTAIN_BELOW = 0.36;
+export const CALIBRATION_FEATURES = ["raw", "margin", "cover", "ecover", "unknown", "trigram", "tags", "object"] as const;
+export type CalibrationFeature = (typeof CALIBRATION_FEATURES)[number];
+export interface Calibration {
+  bias: number;
+  weights: Record<CalibrationFeature, number>;
+}
+export const CALIBRATION: Calibration = { bias: -5.224, weights: { raw: 1.757, margin: 8.247, cover: 1.854, ecover: 4.295, unknown: -1.188, trigram: 5.686, tags: 0.27, object: 1.369 } };
+export const ABSTAIN_BELOW = 0.47;
 
-export const calibrate = (raw: number, margin: number, c: { A: number; C: number; B: number } = CALIBRATION) => 1 / (1 + Math.exp(-(c.A * raw + c.C * margin + c.B)));
+export function calibrate(f: Record<CalibrationFeature, number>, c: Calibration = CALIBRATION): number {
+  let z = c.bias;
+  for (const k of CALIBRATION_FEATURES) z += c.weights[k] * f[k];
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** The calibration features of each candidate of a ranked list (margin to the next one). */
+export function candidateFeatures(cands: Candidate[]): Array<Record<CalibrationFeature, number>> {
+  return cands.map((c, i) => ({ raw: c.raw, margin: c.raw - (cands[i + 1]?.raw ?? 0), cover: c.cover, ecover: c.ecover, unknown: c.unknown, trigram: c.trigram, tags: c.tags, object: c.object }));
+}
 
 export interface Candidate {
   failure_id: string;
   title: string;
   raw: number;
-  fts: number;
   trigram: number;
   tags: number;
   domain: number;
+  cover: number;
+  s1: number;
+  unknown: number;
+  ecover: number;
+  object: number;
   row?: LibraryEntryRow;
 }
 
@@ -71,6 +92,18 @@ export function parseLibraryQuery(input: unknown) {
   return parsed.data;
 }
 
+/**
+ * Candidate stage budget: a query reads the postings (library_terms, migration 0008) of its rarest
+ * known terms, in order of document frequency, until this many postings are read; its commoner terms
+ * still count in the score of the candidates found. A library under about a thousand entries never
+ * reaches it (every term is read); at 100,000 entries it keeps the statement within milliseconds.
+ */
+export const POSTINGS_BUDGET = 5_000;
+/** How many of the best candidates of the postings stage get the full score. */
+export const RERANK = 40;
+/** How many of those get the (costlier) trigram similarity of their surface symptom. */
+export const TRIGRAM_TOP = 15;
+
 /** The ranked candidates with their raw score and its parts (no calibration, no abstention). */
 export async function rankCandidates(db: Db, input: unknown, opts: { limit?: number; weights?: ScoreWeights; withRow?: boolean } = {}): Promise<Candidate[]> {
   const q = parseLibraryQuery(input);
@@ -78,25 +111,86 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
   const limit = Math.max(1, Math.min(51, opts.limit ?? 5));
   const norm = normalizeQuery(q);
   const tags = contextTokens(q.object_class, q.environmental_context);
-  // Terms are [a-z0-9]+ only, so the OR expression cannot be malformed.
-  const tsq = norm.terms.length ? norm.terms.join(" | ") : "";
+  // Words are [a-z0-9]+ only; each carries the index of its concept.
+  const words = norm.concepts.flatMap((c) => c);
+  const cids = norm.concepts.flatMap((c, i) => c.map(() => i));
+  // The object the agent was handling, as words (kitchen_drawer → kitchen drawer).
+  const objectWords = (q.object_class ?? "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
   const domain = norm.hints.physical && !norm.hints.software ? "phy" : norm.hints.software && !norm.hints.physical ? "sw" : "";
-  // One read-only statement; pg_trgm's default similarity_threshold (0.3) decides trigram candidates.
+  // One read-only statement:
+  //   qw/qt/qc  the query's lexemes (stemmed like the entries), their document frequency and IDF;
+  //   concepts  each concept's weight: the mean IDF of its known lexemes, or the IDF of a word no entry
+  //             uses when none is known (unexplained evidence); a number weighs a quarter;
+  //   cand      the postings of the rarest known lexemes within POSTINGS_BUDGET, IDF × field weight
+  //             summed per entry: the best RERANK entries go on;
+  //   f1        cover: the weighted share of the query's concepts the entry explains (best field per
+  //             concept); context-tag overlap; domain agreement; keeps the best TRIGRAM_TOP;
+  //   final     trigram similarity of the reported symptom to the entry's surface symptom, and the
+  //             entry-side cover: the IDF share of the entry's title/symptom words the query mentions.
   const res = await db.execute(sql`
-        with q as (select to_tsquery('english', ${tsq}) as tsq, ${norm.symptom}::text as s, string_to_array(${tags.join("\u0001")}::text, chr(1)) as tags)
-        select c.*, ${w.fts}::float8 * c.fts + ${w.trigram}::float8 * c.trigram + ${w.tags}::float8 * c.tags + ${w.domain}::float8 * c.domain as raw
-        from (
-          select e.failure_id, e.title,
-            ts_rank_cd('{0.2, 0.4, 0.7, 1.0}', e.search, q.tsq, 32)::float8 as fts,
-            similarity(q.s, e.surface_symptom)::float8 as trigram,
+        with q as (
+          select ${norm.symptom}::text as s, string_to_array(${tags.join("\u0001")}::text, chr(1)) as tags,
+                 tsvector_to_array(to_tsvector('english', ${objectWords})) as olex,
+                 greatest(1, (select df from library_term_stats where lexeme = ''))::float8 as n
+        ),
+        qw as (
+          select distinct w.cid, l.lexeme
+          from unnest(string_to_array(${words.join(" ")}::text, ' '), string_to_array(${cids.join(",")}::text, ',')::int[]) w(word, cid),
+               unnest(tsvector_to_array(to_tsvector('english', w.word))) l(lexeme)
+        ),
+        qt as (
+          select x.lexeme, x.df, ln(1 + q.n / greatest(1, x.df)) as idf
+          from q, (select l.lexeme, coalesce((select st.df from library_term_stats st where st.lexeme = l.lexeme), 0) as df
+                   from (select distinct lexeme from qw) l) x
+        ),
+        concepts as (
+          select qw.cid,
+            (case when max(qt.df) > 0 then avg(qt.idf) filter (where qt.df > 0) else max(qt.idf) end)
+              * (case when bool_and(qw.lexeme ~ '^[0-9]') then 0.25 else 1 end) as cidf,
+            max(qt.df) = 0 as unknown
+          from qw join qt using (lexeme) group by qw.cid
+        ),
+        qsum as (
+          select greatest(1e-9, sum(cidf)) as total, coalesce(sum(cidf) filter (where unknown) / nullif(sum(cidf), 0), 0)::float8 as unknown,
+                 (select array_agg(lexeme) from qt) as lexemes
+          from concepts
+        ),
+        picked as (
+          select lexeme, idf from (select qt.*, sum(df) over (order by df, lexeme) as cum, row_number() over (order by df, lexeme) as rn from qt where df > 0) x
+          where cum <= ${POSTINGS_BUDGET} or rn <= 2
+        ),
+        cand as (
+          select p.failure_id, sum(k.idf * p.weight) as s1
+          from picked k join library_terms p on p.lexeme = k.lexeme
+          group by p.failure_id order by s1 desc, p.failure_id limit ${Math.max(RERANK, limit)}
+        ),
+        f1 as (
+          select e.failure_id, e.title, e.surface_symptom, e.search,
+            (select coalesce(sum(c.cidf * m.wmax), 0)
+               from (select qw.cid, max(case when 'A' = any(u.weights) then 1.0 when 'B' = any(u.weights) then 0.7 when 'C' = any(u.weights) then 0.4 else 0.2 end) as wmax
+                     from unnest(e.search) u join qw on qw.lexeme = u.lexeme group by qw.cid) m
+               join concepts c on c.cid = m.cid)::float8 / qsum.total as cover,
             (select count(*) from unnest(e.context_tags) t where t = any(q.tags))::float8 / greatest(1, least(cardinality(q.tags), 4))::float8 as tags,
             case when ${domain}::text = '' then 0
-                 when (${domain}::text = 'phy') = (e.failure_id like 'FM-PHY-%') then 1 else 0 end::float8 as domain
+                 when (${domain}::text = 'phy') = (e.failure_id like 'FM-PHY-%') then 1 else 0 end::float8 as domain,
+            cand.s1::float8 as s1
             ${opts.withRow ? sql`, to_jsonb(e) - 'search' as row` : sql``}
-          from library_entries e, q
-          where not e.deprecated and (e.search @@ q.tsq or e.surface_symptom % q.s)
-        ) c
-        order by raw desc, c.failure_id
+          from cand join library_entries e on e.failure_id = cand.failure_id, q, qsum
+          where not e.deprecated
+        ),
+        f2 as (
+          select f1.*, ${w.cover}::float8 * f1.cover + ${w.tags}::float8 * f1.tags + ${w.domain}::float8 * f1.domain as pre
+          from f1 order by pre desc, f1.failure_id limit ${Math.max(TRIGRAM_TOP, limit)}
+        )
+        select f2.failure_id, f2.title, f2.cover, f2.tags, f2.domain, f2.s1, similarity(q.s, f2.surface_symptom)::float8 as trigram, qsum.unknown,
+          (select coalesce(sum(x.idf) filter (where u.lexeme = any(qsum.lexemes)) / nullif(sum(x.idf), 0), 0)
+             from unnest(f2.search) u, lateral (select ln(1 + q.n / greatest(1, coalesce((select st.df from library_term_stats st where st.lexeme = u.lexeme), 1))) as idf) x
+             where 'A' = any(u.weights))::float8 as ecover,
+          coalesce((select count(*) from unnest(q.olex) o where o = any(tsvector_to_array(f2.search)))::float8 / nullif(cardinality(q.olex), 0), 0.5)::float8 as object,
+          f2.pre + ${w.trigram}::float8 * similarity(q.s, f2.surface_symptom) as raw
+          ${opts.withRow ? sql`, f2.row` : sql``}
+        from f2, q, qsum
+        order by raw desc, f2.failure_id
         limit ${limit}`);
   return res.rows as unknown as Candidate[];
 }
@@ -112,9 +206,10 @@ export async function queryLibrary(db: Db, input: unknown, opts: { limit?: numbe
   const cands = await rankCandidates(db, input, { limit: limit + 1, withRow: opts.includeEntry });
   // The calibration was fitted on the best candidate; lower ones are capped by the one above so the list stays sorted.
   let cap = 1;
+  const features = candidateFeatures(cands);
   const results = cands.slice(0, limit).map((c, i) => ({
     failure_id: c.failure_id,
-    match_score: (cap = Math.min(cap, Math.round(calibrate(c.raw, c.raw - (cands[i + 1]?.raw ?? 0)) * 1000) / 1000)),
+    match_score: (cap = Math.min(cap, Math.round(calibrate(features[i]) * 1000) / 1000)),
     hypothesis: c.title,
     ...(opts.includeEntry && c.row ? { entry: entryFromJson(c.row as unknown as Record<string, unknown>) } : {}),
   }));

@@ -27,7 +27,7 @@ describe("library query normalisation", () => {
     expect(normalizeQuery({ observed_symptom: "bash: yq: command not found" }).terms).toEqual(expect.arrayContaining(["command", "found", "127", "missing"]));
     expect(normalizeQuery({ observed_symptom: "exit code 127" }).terms).toEqual(expect.arrayContaining(["command", "found"]));
     expect(normalizeQuery({ observed_symptom: "ENOENT: open config.json" }).terms).toEqual(expect.arrayContaining(["enoent", "file", "directory"]));
-    expect(normalizeQuery({ observed_symptom: "listen EADDRINUSE :::8080" }).terms).toEqual(expect.arrayContaining(["address", "already", "port"]));
+    expect(normalizeQuery({ observed_symptom: "listen EADDRINUSE :::8080" }).terms).toEqual(expect.arrayContaining(["eaddrinuse", "address", "port"]));
     expect(normalizeQuery({ observed_symptom: "curl: (6) Could not resolve host: example.org" }).terms).toEqual(expect.arrayContaining(["resolve", "host", "dns", "getaddrinfo"]));
     expect(normalizeQuery({ observed_symptom: "got a 429 from the API" }).terms).toEqual(expect.arrayContaining(["rate", "limit", "requests"]));
   });
@@ -45,4 +45,31 @@ describe("library query normalisation", () => {
     expect(contextTokens("kitchen_drawer", ["indoor", "wood-frame"])).toEqual(expect.arrayContaining(["kitchen_drawer", "kitchen", "drawer", "indoor", "wood-frame", "wood", "frame"]));
     expect(contextTokens(undefined, "ci, linux")).toEqual(expect.arrayContaining(["ci", "linux"]));
   });
+
+  it("groups a reported word with the canonical words a rule added for it into one concept", () => {
+    const n = normalizeQuery({ observed_symptom: "The lid won't budge at 30N; ENOENT: no such file or directory" });
+    const concept = (w: string) => n.concepts.find((c) => c.includes(w)) ?? [];
+    expect(concept("budge")).toEqual(expect.arrayContaining(["stuck", "immobile", "movement", "displacement"]));
+    expect(concept("enoent")).toEqual(expect.arrayContaining(["file", "directory", "missing"]));
+    expect(concept("lid")).toEqual(["lid"]);
+    // Numbers stand alone: a measurement is its own evidence.
+    expect(n.concepts).toContainEqual(["30"]);
+    expect(n.concepts).toContainEqual(["0"]);
+    // Every term is in exactly one concept.
+    expect(n.concepts.flat().sort()).toEqual([...n.terms].sort());
+  });
+
+  it("spells out contractions and drops discourse words, so they neither match nor count as unexplained", () => {
+    for (const s of ["drawer won't open", "drawer wont open", "drawer doesn't open", "drawer doesnt open", "drawer can't open"]) {
+      const t = normalizeQuery({ observed_symptom: s }).terms;
+      expect(t, s).toEqual(expect.arrayContaining(["drawer", "stuck"]));
+      expect(t.some((w) => ["won", "wont", "doesn", "doesnt", "can", "t"].includes(w)), s).toBe(false);
+    }
+    expect(normalizeQuery({ observed_symptom: "although it keeps coming back, someone tried the latch again" }).terms).toEqual(["back", "latch"]);
+  });
+
+  it("keeps the reported symptom unexpanded for trigram similarity", () => {
+    expect(normalizeQuery({ observed_symptom: "Drawer  STUCK at 30N" }).symptom).toBe("drawer stuck at 30n");
+  });
 });
+

@@ -8,14 +8,18 @@
  * how robots, shells, Node/Python and HTTP clients report failures — not from the labelled bench
  * queries, which must stay an honest measure.
  *
- * Output: `terms` (distinct lower-case words for an OR full-text query) and `symptom` (a cleaned
- * string for trigram similarity against surface symptoms).
+ * Output: `terms` (distinct lower-case words), `concepts` (the same words grouped: a reported word
+ * and the canonical words a rule added for it form one concept, so "won't budge" counts once, as
+ * explained when an entry says any of "stuck", "immobile", "no movement"), and `symptom` (the reported
+ * symptom, cleaned, for trigram similarity against surface symptoms).
  */
 
 export interface NormalizedQuery {
   /** Distinct search words (letters/digits only), for an OR full-text query. */
   terms: string[];
-  /** The cleaned, expanded symptom text, for trigram similarity. */
+  /** `terms` grouped into concepts (a word and the synonyms a rule added for it); numbers stand alone. */
+  concepts: string[][];
+  /** The cleaned symptom as reported (no expansions), for trigram similarity. */
   symptom: string;
   /** Coarse domain hints derived from the wording. */
   hints: { physical: boolean; software: boolean };
@@ -27,7 +31,12 @@ const STOP = new Set(
     "it its this that these those there here i we you he she they me my our your their them us do does did done doing has have had " +
     "having not no nor can could would should will shall may might must just very too also again still even only about after before " +
     "while when where which who whom what why how all any each every some such other same both few more most much many own off out " +
-    "up down over under once get got gets make makes made like seems seem appear appears something anything nothing thing").split(/\s+/),
+    "up down over under once get got gets make makes made like seems seem appear appears something anything nothing thing " +
+    // Discourse words reports are full of; in a small library each is rare, so IDF alone would call them distinctive.
+    "although though yet however whereas whether either neither else ever never already always sometimes often really quite rather " +
+    "almost pretty somehow anyway instead went goes going gone come comes came coming keep keeps kept see sees seen saw look looks " +
+    "looked looking try tries tried trying way bit lot lots little one two three first second several someone somebody anyone " +
+    "everyone thing things stuff kind sort around fine okay ok sure want wanted need needs needed tell told says said").split(/\s+/),
 );
 
 const IMMOBILE = " stuck immobile no movement 0 mm displacement ";
@@ -86,23 +95,42 @@ const ERROR_RULES: Array<[RegExp, string]> = [
 const SOFTWARE_WORDS = /\b(?:exit|error|err|errno|enoent|eacces|eperm|eaddrinuse|econnrefused|enospc|emfile|etimedout|http|https|api|curl|npm|pip|python|node|git|bash|sh|shell|command|script|module|package|docker|container|ssl|certificate|token|server|port|dns|host|request|response|json|sql|database|stack|trace|traceback|build|deploy|install|fatal|timeout|proxy|sigkill|heap|file|directory|permission)\b|\b[1-5]\d\d\b/;
 const PHYSICAL_WORDS = /\b(?:force|torque|displacement|temperature|humidity|gripper|grip|pull|pulled|push|pushed|lift|lifted|drawer|door|lid|jar|bolt|nut|screw|window|handle|latch|hinge|wrist|arm|robot|stuck|immobile|rotation|slip|wood|wooden|metal|liquid|container|bottle|cabinet|valve)\b/;
 
-/** Replacement text with `$1`-style groups; a missing group becomes "". */
-function applyRules(s: string, rules: Array<[RegExp, string]>): string {
-  for (const [re, rep] of rules) s = s.replace(re, rep);
+/** Words that one rule application put together (the reported form and its canonical words). */
+type Link = (words: string[]) => void;
+
+/** Replacement text with `$1`-style groups (a missing group becomes ""); `link` hears each replacement's words. */
+function applyRules(s: string, rules: Array<[RegExp, string]>, link?: Link): string {
+  for (const [re, rep] of rules) {
+    s = s.replace(re, (...m: unknown[]) => {
+      const groups = m.slice(0, -2).filter((x) => typeof x === "string" || x === undefined) as Array<string | undefined>;
+      const out = rep.replace(/\$(&|\d)/g, (_, g: string) => (g === "&" ? groups[0] ?? "" : groups[Number(g)] ?? ""));
+      link?.(tokenize(out));
+      return out;
+    });
+  }
   return s;
 }
 
-export function normalizeText(raw: string): string {
-  let s = raw
+/** Lower case, plain quotes and dashes, contractions spelt out ("won't" → "will not"). */
+function clean(raw: string): string {
+  return raw
     .toLowerCase()
     .normalize("NFKC")
     .replace(/[‘’`´]/g, "'")
     .replace(/[“”]/g, '"')
     .replace(/[‐‑–—]/g, "-")
-    .replace(/n·m/g, "n m ");
-  s = applyRules(s, ERROR_RULES);
-  s = applyRules(s, UNIT_RULES);
-  s = applyRules(s, MOVEMENT_RULES);
+    .replace(/n·m/g, "n m ")
+    .replace(/\bwon'?t\b/g, "will not")
+    .replace(/\bcan'?t\b/g, "can not")
+    .replace(/n't\b/g, " not")
+    .replace(/\b(does|do|did|is|was|are|were|has|have|had|could|would|should)nt\b/g, "$1 not");
+}
+
+export function normalizeText(raw: string, link?: Link): string {
+  let s = clean(raw);
+  s = applyRules(s, ERROR_RULES, link);
+  s = applyRules(s, UNIT_RULES, link);
+  s = applyRules(s, MOVEMENT_RULES, link);
   return s.replace(/\s+/g, " ").trim();
 }
 
@@ -120,13 +148,36 @@ export function tokenize(text: string): string[] {
 }
 
 export function normalizeQuery(input: { observed_symptom: string; object_class?: string; force_applied?: string }): NormalizedQuery {
-  const symptomText = normalizeText(input.observed_symptom);
-  const extra = [input.object_class ?? "", input.force_applied ?? ""].map((x) => normalizeText(x.replace(/[_-]+/g, " "))).join(" ");
+  // Union-find over words: every rule application joins its words into one concept. Numbers stay apart
+  // (a measurement is its own evidence, whatever quantity it is).
+  const parent = new Map<string, string>();
+  const find = (w: string): string => {
+    const p = parent.get(w) ?? w;
+    if (p === w) return w;
+    const r = find(p);
+    parent.set(w, r);
+    return r;
+  };
+  const link: Link = (words) => {
+    const ws = words.filter((x) => !/^\d/.test(x));
+    for (const x of ws.slice(1)) {
+      const a = find(ws[0]), b = find(x);
+      if (a !== b) parent.set(b, a);
+    }
+  };
+  const symptomText = normalizeText(input.observed_symptom, link);
+  const extra = [input.object_class ?? "", input.force_applied ?? ""].map((x) => normalizeText(x.replace(/[_-]+/g, " "), link)).join(" ");
   const all = `${symptomText} ${extra}`;
   const terms = tokenize(all).slice(0, 64);
+  const byRoot = new Map<string, string[]>();
+  for (const t of terms) {
+    const r = /^\d/.test(t) ? t : find(t);
+    byRoot.set(r, [...(byRoot.get(r) ?? []), t]);
+  }
   return {
     terms,
-    symptom: symptomText.slice(0, 1000),
+    concepts: [...byRoot.values()],
+    symptom: clean(input.observed_symptom).replace(/\s+/g, " ").trim().slice(0, 1000),
     hints: { physical: PHYSICAL_WORDS.test(all), software: SOFTWARE_WORDS.test(all) },
   };
 }
