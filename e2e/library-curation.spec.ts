@@ -128,8 +128,8 @@ test("a reviewer who wrote a contribution gets no review buttons and the server 
 test("an edit of an existing entry is prefilled and shows a side-by-side diff to the reviewer", async ({ contributorPage: c, reviewerPage: r }) => {
   await c.goto("/contributions/new?edit=FM-SW-0002");
   await expect(c.getByTestId("input-surface_symptom")).not.toHaveValue("");
-  await c.getByTestId("input-risk_notes").fill(`Higher when the credential is shared by several services (${Date.now()}).`);
-  await c.getByTestId("input-summary").fill("Risk depends on how widely the credential is shared.");
+  await c.getByTestId("input-risk_notes").fill(`High when the fix is a system package on a shared host (${Date.now()}).`);
+  await c.getByTestId("input-summary").fill("Risk depends on where the binary gets installed.");
   await c.getByTestId("submit-contribution").click();
   await c.waitForURL(/\/contributions\/[0-9a-f-]{36}$/);
   const id = c.url().split("/").pop()!;
@@ -138,7 +138,7 @@ test("an edit of an existing entry is prefilled and shows a side-by-side diff to
   await expect(r.locator('[data-testid="diff-row"][data-field="surface_symptom"]')).toHaveAttribute("data-changed", "false");
   await expect(r.getByTestId("diff-summary")).toContainText("1 field changed: Risk notes");
   await shoot(r, "diff");
-  await r.getByTestId("review-reason").fill("Please add which services, with an example.");
+  await r.getByTestId("review-reason").fill("Please name a project-local alternative.");
   await r.getByTestId("review-request_changes").click();
   await expect(r.getByTestId("contribution-status")).toHaveAttribute("data-value", "changes_requested");
   await c.reload();
