@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import pg from "pg";
 import { expect, test } from "./fixtures";
 
 /**
@@ -143,4 +144,49 @@ test("an edit of an existing entry is prefilled and shows a side-by-side diff to
   await expect(r.getByTestId("contribution-status")).toHaveAttribute("data-value", "changes_requested");
   await c.reload();
   await expect(c.getByTestId("edit-contribution")).toContainText("Make changes and resubmit");
+});
+
+test("a proven learned pattern is proposed from Patterns, and a mission's novel-failure draft is picked up and submitted", async ({ contributorPage: c }) => {
+  const stamp = Date.now().toString(36);
+  const db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query(`insert into learned_patterns ("when", "then", error_type, tools, successes, failures, confidence) values ($1, 'wait_and_retry_after', 'rate_limited', '{http}', 4, 0, 0.833)`, [`api_${stamp}_rate_limit`]);
+    await db.query(`insert into actors (id, kind, display_name) values ('worker:e2e-curation', 'worker', 'worker e2e') on conflict do nothing`);
+    await db.query(`insert into library_contributions (kind, status, origin, author_id, entry) values ('new', 'draft', 'novel_failure', 'worker:e2e-curation', $1)`, [
+      JSON.stringify({ category: "State", surface_symptom: `frobnicate ${stamp} exits 3: quantum flux misaligned`, risk_level: "High", source: "incident_analysis", context_tags: ["shell", "exit-3"] }),
+    ]);
+  } finally {
+    await db.end();
+  }
+
+  // Patterns → Propose to library → a prefilled draft.
+  await c.goto("/patterns");
+  const row = c.locator(`[data-testid="proven-pattern"][data-when="api_${stamp}_rate_limit"]`);
+  await row.getByTestId("propose-pattern").click();
+  await row.getByTestId("proposed-link").click();
+  await expect(c.getByTestId("contribution-status")).toHaveAttribute("data-value", "draft");
+  await expect(c.getByTestId("contribution-page")).toContainText("Learned pattern");
+  await c.getByTestId("edit-contribution").click();
+  await expect(c.getByTestId("input-source")).toHaveValue("incident_analysis");
+  await c.getByTestId("submit-contribution").click();
+  await c.waitForURL(/\/contributions\/[0-9a-f-]{36}$/);
+  await expect(c.getByTestId("contribution-status")).toHaveAttribute("data-value", "pending");
+
+  // The mission's draft: listed for everyone, picked up, completed, submitted; the contributor is now its author.
+  await c.goto("/contributions?status=draft&mine=0&origin=novel_failure");
+  await c.locator('[data-testid="queue-row"]', { hasText: `frobnicate ${stamp}` }).locator("a").first().click();
+  await expect(c.getByTestId("contribution-author")).toHaveText("worker e2e");
+  await c.getByTestId("edit-contribution").click();
+  await expect(c.getByTestId("pickup-note")).toContainText("you become its author");
+  await c.getByTestId("submit-contribution").click();
+  await expect(c.getByTestId("error-hidden_reality")).toContainText("at least 10 characters");
+  await c.getByTestId("input-hidden_reality").fill("The frobnicate calibration file was removed by the last upgrade.");
+  await c.getByTestId("input-diagnostic_probe").fill("Check that /etc/frob.conf exists.");
+  await c.getByTestId("input-resolution_path").fill("Restore /etc/frob.conf from the package, then re-run the step.");
+  await c.getByTestId("submit-contribution").click();
+  await c.waitForURL(/\/contributions\/[0-9a-f-]{36}$/);
+  await expect(c.getByTestId("contribution-status")).toHaveAttribute("data-value", "pending");
+  await expect(c.getByTestId("contribution-author")).toHaveText("Demo contributor");
+  await expect(c.getByTestId("comment-body").first()).toContainText("Picked up the draft made by worker e2e");
 });
