@@ -19,6 +19,7 @@
  * (createTestDatabase() needs vitest's injected server, so the bench starts the template server itself.)
  */
 import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -48,6 +49,8 @@ const pctl = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
+/** Latency depends on what else runs: print the machine's load with every latency line. */
+const load = () => `(load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} on ${cpus().length} CPUs)`;
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");
 
 interface Outcome {
@@ -128,7 +131,7 @@ async function main() {
         covered++;
         if (q.expected.some((e) => r.results.slice(0, 3).some((x) => x.failure_id === e))) h3++;
       }
-      console.log(`\nLatency of queryLibrary (starter + 100k synthetic, ${n} entries, ${ms.length} labelled queries, one at a time, incl. client round trips): p50 ${pctl(ms, 50).toFixed(1)} ms, p99 ${pctl(ms, 99).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms`);
+      console.log(`\nLatency of queryLibrary (starter + 100k synthetic, ${n} entries, ${ms.length} labelled queries, one at a time, incl. client round trips): p50 ${pctl(ms, 50).toFixed(1)} ms, p99 ${pctl(ms, 99).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms ${load()}`);
       console.log(`  (for information) served Hit@3 over the covered queries with 100k recombined distractors: ${(h3 / covered).toFixed(3)}`);
     }
   } finally {
@@ -192,7 +195,7 @@ async function latency(db: ReturnType<typeof createDb>["db"], label: string, ent
     await queryLibrary(db, q.query);
     ms.push(performance.now() - t);
   }
-  console.log(`\nLatency of queryLibrary (${label}, ${entries} entries, ${ms.length} queries, one at a time, incl. client round trips): p50 ${pctl(ms, 50).toFixed(2)} ms, p99 ${pctl(ms, 99).toFixed(2)} ms, max ${Math.max(...ms).toFixed(2)} ms`);
+  console.log(`\nLatency of queryLibrary (${label}, ${entries} entries, ${ms.length} queries, one at a time, incl. client round trips): p50 ${pctl(ms, 50).toFixed(2)} ms, p99 ${pctl(ms, 99).toFixed(2)} ms, max ${Math.max(...ms).toFixed(2)} ms ${load()}`);
 }
 
 async function countEntries(db: ReturnType<typeof createDb>["db"]) {

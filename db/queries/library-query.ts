@@ -55,7 +55,7 @@ export interface Calibration {
   bias: number;
   weights: Record<CalibrationFeature, number>;
 }
-export const CALIBRATION: Calibration = { bias: -5.224, weights: { raw: 1.757, margin: 8.247, cover: 1.854, ecover: 4.295, unknown: -1.188, trigram: 5.686, tags: 0.27, object: 1.369 } };
+export const CALIBRATION: Calibration = { bias: -5.24, weights: { raw: 1.738, margin: 8.325, cover: 1.855, ecover: 4.382, unknown: -1.144, trigram: 5.632, tags: 0.245, object: 1.376 } };
 export const ABSTAIN_BELOW = 0.47;
 
 export function calibrate(f: Record<CalibrationFeature, number>, c: Calibration = CALIBRATION): number {
@@ -100,9 +100,9 @@ export function parseLibraryQuery(input: unknown) {
  */
 export const POSTINGS_BUDGET = 5_000;
 /** How many of the best candidates of the postings stage get the full score. */
-export const RERANK = 40;
+export const RERANK = 25;
 /** How many of those get the (costlier) trigram similarity of their surface symptom. */
-export const TRIGRAM_TOP = 15;
+export const TRIGRAM_TOP = 10;
 
 /** The ranked candidates with their raw score and its parts (no calibration, no abstention). */
 export async function rankCandidates(db: Db, input: unknown, opts: { limit?: number; weights?: ScoreWeights; withRow?: boolean } = {}): Promise<Candidate[]> {
@@ -125,8 +125,10 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
   //             summed per entry: the best RERANK entries go on;
   //   f1        cover: the weighted share of the query's concepts the entry explains (best field per
   //             concept); context-tag overlap; domain agreement; keeps the best TRIGRAM_TOP;
-  //   final     trigram similarity of the reported symptom to the entry's surface symptom, and the
-  //             entry-side cover: the IDF share of the entry's title/symptom words the query mentions.
+  //   f3        trigram similarity of the reported symptom to the entry's surface symptom: the raw
+  //             score; keeps the best `limit`;
+  //   final     calibration-only features: the entry-side cover (the IDF share of the entry's
+  //             title/symptom words the query mentions) and whether the entry names the object class.
   const res = await db.execute(sql`
         with q as (
           select ${norm.symptom}::text as s, string_to_array(${tags.join("\u0001")}::text, chr(1)) as tags,
@@ -162,7 +164,7 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
         cand as (
           select p.failure_id, sum(k.idf * p.weight) as s1
           from picked k join library_terms p on p.lexeme = k.lexeme
-          group by p.failure_id order by s1 desc, p.failure_id limit ${Math.max(RERANK, limit)}
+          group by p.failure_id order by s1 desc, p.failure_id collate "C" limit ${Math.max(RERANK, limit)}
         ),
         f1 as (
           select e.failure_id, e.title, e.surface_symptom, e.search,
@@ -180,17 +182,23 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
         ),
         f2 as (
           select f1.*, ${w.cover}::float8 * f1.cover + ${w.tags}::float8 * f1.tags + ${w.domain}::float8 * f1.domain as pre
-          from f1 order by pre desc, f1.failure_id limit ${Math.max(TRIGRAM_TOP, limit)}
+          from f1 order by pre desc, f1.failure_id collate "C" limit ${Math.max(TRIGRAM_TOP, limit)}
+        ),
+        f3 as (
+          select f2.failure_id, f2.title, f2.search, f2.cover, f2.tags, f2.domain, f2.s1, similarity(q.s, f2.surface_symptom)::float8 as trigram,
+            f2.pre + ${w.trigram}::float8 * similarity(q.s, f2.surface_symptom) as raw
+            ${opts.withRow ? sql`, f2.row` : sql``}
+          from f2, q
+          order by raw desc, f2.failure_id collate "C"
+          limit ${limit}
         )
-        select f2.failure_id, f2.title, f2.cover, f2.tags, f2.domain, f2.s1, similarity(q.s, f2.surface_symptom)::float8 as trigram, qsum.unknown,
-          (select coalesce(sum(x.idf) filter (where u.lexeme = any(qsum.lexemes)) / nullif(sum(x.idf), 0), 0)
-             from unnest(f2.search) u, lateral (select ln(1 + q.n / greatest(1, coalesce((select st.df from library_term_stats st where st.lexeme = u.lexeme), 1))) as idf) x
-             where 'A' = any(u.weights))::float8 as ecover,
-          coalesce((select count(*) from unnest(q.olex) o where o = any(tsvector_to_array(f2.search)))::float8 / nullif(cardinality(q.olex), 0), 0.5)::float8 as object,
-          f2.pre + ${w.trigram}::float8 * similarity(q.s, f2.surface_symptom) as raw
-          ${opts.withRow ? sql`, f2.row` : sql``}
-        from f2, q, qsum
-        order by raw desc, f2.failure_id
+        select f3.failure_id, f3.title, f3.cover, f3.tags, f3.domain, f3.s1, f3.trigram, f3.raw, qsum.unknown,
+          (select coalesce(sum(ln(1 + q.n / greatest(1, st.df))) filter (where a.lexeme = any(qsum.lexemes)) / nullif(sum(ln(1 + q.n / greatest(1, st.df))), 0), 0)
+             from (select u.lexeme from unnest(f3.search) u where 'A' = any(u.weights)) a join library_term_stats st on st.lexeme = a.lexeme)::float8 as ecover,
+          coalesce((select count(*) from unnest(q.olex) o where o = any(tsvector_to_array(f3.search)))::float8 / nullif(cardinality(q.olex), 0), 0.5)::float8 as object
+          ${opts.withRow ? sql`, f3.row` : sql``}
+        from f3, q, qsum
+        order by f3.raw desc, f3.failure_id collate "C"
         limit ${limit}`);
   return res.rows as unknown as Candidate[];
 }
