@@ -101,7 +101,9 @@ export function validateContributionEntry(raw: Record<string, unknown>, mode: "s
 
 /** A guess of the domain when the contributor did not choose: software words in tags or actions → software. */
 export function guessDomain(entry: Partial<ContributionEntry>, origin: string): Domain {
-  if (origin === "novel_failure" || origin === "learned_pattern") return "software";
+  if (origin === "learned_pattern") return "software";
+  // A mission's novel failure is a software one unless the tool reported an object (the draft says Physical).
+  if (origin === "novel_failure") return entry.category === "Physical" ? "physical" : "software";
   if (entry.probe_action || entry.resolution_action) return "software";
   const sw = /^(shell|http|https|file|dns|tls|ssl|npm|pip|git|docker|sandbox|credentials?|token|api|binary|process|port|disk|network|ci|linux|database|postgres|software)$/;
   return (entry.context_tags ?? []).some((t) => sw.test(t)) ? "software" : "physical";
@@ -264,6 +266,8 @@ export async function updateContribution(db: Db, p: { id: string; actorId: strin
   return db.transaction(async (tx) => {
     const c = await lockContribution(tx, p.id);
     const pickUp = c.status === "draft" && !isPerson(c.authorId);
+    // Someone else's draft is private: it does not exist for anyone but its author.
+    if (c.status === "draft" && isPerson(c.authorId) && c.authorId !== p.actorId) throw new AppError("not_found", { userMessage: `Contribution ${c.id} does not exist.` });
     if (c.authorId !== p.actorId && !pickUp) throw new AppError("forbidden", { userMessage: `Only the author of contribution ${c.id} can change it. Comment on it instead, or propose your own edit.` });
     if (!["draft", "pending", "changes_requested"].includes(c.status)) {
       throw new AppError("conflict", { userMessage: `This contribution is ${STATUS_WORDS[c.status]}, so it can no longer be changed. Propose a new contribution instead.` });

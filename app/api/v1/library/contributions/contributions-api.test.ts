@@ -137,11 +137,16 @@ describe("/api/v1/library/contributions", () => {
     as("ada");
     // Carla's draft is private to her: a reviewer or admin does not see it.
     expect((await comment(contribution.id, { body: "hello" })).status).toBe(404);
-    const patch = await one.PATCH(json("PATCH", `/api/v1/library/contributions/${contribution.id}`, { entry }), params({ id: contribution.id }));
-    expect(patch.status).toBe(403);
+    const patchDraft = () => one.PATCH(json("PATCH", `/api/v1/library/contributions/${contribution.id}`, { entry }), params({ id: contribution.id }));
+    expect((await patchDraft()).status).toBe(404);
     as("carla");
     const submitted = await one.PATCH(json("PATCH", `/api/v1/library/contributions/${contribution.id}`, { entry: { ...entry, title: "Second door" } }), params({ id: contribution.id }));
     expect(submitted.status).toBe(200);
     expect(((await submitted.json()) as { contribution: { status: string } }).contribution.status).toBe("pending");
+    // Submitted, it is visible to all, but only its author changes it.
+    as("ada");
+    const other = await patchDraft();
+    expect(other.status).toBe(403);
+    expect((await errorOf(other)).message).toMatch(/Only the author/);
   });
 });
