@@ -109,7 +109,8 @@ export default async function ContributionsPage({ searchParams }: { searchParams
                 return (
                   <tr key={c.id} data-testid="queue-row" data-id={c.id} data-status={c.status}>
                     <td className="wide">
-                      <Link href={`/contributions/${c.id}`} className="strong">
+                      {/* No prefetch: a reviewer opening a pending contribution takes it into review. */}
+                      <Link prefetch={false} href={`/contributions/${c.id}`} className="strong">
                         {(e.title as string) || (e.surface_symptom as string)?.slice(0, 80) || "Untitled draft"}
                       </Link>
                       {e.surface_symptom && e.title ? <div className="muted small clamp">{String(e.surface_symptom)}</div> : null}
