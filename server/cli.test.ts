@@ -198,10 +198,10 @@ describe("faultline library", () => {
     fs.writeFileSync(file, jar);
     const dry = await cli(["library", "import", file, "--dry-run"]);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(/^Preview \(nothing changed\) of 1 entries: 1 added, 0 edited, 0 unchanged, 0 deprecated\./);
+    expect(dry.stdout).toMatch(/^Preview \(nothing changed\) of 1 entry: 1 added, 0 edited, 0 unchanged, 0 deprecated\./);
     const imp = await cli(["library", "import", file]);
     expect(imp.code, imp.stderr).toBe(0);
-    expect(imp.stdout).toMatch(/^Imported 1 entries as library version 2: 1 added/);
+    expect(imp.stdout).toMatch(/^Imported 1 entry as library version 2: 1 added/);
     const again = await cli(["library", "import", file, "--json"]);
     expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, version: null, counts: { unchanged: 1 } });
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Db } from "../db/client";
 import { importLibraryFile, exportEntries } from "../db/queries/library-io";
 import { LibraryQueryError, queryLibrary } from "../db/queries/library-query";
-import { describeFileError, detectFormat, LIBRARY_FORMATS, serializeLibrary, type LibraryFormat } from "../lib/library/io";
+import { describeFileError, detectFormat, entriesCount, LIBRARY_FORMATS, serializeLibrary, type LibraryFormat } from "../lib/library/io";
 
 /**
  * `faultline library import | export | query`: the failure-mode library from scripts, on the embedded
@@ -48,9 +48,9 @@ export async function libraryImport(db: Db, io: Io, p: { text: string; file: str
   const c = r.counts;
   const counts = `${c.added} added, ${c.edited} edited, ${c.unchanged} unchanged, ${c.deprecated} deprecated${c.restored ? `, ${c.restored} restored` : ""}`;
   if (p.json) io.out(JSON.stringify(r, null, 2));
-  else if (r.dryRun) io.out(`Preview (nothing changed) of ${r.entries} entries${p.replace ? ", replacing the library" : ""}: ${counts}.`);
-  else if (r.version === null) io.out(`Nothing to change: the library already holds these ${r.entries} entries as they are (${counts}).`);
-  else io.out(`Imported ${r.entries} entries as library version ${r.version}${p.replace ? " (replacing the library)" : ""}: ${counts}.`);
+  else if (r.dryRun) io.out(`Preview (nothing changed) of ${entriesCount(r.entries)}${p.replace ? ", replacing the library" : ""}: ${counts}.`);
+  else if (r.version === null) io.out(`Nothing to change: the library already holds these ${entriesCount(r.entries)} as they are (${counts}).`);
+  else io.out(`Imported ${entriesCount(r.entries)} as library version ${r.version}${p.replace ? " (replacing the library)" : ""}: ${counts}.`);
   return 0;
 }
 
@@ -67,7 +67,7 @@ export async function libraryExport(db: Db, io: Io, p: { format: string | undefi
   const tmp = path.join(path.dirname(path.resolve(p.out)), `.${path.basename(p.out)}.${process.pid}.partial`);
   fs.writeFileSync(tmp, text, { flag: "wx" });
   fs.renameSync(tmp, p.out);
-  io.err(`Wrote ${entries.length} entries (library version ${version ?? "none"}) to ${p.out} as ${format.toUpperCase()}.`);
+  io.err(`Wrote ${entriesCount(entries.length)} (library version ${version ?? "none"}) to ${p.out} as ${format.toUpperCase()}.`);
   return 0;
 }
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { EntryMatch, EntryRevision } from "@/db/queries/library-browse";
-import { formatUtc } from "../ui/relative-time";
+import { RelativeTime } from "../ui/relative-time";
 
 const CHANGE: Record<string, { label: string; tone: string }> = {
   added: { label: "Added", tone: "success" },
@@ -40,9 +40,9 @@ export function EntryHistory({ history }: { history: EntryRevision[] }) {
               <Link className="link small" href={`/library/versions#v${h.libraryVersion}`}>
                 library version {h.libraryVersion}
               </Link>
-              <time className="tl-time" dateTime={h.createdAt}>
-                {formatUtc(h.createdAt)}
-              </time>
+              <span className="tl-time">
+                <RelativeTime iso={h.createdAt} />
+              </span>
             </div>
             {h.versionSummary ? <p className="muted small lib-summary">{h.versionSummary}</p> : null}
             {diff.length ? (
@@ -108,7 +108,7 @@ export function EntryMatches({ matches, total }: { matches: EntryMatch[]; total:
                 </Link>
               </th>
               <td>
-                <time dateTime={m.at}>{formatUtc(m.at)}</time>
+                <RelativeTime iso={m.at} />
               </td>
               <td className="num">{m.rank}</td>
               <td className="num">{m.matchScore.toFixed(2)}</td>

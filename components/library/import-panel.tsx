@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { importLibraryAction } from "@/app/(console)/library/actions";
 import type { ImportFileResult } from "@/db/queries/library-io";
-import { describeFileError } from "@/lib/library/io";
+import { describeFileError, entriesCount } from "@/lib/library/io";
 
 type Source = { text: string; fileName?: string };
 
@@ -111,7 +111,7 @@ export function ImportPanel() {
             ✓{" "}
             {done.version ? (
               <>
-                Imported {done.entries} entries as{" "}
+                Imported {entriesCount(done.entries)} as{" "}
                 <Link className="link" href={`/library/versions#v${done.version}`}>
                   library version {done.version}
                 </Link>
@@ -152,7 +152,7 @@ function ImportResult({ result, replace }: { result: ImportFileResult; replace: 
   return (
     <section className="card lib-preview stack-tight" data-testid="import-preview-result" aria-label="Preview">
       <h2 className="section-title">
-        Preview: {result.entries} entries in the {result.format.toUpperCase()} file{replace ? ", replacing the library" : ""}
+        Preview: {entriesCount(result.entries)} in the {result.format.toUpperCase()} file{replace ? ", replacing the library" : ""}
       </h2>
       <dl className="metric-grid">
         {COUNT_LABELS.map(([k, label, tone]) => (

@@ -29,7 +29,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
           <label className="sr-only" htmlFor="lib-q">
             Search
           </label>
-          <input id="lib-q" type="text" name="q" defaultValue={oneParam(params, "q")} placeholder='Search symptoms, causes, probes… (e.g. "drawer latch", FM-SW-0004)' maxLength={200} data-testid="library-q" />
+          <input id="lib-q" type="text" name="q" defaultValue={oneParam(params, "q")} placeholder='Search symptoms, hidden causes, tags… (e.g. "drawer latch", FM-SW-0004)' maxLength={200} data-testid="library-q" />
           <button type="submit" className="btn btn-primary" data-testid="library-apply">
             Search
           </button>
@@ -172,7 +172,7 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
           <tbody>
             {result.entries.map((e) => (
               <tr key={e.failure_id} data-testid="library-row" data-id={e.failure_id}>
-                <td>
+                <td className="lib-id">
                   <Link className="link" href={`/library/${e.failure_id}`}>
                     <code>{e.failure_id}</code>
                   </Link>
@@ -196,7 +196,7 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
                 </td>
                 <td className="wide lib-symptom">{e.surface_symptom}</td>
                 <td>
-                  <TagList tags={e.context_tags} max={4} />
+                  <TagList tags={e.context_tags} max={3} />
                 </td>
                 <td className="small">{SOURCE_LABEL[e.source] ?? e.source}</td>
               </tr>

@@ -73,7 +73,9 @@ describe("browsing the library (PostgreSQL)", () => {
     expect(r.success).toBe(false);
     const msgs = r.error!.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     expect(msgs).toEqual(expect.arrayContaining([expect.stringMatching(/^category.0: must be one of Physical/), "per: must be 25, 50 or 100", expect.stringMatching(/^sort: must be one of relevance/)]));
-    expect(searchParamsObject(new URLSearchParams("risk=High&risk=Low&q=x"))).toEqual({ risk: ["High", "Low"], q: "x" });
+    expect(searchParamsObject(new URLSearchParams("risk=High&risk=Low&q=x&sort=&tag="))).toEqual({ risk: ["High", "Low"], q: "x" });
+    // What the console's filter form submits when nothing else is chosen.
+    expect(browseFiltersSchema.safeParse(searchParamsObject(new URLSearchParams("q=latch&category=Constraint&tag=&deprecated=hide&sort=&per=50"))).success).toBe(true);
   });
 
   it("lists popular tags and the versions with their author's name", async () => {

@@ -38,7 +38,11 @@ export type BrowseFilters = z.output<typeof browseFiltersSchema>;
 export function searchParamsObject(sp: URLSearchParams | Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   const entries = sp instanceof URLSearchParams ? [...sp.keys()].map((k) => [k, sp.getAll(k)] as const) : Object.entries(sp);
-  for (const [k, v] of entries) if (v !== undefined) out[k] = Array.isArray(v) && v.length === 1 ? v[0] : (v as string | string[]);
+  // An empty form field (`sort=`) means "not set".
+  for (const [k, v] of entries) {
+    const values = (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x) => x !== "");
+    if (values.length) out[k] = values.length === 1 ? values[0] : values;
+  }
   return out;
 }
 

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../lib/errors";
 import type { LibraryEntry } from "../../lib/library/entry";
-import { parseLibraryFile, type FileError, type LibraryFormat } from "../../lib/library/io";
+import { entriesCount, parseLibraryFile, type FileError, type LibraryFormat } from "../../lib/library/io";
 import type { Db, Executor } from "../client";
 import { libraryEntries } from "../schema";
 import { entryDiff, publishChanges, rowToEntry, type EntryChange } from "./library";
@@ -74,7 +74,7 @@ export async function importLibrary(db: Db, p: { entries: LibraryEntry[]; replac
     const plan = await planImport(tx, p.entries, { replace: p.replace });
     const c = plan.counts;
     const what = [c.added && `${c.added} added`, c.edited && `${c.edited} edited`, c.deprecated && `${c.deprecated} deprecated`, c.restored && `${c.restored} restored`].filter(Boolean).join(", ");
-    const summary = `${p.replace ? "Import replacing the library" : "Import"}${p.source ? ` of ${p.source}` : ""}: ${what || "no change"} (${p.entries.length} entries in the file).`;
+    const summary = `${p.replace ? "Import replacing the library" : "Import"}${p.source ? ` of ${p.source}` : ""}: ${what || "no change"} (${entriesCount(p.entries.length)} in the file).`;
     const version = await publishChanges(tx, { changes: plan.changes, authorId: p.authorId, summary });
     return { version, plan };
   });

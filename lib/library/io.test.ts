@@ -21,7 +21,7 @@ describe("library files (JSON and YAML in the document's schema)", () => {
 
   it("writes the document's field order and leaves absent optional fields out", () => {
     const yaml = serializeLibrary([starter.find((e) => e.failure_id === "FM-PHY-0003")!], "yaml", { version: 7 });
-    expect(yaml).toMatch(/^# Faultline failure-mode library, version 7: 1 entries/);
+    expect(yaml).toMatch(/^# Faultline failure-mode library, version 7: 1 entry/);
     const keys = [...yaml.matchAll(/^[- ] (\w+):/gm)].map((m) => m[1]);
     expect(keys.slice(0, 8)).toEqual(["failure_id", "title", "category", "surface_symptom", "hidden_reality", "diagnostic_probe", "resolution_path", "risk_level"]);
     expect(yaml).not.toMatch(/risk_notes|probe_action/);

@@ -105,8 +105,13 @@ export function toFileEntry(e: LibraryEntry): Record<string, unknown> {
 export function serializeLibrary(entries: LibraryEntry[], format: LibraryFormat, meta?: { version: number | null; exportedAt?: string }): string {
   const list = [...entries].sort((a, b) => (a.failure_id < b.failure_id ? -1 : a.failure_id > b.failure_id ? 1 : 0)).map(toFileEntry);
   if (format === "json") return `${JSON.stringify(list, null, 2)}\n`;
-  const head = meta ? `# Faultline failure-mode library${meta.version ? `, version ${meta.version}` : ""}: ${list.length} entries${meta.exportedAt ? `, exported ${meta.exportedAt}` : ""}.\n# Import with: npx faultline library import FILE [--replace]\n` : "";
+  const head = meta ? `# Faultline failure-mode library${meta.version ? `, version ${meta.version}` : ""}: ${entriesCount(list.length)}${meta.exportedAt ? `, exported ${meta.exportedAt}` : ""}.\n# Import with: npx faultline library import FILE [--replace]\n` : "";
   return head + stringifyYaml(list, { lineWidth: 0 });
+}
+
+/** "1 entry", "3 entries". */
+export function entriesCount(n: number): string {
+  return `${n} ${n === 1 ? "entry" : "entries"}`;
 }
 
 export function exportFileName(format: LibraryFormat, version: number | null): string {

@@ -82,7 +82,7 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
           ) : null}
         </div>
       </header>
-      <nav className="segmented" aria-label="Mode">
+      <nav className="segmented lib-mode" aria-label="Mode">
         <Link href={libraryHref({}, {})} className={mode === "browse" ? "is-active" : ""} aria-current={mode === "browse" ? "page" : undefined} data-testid="mode-browse">
           Browse &amp; search
         </Link>

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { listVersions } from "@/db/queries/library-browse";
 import { RollbackButton } from "@/components/library/rollback-button";
-import { formatUtc } from "@/components/ui/relative-time";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 
@@ -57,7 +57,7 @@ export default async function LibraryVersionsPage() {
                 Version {v.version} {v.version === current ? <span className="badge tone-success">Current</span> : null}
               </h2>
               <span className="muted small">
-                by <strong>{v.authorName}</strong>, <time dateTime={v.createdAt}>{formatUtc(v.createdAt)}</time>
+                by <strong>{v.authorName}</strong>, <RelativeTime iso={v.createdAt} />
               </span>
               {manage && v.version < current ? (
                 <div className="lib-version-action">
