@@ -1,6 +1,7 @@
 import { assertToolResult, toolErrorSchema, type ToolError, type ToolResult } from "../tools/result";
 import { missionDefinitionSchema, PHASES, PRIORITIES, type MissionDefinition, type Phase, type Priority, type StepDefinition, type ToolName } from "./definition";
 import { advance, type EngineIO } from "./engine";
+import type { LibraryHypothesis } from "./library";
 import { EVENT_TYPES, type MissionEvent, type NewMissionEvent } from "./events";
 import { nextAction, phaseTimeLeft } from "./next-action";
 import { STUCK_LOOP_REPEATS } from "./recovery";
@@ -59,6 +60,12 @@ export interface ModelCheckBounds {
   infra: boolean;
   /** The engine records ADR-0003 diagnoses (diagnostic_reflection) of failures. Slower. */
   diagnosis: boolean;
+  /**
+   * The failure-mode library is consulted after each diagnosis (needs `diagnosis`): it answers either the two
+   * hypotheses of MODEL_HYPOTHESES (a Requires-Oversight one with a probe action, a Low one without) or abstains;
+   * every probe and resolution action confirms, rejects or cannot run.
+   */
+  library: boolean;
 }
 
 export const DEFAULT_BOUNDS: ModelCheckBounds = {
@@ -74,6 +81,7 @@ export const DEFAULT_BOUNDS: ModelCheckBounds = {
   timeouts: true,
   infra: true,
   diagnosis: false,
+  library: false,
 };
 
 /**
@@ -166,6 +174,9 @@ export function livenessBound(b: ModelCheckBounds): number {
     for (const a of p.agents) {
       const highRisk = a.steps.filter((s) => s.highRisk).length;
       bound += A * (1 + a.steps.length + 2 * highRisk + 1);
+      // A step's failure consults the library once per attempt; per hypothesis at most: oversight gate and decision,
+      // probe (inconclusive), probe gate, decision and its record, resolution gate, decision and its record, re-run; then exhausted.
+      if (b.library) bound += A * a.steps.length * (10 * MODEL_HYPOTHESES.length + 1);
       compensable += a.steps.filter((s) => s.compensate).length * A;
     }
   bound += 3 * (A * b.agents + def.phases.length);
@@ -182,6 +193,14 @@ export function livenessBound(b: ModelCheckBounds): number {
 export type EnvOutcome = "ok" | "no-evidence" | "fail-recoverable" | "fail-unrecoverable" | "timeout" | "infra" | "crash";
 
 const DIAGNOSIS = { enabled: true, whyDepth: 5, maxRecoveryAttempts: 2, fastPath: true };
+const sh = (script: string) => ({ tool: "shell" as const, args: { command: "sh", args: ["-c", script] } });
+/** The library's answer in the model: every kind of gate the walk can open is reachable from it. */
+export const MODEL_HYPOTHESES: LibraryHypothesis[] = [
+  { failure_id: "FM-SW-9001", rank: 1, match_score: 0.9, title: "Overseen cause", category: "State", risk_level: "Requires-Oversight", risk_notes: null, diagnostic_probe: "Check it.", resolution_path: "Fix it.", probe_action: { ...sh("true"), confirm_when: { exit_code: 0 } }, resolution_action: { ...sh("true"), expect: { exit_code: 0 } } },
+  { failure_id: "FM-SW-9002", rank: 2, match_score: 0.6, title: "Plain cause", category: "State", risk_level: "Low", risk_notes: null, diagnostic_probe: "Look at it.", resolution_path: "Repair it.", probe_action: null, resolution_action: { ...sh("true"), expect: { exit_code: 0 } } },
+];
+const LIBRARY_ANSWERS = ["two hypotheses", "abstains"];
+const ACTION_OUTCOMES = ["exit 0", "exit 1", "cannot run"];
 const OBJECTIVE_OUTCOMES = ["passes", "fails"];
 const PAUSE_CHOICES = ["no pause", "operator pauses"];
 const PASS: EvidenceRecord[] = [{ check: "exit_code", expected: 0, actual: 0, passed: true }];
@@ -363,10 +382,16 @@ async function perform(ctx: Ctx, node: Node, action: Action, describe = false): 
     idempotent: ctx.sys.idempotent,
     stopped: () => crashed,
     diagnosis: ctx.b.diagnosis ? DIAGNOSIS : undefined,
-    run: async (_call, { idempotencyKey }) => {
+    library: ctx.b.library
+      ? async () => (choose(LIBRARY_ANSWERS, describe ? "the library" : "") === 0 ? { libraryVersion: 1, abstained: false, hypotheses: MODEL_HYPOTHESES } : { libraryVersion: 1, abstained: true, hypotheses: [] })
+      : undefined,
+    run: async (_call, { idempotencyKey, library }) => {
       const [, agent, stepStr, , comp] = idempotencyKey.split("/");
       let r: { result: ToolResult; evidence: EvidenceRecord[] };
-      if (agent === "objective") {
+      if (library) {
+        const c = choose(ACTION_OUTCOMES, describe ? `${library.kind} action of ${agent} step ${stepStr}` : "");
+        r = c === 0 ? toolOutcome("ok") : c === 1 ? { result: { ok: false, data: null, error: ERRORS["fail-recoverable"] }, evidence: [] } : toolOutcome("fail-unrecoverable");
+      } else if (agent === "objective") {
         const c = choose(OBJECTIVE_OUTCOMES, describe ? `objective check ${stepStr}` : "");
         r = toolOutcome(c === 0 ? "ok" : "no-evidence");
       } else if (comp === "compensate") {
@@ -492,6 +517,12 @@ export function canonicalKey(node: Node, info: Ctx["info"]): string {
     if (a.recoveries.length) k += `{${a.recoveries.map((r) => `${r.step}:${r.strategy}:${r.outcome[0]}`).join(",")}}`;
     if (a.recovery) k += `<${a.recovery.step}:${a.recovery.strategy}:${a.recovery.done}>`;
     if (a.pendingRecovery) k += `<P${a.pendingRecovery.strategy}>`;
+    // The library walk (000 Output Protocol): where it stands, and which failures already consulted the library.
+    if (a.libraryConsulted.length) k += `L${a.libraryConsulted.join(",")}`;
+    if (a.library) {
+      const w = a.library;
+      k += `{${w.step}:${w.current}:${w.stage}:${w.oversightApproved ? "O" : ""}${w.actionFailed ? "F" : ""}${w.decision ? `${w.decision.stage}=${w.decision.decision}` : ""}}`;
+    }
     // The stuck-loop detector: the latest failing action and its run length (saturated: beyond the threshold nothing
     // changes). Dead once the agent can never run again: its phase completed, or the mission was aborted.
     if (a.repeatedFailure && !s.aborted && !s.completedPhases.includes(a.phase)) k += `~${a.repeatedFailure.signature}:${Math.min(a.repeatedFailure.count, STUCK_LOOP_REPEATS)}`;
@@ -612,7 +643,8 @@ function checkState(ctx: Ctx, s: MissionState): Violation[] {
     if (a.status === "completed" && !provenByEvidence(ctx, a)) out.push(v("NoSuccessWithoutEvidence", `agent "${a.name}" is completed but not every step succeeded with passing evidence`));
     for (const st of a.steps) {
       // NoSilentFailure: a running attempt has no failed step (its agent.failed is in the same transaction).
-      if (st.status === "failed" && a.status === "running") out.push(v("NoSilentFailure", `agent "${a.name}" is running with a failed step`));
+      // A failure being handled explicitly (the library's walk over its hypotheses, an ADR-0003 recovery) keeps its agent running, on the record.
+      if (st.status === "failed" && a.status === "running" && !handled(a, st.index)) out.push(v("NoSilentFailure", `agent "${a.name}" is running with a failed step`));
       if (st.status === "succeeded" && (st.error !== null || !passing(st.evidence))) out.push(v("ToolContract", `step ${st.index} of "${a.name}" succeeded without passing evidence or with an error`));
       if (st.status === "failed" && !st.error) out.push(v("ToolContract", `step ${st.index} of "${a.name}" failed without an error`));
     }
@@ -650,6 +682,11 @@ function checkState(ctx: Ctx, s: MissionState): Violation[] {
   return out;
 }
 
+/** The failed step `index` of a running agent is on the record as being handled: a library walk or a recovery on it. */
+function handled(a: AgentState, index: number): boolean {
+  return a.library?.step === index || a.recovery?.step === index || (a.pendingRecovery !== null && a.steps.findLast((st) => st.status === "failed")?.index === index);
+}
+
 /** Invariants of one atomic append: `before` --batch--> `after`. */
 function checkBatch(ctx: Ctx, before: MissionState, batch: MissionEvent[], after: MissionState): Violation | null {
   for (const [i, e] of batch.entries()) {
@@ -658,8 +695,9 @@ function checkBatch(ctx: Ctx, before: MissionState, batch: MissionEvent[], after
       if (!toolErrorSchema.safeParse(e.payload.error).success) return v("ToolContract", `tool.failed for step ${e.payload.step} of "${e.payload.agent}" without a valid error`);
       const { agent, attempt, step } = e.payload;
       // NoSilentFailure: the failure moves the agent to FAILED (or RETRY) in the same transaction, never to success.
-      if (!batch.slice(i + 1).some((x) => x.type === "agent.failed" && x.payload.agent === agent && x.payload.attempt === attempt)) return v("NoSilentFailure", `tool.failed for step ${step} of "${agent}" (attempt ${attempt}) is not followed by agent.failed in the same transaction`);
       const a = after.agents[agent];
+      if (a.attempt === attempt && a.status === "running" && handled(a, step)) continue;
+      if (!batch.slice(i + 1).some((x) => x.type === "agent.failed" && x.payload.agent === agent && x.payload.attempt === attempt)) return v("NoSilentFailure", `tool.failed for step ${step} of "${agent}" (attempt ${attempt}) is not followed by agent.failed in the same transaction`);
       if (a.attempt === attempt && !(a.status === "failed" || a.status === "pending" || a.status === "skipped")) return v("NoSilentFailure", `after tool.failed for step ${step} of "${agent}", the agent is ${a.status}, not failed or retried`);
       if (a.attempt === attempt && a.steps[step] && a.steps[step].status !== "failed") return v("NoSilentFailure", `after tool.failed, step ${step} of "${agent}" is ${a.steps[step].status}`);
     }
@@ -677,8 +715,10 @@ function checkBatch(ctx: Ctx, before: MissionState, batch: MissionEvent[], after
     const a0 = before.agents[n];
     const a1 = after.agents[n];
     if (a0.attempt !== a1.attempt || !a0.steps.some((st) => st.status === "failed")) continue;
-    if (a1.status === "completed") return v("NoSilentFailure", `agent "${n}" completed attempt ${a1.attempt} in which a step failed`);
-    for (const st of a0.steps) if (st.status === "failed" && a1.steps[st.index] && a1.steps[st.index].status !== "failed") return v("NoSilentFailure", `step ${st.index} of "${n}" failed in attempt ${a1.attempt} and is now ${a1.steps[st.index].status}`);
+    // Only a re-run of the failed step, recorded in this transaction for its recovery or library resolution, may turn it around.
+    const reran = (i: number) => batch.some((e) => e.type === "step.rerun" && e.payload.agent === n && e.payload.step === i && (e.payload.reason === "library" || e.payload.reason === "recovery"));
+    if (a1.status === "completed" && !a0.steps.every((st) => st.status !== "failed" || reran(st.index))) return v("NoSilentFailure", `agent "${n}" completed attempt ${a1.attempt} in which a step failed`);
+    for (const st of a0.steps) if (st.status === "failed" && !reran(st.index) && a1.steps[st.index] && a1.steps[st.index].status !== "failed") return v("NoSilentFailure", `step ${st.index} of "${n}" failed in attempt ${a1.attempt} and is now ${a1.steps[st.index].status}`);
   }
   return null;
 }
@@ -1078,7 +1118,7 @@ export function formatResult(r: ModelCheckResult): string {
     `bounds: ${b.agents} agents (${agentNames(b)
       .map((a) => a.priority)
       .join(", ")}) in ${b.phases} phase(s), ${b.steps} steps each, ${b.retries} retries per agent (policy), ${b.crashes} crash(es), ${b.pauses} pause(s), ${b.objectiveChecks} objective check(s); ` +
-      `high-risk ${b.highRisk ? "on" : "off"}, compensations ${b.compensate ? "on" : "off"}, phase timeouts ${b.timeouts ? "on" : "off"}, LLM outage ${b.infra ? "on" : "off"}, diagnosis ${b.diagnosis ? "on" : "off"}`,
+      `high-risk ${b.highRisk ? "on" : "off"}, compensations ${b.compensate ? "on" : "off"}, phase timeouts ${b.timeouts ? "on" : "off"}, LLM outage ${b.infra ? "on" : "off"}, diagnosis ${b.diagnosis ? "on" : "off"}, library ${b.library ? "on" : "off"}`,
     `assumptions: retry / retry_phase / restart_phase are not chosen once an agent used its ${b.retries} retr${b.retries === 1 ? "y" : "ies"} (policy); every other option a gate offers is explored; at most ${b.crashes} crash(es) and ${b.pauses} pause(s) per path, every pause resumed; operators eventually decide`,
     `states explored: ${r.statesExplored}`,
     `distinct states: ${r.distinctStates}`,

@@ -102,7 +102,9 @@ describe("recovery: auto, on real processes and HTTP", () => {
     expect(s.finalStatus).toBe("SUCCESS");
     expect(s.gates).toHaveLength(0);
     const from = types(events).indexOf("tool.failed");
-    expect(types(events).slice(from, from + 7)).toEqual(["tool.failed", "diagnostic_reflection", "recovery.started", "recovery.step", "step.rerun", "tool.succeeded", "recovery.finished"]);
+    // The test database's library is empty: the failure is novel (a draft for reviewers), then ADR-0003 recovery runs as before.
+    expect(types(events).slice(from, from + 9)).toEqual(["tool.failed", "diagnostic_reflection", "library.hypotheses", "library.novel", "recovery.started", "recovery.step", "step.rerun", "tool.succeeded", "recovery.finished"]);
+    expect(payload(events, "library.hypotheses")).toMatchObject({ abstained: true, hypotheses: [], query: { object_class: "http: 127.0.0.1" } });
     expect(payload(events, "recovery.started")).toMatchObject({ by: "auto", attemptNo: 1, plan: { strategy: "wait_and_retry_after", source: "diagnosis" } });
     expect(payload(events, "recovery.step")).toMatchObject({ tool: "shell", args: { command: "sleep", args: ["1"] }, ok: true });
     expect(payload(events, "step.rerun")).toMatchObject({ reason: "recovery" });
