@@ -98,7 +98,7 @@ export function parseLibraryQuery(input: unknown) {
  * still count in the score of the candidates found. A library under about a thousand entries never
  * reaches it (every term is read); at 100,000 entries it keeps the statement within milliseconds.
  */
-export const POSTINGS_BUDGET = 5_000;
+export const POSTINGS_BUDGET = 3_000;
 /** How many of the best candidates of the postings stage get the full score. */
 export const RERANK = 25;
 /** How many of those get the (costlier) trigram similarity of their surface symptom. */
