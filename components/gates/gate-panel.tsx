@@ -6,7 +6,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState, useTransition, type KeyboardEvent } from "react";
 import { decideGateAction } from "@/app/(console)/gates/actions";
-import type { GateDecision } from "@/lib/mission/types";
+import type { GateDecision, GateError } from "@/lib/mission/types";
+import { LibraryGateView, libraryGateTitle } from "./library-view";
 import { gateTitle, type GateView } from "@/lib/views/gate-view";
 import { queryKeys } from "../query-keys";
 import { RelativeTime } from "../ui/relative-time";
@@ -66,6 +67,8 @@ export function GatePanel({
   const [result, setResult] = useState<{ kind: "ok"; decision: GateDecision } | { kind: "error"; message: string } | null>(null);
   const ids = { title: useId(), note: useId(), hint: useId() };
   const err = gate.error;
+  // The failure-mode library's hypothesis, on library gates and on the exhausted escalation (lib/mission/library.ts).
+  const library = (gate.error as GateError).library ?? null;
   const decided = result?.kind === "ok";
 
   function decide(decision: GateDecision) {
@@ -110,7 +113,8 @@ export function GatePanel({
           Gate open
         </span>
         <Heading id={ids.title} className="gate-title">
-          {showMission ? `${gate.missionName}: ${gateTitle(gate)}` : gateTitle(gate)}
+          {showMission ? `${gate.missionName}: ` : ""}
+          {library ? libraryGateTitle(library, gate.agent) : gateTitle(gate)}
         </Heading>
         <span className="muted gate-meta">
           {gate.phase} · opened <RelativeTime iso={gate.openedAt} />
@@ -136,6 +140,7 @@ export function GatePanel({
             {err.why}
           </p>
         ) : null}
+        {library ? <LibraryGateView info={library} /> : null}
       </div>
 
       {canDecide ? (

@@ -2,6 +2,7 @@ import type { MissionEvent } from "@/lib/mission/events";
 import { RelativeTime } from "../ui/relative-time";
 import { DiagnosisView } from "../diagnosis/diagnosis-view";
 import { RecoveryEventDetails } from "../diagnosis/recovery-view";
+import { LibraryEventDetails } from "../gates/library-view";
 import { summarizeDiagnosis } from "@/lib/mission/reducer";
 
 const TONE: Partial<Record<MissionEvent["type"], string>> = {
@@ -16,6 +17,9 @@ const TONE: Partial<Record<MissionEvent["type"], string>> = {
   "tool.succeeded": "success",
   "agent.completed": "success",
   "phase.completed": "success",
+  "library.hypotheses": "running",
+  "library.novel": "partial",
+  "library.exhausted": "failed",
 };
 
 export function actorLabel(actorId: string, actors: Record<string, string>): string {
@@ -47,7 +51,7 @@ export function Timeline({ events, actors }: { events: readonly MissionEvent[]; 
               {e.payload.error.status !== undefined ? <span className="muted"> (HTTP {e.payload.error.status})</span> : null}
             </p>
           ) : null}
-          {e.type === "diagnostic_reflection" ? <DiagnosisView diagnosis={summarizeDiagnosis(e.payload.diagnosis)} open={false} /> : <RecoveryEventDetails event={e} />}
+          {e.type === "diagnostic_reflection" ? <DiagnosisView diagnosis={summarizeDiagnosis(e.payload.diagnosis)} open={false} /> : e.type.startsWith("library.") ? <LibraryEventDetails event={e} /> : <RecoveryEventDetails event={e} />}
           <dl className="tl-body">
             <div>
               <dt>Reason</dt>

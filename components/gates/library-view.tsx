@@ -1,0 +1,195 @@
+import Link from "next/link";
+import type { MissionEvent } from "@/lib/mission/events";
+import type { HypothesisOutcome, LibraryGateInfo } from "@/lib/mission/library";
+import { formatArgs } from "../diagnosis/recovery-view";
+
+/**
+ * The failure-mode library in missions (000 Output Protocol) as the console shows it: the hypotheses a
+ * failure matched, each probe with its evidence and verdict, resolutions, novel failures with their
+ * draft, and the exhausted escalation; on gates, the hypothesis being asked about. Library text is
+ * contributed: it is rendered as React text only, never as HTML.
+ */
+
+const score = (x: number) => x.toFixed(2);
+const OUTCOME_TONE: Record<HypothesisOutcome, string> = { confirmed: "running", resolved: "success", rejected: "neutral", skipped: "neutral", unresolved: "failed" };
+
+export function RiskBadge({ risk }: { risk: string }) {
+  const tone = risk === "Low" ? "success" : risk === "Medium" ? "partial" : "failed";
+  return <span className={`badge tone-${tone} lib-risk`}>{risk}</span>;
+}
+
+function EntryLink({ id, title }: { id: string; title?: string | null }) {
+  return (
+    <>
+      <Link href={`/library/${id}`} className="link lib-id">
+        {id}
+      </Link>
+      {title ? <strong> {title}</strong> : null}
+    </>
+  );
+}
+
+/** What the timeline shows for `library.*` events; null for other events. */
+export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
+  switch (e.type) {
+    case "library.hypotheses":
+      if (e.payload.error) return <p className="tl-error">The library could not be queried: {e.payload.error}</p>;
+      return (
+        <div className="lib-event" data-testid="library-hypotheses">
+          <p className="small muted">
+            Query: “{e.payload.query.observed_symptom}” · {e.payload.query.object_class}
+            {e.payload.query.force_applied ? ` · ${e.payload.query.force_applied}` : ""}
+            {e.payload.libraryVersion !== null ? ` · library version ${e.payload.libraryVersion}` : ""}
+          </p>
+          {e.payload.abstained ? (
+            <p>
+              <strong>No match</strong>: the library abstains (no entry scored above its threshold).
+            </p>
+          ) : (
+            <ol className="lib-hypotheses">
+              {e.payload.hypotheses.map((h) => (
+                <li key={h.failure_id} data-testid="library-hypothesis">
+                  <EntryLink id={h.failure_id} title={h.title} /> <span className="lib-score" title="match_score: calibrated probability that this entry is right">{score(h.match_score)}</span> <RiskBadge risk={h.risk_level} />{" "}
+                  <span className="muted small">{h.probe_action ? "probe action" : "operator probe"}{h.resolution_action ? " · resolution action" : ""}</span>
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
+      );
+    case "library.probe": {
+      const p = e.payload;
+      return (
+        <div className="lib-event" data-testid="library-probe">
+          <p>
+            <span className={`badge tone-${p.verdict === "confirmed" ? "running" : p.verdict === "inconclusive" ? "partial" : "neutral"}`} data-testid="library-verdict">
+              {p.verdict}
+            </span>{" "}
+            <EntryLink id={p.failure_id} /> · {p.by === "action" ? "probe action" : "operator"}
+            {p.call ? (
+              <>
+                {" "}
+                <code>{formatArgs(p.call.tool, p.call.args)}</code>
+              </>
+            ) : null}
+          </p>
+          {p.evidence ? (
+            <p className="small muted">
+              {p.evidence.check} expected {JSON.stringify(p.evidence.expected)}, got {JSON.stringify(p.evidence.actual)}
+            </p>
+          ) : null}
+          {p.output ? <pre className="lib-output">{p.output}</pre> : null}
+        </div>
+      );
+    }
+    case "library.resolution": {
+      const p = e.payload;
+      return (
+        <p className={p.ok ? "tl-ok" : "tl-error"} data-testid="library-resolution">
+          {p.ok ? "✓" : "✕"} Resolution of <EntryLink id={p.failure_id} /> {p.by === "action" ? "by its action" : "by an operator"}
+          {p.call ? (
+            <>
+              {" "}
+              <code>{formatArgs(p.call.tool, p.call.args)}</code>
+            </>
+          ) : null}
+          {p.output ? <span className="muted"> {p.output}</span> : null}
+        </p>
+      );
+    }
+    case "library.resolved":
+      return (
+        <p className={e.payload.outcome === "resolved" ? "tl-ok" : "tl-error"} data-testid="library-resolved">
+          <strong>{e.payload.outcome === "resolved" ? "Resolved" : "Not resolved"}</strong> by <EntryLink id={e.payload.failure_id} />: the step&apos;s own evidence decided.
+        </p>
+      );
+    case "library.novel":
+      return (
+        <div className="lib-event" data-testid="library-novel">
+          <p>
+            <span className="badge tone-partial">Novel failure</span> A draft entry ({e.payload.draft.category}, {e.payload.draft.risk_level}) waits for reviewers:{" "}
+            <Link href={`/contributions/${e.payload.contributionId}`} className="link" data-testid="library-draft-link">
+              {e.payload.draft.title}
+            </Link>
+          </p>
+        </div>
+      );
+    case "library.exhausted":
+      return (
+        <div className="lib-event" data-testid="library-exhausted">
+          <p>
+            <span className="badge tone-failed">Flagged for investigation</span> Every hypothesis was tried:
+          </p>
+          <TriedList tried={e.payload.tried} />
+        </div>
+      );
+    default:
+      return null;
+  }
+}
+
+function TriedList({ tried }: { tried: LibraryGateInfo["tried"] }) {
+  return (
+    <ul className="lib-tried small">
+      {tried.map((t) => (
+        <li key={t.failure_id}>
+          <EntryLink id={t.failure_id} title={t.title} /> <span className={`tone-text-${t.outcome ? OUTCOME_TONE[t.outcome] : "neutral"}`}>{t.outcome ?? "not reached"}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** A gate's title when the library asks: what the operator is asked to do. */
+export function libraryGateTitle(info: LibraryGateInfo, agent: string): string {
+  switch (info.stage) {
+    case "oversight":
+      return `Allow the probe of “${info.title}” (requires oversight)`;
+    case "probe":
+      return `Perform the probe of “${info.title}” and confirm or reject it`;
+    case "resolution":
+      return `Carry out the resolution of “${info.title}”`;
+    default:
+      return `Agent “${agent}”: the library's hypotheses are exhausted`;
+  }
+}
+
+/** The hypothesis a library gate asks about (or the exhausted escalation), with its probe, resolution and risk. */
+export function LibraryGateView({ info }: { info: LibraryGateInfo }) {
+  return (
+    <div className="lib-gate" data-testid="library-gate">
+      {info.stage === "exhausted" ? (
+        <p>
+          <span className="badge tone-failed" data-testid="library-flagged">
+            Flagged for investigation
+          </span>{" "}
+          Every hypothesis of the failure-mode library was rejected or did not fix the step.
+        </p>
+      ) : (
+        <>
+          <p>
+            Hypothesis {info.rank} of {info.total}: <EntryLink id={info.failure_id!} title={info.title} /> {info.match_score !== null ? <span className="lib-score">{score(info.match_score)}</span> : null} {info.risk_level ? <RiskBadge risk={info.risk_level} /> : null}
+          </p>
+          {info.risk_notes ? <p className="small muted">Risk: {info.risk_notes}</p> : null}
+          <dl className="lib-fields">
+            <div>
+              <dt>Diagnostic probe</dt>
+              <dd data-testid="library-probe-text">{info.diagnostic_probe}</dd>
+            </div>
+            <div>
+              <dt>Resolution path</dt>
+              <dd>{info.resolution_path}</dd>
+            </div>
+          </dl>
+        </>
+      )}
+      {info.note ? <p className="small">{info.note}</p> : null}
+      {info.tried.length ? (
+        <>
+          <p className="small muted">Tried so far:</p>
+          <TriedList tried={info.tried} />
+        </>
+      ) : null}
+    </div>
+  );
+}
