@@ -149,6 +149,15 @@ test("an admin previews and imports a YAML file as a new version, sees it, and r
   await page.goto(`/library/${id}`);
   await expect(page.getByTestId("entry-deprecated")).toBeVisible();
   await expect(page.getByTestId("revision").first()).toHaveAttribute("data-change", "deprecated");
+  // An admin restores it; the reason is required and goes into the changelog.
+  await page.getByTestId("entry-admin-submit").click();
+  await expect(page.getByTestId("entry-admin-error")).toContainText("reason: say why in at least 5 characters");
+  await page.getByTestId("entry-admin-reason").fill("Seen again in the new kitchen");
+  await page.getByTestId("entry-admin-submit").click();
+  await expect(page.getByTestId("entry-admin-result")).toContainText(`${id} restored in library version ${version + 2}`);
+  await expect(page.getByTestId("entry-deprecated")).toHaveCount(0);
+  await expect(page.getByTestId("revision").first()).toHaveAttribute("data-change", "restored");
+  await expect(page.getByTestId("revision").first()).toContainText(`Restored ${id}: Seen again in the new kitchen`);
 
   // Not an admin: no import link, the page refuses, and the export is refused too.
   await operatorPage.goto("/library");

@@ -60,42 +60,40 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
             ))}
           </fieldset>
           <fieldset>
-            <legend>More</legend>
+            <legend>Tags</legend>
             <label className="lib-field">
-              Tags (all of, comma-separated)
+              All of these (comma-separated)
               <input type="text" name="tag" defaultValue={activeTags.join(", ")} placeholder="drawer, furniture" maxLength={400} data-testid="library-tags" />
             </label>
-            <label className="lib-field">
-              Deprecated entries
-              <select name="deprecated" defaultValue={oneParam(params, "deprecated") || "hide"} data-testid="library-deprecated">
-                <option value="hide">Hidden</option>
-                <option value="show">Shown</option>
-                <option value="only">Only deprecated</option>
-              </select>
-            </label>
-            <div className="lib-inline">
-              <label className="lib-field">
-                Sort
-                <select name="sort" defaultValue={oneParam(params, "sort")} data-testid="library-sort">
-                  <option value="">Best match / id</option>
-                  <option value="id">Id</option>
-                  <option value="title">Title</option>
-                  <option value="risk">Risk (highest first)</option>
-                  <option value="updated">Recently changed</option>
-                </select>
-              </label>
-              <label className="lib-field">
-                Per page
-                <select name="per" defaultValue={oneParam(params, "per") || "50"}>
-                  <option value="25">25</option>
-                  <option value="50">50</option>
-                  <option value="100">100</option>
-                </select>
-              </label>
-            </div>
           </fieldset>
         </div>
-        <div className="row">
+        <div className="row lib-filter-foot">
+          <label className="lib-field">
+            Deprecated entries
+            <select name="deprecated" defaultValue={oneParam(params, "deprecated") || "hide"} data-testid="library-deprecated">
+              <option value="hide">Hidden</option>
+              <option value="show">Shown</option>
+              <option value="only">Only deprecated</option>
+            </select>
+          </label>
+          <label className="lib-field">
+            Sort
+            <select name="sort" defaultValue={oneParam(params, "sort")} data-testid="library-sort">
+              <option value="">Best match / id</option>
+              <option value="id">Id</option>
+              <option value="title">Title</option>
+              <option value="risk">Risk (highest first)</option>
+              <option value="updated">Recently changed</option>
+            </select>
+          </label>
+          <label className="lib-field">
+            Per page
+            <select name="per" defaultValue={oneParam(params, "per") || "50"}>
+              <option value="25">25</option>
+              <option value="50">50</option>
+              <option value="100">100</option>
+            </select>
+          </label>
           <button type="submit" className="btn btn-secondary btn-sm">
             Apply filters
           </button>
@@ -162,9 +160,7 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
               <th scope="col">Hypothesis</th>
               <th scope="col">Category</th>
               <th scope="col">Risk</th>
-              <th scope="col" className="wide">
-                Surface symptom
-              </th>
+              <th scope="col">Surface symptom</th>
               <th scope="col">Tags</th>
               <th scope="col">Source</th>
             </tr>
@@ -194,11 +190,11 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
                 <td>
                   <RiskBadge risk={e.risk_level} />
                 </td>
-                <td className="wide lib-symptom">{e.surface_symptom}</td>
-                <td>
+                <td className="lib-symptom">{e.surface_symptom}</td>
+                <td className="lib-tags-cell">
                   <TagList tags={e.context_tags} max={3} />
                 </td>
-                <td className="small">{SOURCE_LABEL[e.source] ?? e.source}</td>
+                <td className="small lib-source">{SOURCE_LABEL[e.source] ?? e.source}</td>
               </tr>
             ))}
           </tbody>
