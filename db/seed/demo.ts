@@ -1,8 +1,13 @@
 import type { MissionDefinition } from "../../lib/mission/definition";
 import { missionDefinitionSchema } from "../../lib/mission/definition";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 
 const node = (code: string) => ({ command: "node", args: ["-e", code] });
+
+/** The simulated robot arm of the drawer demo (a real process: db/seed/robot/drawer-robot.mjs). */
+export const DRAWER_ROBOT = path.join(path.dirname(fileURLToPath(import.meta.url)), "robot", "drawer-robot.mjs");
 
 /** The demo missions an empty database gets: one per outcome the console should show at first sight. */
 export function demoMissions(searchPort: number): MissionDefinition[] {
@@ -63,6 +68,18 @@ export function demoMissions(searchPort: number): MissionDefinition[] {
       objectiveChecks: [],
       phases: [
         { name: "EXECUTION", agents: [{ name: "indexer", priority: "critical", steps: [{ name: "rebuild index", tool: "shell", args: node("setTimeout(() => console.log('index rebuilt: 1200 documents'), 1500)"), timeoutMs: 1000, evidence: [{ output_matches: "index rebuilt" }] }] }] },
+      ],
+    },
+    {
+      // The failure-mode library (000) in an embodied mission: the robot's pull meets a rigid stop and reports it in
+      // the library's query terms; the library ranks the latch / jam hypotheses, and the operator is asked to perform
+      // the first one's probe (physical entries have no machine-executable probe).
+      name: "Robot opens a kitchen drawer",
+      objective: "Open the kitchen drawer to fetch a spoon.",
+      allowedBinaries: ["node"],
+      objectiveChecks: [],
+      phases: [
+        { name: "EXECUTION", agents: [{ name: "arm", priority: "critical", steps: [{ name: "pull drawer", tool: "shell", args: { command: "node", args: [DRAWER_ROBOT, "pull", "--force", "30"] }, evidence: [{ exit_code: 0 }, { json_path: "$.status", equals: "open" }] }] }] },
       ],
     },
   ].map((d) => missionDefinitionSchema.parse(d));

@@ -193,7 +193,8 @@ export function buildLibraryQuery(step: Pick<StepDefinition, "tool" | "args">, e
     observed_symptom: clip(symptom.length >= 3 ? symptom : `${error.code} ${error.message}`, 1000),
     object_class: clip(own.object_class ?? objectClass(step), 300),
     ...(own.force_applied ? { force_applied: clip(own.force_applied, 300) } : {}),
-    environmental_context: [...new Set([...(own.environmental_context ?? []), ...context])].slice(0, 30).map((x) => clip(x, 300)),
+    // An embodied tool's own context is the query's; a software tool's is its tool, error code and diagnosed type.
+    environmental_context: [...new Set(own.environmental_context ?? context)].slice(0, 30).map((x) => clip(x, 300)),
   };
 }
 
