@@ -365,9 +365,11 @@ async function planAfterFailure(
   if (opts.diagnose && !opts.noRecovery && !allProvidersFailed(error) && io.library && state.definition.library !== false && !a.libraryConsulted.includes(index)) {
     const query = buildLibraryQuery(step, error, data, d);
     const found = await io.library(query, LIBRARY_HYPOTHESES);
-    events.push(t.libraryHypotheses(a, index, query, found));
-    if (found.hypotheses.length) return { events, recovering: true, choice: null };
-    if (!found.error) {
+    // An optional agent's failure never holds the mission: its hypotheses are recorded, not walked.
+    const walked = a.priority !== "optional";
+    events.push(t.libraryHypotheses(a, index, query, found, walked));
+    if (found.hypotheses.length && walked) return { events, recovering: true, choice: null };
+    if (!found.error && !found.hypotheses.length) {
       const physical = Boolean(query.force_applied) || !["shell", "http", "file", "llm"].some((x) => query.object_class?.startsWith(`${x}:`));
       const draft = noveltyDraft(query, error, d, { missionId: state.id, failedSeq: state.seq, physical });
       const note = choice?.auto && choice.plan ? `A conservative resolution runs under the mission's recovery policy "auto": ${choice.plan.strategy}.` : "No resolution is attempted automatically (the mission's recovery policy does not allow it here): an operator decides.";

@@ -173,7 +173,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (a.recovery) bad(`while recovery ${a.recovery.strategy} of "${a.name}" is running`);
       if (a.libraryConsulted.includes(st.index)) bad(`for step ${st.index} of "${a.name}", whose failure already consulted the library in attempt ${a.attempt}`);
       if (e.payload.abstained && e.payload.hypotheses.length) bad("with hypotheses although the library abstained");
-      const walk: LibraryWalk | null = e.payload.hypotheses.length
+      const walk: LibraryWalk | null = e.payload.hypotheses.length && e.payload.walked !== false
         ? { step: st.index, seq: e.seq, hypotheses: e.payload.hypotheses.map((h) => ({ ...h, outcome: null })), current: 0, stage: "probe", oversightApproved: false, actionFailed: false, decision: null }
         : null;
       putAgent({ ...a, library: walk, libraryConsulted: [...a.libraryConsulted, st.index] });

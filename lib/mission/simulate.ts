@@ -23,6 +23,10 @@ export interface SimulationScript {
   patterns?: EngineIO["findPatterns"];
   /** The optional LLM reflection (default none). */
   reflect?: EngineIO["reflect"];
+  /** The failure-mode library's answer to a failure's query (default: no library). */
+  library?: EngineIO["library"];
+  /** Outcome of a library probe or resolution action (default ok: exit 0). */
+  libraryAction?(agent: string, step: number, kind: "probe" | "resolution"): StepOutcome;
   /** Outcome of a compensation (default ok). */
   compensation?(agent: string, step: number): StepOutcome;
   objectivePassed?: boolean;
@@ -56,11 +60,12 @@ export async function simulate(definition: MissionDefinition, script: Simulation
     now: () => clock,
     newId: () => `${id.slice(0, 24)}${String(++ids).padStart(12, "0")}`,
     append: async (list) => push(list),
-    run: async (call, { state: s, idempotencyKey, recovery }) => {
+    run: async (call, { state: s, idempotencyKey, recovery, library }) => {
       const [, agent, stepStr, attemptStr, comp] = idempotencyKey.split("/");
       const step = Number(stepStr);
       if (comp === "compensate") return toResult(script.compensation?.(agent, step) ?? { kind: "ok" });
       if (recovery) return toResult(script.recoveryStep?.(agent, step, recovery.index) ?? { kind: "ok" });
+      if (library) return toResult(script.libraryAction?.(agent, step, library.kind) ?? { kind: "ok" });
       if (agent === "objective") return toResult(script.objectivePassed === false ? { kind: "no-evidence" } : { kind: "ok" });
       const st = s.agents[agent]?.steps[step];
       if (script.crashAfterStart?.(agent, step, Number(attemptStr), st?.reruns ?? 0)) crashed = true;
@@ -70,6 +75,7 @@ export async function simulate(definition: MissionDefinition, script: Simulation
     stopped: () => crashed,
     diagnosis: { enabled: true, whyDepth: 5, maxRecoveryAttempts: 2, fastPath: true },
     findPatterns: script.patterns,
+    library: script.library,
     reflect: script.reflect,
   };
   const max = script.maxEvents ?? 10_000;
