@@ -30,7 +30,7 @@ test("anyone signed in searches the library with filters kept in the URL, and qu
   await expect(page).toHaveURL(/category=Constraint/);
   const rows = page.getByTestId("library-row");
   await expect(rows.first()).toBeVisible();
-  for (const cat of await rows.locator("td:nth-child(3)").allTextContents()) expect(cat).toBe("Constraint");
+  for (const cat of await rows.getByTestId("row-category").allTextContents()) expect(cat).toBe("Constraint");
   await expect(page.locator('[data-testid="library-row"][data-id="FM-PHY-0001"]')).toBeVisible();
 
   // A shared URL gives the same view; a popular tag narrows it; a bad filter says why.

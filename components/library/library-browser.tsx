@@ -158,11 +158,10 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
             <tr>
               <th scope="col">Id</th>
               <th scope="col">Hypothesis</th>
-              <th scope="col">Category</th>
+              <th scope="col">Category · source</th>
               <th scope="col">Risk</th>
               <th scope="col">Surface symptom</th>
               <th scope="col">Tags</th>
-              <th scope="col">Source</th>
             </tr>
           </thead>
           <tbody>
@@ -186,7 +185,10 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
                     </>
                   ) : null}
                 </th>
-                <td>{e.category}</td>
+                <td>
+                  <span data-testid="row-category">{e.category}</span>
+                  <div className="muted small">{SOURCE_LABEL[e.source] ?? e.source}</div>
+                </td>
                 <td>
                   <RiskBadge risk={e.risk_level} />
                 </td>
@@ -194,7 +196,6 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
                 <td className="lib-tags-cell">
                   <TagList tags={e.context_tags} max={3} />
                 </td>
-                <td className="small lib-source">{SOURCE_LABEL[e.source] ?? e.source}</td>
               </tr>
             ))}
           </tbody>
