@@ -55,7 +55,7 @@ export interface Calibration {
   bias: number;
   weights: Record<CalibrationFeature, number>;
 }
-export const CALIBRATION: Calibration = { bias: -5.24, weights: { raw: 1.738, margin: 8.325, cover: 1.855, ecover: 4.382, unknown: -1.144, trigram: 5.632, tags: 0.245, object: 1.376 } };
+export const CALIBRATION: Calibration = { bias: -4.81, weights: { raw: 0.891, margin: 9.751, cover: -1.244, ecover: 4.862, unknown: -0.415, trigram: 7.545, tags: 0.5, object: 1.497 } };
 export const ABSTAIN_BELOW = 0.47;
 
 export function calibrate(f: Record<CalibrationFeature, number>, c: Calibration = CALIBRATION): number {

@@ -71,5 +71,17 @@ describe("library query normalisation", () => {
   it("keeps the reported symptom unexpanded for trigram similarity", () => {
     expect(normalizeQuery({ observed_symptom: "Drawer  STUCK at 30N" }).symptom).toBe("drawer stuck at 30n");
   });
+
+  it("reads URLs, host names, IP addresses, versions and memory sizes as what they are, not as symptom words", () => {
+    expect(normalizeText("certificate has expired calling https://legacy.partner.example/api?x=1")).not.toMatch(/legacy|partner/);
+    expect(normalizeText("certificate has expired calling https://legacy.partner.example/api?x=1")).toMatch(/\burl\b/);
+    expect(normalizeText("Failed to resolve 'api.stagging.example.com'")).toMatch(/\bhost\b/);
+    expect(normalizeText("Failed to resolve 'api.stagging.example.com'")).not.toMatch(/stagging/);
+    expect(normalizeText("connect ECONNREFUSED 127.0.0.1:5432")).toMatch(/ip address/);
+    expect(normalizeText("lock file's typescript@5.3.3 does not satisfy typescript@5.6.2")).toBe("lock file's typescript version does not satisfy typescript version");
+    expect(normalizeText("Tried to allocate 2.00 GiB in a 4 GB container")).toMatch(/2\.00 memory size .* 4 memory size/);
+    // Forces, lengths and plain decimals are not versions.
+    expect(normalizeText("pulled at 30.0N, moved 2.5 mm")).toMatch(/30\.0 n force .* 2\.5 mm displacement/);
+  });
 });
 

@@ -51,8 +51,21 @@ const MOVEMENT_RULES: Array<[RegExp, string]> = [
   [/\bslip(?:s|ping|ped)?\b/g, "$& slip"],
 ];
 
+/**
+ * Instance identifiers in error output (URLs, host names, IP addresses, version numbers) → what they
+ * are. Their parts ("api", "stagging", "example", "5", "3", "3") describe this one incident, not the
+ * failure mode, and would otherwise count as unexplained evidence against every entry.
+ */
+const IDENTIFIER_RULES: Array<[RegExp, string]> = [
+  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>()]+/g, " url "],
+  [/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, " ip address "],
+  [/\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|co|uk|de|fr|eu|example|local|localhost|internal|test|cloud|app|svc)\b/g, " host "],
+  [/(?:\bv|@)\d+(?:\.\d+)+(?:-[a-z0-9.]+)?\b|\b\d+\.\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?\b/g, " version "],
+];
+
 /** Numbers with units → the quantity's name (plus the unit word as entries write it), number kept. */
 const UNIT_RULES: Array<[RegExp, string]> = [
+  [/(\d+(?:\.\d+)?)\s*(?:[kmgt]i?b|bytes?)\b/g, " $1 memory size "],
   [/(\d+(?:\.\d+)?)\s*(?:n[·.\s-]?m|nm|newton[- ]?met(?:er|re)s?)\b/g, " $1 nm n m torque "],
   [/(\d+(?:\.\d+)?)\s*(?:n|newtons?|kgf)\b/g, " $1 n force "],
   [/(\d+(?:\.\d+)?)\s*(?:mm|millimet(?:er|re)s?|cm|centimet(?:er|re)s?|inch(?:es)?)\b/g, " $1 mm displacement "],
@@ -128,6 +141,7 @@ function clean(raw: string): string {
 
 export function normalizeText(raw: string, link?: Link): string {
   let s = clean(raw);
+  s = applyRules(s, IDENTIFIER_RULES);
   s = applyRules(s, ERROR_RULES, link);
   s = applyRules(s, UNIT_RULES, link);
   s = applyRules(s, MOVEMENT_RULES, link);
