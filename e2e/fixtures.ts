@@ -91,6 +91,9 @@ export const defs = {
       name,
       objective: "Show a gate in the browser",
       allowedBinaries: ["node"],
+      // These specs decide the agent gate itself; with the library on, the refused binary would first be walked
+      // through the starter library's hypotheses (library gates: e2e/library-protocol.spec.ts covers those).
+      library: false,
       phases: [
         { name: "PLANNING", agents: [{ name: "planner", priority: "critical", steps: [{ tool: "shell", args: { command: "node", args: ["-e", "console.log('planned')"] }, evidence: [{ output_matches: "planned" }] }] }] },
         { name: "EXECUTION", agents: [{ name: "deployer", priority: failing.priority, steps: [{ tool: "shell", args: { command: failing.binary ?? "scp", args: ["dist.tgz", "staging:/srv/"] } }] }] },
