@@ -1,0 +1,61 @@
+import path from "node:path";
+import { expect, startMission, test, waitForGate } from "./fixtures";
+import { MissionPage } from "./pages/mission-page";
+
+/**
+ * The failure-mode library in a mission, in the browser: the simulated robot's pull fails with "0 mm
+ * displacement at 30 N"; the timeline shows the ranked hypotheses with scores and risk; the operator
+ * performs the latch probe and confirms it at its gate, then reports the resolution done; the robot's
+ * next pull is the evidence, and the mission ends SUCCESS with the whole walk on the timeline.
+ */
+
+const ROBOT = path.resolve(import.meta.dirname, "../db/seed/robot/drawer-robot.mjs");
+
+const shot = async (page: import("@playwright/test").Page, name: string) => {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.evaluate((s) => {
+      document.documentElement.dataset.theme = s;
+      document.documentElement.style.colorScheme = s;
+    }, scheme);
+    await page.screenshot({ path: `test-results/library-protocol-${name}-${scheme}.png`, fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+};
+
+test("an operator performs the library's probe at its gate, confirms it, and the timeline shows the hypotheses and the walk", async ({ operatorPage: page }) => {
+  const id = await startMission(page.request, {
+    name: `drawer ${Date.now()}`,
+    objective: "Open the kitchen drawer",
+    allowedBinaries: ["node"],
+    phases: [{ name: "EXECUTION", agents: [{ name: "arm", priority: "critical", steps: [{ name: "pull drawer", tool: "shell", args: { command: "node", args: [ROBOT, "pull", "--force", "30"] }, evidence: [{ exit_code: 0 }, { json_path: "$.status", equals: "open" }] }] }] }],
+  });
+  await waitForGate(page.request, id);
+  const mission = new MissionPage(page);
+  await mission.open(id);
+
+  // The probe gate: the hypothesis, its diagnostic probe and risk, Confirm / Reject.
+  const gate = mission.gate();
+  await expect(gate).toContainText(/Perform the probe of “Internal latch”/);
+  await expect(gate.getByTestId("library-gate")).toContainText("Hypothesis 1 of");
+  await expect(gate.getByTestId("library-probe-text")).not.toBeEmpty();
+  await expect(mission.option("confirm")).toContainText("Recommended");
+  await expect(mission.option("reject")).toBeVisible();
+  // The timeline: the query and the ranked hypotheses with their scores and risk.
+  const hypotheses = page.getByTestId("library-hypotheses");
+  await expect(hypotheses).toContainText("0 mm displacement");
+  await expect(hypotheses.getByTestId("library-hypothesis").first()).toContainText("Internal latch");
+  await expect(hypotheses.getByTestId("library-hypothesis").first()).toContainText(/0\.\d\d|1\.00/);
+  await shot(page, "probe-gate");
+
+  await mission.choose("confirm", "hard stop after 8 mm with a click");
+  // Physical entries have no resolution action: the operator carries out the resolution path.
+  await expect(mission.gate()).toContainText(/Carry out the resolution of “Internal latch”/, { timeout: 20_000 });
+  await mission.choose("done", "latch lever pressed");
+  await expect(mission.finalStatus()).toHaveAttribute("data-value", "SUCCESS", { timeout: 30_000 });
+  await expect(page.getByTestId("library-probe").first()).toContainText("confirmed");
+  await expect(page.getByTestId("library-probe").first()).toContainText("operator");
+  await expect(page.getByTestId("library-resolution")).toContainText("by an operator");
+  await expect(page.getByTestId("library-resolved")).toContainText("Resolved");
+  await shot(page, "timeline");
+});
