@@ -30,7 +30,7 @@ export class LibraryQueryError extends Error {
   }
 }
 
-/** Weights of the raw score (see bench/library.ts --fit for how they and the calibration were chosen). */
+/** Weights of the raw (ranking) score: raw = cover + tags + domain + trigram, each weighted (set by hand, checked with bench:library; the calibration is fitted on top). */
 export interface ScoreWeights {
   trigram: number;
   tags: number;
@@ -45,8 +45,9 @@ export const DEFAULT_WEIGHTS: ScoreWeights = { trigram: 1.0, tags: 0.3, domain: 
  * next candidate's, 0 for the last one). Fitted by `npm run bench:library -- --fit` on the odd-numbered
  * labelled queries of bench/library-queries.jsonl (target: "the best candidate is an expected entry";
  * uncovered queries count as wrong), and checked on the even-numbered half. ABSTAIN_BELOW is the
- * match_score under which the answer is empty, chosen on the same odd half to maximise the covered
- * queries answered with the expected entry in the top 3 plus the uncovered queries abstained on.
+ * match_score under which the answer is empty, chosen on the same odd half to maximise the sum of three
+ * rates: uncovered queries abstained on, close and paraphrased queries answered with an expected entry
+ * in the top 3. (`cover` has a negative weight only because `raw` already contains it.)
  * See docs/library-ranking.md.
  */
 export const CALIBRATION_FEATURES = ["raw", "margin", "cover", "ecover", "unknown", "trigram", "tags", "object"] as const;
@@ -69,6 +70,7 @@ export function candidateFeatures(cands: Candidate[]): Array<Record<CalibrationF
   return cands.map((c, i) => ({ raw: c.raw, margin: c.raw - (cands[i + 1]?.raw ?? 0), cover: c.cover, ecover: c.ecover, unknown: c.unknown, trigram: c.trigram, tags: c.tags, object: c.object }));
 }
 
+/** A ranked candidate: `raw` is the ranking score; the other numbers are its parts and calibration features (docs/library-ranking.md). */
 export interface Candidate {
   failure_id: string;
   title: string;
