@@ -122,13 +122,17 @@ export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[
       ];
     case "gate.opened": {
       const p = e.payload;
-      if (p.kind === "approval") return [];
+      // Approval gates are not failures; a library gate asks about one hypothesis: the failure stays open until the walk ends.
+      if (p.kind === "approval" || p.kind === "library") return [];
       return [{ kind: "link", gateId: p.gateId, agent: p.kind === "phase" ? null : p.agent, levels: p.kind === "phase" ? ["phase"] : p.kind === "recovery" ? ["infrastructure"] : ["agent", "infrastructure"] }];
     }
     case "gate.resolved":
       return [{ kind: "resolve", by: { gateId: e.payload.gateId }, resolution: { action: e.payload.decision, resolvedBy: e.actorId, resolvedAt: e.at } }];
     case "mission.warning":
       return [{ kind: "resolve", by: { agent: e.payload.agent }, resolution: { action: "continue", resolvedBy: null, resolvedAt: e.at } }];
+    case "library.resolved":
+      // A library entry's resolution fixed the step (its own evidence): the failure is resolved, by no person.
+      return e.payload.outcome === "resolved" ? [{ kind: "resolve", by: { agent: e.payload.agent }, resolution: { action: `library_resolution:${e.payload.failure_id}`, resolvedBy: null, resolvedAt: e.at } }] : [];
     default:
       return [];
   }

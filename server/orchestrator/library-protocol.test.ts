@@ -7,7 +7,7 @@ import { decideGate } from "../../db/queries/gates";
 import { publishChanges } from "../../db/queries/library";
 import { listLibraryMatchesByMission, listNovelDraftsByMission } from "../../db/queries/library-protocol";
 import { ensureActor } from "../../db/queries/users";
-import { libraryContributions } from "../../db/schema";
+import { failureAudit, libraryContributions } from "../../db/schema";
 import { validateEntries, type EntryInput } from "../../lib/library/entry";
 import { missionDefinitionSchema, type MissionEvent, type MissionState } from "../../lib/mission";
 import type { LibraryGateInfo } from "../../lib/mission/library";
@@ -129,6 +129,10 @@ describe("the library's hypotheses in a mission", () => {
     const matches = await listLibraryMatchesByMission(harness.tdb.db, id);
     expect(matches[0]).toMatchObject({ failureId: "FM-SW-0901", rank: 1, seq: h.seq, outcome: "resolved" });
     expect(matches.slice(1).every((m) => m.outcome === null)).toBe(true);
+    // The failure's audit entry is resolved by the library entry's resolution, by no person.
+    const audit = await harness.tdb.db.select().from(failureAudit).where(eq(failureAudit.missionId, id));
+    expect(audit).toHaveLength(1);
+    expect(audit[0].resolution).toMatchObject({ action: "library_resolution:FM-SW-0901", resolvedBy: null });
   });
 
   it("a Requires-Oversight hypothesis opens a gate before its probe runs; its resolution is proposed at a gate, and the step's evidence decides", async () => {
