@@ -18,7 +18,8 @@ const shot = async (page: import("@playwright/test").Page, name: string) => {
       document.documentElement.dataset.theme = s;
       document.documentElement.style.colorScheme = s;
     }, scheme);
-    await page.screenshot({ path: `test-results/library-protocol-${name}-${scheme}.png`, fullPage: true });
+    // SCREENSHOT_DIR keeps them out of test-results, which the next Playwright run empties.
+    await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR ?? "test-results", `library-protocol-${name}-${scheme}.png`), fullPage: true });
   }
   await page.emulateMedia({ colorScheme: "light" });
 };
