@@ -15,13 +15,13 @@ const OUTCOME_TONE: Record<HypothesisOutcome, string> = { confirmed: "running", 
 
 export function RiskBadge({ risk }: { risk: string }) {
   const tone = risk === "Low" ? "success" : risk === "Medium" ? "partial" : "failed";
-  return <span className={`badge tone-${tone} lib-risk`}>{risk}</span>;
+  return <span className={`badge tone-${tone} libp-risk`}>{risk}</span>;
 }
 
 function EntryLink({ id, title }: { id: string; title?: string | null }) {
   return (
     <>
-      <Link href={`/library/${id}`} className="link lib-id">
+      <Link href={`/library/${id}`} className="link libp-id">
         {id}
       </Link>
       {title ? <strong> {title}</strong> : null}
@@ -35,7 +35,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
     case "library.hypotheses":
       if (e.payload.error) return <p className="tl-error">The library could not be queried: {e.payload.error}</p>;
       return (
-        <div className="lib-event" data-testid="library-hypotheses">
+        <div className="libp-event" data-testid="library-hypotheses">
           <p className="small muted">
             Query: “{e.payload.query.observed_symptom}” · {e.payload.query.object_class}
             {e.payload.query.force_applied ? ` · ${e.payload.query.force_applied}` : ""}
@@ -46,10 +46,10 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
               <strong>No match</strong>: the library abstains (no entry scored above its threshold).
             </p>
           ) : (
-            <ol className="lib-hypotheses">
+            <ol className="libp-hypotheses">
               {e.payload.hypotheses.map((h) => (
                 <li key={h.failure_id} data-testid="library-hypothesis">
-                  <EntryLink id={h.failure_id} title={h.title} /> <span className="lib-score" title="match_score: calibrated probability that this entry is right">{score(h.match_score)}</span> <RiskBadge risk={h.risk_level} />{" "}
+                  <EntryLink id={h.failure_id} title={h.title} /> <span className="libp-score" title="match_score: calibrated probability that this entry is right">{score(h.match_score)}</span> <RiskBadge risk={h.risk_level} />{" "}
                   <span className="muted small">{h.probe_action ? "probe action" : "operator probe"}{h.resolution_action ? " · resolution action" : ""}</span>
                 </li>
               ))}
@@ -60,7 +60,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
     case "library.probe": {
       const p = e.payload;
       return (
-        <div className="lib-event" data-testid="library-probe">
+        <div className="libp-event" data-testid="library-probe">
           <p>
             <span className={`badge tone-${p.verdict === "confirmed" ? "running" : p.verdict === "inconclusive" ? "partial" : "neutral"}`} data-testid="library-verdict">
               {p.verdict}
@@ -78,7 +78,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
               {p.evidence.check} expected {JSON.stringify(p.evidence.expected)}, got {JSON.stringify(p.evidence.actual)}
             </p>
           ) : null}
-          {p.output ? <pre className="lib-output">{p.output}</pre> : null}
+          {p.output ? <pre className="libp-output">{p.output}</pre> : null}
         </div>
       );
     }
@@ -105,7 +105,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
       );
     case "library.novel":
       return (
-        <div className="lib-event" data-testid="library-novel">
+        <div className="libp-event" data-testid="library-novel">
           <p>
             <span className="badge tone-partial">Novel failure</span> A draft entry ({e.payload.draft.category}, {e.payload.draft.risk_level}) waits for reviewers:{" "}
             <Link href={`/contributions/${e.payload.contributionId}`} className="link" data-testid="library-draft-link">
@@ -116,7 +116,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
       );
     case "library.exhausted":
       return (
-        <div className="lib-event" data-testid="library-exhausted">
+        <div className="libp-event" data-testid="library-exhausted">
           <p>
             <span className="badge tone-failed">Flagged for investigation</span> Every hypothesis was tried:
           </p>
@@ -130,7 +130,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
 
 function TriedList({ tried }: { tried: LibraryGateInfo["tried"] }) {
   return (
-    <ul className="lib-tried small">
+    <ul className="libp-tried small">
       {tried.map((t) => (
         <li key={t.failure_id}>
           <EntryLink id={t.failure_id} title={t.title} /> <span className={`tone-text-${t.outcome ? OUTCOME_TONE[t.outcome] : "neutral"}`}>{t.outcome ?? "not reached"}</span>
@@ -157,7 +157,7 @@ export function libraryGateTitle(info: LibraryGateInfo, agent: string): string {
 /** The hypothesis a library gate asks about (or the exhausted escalation), with its probe, resolution and risk. */
 export function LibraryGateView({ info }: { info: LibraryGateInfo }) {
   return (
-    <div className="lib-gate" data-testid="library-gate">
+    <div className="libp-gate" data-testid="library-gate">
       {info.stage === "exhausted" ? (
         <p>
           <span className="badge tone-failed" data-testid="library-flagged">
@@ -168,10 +168,10 @@ export function LibraryGateView({ info }: { info: LibraryGateInfo }) {
       ) : (
         <>
           <p>
-            Hypothesis {info.rank} of {info.total}: <EntryLink id={info.failure_id!} title={info.title} /> {info.match_score !== null ? <span className="lib-score">{score(info.match_score)}</span> : null} {info.risk_level ? <RiskBadge risk={info.risk_level} /> : null}
+            Hypothesis {info.rank} of {info.total}: <EntryLink id={info.failure_id!} title={info.title} /> {info.match_score !== null ? <span className="libp-score">{score(info.match_score)}</span> : null} {info.risk_level ? <RiskBadge risk={info.risk_level} /> : null}
           </p>
           {info.risk_notes ? <p className="small muted">Risk: {info.risk_notes}</p> : null}
-          <dl className="lib-fields">
+          <dl className="libp-fields">
             <div>
               <dt>Diagnostic probe</dt>
               <dd data-testid="library-probe-text">{info.diagnostic_probe}</dd>
@@ -183,7 +183,6 @@ export function LibraryGateView({ info }: { info: LibraryGateInfo }) {
           </dl>
         </>
       )}
-      {info.note ? <p className="small">{info.note}</p> : null}
       {info.tried.length ? (
         <>
           <p className="small muted">Tried so far:</p>

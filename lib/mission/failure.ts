@@ -345,7 +345,7 @@ export function libraryGate(state: MissionState, agentName: string, stage: Libra
     options: offered,
     error: {
       what,
-      why: stage === "resolution" ? `Resolution path: ${h.resolution_path}` : `Diagnostic probe: ${h.diagnostic_probe}`,
+      why: `The failure-mode library ranks "${h.title}" ${w.current + 1} of ${w.hypotheses.length} for this failure (match score ${h.match_score.toFixed(2)}, risk ${h.risk_level}).${note ? ` ${note}` : ""}`,
       options: offered,
       technical: { code: "LIBRARY_GATE", timestamp: at, missionId: state.id, agentId: agentName, step: `${w.step + 1}: ${label}`, failureId: h.failure_id, matchScore: h.match_score, riskLevel: h.risk_level, ...(ctx.error ? { toolError: `${ctx.error.code}: ${ctx.error.message.split("\n")[0]}` } : {}) },
       library,
