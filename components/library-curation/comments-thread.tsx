@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { commentContributionAction } from "@/app/(console)/contributions/actions";
-import { utc } from "./status";
+import { formatUtc } from "../ui/format-utc";
 
 export interface CommentView {
   id: number;
@@ -27,7 +27,7 @@ export function CommentsThread({ contributionId, comments, canComment }: { contr
         <li key={c.id} className="comment" data-testid="comment" data-comment-id={c.id}>
           <div className="comment-head">
             <span className="strong">{c.authorName}</span>
-            <span className="muted small">{utc(c.createdAt)}</span>
+            <span className="muted small">{formatUtc(c.createdAt)}</span>
           </div>
           <p className="comment-body" data-testid="comment-body">
             {c.body}

@@ -4,9 +4,9 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useId, useMemo, useState, useTransition, type ReactNode } from "react";
 import { checkContributionAction, saveContributionAction } from "@/app/(console)/contributions/actions";
+import { EntryView } from "@/components/library/entry-view";
 import { CATEGORIES, RISK_LEVELS, SOURCES } from "@/lib/library/entry";
 import type { FieldError } from "@/server/action-result";
-import { EntryView } from "./entry-view";
 import { entryFromForm, FIELD_LABELS, type EntryFormValues } from "./form-model";
 
 type Similar = { results: Array<{ failure_id: string; match_score: number; hypothesis: string }>; abstained: boolean };
@@ -255,7 +255,7 @@ export function ContributionForm(props: ContributionFormProps) {
       <aside className="stack-tight curation-preview" aria-label="Preview" data-testid="preview">
         <h2 className="section-title">Preview</h2>
         <p className="muted small">How the entry will read in the library.{variantOf ? ` Variant of ${variantOf}.` : ""}</p>
-        <EntryView entry={parsed.entry} failureId={props.targetFailureId} />
+        <EntryView entry={parsed.entry} heading={{ failureId: props.targetFailureId ?? null }} />
       </aside>
     </div>
   );

@@ -1,3 +1,5 @@
+import { IconBadge } from "../ui/status";
+
 /** A contribution's status and origin in words with an icon (never colour alone). */
 
 const STATUS: Record<string, { icon: string; label: string; tone: string }> = {
@@ -14,25 +16,5 @@ export const ORIGIN_LABELS: Record<string, string> = { contributor: "Contributor
 
 export function ContributionStatusBadge({ status }: { status: string }) {
   const s = STATUS[status] ?? { icon: "?", label: status, tone: "neutral" };
-  return (
-    <span className={`badge tone-${s.tone}`} data-testid="contribution-status" data-value={status}>
-      <span className="badge-icon" aria-hidden="true">
-        {s.icon}
-      </span>
-      {s.label}
-    </span>
-  );
-}
-
-const RISK_TONE: Record<string, string> = { Low: "success", Medium: "partial", High: "failed", "Requires-Oversight": "paused" };
-export function RiskBadge({ risk }: { risk: string | undefined }) {
-  if (!risk) return <span className="muted">risk not set</span>;
-  return <span className={`badge tone-${RISK_TONE[risk] ?? "neutral"}`}>{risk === "Requires-Oversight" ? "⚠ Requires oversight" : `${risk} risk`}</span>;
-}
-
-/** A database or ISO timestamp as "YYYY-MM-DD HH:MM UTC" (same on server and browser). */
-export function utc(ts: string): string {
-  const iso = ts.replace(" ", "T").replace(/([+-]\d\d)$/, "$1:00");
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? ts : `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return <IconBadge {...s} testId="contribution-status" value={status} />;
 }

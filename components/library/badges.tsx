@@ -1,22 +1,18 @@
+import { IconBadge } from "../ui/status";
+
 /** Risk, category and source of a library entry in words (colour always comes with words). */
 
-const RISK_TONE: Record<string, { tone: string; icon: string }> = {
-  Low: { tone: "success", icon: "○" },
-  Medium: { tone: "partial", icon: "◐" },
-  High: { tone: "failed", icon: "●" },
-  "Requires-Oversight": { tone: "paused", icon: "⚑" },
+const RISK: Record<string, { tone: string; icon: string; label: string }> = {
+  Low: { tone: "success", icon: "○", label: "Low" },
+  Medium: { tone: "partial", icon: "◐", label: "Medium" },
+  High: { tone: "failed", icon: "●", label: "High" },
+  "Requires-Oversight": { tone: "paused", icon: "⚑", label: "Requires oversight" },
 };
 
+/** The one risk badge of the console (library, curation): words and an icon, never colour alone. */
 export function RiskBadge({ risk }: { risk: string }) {
-  const r = RISK_TONE[risk] ?? { tone: "neutral", icon: "?" };
-  return (
-    <span className={`badge tone-${r.tone}`} data-testid="risk" data-value={risk}>
-      <span className="badge-icon" aria-hidden="true">
-        {r.icon}
-      </span>
-      {risk === "Requires-Oversight" ? "Requires oversight" : risk}
-    </span>
-  );
+  const r = RISK[risk] ?? { tone: "neutral", icon: "?", label: risk };
+  return <IconBadge {...r} testId="risk" value={risk} />;
 }
 
 export const SOURCE_LABEL: Record<string, string> = {

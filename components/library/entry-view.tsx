@@ -1,65 +1,89 @@
-import type { EntryDetail } from "@/db/queries/library-browse";
 import { RiskBadge, SOURCE_LABEL, TagList } from "./badges";
 
-/** Every field of an entry, text rendered as text (never as HTML); machine actions as readable code blocks. */
-export function EntryFields({ entry }: { entry: EntryDetail["entry"] }) {
-  const rows: Array<[string, string, React.ReactNode]> = [
-    ["surface_symptom", "Surface symptom", entry.surface_symptom],
-    ["hidden_reality", "Hidden reality", entry.hidden_reality],
-    ["diagnostic_probe", "Diagnostic probe", entry.diagnostic_probe],
-    ["resolution_path", "Resolution path", entry.resolution_path],
+/**
+ * A library entry as people read it: a published entry (its page) or a contribution's proposed entry,
+ * possibly incomplete (the contribution page, the form's preview), where a missing field reads
+ * "(not given)". Every value is rendered as React text, never as HTML: contributed markup or script
+ * shows as the characters typed. Machine actions are readable code blocks with their check.
+ */
+export function EntryView({ entry, heading, revision }: {
+  /** The entry's fields by their schema names; any may be missing or malformed in a proposal. */
+  entry: Record<string, unknown>;
+  /** Show the title and id above the fields (where the page's own heading is not the entry's); `failureId` null: not assigned yet. */
+  heading?: { failureId: string | null };
+  /** A published entry's revision and the library version it belongs to. */
+  revision?: { revision: number; libraryVersion: number };
+}) {
+  const s = (k: string) => (typeof entry[k] === "string" ? (entry[k] as string) : "");
+  const list = (k: string) => (Array.isArray(entry[k]) ? (entry[k] as unknown[]).map(String) : []);
+  const missing = <span className="muted">(not given)</span>;
+  const rows: Array<[string, string]> = [
+    ["surface_symptom", "Surface symptom"],
+    ["hidden_reality", "Hidden reality"],
+    ["diagnostic_probe", "Diagnostic probe"],
+    ["resolution_path", "Resolution path"],
   ];
+  const tags = list("context_tags");
+  const references = list("references");
   return (
-    <div className="stack">
+    <div className="stack" data-testid="entry-view">
+      {heading ? (
+        <header className="entry-head">
+          <h3 className="entry-title" data-testid="entry-title">
+            {s("title") || <span className="muted">(title derived from the hidden reality)</span>}
+          </h3>
+          <code className="muted">{heading.failureId ?? "new id at approval"}</code>
+        </header>
+      ) : null}
       <dl className="facts card lib-facts">
         <div>
           <dt>Category</dt>
-          <dd data-testid="entry-category">{entry.category}</dd>
+          <dd data-testid="entry-category">{s("category") || missing}</dd>
         </div>
         <div>
           <dt>Risk level</dt>
-          <dd>
-            <RiskBadge risk={entry.risk_level} />
-          </dd>
+          <dd>{s("risk_level") ? <RiskBadge risk={s("risk_level")} /> : missing}</dd>
         </div>
         <div>
           <dt>Source</dt>
-          <dd>{SOURCE_LABEL[entry.source] ?? entry.source}</dd>
+          <dd>{s("source") ? (SOURCE_LABEL[s("source")] ?? s("source")) : missing}</dd>
         </div>
-        <div>
-          <dt>Revision</dt>
-          <dd>
-            {entry.revision} (library version {entry.libraryVersion})
-          </dd>
-        </div>
+        {revision ? (
+          <div>
+            <dt>Revision</dt>
+            <dd>
+              {revision.revision} (library version {revision.libraryVersion})
+            </dd>
+          </div>
+        ) : null}
       </dl>
-      {entry.risk_notes ? (
+      {s("risk_notes") ? (
         <p className="explanation" data-testid="entry-risk-notes">
-          <strong>Risk depends on context:</strong> {entry.risk_notes}
+          <strong>Risk depends on context:</strong> {s("risk_notes")}
         </p>
       ) : null}
       <dl className="lib-fields card">
-        {rows.map(([key, label, value]) => (
+        {rows.map(([key, label]) => (
           <div key={key} className="lib-field-row" data-testid={`entry-${key}`}>
             <dt>
               {label} <code className="muted small">{key}</code>
             </dt>
-            <dd>{value}</dd>
+            <dd>{s(key) || missing}</dd>
           </div>
         ))}
         <div className="lib-field-row">
           <dt>
             Context tags <code className="muted small">context_tags</code>
           </dt>
-          <dd>{entry.context_tags.length ? <TagList tags={entry.context_tags} /> : <span className="muted">none</span>}</dd>
+          <dd>{tags.length ? <TagList tags={tags} /> : <span className="muted">none</span>}</dd>
         </div>
         <div className="lib-field-row">
           <dt>References</dt>
           <dd>
-            {entry.references.length ? (
+            {references.length ? (
               <ul className="lib-refs">
-                {entry.references.map((r) => (
-                  <li key={r}>{r}</li>
+                {references.map((r, i) => (
+                  <li key={i}>{r}</li>
                 ))}
               </ul>
             ) : (
@@ -71,34 +95,40 @@ export function EntryFields({ entry }: { entry: EntryDetail["entry"] }) {
           <dt>
             Probe action <code className="muted small">probe_action</code>
           </dt>
-          <dd>{entry.probe_action ? <ActionBlock action={entry.probe_action} check={["confirmed when", entry.probe_action.confirm_when]} testId="entry-probe-action" /> : <span className="muted">none: an operator performs the probe at a gate and answers confirm or reject</span>}</dd>
+          <dd>{entry.probe_action ? <ActionBlock action={entry.probe_action} check="confirm_when" testId="entry-probe-action" /> : <span className="muted">none: an operator performs the probe at a gate and answers confirm or reject</span>}</dd>
         </div>
         <div className="lib-field-row">
           <dt>
             Resolution action <code className="muted small">resolution_action</code>
           </dt>
-          <dd>{entry.resolution_action ? <ActionBlock action={entry.resolution_action} check={["succeeded when", entry.resolution_action.expect]} testId="entry-resolution-action" /> : <span className="muted">none: the resolution is proposed to an operator at a gate</span>}</dd>
+          <dd>{entry.resolution_action ? <ActionBlock action={entry.resolution_action} check="expect" testId="entry-resolution-action" /> : <span className="muted">none: the resolution is proposed to an operator at a gate</span>}</dd>
         </div>
       </dl>
     </div>
   );
 }
 
-function ActionBlock({ action, check, testId }: { action: { tool: string; args: Record<string, unknown> }; check: [string, Record<string, unknown>]; testId: string }) {
-  const command = action.tool === "shell" && typeof action.args.command === "string" ? [action.args.command, ...((Array.isArray(action.args.args) ? action.args.args : []) as unknown[]).map(String)] : null;
+const CHECK_WORDS = { confirm_when: "confirmed when", expect: "succeeded when" } as const;
+
+/** A probe or resolution action (`{ tool, args, confirm_when | expect }`); a proposal's may lack any part. */
+function ActionBlock({ action, check, testId }: { action: unknown; check: keyof typeof CHECK_WORDS; testId: string }) {
+  const a = (action && typeof action === "object" ? action : {}) as { tool?: unknown; args?: unknown; confirm_when?: unknown; expect?: unknown };
+  const args = a.args && typeof a.args === "object" ? (a.args as Record<string, unknown>) : null;
+  const shell = a.tool === "shell" && typeof args?.command === "string" ? args.command : null;
+  const missing = <span className="muted">(not given)</span>;
   return (
     <div className="stack-tight" data-testid={testId}>
       <span className="small">
-        Tool <code>{action.tool}</code>
-        {command ? (
+        Tool {typeof a.tool === "string" ? <code>{a.tool}</code> : missing}
+        {shell ? (
           <>
-            : runs <code>{command[0]}</code> without a shell
+            : runs <code>{shell}</code> without a shell
           </>
         ) : null}
       </span>
-      <pre className="lib-code">{JSON.stringify(action.args, null, 2)}</pre>
+      {args ? <pre className="lib-code">{JSON.stringify(args, null, 2)}</pre> : <span className="small">Arguments {missing}</span>}
       <span className="small">
-        {check[0]}: <code>{JSON.stringify(check[1])}</code>
+        {CHECK_WORDS[check]}: {a[check] !== undefined ? <code>{JSON.stringify(a[check])}</code> : missing}
       </span>
     </div>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { formatUtc } from "./format-utc";
 
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ["year", 365 * 24 * 3600],
@@ -22,11 +23,6 @@ export function formatRelative(iso: string, now: number): string {
 
 export function formatAbsolute(iso: string): string {
   return new Date(iso).toLocaleString("en-GB", { year: "numeric", month: "short", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", timeZoneName: "short" });
-}
-
-/** Same on server and browser (UTC), so the first render hydrates without a mismatch. */
-export function formatUtc(iso: string): string {
-  return `${iso.slice(0, 16).replace("T", " ")} UTC`;
 }
 
 const subscribers = new Set<(n: number) => void>();

@@ -16,28 +16,25 @@ const FINAL: Record<FinalStatus, { icon: string; label: string; tone: string }> 
   FAILED: { icon: "✕", label: "FAILED", tone: "failed" },
 };
 
-export function RunStateBadge({ runState }: { runState: RunState }) {
-  const s = RUN[runState] ?? { icon: "?", label: runState, tone: "neutral" };
+/** A coloured badge that always carries an icon and words; `value` is the machine value tests read. */
+export function IconBadge({ icon, label, tone, testId, value, large }: { icon: string; label: string; tone: string; testId: string; value: string; large?: boolean }) {
   return (
-    <span className={`badge tone-${s.tone}`} data-testid="run-state" data-value={runState}>
+    <span className={`badge tone-${tone}${large ? " badge-lg" : ""}`} data-testid={testId} data-value={value}>
       <span className="badge-icon" aria-hidden="true">
-        {s.icon}
+        {icon}
       </span>
-      {s.label}
+      {label}
     </span>
   );
 }
 
+export function RunStateBadge({ runState }: { runState: RunState }) {
+  const s = RUN[runState] ?? { icon: "?", label: runState, tone: "neutral" };
+  return <IconBadge {...s} testId="run-state" value={runState} />;
+}
+
 export function FinalStatusBadge({ status, large }: { status: FinalStatus; large?: boolean }) {
-  const s = FINAL[status];
-  return (
-    <span className={`badge tone-${s.tone}${large ? " badge-lg" : ""}`} data-testid="final-status" data-value={status}>
-      <span className="badge-icon" aria-hidden="true">
-        {s.icon}
-      </span>
-      {s.label}
-    </span>
-  );
+  return <IconBadge {...FINAL[status]} large={large} testId="final-status" value={status} />;
 }
 
 /** The run state while a mission runs; once terminal, its derived final status. */

@@ -4,7 +4,8 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { CONTRIBUTION_ORIGINS, CONTRIBUTION_STATUSES, countContributionsByStatus, listContributions, type ContributionStatus } from "@/db/queries/contributions";
 import { userActorId } from "@/db/queries/users";
-import { ContributionStatusBadge, ORIGIN_LABELS, STATUS_LABELS, utc } from "@/components/library-curation/status";
+import { ContributionStatusBadge, ORIGIN_LABELS, STATUS_LABELS } from "@/components/library-curation/status";
+import { formatUtc } from "@/components/ui/format-utc";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 
@@ -129,7 +130,7 @@ export default async function ContributionsPage({ searchParams }: { searchParams
                       ) : null}
                     </td>
                     <td>{c.authorName}</td>
-                    <td className="muted small">{utc(c.updatedAt)}</td>
+                    <td className="muted small">{formatUtc(c.updatedAt)}</td>
                   </tr>
                 );
               })}

@@ -6,11 +6,13 @@ import { getContribution, markInReview } from "@/db/queries/contributions";
 import { userActorId } from "@/db/queries/users";
 import { CommentsThread } from "@/components/library-curation/comments-thread";
 import { DiffTable } from "@/components/library-curation/diff-table";
-import { EntryView } from "@/components/library-curation/entry-view";
+import { EntryView } from "@/components/library/entry-view";
 import { ReviewPanel, WithdrawButton } from "@/components/library-curation/review-panel";
-import { ContributionStatusBadge, ORIGIN_LABELS, utc } from "@/components/library-curation/status";
+import { ContributionStatusBadge, ORIGIN_LABELS } from "@/components/library-curation/status";
+import { formatUtc } from "@/components/ui/format-utc";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { getPrincipal } from "@/server/auth";
 
 export const metadata: Metadata = { title: "Contribution" };
@@ -43,9 +45,7 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
     <div className="stack" data-testid="contribution-page" data-status={c.status}>
       <header className="page-head">
         <div className="stack-tight">
-          <p className="breadcrumb">
-            <Link href="/contributions">Contributions</Link> / {c.kind === "edit" ? `Edit of ${c.targetFailureId}` : "New entry"}
-          </p>
+          <Breadcrumb trail={[{ href: "/contributions", label: "Contributions" }]}>{c.kind === "edit" ? `Edit of ${c.targetFailureId}` : "New entry"}</Breadcrumb>
           <h1 className="page-title" data-testid="contribution-title">
             {title}
           </h1>
@@ -54,7 +54,7 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
             <span className="badge tone-neutral">{c.kind === "edit" ? `Edit of ${c.targetFailureId}` : "New entry"}</span>
             <span className="muted small">{ORIGIN_LABELS[c.origin] ?? c.origin}</span>
             <span className="muted small">
-              by <span data-testid="contribution-author">{c.authorName}</span>, created {utc(c.createdAt)}, updated {utc(c.updatedAt)}
+              by <span data-testid="contribution-author">{c.authorName}</span>, created {formatUtc(c.createdAt)}, updated {formatUtc(c.updatedAt)}
             </span>
           </div>
           {c.variantOf ? (
@@ -114,7 +114,7 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
           <h2 id="entry-h" className="section-title">
             {c.kind === "edit" ? "The entry after the edit" : "The proposed entry"}
           </h2>
-          <EntryView entry={entry} failureId={publishedId ?? c.targetFailureId} />
+          <EntryView entry={entry} heading={{ failureId: publishedId ?? c.targetFailureId }} />
         </section>
         <div className="stack">
           <section className="stack-tight" aria-labelledby="reviews-h" data-testid="reviews">
@@ -129,7 +129,7 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
                   <li key={r.id} className={`review review-${r.verdict}`} data-testid="review" data-verdict={r.verdict}>
                     <div className="comment-head">
                       <span className="strong">{r.reviewerName}</span> <span>{VERDICT_WORDS[r.verdict]}</span>
-                      <span className="muted small">{utc(r.createdAt)}</span>
+                      <span className="muted small">{formatUtc(r.createdAt)}</span>
                     </div>
                     <p className="comment-body">{r.reason}</p>
                   </li>

@@ -7,6 +7,7 @@ import { ContributionForm } from "@/components/library-curation/contribution-for
 import { formFromEntry } from "@/components/library-curation/form-model";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { FAILURE_ID } from "@/lib/library/entry";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { getPrincipal } from "@/server/auth";
 
 export const metadata: Metadata = { title: "Propose a library entry" };
@@ -34,9 +35,7 @@ export default async function NewContributionPage({ searchParams }: { searchPara
     <div className="stack">
       <header className="page-head">
         <div>
-          <p className="breadcrumb">
-            <Link href="/contributions">Contributions</Link> / {target ? `Edit ${target.failure_id}` : "New entry"}
-          </p>
+          <Breadcrumb trail={[{ href: "/contributions", label: "Contributions" }]}>{target ? `Edit ${target.failure_id}` : "New entry"}</Breadcrumb>
           <h1 className="page-title">{target ? `Propose an edit of ${target.failure_id}: ${target.title}` : "Propose a new failure mode"}</h1>
           <p className="muted">A reviewer (not you) approves it before it is published as a new library version. The title is optional: without one it is derived from the hidden reality.</p>
         </div>

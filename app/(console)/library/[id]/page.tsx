@@ -5,9 +5,10 @@ import { getDb } from "@/db/client";
 import { entryDetail } from "@/db/queries/library-browse";
 import { EntryAdmin } from "@/components/library/entry-admin";
 import { EntryHistory, EntryMatches } from "@/components/library/entry-history";
-import { EntryFields } from "@/components/library/entry-view";
+import { EntryView } from "@/components/library/entry-view";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { FAILURE_ID } from "@/lib/library/entry";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { getPrincipal } from "@/server/auth";
 
 export const dynamic = "force-dynamic";
@@ -29,12 +30,7 @@ export default async function LibraryEntryPage({ params }: { params: Promise<{ i
   const { entry } = detail;
   return (
     <div className="stack">
-      <nav className="breadcrumb" aria-label="Breadcrumb">
-        <Link className="link" href="/library">
-          Library
-        </Link>{" "}
-        / <code>{entry.failure_id}</code>
-      </nav>
+      <Breadcrumb trail={[{ href: "/library", label: "Library" }]}><code>{entry.failure_id}</code></Breadcrumb>
       <header className="page-head">
         <div className="stack-tight">
           <div className="mission-title-row">
@@ -57,7 +53,7 @@ export default async function LibraryEntryPage({ params }: { params: Promise<{ i
           </Link>
         ) : null}
       </header>
-      <EntryFields entry={entry} />
+      <EntryView entry={entry} revision={{ revision: entry.revision, libraryVersion: entry.libraryVersion }} />
       <section className="stack-tight" aria-labelledby="matches-h">
         <h2 id="matches-h" className="section-title">
           Failures in missions that matched it {detail.matchCount ? <span className="count-pill">{detail.matchCount}</span> : null}

@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { librarySummary } from "@/db/queries/library-browse";
 import { ImportPanel } from "@/components/library/import-panel";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { getPrincipal } from "@/server/auth";
 
 export const metadata: Metadata = { title: "Import / export · Library" };
@@ -23,12 +24,7 @@ export default async function LibraryImportPage() {
   const summary = await librarySummary(getDb());
   return (
     <div className="stack">
-      <nav className="breadcrumb" aria-label="Breadcrumb">
-        <Link className="link" href="/library">
-          Library
-        </Link>{" "}
-        / Import and export
-      </nav>
+      <Breadcrumb trail={[{ href: "/library", label: "Library" }]}>Import and export</Breadcrumb>
       <header className="page-head">
         <div className="stack-tight">
           <h1 className="page-title">Import and export</h1>

@@ -6,6 +6,7 @@ import { listVersions } from "@/db/queries/library-browse";
 import { RollbackButton } from "@/components/library/rollback-button";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { getPrincipal } from "@/server/auth";
 
 export const metadata: Metadata = { title: "Library versions" };
@@ -33,12 +34,7 @@ export default async function LibraryVersionsPage() {
   );
   return (
     <div className="stack">
-      <nav className="breadcrumb" aria-label="Breadcrumb">
-        <Link className="link" href="/library">
-          Library
-        </Link>{" "}
-        / Versions
-      </nav>
+      <Breadcrumb trail={[{ href: "/library", label: "Library" }]}>Versions</Breadcrumb>
       <header className="page-head">
         <div className="stack-tight">
           <h1 className="page-title">Library versions</h1>

@@ -7,6 +7,7 @@ import { userActorId } from "@/db/queries/users";
 import { ContributionForm } from "@/components/library-curation/contribution-form";
 import { formFromEntry } from "@/components/library-curation/form-model";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { getPrincipal } from "@/server/auth";
 
 export const metadata: Metadata = { title: "Edit contribution" };
@@ -29,9 +30,14 @@ export default async function EditContributionPage({ params }: { params: Promise
     <div className="stack">
       <header className="page-head">
         <div>
-          <p className="breadcrumb">
-            <Link href="/contributions">Contributions</Link> / <Link href={`/contributions/${c.id}`}>{(entry.title as string) || "Untitled"}</Link> / Edit
-          </p>
+          <Breadcrumb
+            trail={[
+              { href: "/contributions", label: "Contributions" },
+              { href: `/contributions/${c.id}`, label: (entry.title as string) || "Untitled" },
+            ]}
+          >
+            Edit
+          </Breadcrumb>
           <h1 className="page-title">{pickUp ? "Complete this draft" : c.targetFailureId ? `Edit your proposal for ${c.targetFailureId}` : "Edit your contribution"}</h1>
           {pickUp ? (
             <p className="muted" data-testid="pickup-note">

@@ -1,0 +1,19 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+
+/** "Library / Versions" above a page's title: links up the trail, then where the page is. */
+export function Breadcrumb({ trail, children }: { trail: Array<{ href: string; label: ReactNode }>; children: ReactNode }) {
+  return (
+    <nav className="breadcrumb" aria-label="Breadcrumb">
+      {trail.map((t) => (
+        <span key={t.href}>
+          <Link className="link" href={t.href}>
+            {t.label}
+          </Link>{" "}
+          /{" "}
+        </span>
+      ))}
+      <span aria-current="page">{children}</span>
+    </nav>
+  );
+}
