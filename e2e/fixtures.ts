@@ -1,3 +1,4 @@
+import path from "node:path";
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import type { Role } from "../lib/auth/roles";
 
@@ -14,6 +15,26 @@ export async function signIn(context: BrowserContext, role: Role): Promise<void>
   expect(res.ok(), `sign-in as ${role} failed with ${res.status()}`).toBeTruthy();
   const session = await (await context.request.get(`${baseURL}/api/auth/session`)).json();
   expect(session?.user?.roles).toContain(role);
+}
+
+/**
+ * Light and dark screenshots of the current page, `<name>-light.png` and `<name>-dark.png` in
+ * SCREENSHOT_DIR (or test-results, which the next Playwright run empties), with the theme the console's
+ * own script sets; the page is back in light afterwards.
+ */
+export async function screenshots(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  const theme = (s: "light" | "dark") =>
+    page.evaluate((t) => {
+      document.documentElement.dataset.theme = t;
+      document.documentElement.style.colorScheme = t;
+    }, s);
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await theme(scheme);
+    await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR ?? "test-results", `${name}-${scheme}.png`), fullPage: opts.fullPage ?? true });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await theme("light");
 }
 
 /** Starts a mission through the REST API as the signed-in user; returns its id. */

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import pg from "pg";
-import { expect, test } from "./fixtures";
+import { expect, screenshots, test } from "./fixtures";
 
 /**
  * Library curation in the browser (issue 5): a contributor proposes a new failure mode in the form
@@ -9,17 +9,7 @@ import { expect, test } from "./fixtures";
  * who is the author, an edit's side-by-side diff, and contributed markup shown as text.
  */
 
-/** Light and dark screenshots of the current page (the theme attribute the console's own script sets). */
-async function shoot(page: Page, name: string) {
-  for (const theme of ["light", "dark"] as const) {
-    await page.evaluate((t) => {
-      document.documentElement.dataset.theme = t;
-      document.documentElement.style.colorScheme = t;
-    }, theme);
-    await page.screenshot({ path: `test-results/curation-${name}-${theme}.png`, fullPage: true });
-  }
-  await page.evaluate(() => (document.documentElement.dataset.theme = "light"));
-}
+const shoot = (page: Page, name: string) => screenshots(page, `curation-${name}`);
 
 test("a contributor proposes a new entry, cannot approve it; a reviewer approves and the entry is a query result", async ({ contributorPage: c, reviewerPage: r }) => {
   const stamp = Date.now().toString(36);

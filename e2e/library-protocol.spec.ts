@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expect, startMission, test, waitForGate } from "./fixtures";
+import { expect, screenshots, startMission, test, waitForGate } from "./fixtures";
 import { MissionPage } from "./pages/mission-page";
 
 /**
@@ -11,18 +11,7 @@ import { MissionPage } from "./pages/mission-page";
 
 const ROBOT = path.resolve(import.meta.dirname, "../db/seed/robot/drawer-robot.mjs");
 
-const shot = async (page: import("@playwright/test").Page, name: string) => {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.evaluate((s) => {
-      document.documentElement.dataset.theme = s;
-      document.documentElement.style.colorScheme = s;
-    }, scheme);
-    // SCREENSHOT_DIR keeps them out of test-results, which the next Playwright run empties.
-    await page.screenshot({ path: path.join(process.env.SCREENSHOT_DIR ?? "test-results", `library-protocol-${name}-${scheme}.png`), fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-};
+const shot = (page: import("@playwright/test").Page, name: string) => screenshots(page, `library-protocol-${name}`);
 
 test("an operator performs the library's probe at its gate, confirms it, and the timeline shows the hypotheses and the walk", async ({ operatorPage: page }) => {
   const id = await startMission(page.request, {

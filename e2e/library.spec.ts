@@ -1,5 +1,5 @@
 import pg from "pg";
-import { expect, startMission, test } from "./fixtures";
+import { expect, screenshots, startMission, test } from "./fixtures";
 
 /**
  * The failure-mode library in the browser: searching with filters (kept in the URL), querying as an
@@ -7,17 +7,7 @@ import { expect, startMission, test } from "./fixtures";
  * YAML file (preview, then one new version) and rolling it back, and a non-admin who sees no import.
  */
 
-const shot = async (page: import("@playwright/test").Page, name: string) => {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.evaluate((s) => {
-      document.documentElement.dataset.theme = s;
-      document.documentElement.style.colorScheme = s;
-    }, scheme);
-    await page.screenshot({ path: `test-results/library-${name}-${scheme}.png`, fullPage: name !== "browse" });
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-};
+const shot = (page: import("@playwright/test").Page, name: string) => screenshots(page, `library-${name}`, { fullPage: name !== "browse" });
 
 test("anyone signed in searches the library with filters kept in the URL, and queries it as an agent would", async ({ auditorPage: page }) => {
   await page.goto("/library");

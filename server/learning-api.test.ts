@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
+import type { TestDatabase } from "../db/test-helpers";
 import { createMission } from "../db/queries/events";
 import { ensureActor } from "../db/queries/users";
 import { episodicMemory, learnedPatterns, missions, sessionMemory } from "../db/schema";
-import type { Principal, Role } from "../lib/auth/roles";
 import { missionDefinitionSchema } from "../lib/mission";
+import { as, errorOf, jsonRequest, params, url, useRouteTestDatabase } from "./route-test-helpers";
 
 /**
  * The REST routes of ADR-0003 (app/api/v1/patterns, app/api/v1/memory), called as Next.js calls them:
@@ -13,35 +13,24 @@ import { missionDefinitionSchema } from "../lib/mission";
  * replaced (next-auth needs a request context); authorization is still `can()` in every handler.
  */
 
-const auth = vi.hoisted(() => ({ user: null as Principal | null }));
-vi.mock("@/server/auth", () => ({ getPrincipal: async () => auth.user }));
-
 const patterns = await import("../app/api/v1/patterns/route");
 const pattern = await import("../app/api/v1/patterns/[id]/route");
 const sessionExport = await import("../app/api/v1/memory/session/route");
 const episodicExport = await import("../app/api/v1/memory/episodic/route");
 
 let tdb: TestDatabase;
-const globalDb = globalThis as unknown as { __faultlineDb?: unknown };
 let missionA: string;
 let missionB: string;
 let patternId: string;
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 
-const as = (...roles: Role[]) => {
-  auth.user = roles.length ? { id: `u-${roles.join("-")}`, name: roles.join("+"), email: `${roles[0]}@x`, roles } : null;
-};
-const url = (p: string) => `http://localhost${p}`;
-const params = <P>(p: P) => ({ params: Promise.resolve(p) });
-const patch = (id: string, body: unknown) => pattern.PATCH(new Request(url(`/api/v1/patterns/${id}`), { method: "PATCH", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json" } }), params({ id }));
+const patch = (id: string, body: unknown) => pattern.PATCH(jsonRequest("PATCH", `/api/v1/patterns/${id}`, body), params({ id }));
 const del = (id: string) => pattern.DELETE(new Request(url(`/api/v1/patterns/${id}`), { method: "DELETE" }), params({ id }));
 const exportOf = (kind: "session" | "episodic", query = "") => (kind === "session" ? sessionExport : episodicExport).GET(new Request(url(`/api/v1/memory/${kind}${query}`)), params({}));
 const lines = async (res: Response) => (await res.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  globalDb.__faultlineDb = tdb; // getDb() in the handlers
+useRouteTestDatabase(async (t) => {
+  tdb = t;
   await ensureActor(tdb.db, { id: "user:op", kind: "user", displayName: "Olivia Operator" });
   const def = missionDefinitionSchema.parse({ name: "memory", objective: "x", phases: [{ name: "EXECUTION", agents: [{ name: "fetch", priority: "critical", steps: [{ tool: "http", args: { url: "http://127.0.0.1:9/" } }] }] }] });
   missionA = (await createMission(tdb.db, { definition: def, actorId: "user:op" })).id;
@@ -75,10 +64,6 @@ beforeAll(async () => {
       reusablePattern: { trigger: "127_0_0_1_8080_rate_limit", action: "wait_and_retry_after", success_rate: 0.67 },
     })),
   );
-});
-afterAll(async () => {
-  delete globalDb.__faultlineDb;
-  await tdb?.drop();
 });
 
 describe("GET /api/v1/patterns", () => {

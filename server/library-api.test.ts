@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
+import { describe, expect, it } from "vitest";
 import { loadStarterLibrary } from "../db/queries/library";
 import { starterLibrary } from "../db/seed";
-import type { Principal, Role } from "../lib/auth/roles";
 import { parseLibraryFile } from "../lib/library/io";
+import { as, errorOf, params, url, useRouteTestDatabase } from "./route-test-helpers";
 
 /**
  * The library REST routes (app/api/v1/library, except contributions), called as Next.js calls them on a
  * real PostgreSQL. Only the session lookup is replaced; authorization is `can()` in every handler.
  */
-
-const auth = vi.hoisted(() => ({ user: null as Principal | null }));
-vi.mock("@/server/auth", () => ({ getPrincipal: async () => auth.user }));
 
 const query = await import("../app/api/v1/library/query/route");
 const entries = await import("../app/api/v1/library/entries/route");
@@ -21,30 +17,14 @@ const importer = await import("../app/api/v1/library/import/route");
 const versions = await import("../app/api/v1/library/versions/route");
 const rollback = await import("../app/api/v1/library/rollback/route");
 
-let tdb: TestDatabase;
-const globalDb = globalThis as unknown as { __faultlineDb?: unknown };
 const starter = starterLibrary();
 
-const as = (...roles: Role[]) => {
-  auth.user = roles.length ? { id: `u-${roles.join("-")}`, name: roles.join("+"), email: `${roles[0]}@x`, roles } : null;
-};
-const url = (p: string) => `http://localhost${p}`;
-const params = <P>(p: P) => ({ params: Promise.resolve(p) });
 type Handler = (r: Request, c: { params: Promise<never> }) => Promise<Response>;
 const post = (mod: { POST: unknown }, p: string, body: string, type = "application/json") => (mod.POST as Handler)(new Request(url(p), { method: "POST", body, headers: { "content-type": type } }), params({}) as never);
 const get = (mod: { GET: unknown }, p: string, ps: object = {}) => (mod.GET as Handler)(new Request(url(p)), params(ps) as never);
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string; details?: { fieldErrors?: Array<{ path: string; message: string }>; errors?: unknown[] } } }).error;
 const drawer = { observed_symptom: "0 mm displacement on pull action", object_class: "drawer", force_applied: "within Class B parameters", environmental_context: ["indoor", "furniture", "wood-frame"] };
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  globalDb.__faultlineDb = tdb;
-  await loadStarterLibrary(tdb.db, starter, "system:seed");
-});
-afterAll(async () => {
-  delete globalDb.__faultlineDb;
-  await tdb?.drop();
-});
+useRouteTestDatabase((tdb) => loadStarterLibrary(tdb.db, starter, "system:seed"));
 
 describe("POST /api/v1/library/query", () => {
   it("ranks hypotheses for the document's query, highest first, for any signed-in role; 401 without a session", async () => {

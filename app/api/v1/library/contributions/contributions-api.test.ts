@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { starterLibrary } from "@/db/seed";
 import { loadStarterLibrary } from "@/db/queries/library";
 import { queryLibrary } from "@/db/queries/library-query";
 import { ensureActor } from "@/db/queries/users";
-import { createTestDatabase, type TestDatabase } from "@/db/test-helpers";
-import type { Principal, Role } from "@/lib/auth/roles";
+import type { TestDatabase } from "@/db/test-helpers";
+import type { Principal } from "@/lib/auth/roles";
+import { errorOf, jsonRequest as json, params, signedInAs, url, useRouteTestDatabase } from "@/server/route-test-helpers";
 
 /**
  * The contributions REST routes, called as Next.js calls them (the exported handler with a Request and
@@ -12,16 +13,12 @@ import type { Principal, Role } from "@/lib/auth/roles";
  * every handler, and the self-approval rule is the query layer's.
  */
 
-const auth = vi.hoisted(() => ({ user: null as Principal | null }));
-vi.mock("@/server/auth", () => ({ getPrincipal: async () => auth.user }));
-
 const list = await import("./route");
 const one = await import("./[id]/route");
 const reviews = await import("./[id]/reviews/route");
 const comments = await import("./[id]/comments/route");
 
 let tdb: TestDatabase;
-const globalDb = globalThis as unknown as { __faultlineDb?: unknown };
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 
 const people: Record<string, Principal> = {
@@ -30,13 +27,7 @@ const people: Record<string, Principal> = {
   ada: { id: "ada", name: "Ada Admin", email: "ada@x", roles: ["admin"] },
   aud: { id: "aud", name: "Auditor", email: "aud@x", roles: ["auditor"] },
 };
-const as = (who: keyof typeof people | null) => {
-  auth.user = who ? people[who] : null;
-};
-const url = (p: string) => `http://localhost${p}`;
-const params = <P>(p: P) => ({ params: Promise.resolve(p) });
-const json = (method: string, path: string, body: unknown) => new Request(url(path), { method, body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json" } });
-const errorOf = async (res: Response) => ((await res.json()) as { error: { code: string; message: string; details?: { fieldErrors?: Array<{ path: string; message: string }> } } }).error;
+const as = (who: keyof typeof people | null) => signedInAs(who ? people[who] : null);
 const post = (body: unknown) => list.POST(json("POST", "/api/v1/library/contributions", body), params({}));
 const review = (id: string, body: unknown) => reviews.POST(json("POST", `/api/v1/library/contributions/${id}/reviews`, body), params({ id }));
 const comment = (id: string, body: unknown) => comments.POST(json("POST", `/api/v1/library/contributions/${id}/comments`, body), params({ id }));
@@ -52,15 +43,10 @@ const entry = {
   source: "crowdsourcing",
 };
 
-beforeAll(async () => {
-  tdb = await createTestDatabase();
-  globalDb.__faultlineDb = tdb;
+useRouteTestDatabase(async (t) => {
+  tdb = t;
   await loadStarterLibrary(tdb.db, starterLibrary(), "system:seed");
   for (const p of Object.values(people)) await ensureActor(tdb.db, { id: `user:${p.id}`, kind: "user", displayName: p.name });
-});
-afterAll(async () => {
-  delete globalDb.__faultlineDb;
-  await tdb?.drop();
 });
 
 describe("/api/v1/library/contributions", () => {
@@ -98,7 +84,7 @@ describe("/api/v1/library/contributions", () => {
     expect(body.similar.abstained || body.similar.results.every((r) => r.match_score >= 0 && r.match_score <= 1)).toBe(true);
     const id = body.contribution.id;
     // The author, even as a reviewer or an admin, is refused.
-    auth.user = { ...people.carla, roles: ["contributor", "reviewer"] };
+    signedInAs({ ...people.carla, roles: ["contributor", "reviewer"] });
     const self = await review(id, { verdict: "approve", reason: "I checked it myself" });
     expect(self.status).toBe(409);
     expect((await errorOf(self)).message).toMatch(/never review or approve their own/);
