@@ -7,7 +7,7 @@ import Link from "next/link";
 import { useId, useState, useTransition, type KeyboardEvent } from "react";
 import { decideGateAction } from "@/app/(console)/gates/actions";
 import type { GateDecision, GateError } from "@/lib/mission/types";
-import { LibraryGateView, libraryGateTitle } from "./library-view";
+import { LibraryGateView } from "./library-view";
 import { gateTitle, type GateView } from "@/lib/views/gate-view";
 import { queryKeys } from "../query-keys";
 import { RelativeTime } from "../ui/relative-time";
@@ -114,7 +114,7 @@ export function GatePanel({
         </span>
         <Heading id={ids.title} className="gate-title">
           {showMission ? `${gate.missionName}: ` : ""}
-          {library ? libraryGateTitle(library, gate.agent) : gateTitle(gate)}
+          {gateTitle(gate)}
         </Heading>
         <span className="muted gate-meta">
           {gate.phase} · opened <RelativeTime iso={gate.openedAt} />

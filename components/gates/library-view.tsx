@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { MissionEvent } from "@/lib/mission/events";
 import type { HypothesisOutcome, LibraryGateInfo } from "@/lib/mission/library";
 import { formatArgs } from "../diagnosis/recovery-view";
+import { RiskBadge } from "../library/badges";
 
 /**
  * The failure-mode library in missions (000 Output Protocol) as the console shows it: the hypotheses a
@@ -13,10 +14,6 @@ import { formatArgs } from "../diagnosis/recovery-view";
 const score = (x: number) => x.toFixed(2);
 const OUTCOME_TONE: Record<HypothesisOutcome, string> = { confirmed: "running", resolved: "success", rejected: "neutral", skipped: "neutral", unresolved: "failed" };
 
-export function RiskBadge({ risk }: { risk: string }) {
-  const tone = risk === "Low" ? "success" : risk === "Medium" ? "partial" : "failed";
-  return <span className={`badge tone-${tone} libp-risk`}>{risk}</span>;
-}
 
 function EntryLink({ id, title }: { id: string; title?: string | null }) {
   return (
@@ -138,20 +135,6 @@ function TriedList({ tried }: { tried: LibraryGateInfo["tried"] }) {
       ))}
     </ul>
   );
-}
-
-/** A gate's title when the library asks: what the operator is asked to do. */
-export function libraryGateTitle(info: LibraryGateInfo, agent: string): string {
-  switch (info.stage) {
-    case "oversight":
-      return `Allow the probe of “${info.title}” (requires oversight)`;
-    case "probe":
-      return `Perform the probe of “${info.title}” and confirm or reject it`;
-    case "resolution":
-      return `Carry out the resolution of “${info.title}”`;
-    default:
-      return `Agent “${agent}”: the library's hypotheses are exhausted`;
-  }
 }
 
 /** The hypothesis a library gate asks about (or the exhausted escalation), with its probe, resolution and risk. */

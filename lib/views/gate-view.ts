@@ -1,5 +1,5 @@
 import type { UserFacingError } from "../errors";
-import type { DiagnosisSummary, GateDecision, GateKind, GateOption, GateState } from "../mission/types";
+import type { DiagnosisSummary, GateDecision, GateError, GateKind, GateOption, GateState } from "../mission/types";
 import type { RecoveryPlan } from "../mission/recovery";
 
 /** A gate as the console shows it: the gate plus the mission it belongs to. */
@@ -94,7 +94,21 @@ export function gateViewFromRow(row: { gate: GateRowLike; missionName: string })
 }
 
 /** The gate's heading: what needs deciding. */
-export function gateTitle(g: Pick<GateView, "kind" | "agent" | "phase" | "step">): string {
+export function gateTitle(g: Pick<GateView, "kind" | "agent" | "phase" | "step"> & { error?: UserFacingError }): string {
+  const library = (g.error as GateError | undefined)?.library;
+  if (library) {
+    // The failure-mode library asks about one hypothesis (000 Output Protocol), or escalates.
+    switch (library.stage) {
+      case "oversight":
+        return `Allow the probe of “${library.title}” (requires oversight)`;
+      case "probe":
+        return `Perform the probe of “${library.title}” and confirm or reject it`;
+      case "resolution":
+        return `Carry out the resolution of “${library.title}”`;
+      default:
+        return `Agent “${g.agent}”: the library's hypotheses are exhausted`;
+    }
+  }
   switch (g.kind) {
     case "phase":
       return `Phase ${g.phase} failed`;
