@@ -3,7 +3,7 @@ import type { LibraryGateInfo } from "../mission/library";
 import { gateTitle } from "./gate-view";
 
 const base = { agent: "grip", phase: "EXECUTION", step: 0 };
-const error = { title: "t", message: "m", action: "a" } as unknown as import("../errors").UserFacingError;
+const error = { title: "t", message: "m", action: "a" } as unknown as import("../mission/types").GateError;
 const library = (stage: LibraryGateInfo["stage"]): LibraryGateInfo =>
   ({ stage, failure_id: "FM-PHY-0001", title: "Internal latch", risk_level: "Medium", risk_notes: null, match_score: 0.8, rank: 1, total: 2, diagnostic_probe: "p", resolution_path: "r", note: null, flagged: stage === "exhausted", tried: [] }) as LibraryGateInfo;
 
