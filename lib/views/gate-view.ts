@@ -94,8 +94,8 @@ export function gateViewFromRow(row: { gate: GateRowLike; missionName: string })
 }
 
 /** The gate's heading: what needs deciding. */
-export function gateTitle(g: Pick<GateView, "kind" | "agent" | "phase" | "step"> & { error?: UserFacingError }): string {
-  const library = (g.error as GateError | undefined)?.library;
+export function gateTitle(g: Pick<GateView, "kind" | "agent" | "phase" | "step"> & { error?: GateError }): string {
+  const library = g.error?.library;
   if (library) {
     // The failure-mode library asks about one hypothesis (000 Output Protocol), or escalates.
     switch (library.stage) {
