@@ -4,7 +4,7 @@ import type { LibraryEntry } from "../../lib/library/entry";
 import { starterLibrary } from "../seed";
 import { createTestDatabase, type TestDatabase } from "../test-helpers";
 import { loadStarterLibrary, publishChanges } from "./library";
-import { LibraryQueryError, queryLibrary } from "./library-query";
+import { LibraryQueryError, queryLibrary, rankCandidates } from "./library-query";
 
 let tdb: TestDatabase;
 let starter: LibraryEntry[];
@@ -84,6 +84,20 @@ describe("queryLibrary (PostgreSQL)", () => {
     ]) {
       expect(await queryLibrary(tdb.db, q), q.observed_symptom).toEqual({ results: [], abstained: true });
     }
+  });
+
+  it("measures whether the entry explains the report's outcome (what happened), apart from its object", async () => {
+    // Same object (a drawer), outcome named by the entry: "jammed" is the immobility the latch entry describes.
+    const [latch] = await rankCandidates(tdb.db, { observed_symptom: "Kitchen drawer jammed after 5 mm with a click", object_class: "kitchen_drawer" }, { limit: 1 });
+    expect(latch.outcome).toBe(1);
+    // Same object, an outcome no drawer entry names in its symptom or reality.
+    const [miss] = await rankCandidates(tdb.db, { observed_symptom: "Kitchen drawer flickers", object_class: "kitchen_drawer" }, { limit: 1 });
+    expect(miss.outcome).toBe(0);
+    // No outcome word at all: neutral.
+    const [none] = await rankCandidates(tdb.db, { observed_symptom: "Kitchen drawer handle", object_class: "kitchen_drawer" }, { limit: 1 });
+    expect(none.outcome).toBe(0.5);
+    expect(latch.cover_a).toBeGreaterThan(0);
+    expect(latch.cover_a).toBeLessThanOrEqual(latch.cover + 1e-9);
   });
 
   it("returns up to the requested number of hypotheses (more than the trigram stage's default)", async () => {

@@ -47,17 +47,17 @@ export const DEFAULT_WEIGHTS: ScoreWeights = { trigram: 1.0, tags: 0.3, domain: 
  * uncovered queries count as wrong), and checked on the even-numbered half. ABSTAIN_BELOW is the
  * match_score under which the answer is empty, chosen on the same odd half to maximise the sum of three
  * rates: uncovered queries abstained on, close and paraphrased queries answered with an expected entry
- * in the top 3. (`cover` has a negative weight only because `raw` already contains it.)
+ * in the top 3. (`cover`, `coverA` and `raw` overlap, so their weights only make sense together.)
  * See docs/library-ranking.md.
  */
-export const CALIBRATION_FEATURES = ["raw", "margin", "cover", "ecover", "unknown", "trigram", "tags", "object"] as const;
+export const CALIBRATION_FEATURES = ["raw", "margin", "cover", "coverA", "ecover", "unknown", "trigram", "tags", "object", "outcome"] as const;
 export type CalibrationFeature = (typeof CALIBRATION_FEATURES)[number];
 export interface Calibration {
   bias: number;
   weights: Record<CalibrationFeature, number>;
 }
-export const CALIBRATION: Calibration = { bias: -4.81, weights: { raw: 0.891, margin: 9.751, cover: -1.244, ecover: 4.862, unknown: -0.415, trigram: 7.545, tags: 0.5, object: 1.497 } };
-export const ABSTAIN_BELOW = 0.47;
+export const CALIBRATION: Calibration = { bias: -5.722, weights: { raw: 3.406, margin: 10.147, cover: 4.414, coverA: -9.927, ecover: 5.185, unknown: -1.151, trigram: 5.719, tags: -0.076, object: 1.393, outcome: 1.26 } };
+export const ABSTAIN_BELOW = 0.49;
 
 export function calibrate(f: Record<CalibrationFeature, number>, c: Calibration = CALIBRATION): number {
   let z = c.bias;
@@ -67,7 +67,7 @@ export function calibrate(f: Record<CalibrationFeature, number>, c: Calibration 
 
 /** The calibration features of each candidate of a ranked list (margin to the next one). */
 export function candidateFeatures(cands: Candidate[]): Array<Record<CalibrationFeature, number>> {
-  return cands.map((c, i) => ({ raw: c.raw, margin: c.raw - (cands[i + 1]?.raw ?? 0), cover: c.cover, ecover: c.ecover, unknown: c.unknown, trigram: c.trigram, tags: c.tags, object: c.object }));
+  return cands.map((c, i) => ({ raw: c.raw, margin: c.raw - (cands[i + 1]?.raw ?? 0), cover: c.cover, coverA: c.cover_a, ecover: c.ecover, unknown: c.unknown, trigram: c.trigram, tags: c.tags, object: c.object, outcome: c.outcome }));
 }
 
 /** A ranked candidate: `raw` is the ranking score; the other numbers are its parts and calibration features (docs/library-ranking.md). */
@@ -79,6 +79,10 @@ export interface Candidate {
   tags: number;
   domain: number;
   cover: number;
+  /** Like `cover`, but only what the entry's title and surface symptom explain (its hidden reality and tags do not count). */
+  cover_a: number;
+  /** The IDF share of the report's outcome concepts (what happened: stuck, fell, leaks…) the entry's title, symptom or reality names; 0.5 when the report names none. */
+  outcome: number;
   s1: number;
   unknown: number;
   ecover: number;
@@ -175,6 +179,12 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
                from (select qw.cid, max(case when 'A' = any(u.weights) then 1.0 when 'B' = any(u.weights) then 0.7 when 'C' = any(u.weights) then 0.4 else 0.2 end) as wmax
                      from unnest(e.search) u join qw on qw.lexeme = u.lexeme group by qw.cid) m
                join concepts c on c.cid = m.cid)::float8 / qsum.total as cover,
+            (select coalesce(sum(c.cidf), 0) from concepts c
+               where exists (select 1 from unnest(e.search) u join qw on qw.lexeme = u.lexeme where qw.cid = c.cid and 'A' = any(u.weights)))::float8 / qsum.total as cover_a,
+            (select coalesce(coalesce(sum(c.cidf) filter (where m.wmax >= 0.7), 0) / nullif(sum(c.cidf), 0), 0.5)
+               from concepts c left join (select qw.cid, max(case when 'A' = any(u.weights) then 1.0 when 'B' = any(u.weights) then 0.7 else 0 end) as wmax
+                     from unnest(e.search) u join qw on qw.lexeme = u.lexeme group by qw.cid) m on m.cid = c.cid
+               where c.cid = any(${`{${norm.outcome.flatMap((o, i) => (o ? [i] : [])).join(",")}}`}::int[]))::float8 as outcome,
             (select count(*) from unnest(e.context_tags) t where t = any(q.tags))::float8 / greatest(1, least(cardinality(q.tags), 4))::float8 as tags,
             case when ${domain}::text = '' then 0
                  when (${domain}::text = 'phy') = (e.failure_id like 'FM-PHY-%') then 1 else 0 end::float8 as domain,
@@ -188,14 +198,14 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
           from f1 order by pre desc, f1.failure_id collate "C" limit ${Math.max(TRIGRAM_TOP, limit)}
         ),
         f3 as (
-          select f2.failure_id, f2.title, f2.search, f2.cover, f2.tags, f2.domain, f2.s1, similarity(q.s, f2.surface_symptom)::float8 as trigram,
+          select f2.failure_id, f2.title, f2.search, f2.cover, f2.cover_a, f2.outcome, f2.tags, f2.domain, f2.s1, similarity(q.s, f2.surface_symptom)::float8 as trigram,
             f2.pre + ${w.trigram}::float8 * similarity(q.s, f2.surface_symptom) as raw
             ${opts.withRow ? sql`, f2.row` : sql``}
           from f2, q
           order by raw desc, f2.failure_id collate "C"
           limit ${limit}
         )
-        select f3.failure_id, f3.title, f3.cover, f3.tags, f3.domain, f3.s1, f3.trigram, f3.raw, qsum.unknown,
+        select f3.failure_id, f3.title, f3.cover, f3.cover_a, f3.outcome, f3.tags, f3.domain, f3.s1, f3.trigram, f3.raw, qsum.unknown,
           (select coalesce(sum(ln(1 + q.n / greatest(1, st.df))) filter (where a.lexeme = any(qsum.lexemes)) / nullif(sum(ln(1 + q.n / greatest(1, st.df))), 0), 0)
              from (select u.lexeme from unnest(f3.search) u where 'A' = any(u.weights)) a join library_term_stats st on st.lexeme = a.lexeme)::float8 as ecover,
           coalesce((select count(*) from unnest(q.olex) o where o = any(tsvector_to_array(f3.search)))::float8 / nullif(cardinality(q.olex), 0), 0.5)::float8 as object

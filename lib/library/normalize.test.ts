@@ -83,5 +83,26 @@ describe("library query normalisation", () => {
     // Forces, lengths and plain decimals are not versions.
     expect(normalizeText("pulled at 30.0N, moved 2.5 mm")).toMatch(/30\.0 n force .* 2\.5 mm displacement/);
   });
+  it("reads a qualitative force grade as no evidence, keeping the force's direction", () => {
+    for (const force of ["within Class B parameters", "moderate", "high", "very gentle"]) {
+      const n = normalizeQuery({ observed_symptom: "drawer stuck", force_applied: `${force} pull` });
+      expect(n.terms, force).toContain("pull");
+      expect(n.terms.some((t) => ["class", "parameters", "moderate", "high", "gentle", "within"].includes(t)), force).toBe(false);
+    }
+    // Numbers with units still name the quantity.
+    expect(normalizeQuery({ observed_symptom: "drawer stuck", force_applied: "30 N pull" }).terms).toEqual(expect.arrayContaining(["30", "force", "pull"]));
+  });
+
+  it("groups the wordings of one outcome into one concept and marks outcome concepts", () => {
+    const n = normalizeQuery({ observed_symptom: "The vase toppled over and the tank leaks; kettle overheats; lamp flickers; red drawer" });
+    const concept = (w: string) => n.concepts.findIndex((c) => c.includes(w));
+    expect(n.concepts[concept("toppled")]).toEqual(expect.arrayContaining(["fall", "drop"]));
+    expect(n.concepts[concept("leaks")]).toEqual(expect.arrayContaining(["leak", "drip", "spill"]));
+    expect(n.concepts[concept("overheats")]).toEqual(expect.arrayContaining(["hot", "heat"]));
+    for (const w of ["toppled", "leaks", "overheats", "flickers"]) expect(n.outcome[concept(w)], w).toBe(true);
+    for (const w of ["vase", "drawer", "red"]) expect(n.outcome[concept(w)], w).toBe(false);
+    expect(normalizeQuery({ observed_symptom: "lid won't open" }).outcome.some(Boolean)).toBe(true);
+    expect(n.outcome).toHaveLength(n.concepts.length);
+  });
 });
 

@@ -23,6 +23,8 @@ export interface NormalizedQuery {
   symptom: string;
   /** Coarse domain hints derived from the wording. */
   hints: { physical: boolean; software: boolean };
+  /** Per concept: whether it names what went wrong (an outcome: stuck, fell, leaks, overheats, flickers…), see OUTCOME_RULES. */
+  outcome: boolean[];
 }
 
 /** Words too common in reports to help ranking (the english configuration drops its own stop words too). */
@@ -52,6 +54,34 @@ const MOVEMENT_RULES: Array<[RegExp, string]> = [
 ];
 
 /**
+ * Outcome words: what happened to the object, as opposed to what the object is. Reports word the same
+ * outcome many ways ("tipped over", "toppled", "fell"); each family adds its canonical words, so a
+ * report and an entry that name the same outcome in different words agree, and the calibrator can ask
+ * whether the entry explains the report's outcome at all (a near miss names the object right and the
+ * outcome wrong). Families are general English for how physical failures are described.
+ */
+const OUTCOME_RULES: Array<[RegExp, string]> = [
+  [/\b(?:falls?|fell|falling|fallen|drops?|dropped|dropping|topples?|toppled|toppling|tips? over|tipped|tipping|tumbles?|tumbled|knocked over|keels? over)\b/g, "$& fall drop topple"],
+  [/\b(?:slips?|slipped|slipping|slides?|slid|sliding|skids?|skidded|skidding)\b/g, "$& slip slide"],
+  [/\b(?:sticky|glued|glues?|adheres?|adhered|adhering|adhesive|clings?|clung|clinging|tacky|bonded)\b/g, "$& adhere attached sticky"],
+  [/\b(?:leaks?|leaked|leaking|leaky|drips?|dripped|dripping|spills?|spilled|spilt|spilling|seeps?|seeping|overflows?|overflowed|overflowing)\b/g, "$& leak drip spill"],
+  [/\b(?:hot|hotter|heats?|heated|heating|overheats?|overheated|overheating|warm|warmer|scorching|scalding|searing)\b/g, "$& hot heat"],
+  [/\b(?:cold|colder|cool|cooler|chilled|chilly|lukewarm|tepid|icy)\b/g, "$& cold cool"],
+  [/\b(?:flicker(?:s|ed|ing|y)?|blink(?:s|ed|ing)?|strob(?:e|es|ing))\b/g, "$& flicker"],
+  [/\b(?:break(?:s|ing)?|broke|broken|crack(?:s|ed|ing)?|snap(?:s|ped|ping)?|torn|tears?|tearing|rip(?:s|ped)?|shatter(?:s|ed)?|split(?:s|ting)?)\b/g, "$& broken crack"],
+  [/\b(?:bend(?:s|ing)?|bent|warp(?:s|ed|ing)?|deform(?:s|ed|ing)?|buckl(?:e|es|ed|ing)|sag(?:s|ged|ging)?|bulg(?:e|es|ed|ing))\b/g, "$& bent deform"],
+  [/\b(?:vibrat(?:e|es|ed|ing|ion)|shak(?:e|es|ing)|shook|wobbl(?:e|es|ed|ing|y)|oscillat(?:e|es|ed|ing|ion)|judder(?:s|ing)?)\b/g, "$& vibration oscillation"],
+  [/\b(?:stall(?:s|ed|ing)?|halt(?:s|ed|ing)?|cuts? out)\b/g, "$& stall stop"],
+];
+
+/**
+ * A qualitative grade in `force_applied` ("moderate", "within Class B parameters", "high") says how hard
+ * the agent pushed; entries give forces in newtons, so the grade is neither evidence for a failure mode
+ * nor unexplained evidence against one. The direction (pull, push, lift, torque, grip) is kept.
+ */
+const FORCE_GRADE = /\b(?:within\s+)?class\s+[a-z0-9]+(?:\s+(?:parameters|limits?|range|rating))?\b|\b(?:very\s+|quite\s+|fairly\s+)?(?:low|light|gentle|slight|soft|moderate|medium|normal|nominal|standard|usual|rated|high|heavy|firm|strong|hard|maximum|max|minimum|min|considerable|excessive)\b/g;
+
+/**
  * Instance identifiers in error output (URLs, host names, IP addresses, version numbers) → what they
  * are. Their parts ("api", "stagging", "example", "5", "3", "3") describe this one incident, not the
  * failure mode, and would otherwise count as unexplained evidence against every entry.
@@ -62,6 +92,9 @@ const IDENTIFIER_RULES: Array<[RegExp, string]> = [
   [/\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|co|uk|de|fr|eu|example|local|localhost|internal|test|cloud|app|svc)\b/g, " host "],
   [/(?:\bv|@)\d+(?:\.\d+)+(?:-[a-z0-9.]+)?\b|\b\d+\.\d+\.\d+(?:\.\d+)?(?:-[a-z0-9.]+)?\b/g, " version "],
 ];
+
+/** The canonical words of the outcome families (and of immobility): a concept holding one names an outcome. */
+const OUTCOME_WORDS = new Set(["stuck", "immobile", ...OUTCOME_RULES.flatMap(([, rep]) => rep.split(" "))].filter((w) => /^[a-z]{2,}$/.test(w)));
 
 /** Numbers with units → the quantity's name (plus the unit word as entries write it), number kept. */
 const UNIT_RULES: Array<[RegExp, string]> = [
@@ -145,6 +178,7 @@ export function normalizeText(raw: string, link?: Link): string {
   s = applyRules(s, ERROR_RULES, link);
   s = applyRules(s, UNIT_RULES, link);
   s = applyRules(s, MOVEMENT_RULES, link);
+  s = applyRules(s, OUTCOME_RULES, link);
   return s.replace(/\s+/g, " ").trim();
 }
 
@@ -180,7 +214,8 @@ export function normalizeQuery(input: { observed_symptom: string; object_class?:
     }
   };
   const symptomText = normalizeText(input.observed_symptom, link);
-  const extra = [input.object_class ?? "", input.force_applied ?? ""].map((x) => normalizeText(x.replace(/[_-]+/g, " "), link)).join(" ");
+  const force = clean(input.force_applied ?? "").replace(FORCE_GRADE, " ");
+  const extra = [input.object_class ?? "", force].map((x) => normalizeText(x.replace(/[_-]+/g, " "), link)).join(" ");
   const all = `${symptomText} ${extra}`;
   const terms = tokenize(all).slice(0, 64);
   const byRoot = new Map<string, string[]>();
@@ -193,6 +228,7 @@ export function normalizeQuery(input: { observed_symptom: string; object_class?:
     concepts: [...byRoot.values()],
     symptom: clean(input.observed_symptom).replace(/\s+/g, " ").trim().slice(0, 1000),
     hints: { physical: PHYSICAL_WORDS.test(all), software: SOFTWARE_WORDS.test(all) },
+    outcome: [...byRoot.values()].map((c) => c.some((w) => OUTCOME_WORDS.has(w))),
   };
 }
 
