@@ -100,6 +100,20 @@ describe("queryLibrary (PostgreSQL)", () => {
     expect(latch.cover_a).toBeLessThanOrEqual(latch.cover + 1e-9);
   });
 
+  it("answers terse one-line reports as agents send them, even when several hypotheses explain them equally well", async () => {
+    // Not in the labelled set's wording: raw tool output and a few words from a robot.
+    for (const [observed_symptom, object_class, expected] of [
+      ["bash: rg: command not found", undefined, ["FM-SW-0001", "FM-SW-0002"]],
+      ["write /var/tmp/out.bin: no space left on device", undefined, ["FM-SW-0007", "FM-SW-0008"]],
+      ["Error: listen EADDRINUSE: address already in use 0.0.0.0:5173", "node", ["FM-SW-0010", "FM-SW-0011"]],
+      ["drawer is stuck", "drawer", ["FM-PHY-0001", "FM-PHY-0002", "FM-PHY-0003", "FM-PHY-0004", "FM-PHY-0005", "FM-PHY-0006", "FM-PHY-0009"]],
+    ] as const) {
+      const r = await queryLibrary(tdb.db, { observed_symptom, ...(object_class ? { object_class } : {}) }, { limit: 3 });
+      expect(r.abstained, observed_symptom).toBe(false);
+      expect(r.results.some((x) => (expected as readonly string[]).includes(x.failure_id)), `${observed_symptom}: ${r.results.map((x) => x.failure_id)}`).toBe(true);
+    }
+  });
+
   it("returns up to the requested number of hypotheses (more than the trigram stage's default)", async () => {
     const r = await queryLibrary(tdb.db, { observed_symptom: "drawer door lid stuck, will not open or move, rigid stop, latch lock hinge jammed", object_class: "drawer" }, { limit: 30 });
     expect(r.abstained).toBe(false);

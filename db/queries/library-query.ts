@@ -40,24 +40,35 @@ export interface ScoreWeights {
 export const DEFAULT_WEIGHTS: ScoreWeights = { trigram: 1.0, tags: 0.3, domain: 0.15, cover: 1.0 };
 
 /**
- * Calibration: match_score = 1 / (1 + exp(-(bias + Σ weight·feature))), a small logistic model over
- * the candidate's score parts (CALIBRATION_FEATURES; `margin` is how far its raw score is ahead of the
- * next candidate's, 0 for the last one). Fitted by `npm run bench:library -- --fit` on the odd-numbered
- * labelled queries of bench/library-queries.jsonl (target: "the best candidate is an expected entry";
- * uncovered queries count as wrong), and checked on the even-numbered half. ABSTAIN_BELOW is the
- * match_score under which the answer is empty, chosen on the same odd half to maximise the sum of three
- * rates: uncovered queries abstained on, close and paraphrased queries answered with an expected entry
- * in the top 3. (`cover`, `coverA` and `raw` overlap, so their weights only make sense together.)
- * See docs/library-ranking.md.
+ * Two small logistic models over the candidate's score parts (CALIBRATION_FEATURES), both fitted by
+ * `npm run bench:library -- --fit` on the odd-numbered labelled queries of bench/library-queries.jsonl
+ * and checked on the even-numbered half (uncovered queries count as wrong):
+ *
+ * - CALIBRATION gives `match_score`: the probability that THIS candidate is the failure mode the report
+ *   describes (target: "the best candidate is an expected entry"). `margin` (how far its raw score is
+ *   ahead of the next candidate's) is one of its features, so near-ties share the probability: three
+ *   drawer hypotheses that explain a terse "drawer won't open" equally well each score low.
+ * - ANSWER decides abstention: the probability that an expected entry is among the top 3 (target:
+ *   "some expected entry is in the top 3"). It does not look at `margin` (its weight is 0): several
+ *   hypotheses explaining a report equally well is exactly when the orchestrator should probe them in
+ *   turn, while a report that no entry explains should get nothing. The library abstains when the best
+ *   candidate's ANSWER probability is under ABSTAIN_BELOW, chosen on the same odd half to maximise the
+ *   sum of the rates: uncovered queries abstained on, covered queries (close, paraphrase, terse)
+ *   answered with an expected entry in the top 3.
+ *
+ * (`cover`, `coverA` and `raw` overlap, so their weights only make sense together.) See docs/library-ranking.md.
  */
 export const CALIBRATION_FEATURES = ["raw", "margin", "cover", "coverA", "ecover", "unknown", "trigram", "tags", "object", "outcome"] as const;
 export type CalibrationFeature = (typeof CALIBRATION_FEATURES)[number];
+/** ANSWER's features: all but `margin`. */
+export const ANSWER_FEATURES = CALIBRATION_FEATURES.filter((f) => f !== "margin");
 export interface Calibration {
   bias: number;
   weights: Record<CalibrationFeature, number>;
 }
-export const CALIBRATION: Calibration = { bias: -5.722, weights: { raw: 3.406, margin: 10.147, cover: 4.414, coverA: -9.927, ecover: 5.185, unknown: -1.151, trigram: 5.719, tags: -0.076, object: 1.393, outcome: 1.26 } };
-export const ABSTAIN_BELOW = 0.49;
+export const CALIBRATION: Calibration = { bias: -7.504, weights: { raw: 3.597, margin: 8.661, cover: 6.661, coverA: -9.505, ecover: 6.137, unknown: 0.304, trigram: 8.490, tags: -0.682, object: 1.538, outcome: 1.581 } };
+export const ANSWER: Calibration = { bias: -6.758, weights: { raw: 5.243, margin: 0, cover: 9.284, coverA: -7.865, ecover: 0.66, unknown: 1.031, trigram: 10.179, tags: -1.827, object: 1.733, outcome: 0.311 } };
+export const ABSTAIN_BELOW = 0.59;
 
 export function calibrate(f: Record<CalibrationFeature, number>, c: Calibration = CALIBRATION): number {
   let z = c.bias;
@@ -234,7 +245,7 @@ export async function queryLibrary(db: Db, input: unknown, opts: { limit?: numbe
     hypothesis: c.title,
     ...(opts.includeEntry && c.row ? { entry: entryFromJson(c.row as unknown as Record<string, unknown>) } : {}),
   }));
-  if (!results.length || results[0].match_score < ABSTAIN_BELOW) return { results: [], abstained: true };
+  if (!results.length || calibrate(features[0], ANSWER) < ABSTAIN_BELOW) return { results: [], abstained: true };
   return { results, abstained: false };
 }
 
