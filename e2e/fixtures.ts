@@ -76,7 +76,7 @@ export const test = base.extend<Fixtures>({
   consoleErrors: [
     async ({ page, allowedConsoleErrors }, use) => {
       const errors: string[] = [];
-      page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+      page.on("console", (m) => m.type() === "error" && errors.push(`${m.text()} (${m.location().url || page.url()})`));
       page.on("pageerror", (e) => errors.push(e.message));
       await use(errors);
       expect(errors.filter((e) => !allowedConsoleErrors.some((r) => r.test(e))), "browser console errors").toEqual([]);
@@ -99,7 +99,7 @@ async function withRole(browser: Browser, role: "auditor" | "admin" | "contribut
   await signIn(context, role);
   const page = await context.newPage();
   const errors: string[] = [];
-  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("console", (m) => m.type() === "error" && errors.push(`${m.text()} (${m.location().url || page.url()})`));
   await use(page);
   expect(errors, `${role} browser console errors`).toEqual([]);
   await context.close();
