@@ -106,6 +106,8 @@ describe("queryLibrary (PostgreSQL)", () => {
       ["bash: rg: command not found", undefined, ["FM-SW-0001", "FM-SW-0002"]],
       ["write /var/tmp/out.bin: no space left on device", undefined, ["FM-SW-0007", "FM-SW-0008"]],
       ["Error: listen EADDRINUSE: address already in use 0.0.0.0:5173", "node", ["FM-SW-0010", "FM-SW-0011"]],
+      // A compound token in the entry ("sqlite3.OperationalError") is indexed whole and in parts (migration 0009).
+      ["sqlite3.OperationalError: database is locked", "python", ["FM-SW-0033", "FM-SW-0011"]],
       ["drawer is stuck", "drawer", ["FM-PHY-0001", "FM-PHY-0002", "FM-PHY-0003", "FM-PHY-0004", "FM-PHY-0005", "FM-PHY-0006", "FM-PHY-0009"]],
     ] as const) {
       const r = await queryLibrary(tdb.db, { observed_symptom, ...(object_class ? { object_class } : {}) }, { limit: 3 });

@@ -66,9 +66,9 @@ export interface Calibration {
   bias: number;
   weights: Record<CalibrationFeature, number>;
 }
-export const CALIBRATION: Calibration = { bias: -7.504, weights: { raw: 3.597, margin: 8.661, cover: 6.661, coverA: -9.505, ecover: 6.137, unknown: 0.304, trigram: 8.490, tags: -0.682, object: 1.538, outcome: 1.581 } };
-export const ANSWER: Calibration = { bias: -6.758, weights: { raw: 5.243, margin: 0, cover: 9.284, coverA: -7.865, ecover: 0.66, unknown: 1.031, trigram: 10.179, tags: -1.827, object: 1.733, outcome: 0.311 } };
-export const ABSTAIN_BELOW = 0.59;
+export const CALIBRATION: Calibration = { bias: -7.593, weights: { raw: 4.323, margin: 8.071, cover: 5.958, coverA: -9.738, ecover: 6.289, unknown: 0.587, trigram: 8.317, tags: -0.729, object: 1.371, outcome: 1.652 } };
+export const ANSWER: Calibration = { bias: -6.267, weights: { raw: 5.054, margin: 0, cover: 8.014, coverA: -7.534, ecover: 2.774, unknown: 0.358, trigram: 8.031, tags: -1.55, object: 1.949, outcome: 0.277 } };
+export const ABSTAIN_BELOW = 0.62;
 
 export function calibrate(f: Record<CalibrationFeature, number>, c: Calibration = CALIBRATION): number {
   let z = c.bias;
