@@ -1,4 +1,5 @@
 import { parse as parseYaml } from "yaml";
+import { ACTION_MAX_BYTES } from "@/lib/library/contribution";
 import type { FieldError } from "@/server/action-result";
 
 /**
@@ -21,8 +22,6 @@ export interface EntryFormValues {
   probe_action: string;
   resolution_action: string;
 }
-
-export const ACTION_TEXT_MAX = 8192;
 
 export const EMPTY_FORM: EntryFormValues = {
   title: "",
@@ -65,8 +64,8 @@ export function formFromEntry(e: Record<string, unknown> | null | undefined): En
 
 function parseAction(text: string, field: "probe_action" | "resolution_action", errors: FieldError[]): unknown {
   if (!text.trim()) return undefined;
-  if (text.length > ACTION_TEXT_MAX) {
-    errors.push({ path: `entry.${field}`, message: `must be at most ${ACTION_TEXT_MAX / 1024} KB of JSON or YAML (it is ${Math.ceil(text.length / 1024)} KB)` });
+  if (text.length > ACTION_MAX_BYTES) {
+    errors.push({ path: `entry.${field}`, message: `must be at most ${ACTION_MAX_BYTES / 1024} KB of JSON or YAML (it is ${Math.ceil(text.length / 1024)} KB)` });
     return undefined;
   }
   try {

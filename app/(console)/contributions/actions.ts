@@ -2,18 +2,8 @@
 
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import {
-  addComment,
-  commentInputSchema,
-  contributionInputSchema,
-  createContribution,
-  reviewContribution,
-  reviewInputSchema,
-  similarEntries,
-  updateContribution,
-  validateContributionEntry,
-  withdrawContribution,
-} from "@/db/queries/contributions";
+import { addComment, createContribution, reviewContribution, similarEntries, updateContribution, withdrawContribution } from "@/db/queries/contributions";
+import { commentInputSchema, contributionInputSchema, reviewInputSchema, validateContributionEntry } from "@/lib/library/contribution";
 import { userActorId } from "@/db/queries/users";
 import { env } from "@/lib/env";
 import { isAppError } from "@/lib/errors";

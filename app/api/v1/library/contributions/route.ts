@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { CONTRIBUTION_ORIGINS, CONTRIBUTION_STATUSES, createContribution, listContributions, similarEntries, type ContributionInput } from "@/db/queries/contributions";
+import { createContribution, listContributions, similarEntries } from "@/db/queries/contributions";
+import { CONTRIBUTION_ORIGINS, CONTRIBUTION_STATUSES, type ContributionInput } from "@/lib/library/contribution";
 import { userActorId } from "@/db/queries/users";
 import { apiRoute, parseOr400, readJson } from "@/server/api";
 

@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
-import { getContribution, updateContribution, type ContributionInput } from "@/db/queries/contributions";
+import { getContribution, updateContribution } from "@/db/queries/contributions";
+import type { ContributionInput } from "@/lib/library/contribution";
 import { userActorId } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
 import { apiRoute, readJson } from "@/server/api";

@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
-import { addComment, commentInputSchema } from "@/db/queries/contributions";
+import { addComment } from "@/db/queries/contributions";
+import { commentInputSchema } from "@/lib/library/contribution";
 import { userActorId } from "@/db/queries/users";
 import { apiRoute, parseOr400, readJson } from "@/server/api";
 

@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
-import { reviewContribution, reviewInputSchema } from "@/db/queries/contributions";
+import { reviewContribution } from "@/db/queries/contributions";
+import { reviewInputSchema } from "@/lib/library/contribution";
 import { userActorId } from "@/db/queries/users";
 import { env } from "@/lib/env";
 import { apiRoute, parseOr400, readJson } from "@/server/api";
