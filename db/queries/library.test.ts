@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LibraryEntry } from "../../lib/library/entry";
 import { starterLibrary } from "../seed";
 import { createTestDatabase, dbError, type TestDatabase } from "../test-helpers";
-import { entryHistory, getEntry, listLibraryVersions, loadStarterLibrary, publishChanges, rollbackLibrary } from "./library";
+import { entryHistory, getEntry, listLibraryVersions, loadStarterLibrary, publishChanges, rollbackLibrary, setEntryDeprecated } from "./library";
 
 let tdb: TestDatabase;
 let starter: LibraryEntry[];
@@ -65,5 +65,13 @@ describe("the failure-mode library store (PostgreSQL)", () => {
     const [latest] = await listLibraryVersions(tdb.db, 1);
     expect(latest).toMatchObject({ version: 4, summary: "Rollback to version 1." });
     await expect(rollbackLibrary(tdb.db, { to: 9, authorId: "user:admin" })).rejects.toThrow(/Roll back to a version from 1 to 3/);
+  });
+
+  it("deprecating or restoring one entry is one new version with the reason; doing it twice is a conflict", async () => {
+    const id = starterLibrary()[1].failure_id;
+    const v = await setEntryDeprecated(tdb.db, { failureId: id, deprecated: true, reason: "duplicate of another entry", authorId: "user:admin" });
+    expect((await listLibraryVersions(tdb.db, 1))[0]).toMatchObject({ version: v, summary: `Deprecated ${id}: duplicate of another entry` });
+    await expect(setEntryDeprecated(tdb.db, { failureId: id, deprecated: true, reason: "again", authorId: "user:admin" })).rejects.toMatchObject({ code: "conflict" });
+    expect(await setEntryDeprecated(tdb.db, { failureId: id, deprecated: false, reason: "not a duplicate after all", authorId: "user:admin" })).toBe(v + 1);
   });
 });

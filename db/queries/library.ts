@@ -108,6 +108,15 @@ export async function publishChanges(tx: Tx, p: { changes: EntryChange[]; author
   return version;
 }
 
+/** Deprecates or restores one entry with a reason: one new library version; a conflict when it already is. */
+export async function setEntryDeprecated(db: Db, p: { failureId: string; deprecated: boolean; reason: string; authorId: string }): Promise<number> {
+  const version = await db.transaction((tx) =>
+    publishChanges(tx, { changes: [{ kind: p.deprecated ? "deprecate" : "restore", failureId: p.failureId }], authorId: p.authorId, summary: `${p.deprecated ? "Deprecated" : "Restored"} ${p.failureId}: ${p.reason}` }),
+  );
+  if (version === null) throw new AppError("conflict", { userMessage: `${p.failureId} is already ${p.deprecated ? "deprecated" : "published"}; nothing changed. Reload the page to see its current state.` });
+  return version;
+}
+
 /** Loads the starter library into an empty library (version 1); a library that has versions is left alone. */
 export async function loadStarterLibrary(db: Db, entries: LibraryEntry[], authorId: string): Promise<number | null> {
   return db.transaction(async (tx) => {

@@ -2,10 +2,9 @@
 
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { publishChanges, rollbackLibrary } from "@/db/queries/library";
+import { rollbackLibrary, setEntryDeprecated } from "@/db/queries/library";
 import { importLibraryFile } from "@/db/queries/library-io";
 import { userActorId } from "@/db/queries/users";
-import { AppError } from "@/lib/errors";
 import { FAILURE_ID } from "@/lib/library/entry";
 import { LIBRARY_FORMATS, MAX_LIBRARY_FILE_CHARS } from "@/lib/library/io";
 import { authedAction } from "@/server/safe-action";
@@ -16,10 +15,7 @@ const reason = z.string().trim().min(5, "say why in at least 5 characters (it go
 export const setEntryDeprecatedAction = authedAction(
   { name: "setEntryDeprecated", permission: "library.manage", input: z.object({ failureId: z.string().regex(FAILURE_ID, "must be a failure id like FM-PHY-0001"), deprecated: z.boolean(), reason }) },
   async (input, { user }) => {
-    const version = await getDb().transaction((tx) =>
-      publishChanges(tx, { changes: [{ kind: input.deprecated ? "deprecate" : "restore", failureId: input.failureId }], authorId: userActorId(user.id), summary: `${input.deprecated ? "Deprecated" : "Restored"} ${input.failureId}: ${input.reason}` }),
-    );
-    if (version === null) throw new AppError("conflict", { userMessage: `${input.failureId} is already ${input.deprecated ? "deprecated" : "published"}; nothing changed. Reload the page to see its current state.` });
+    const version = await setEntryDeprecated(getDb(), { ...input, authorId: userActorId(user.id) });
     return { version, failureId: input.failureId, deprecated: input.deprecated };
   },
 );
