@@ -108,9 +108,13 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
         ]),
       );
     }
-    case "rerunStep": {
+    // The failed step runs again: an operator's retry, a recovery plan's or a library resolution's check.
+    case "rerunStep":
+    case "recoveryRerun":
+    case "libraryRerun": {
       const a = state.agents[action.agent];
-      const rerun = await io.append([t.stepRerun(a.name, a.attempt, action.step, a.steps[action.step].idempotencyKey, "operator")]);
+      const reason = action.kind === "rerunStep" ? "operator" : action.kind === "recoveryRerun" ? "recovery" : "library";
+      const rerun = await io.append([t.stepRerun(a.name, a.attempt, action.step, a.steps[action.step].idempotencyKey, reason)]);
       return executeStep(rerun, a.name, action.step, io, at);
     }
     case "startRecovery": {
@@ -141,11 +145,6 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
       }
       return done(await io.append(events));
     }
-    case "recoveryRerun": {
-      const a = state.agents[action.agent];
-      const rerun = await io.append([t.stepRerun(a.name, a.attempt, action.step, a.steps[action.step].idempotencyKey, "recovery")]);
-      return executeStep(rerun, a.name, action.step, io, at);
-    }
     case "respond":
       return done(await io.append([t.failureResponse(state, action.agent, io.newId(), at())]));
     case "libraryGate":
@@ -174,11 +173,6 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
       const output = summarize((result.ok ? result.data : result.data ?? { stdout: result.error.stdout ?? result.error.message }) as Record<string, unknown>);
       if (probe) return done(await io.append([t.libraryProbe(a, { by: "action", verdict, evidence, call, output })]));
       return done(await io.append([t.libraryResolution(a, { by: "action", ok: verdict === "confirmed", evidence, call, output })]));
-    }
-    case "libraryRerun": {
-      const a = state.agents[action.agent];
-      const rerun = await io.append([t.stepRerun(a.name, a.attempt, action.step, a.steps[action.step].idempotencyKey, "library")]);
-      return executeStep(rerun, a.name, action.step, io, at);
     }
     case "libraryExhausted": {
       const a = state.agents[action.agent];
