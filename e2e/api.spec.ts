@@ -34,3 +34,11 @@ test.describe("the REST API and the socket refuse bad input and missing sessions
     expect(message).toMatch(/sign in/i);
   });
 });
+
+// Browsers ask for /favicon.ico before (or instead of) reading the page's icon link: a 404 there is a
+// console error on every first visit.
+test("the favicon browsers ask for exists", async ({ request }) => {
+  const res = await request.get("/favicon.ico");
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toMatch(/icon/);
+});
