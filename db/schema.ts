@@ -13,8 +13,137 @@ export const users = pgTable("users", {
   passwordHash: text("password_hash").notNull(),
   roles: text("roles").array().notNull().default(sql`'{}'::text[]`),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** A deactivated user cannot sign in, and their sessions and API tokens stop working at once. */
+  active: boolean("active").notNull().default(true),
+  /** Named teams (e.g. "night-shift"), used by gate policies. */
+  groups: text("groups").array().notNull().default(sql`'{}'::text[]`),
+  lastActiveAt: timestamp("last_active_at", { withTimezone: true, mode: "string" }),
+  deactivatedAt: timestamp("deactivated_at", { withTimezone: true, mode: "string" }),
+  /** Sessions issued before this time are invalid (set by a password reset or a deactivation). */
+  sessionsValidAfter: timestamp("sessions_valid_after", { withTimezone: true, mode: "string" }),
+  mustChangePassword: boolean("must_change_password").notNull().default(false),
 });
 export type User = typeof users.$inferSelect;
+
+/** One-time links: an invitation to set a first password, or a password reset. Only a hash of the token is stored. */
+export const userInvites = pgTable(
+  "user_invites",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    purpose: text("purpose", { enum: ["invite", "reset"] }).notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [index("user_invites_user").on(t.userId)],
+);
+
+/** API tokens for agents and scripts (`Authorization: Bearer …`): only a hash is stored; a token acts with its user's roles. */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    /** The first characters of the token, shown so people can tell tokens apart. */
+    prefix: text("prefix").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "string" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "string" }),
+    revokedBy: text("revoked_by"),
+  },
+  (t) => [index("api_tokens_user").on(t.userId)],
+);
+export type ApiTokenRow = typeof apiTokens.$inferSelect;
+
+/**
+ * The audit log: every action by a person or an agent (who, what, when, from where, before/after).
+ * Append-only: a trigger rejects UPDATE, DELETE and TRUNCATE (migration 0010).
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true, mode: "string" }).notNull().default(sql`clock_timestamp()`),
+    actorId: text("actor_id").notNull(),
+    /** The actor's display name at the time (names change; the log must not). */
+    actorName: text("actor_name").notNull(),
+    /** What was done, e.g. `gate.decide`, `mission.pause`, `auth.sign_in` (lib/audit AUDIT_ACTIONS). */
+    action: text("action").notNull(),
+    /** `ok`, or `refused` for an attempt that was not allowed (e.g. a failed sign-in). */
+    outcome: text("outcome", { enum: ["ok", "refused"] }).notNull().default("ok"),
+    targetType: text("target_type"),
+    targetId: text("target_id"),
+    missionId: uuid("mission_id"),
+    summary: text("summary").notNull(),
+    /** Where from: web (console), api (REST), cli, worker, system. */
+    via: text("via", { enum: ["web", "api", "cli", "worker", "system"] }).notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    before: jsonb("before"),
+    after: jsonb("after"),
+  },
+  (t) => [
+    index("audit_log_at").on(t.at.desc(), t.id.desc()),
+    index("audit_log_actor").on(t.actorId, t.at.desc()),
+    index("audit_log_action").on(t.action, t.at.desc()),
+    index("audit_log_target").on(t.targetType, t.targetId, t.at.desc()),
+    index("audit_log_mission").on(t.missionId, t.at.desc()),
+  ],
+);
+export type AuditLogRow = typeof auditLog.$inferSelect;
+
+/**
+ * Gate policies (issue 6): per mission definition (its name, or `*`) and gate kind (or `*`): who may
+ * decide (roles, groups; empty = everyone with gate.decide), how many distinct approvals, whether
+ * the mission's starter may decide, and a timeout with the outcome the worker applies as the system.
+ */
+export const gatePolicies = pgTable(
+  "gate_policies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    definition: text("definition").notNull(),
+    gateKind: text("gate_kind").notNull(),
+    roles: text("roles").array().notNull().default(sql`'{}'::text[]`),
+    groups: text("groups").array().notNull().default(sql`'{}'::text[]`),
+    approvalsRequired: integer("approvals_required").notNull().default(1),
+    starterMayDecide: boolean("starter_may_decide").notNull().default(true),
+    timeoutMs: bigint("timeout_ms", { mode: "number" }),
+    timeoutOutcome: text("timeout_outcome"),
+    note: text("note").notNull().default(""),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    updatedBy: text("updated_by").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("gate_policies_scope").on(t.definition, t.gateKind)],
+);
+export type GatePolicyRow = typeof gatePolicies.$inferSelect;
+
+/** Saved views of the failure history or the audit log: a name and the URL query string. `owner_id` null = built in. */
+export const savedQueries = pgTable(
+  "saved_queries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    scope: text("scope", { enum: ["failures", "audit"] }).notNull(),
+    name: text("name").notNull(),
+    query: text("query").notNull(),
+    ownerId: uuid("owner_id").references(() => users.id),
+    shared: boolean("shared").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [index("saved_queries_owner").on(t.scope, t.ownerId)],
+);
+export type SavedQueryRow = typeof savedQueries.$inferSelect;
 
 /** Everyone who writes events: users (`user:<id>`), workers (`worker:<host>:<pid>`), the CLI (`cli:<os user>`), the system. */
 export const actors = pgTable("actors", {

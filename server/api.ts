@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { personActor, type AuditActor } from "@/lib/audit";
 import type { Action, Principal } from "@/lib/auth/roles";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { AppError, isAppError, toErrorBody } from "@/lib/errors";
@@ -11,14 +12,14 @@ import { zodFieldErrors } from "./action-result";
  */
 export function apiRoute<P extends Record<string, string | string[]>>(
   opts: { permission: Action; name: string },
-  handler: (ctx: { req: Request; user: Principal; params: P }) => Promise<Response>,
+  handler: (ctx: { req: Request; user: Principal; actor: AuditActor; params: P }) => Promise<Response>,
 ): (req: Request, ctx: { params: Promise<P> }) => Promise<Response> {
   return async (req, ctx) => {
     try {
       const user = await getPrincipal();
       if (!user) throw new AppError("unauthorized", { userMessage: describeMissingPermission(null, opts.permission) });
       if (!can(user, opts.permission)) throw new AppError("forbidden", { userMessage: describeMissingPermission(user, opts.permission) });
-      return await handler({ req, user, params: await ctx.params });
+      return await handler({ req, user, actor: personActor(user, "api", req.headers), params: await ctx.params });
     } catch (e) {
       if (!isAppError(e) || e.status >= 500) console.error(`[api ${opts.name}]`, e);
       const { status, body } = toErrorBody(e);
@@ -67,20 +68,42 @@ export async function controlBody(req: Request): Promise<{ note: string | null }
   return { note: note ?? null };
 }
 
+/** Download formats of exports: JSON Lines (one JSON object per line) or CSV (RFC 4180, header row). */
+export const EXPORT_FORMATS = ["jsonl", "csv"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
 /**
- * A JSON Lines (NDJSON) download streamed from an async iterator: one JSON object per line, pulled as
- * the client reads (constant memory). The first record is read before the response is made, so a
- * failure to start (database down) is still a JSON error with its status, not a broken download.
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break; objects as JSON. A text
+ * starting with = + - @ (or a tab / carriage return) gets a leading apostrophe so a spreadsheet
+ * shows it instead of evaluating it as a formula (CSV injection).
  */
-export async function ndjsonResponse(records: AsyncIterator<unknown>, filename: string): Promise<Response> {
+export function csvField(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  let t = typeof v === "object" ? JSON.stringify(v) : String(v);
+  if (typeof v === "string" && /^[=+\-@\t\r]/.test(t)) t = `'${t}`;
+  return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+}
+
+/**
+ * A download streamed from an async iterator, pulled as the client reads (constant memory): JSON Lines
+ * (one object per line), or CSV with a header row of `columns` (default: the first record's keys).
+ * The first record is read before the response is made, so a failure to start (database down) is
+ * still a JSON error with its status, not a broken download.
+ */
+export async function exportResponse(records: AsyncIterator<unknown>, opts: { filename: string; format?: ExportFormat; columns?: readonly string[] }): Promise<Response> {
+  const format = opts.format ?? "jsonl";
   const encoder = new TextEncoder();
   let next: IteratorResult<unknown> | null = await records.next();
+  const columns = opts.columns ?? (next.done ? [] : Object.keys(next.value as object));
+  let header = format === "csv" ? `${columns.map(csvField).join(",")}\r\n` : "";
+  const line = (v: unknown) => (format === "csv" ? `${columns.map((c) => csvField((v as Record<string, unknown>)[c])).join(",")}\r\n` : `${JSON.stringify(v)}\n`);
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        let chunk = "";
-        // Up to 100 records per chunk: fewer, larger writes.
-        for (let i = 0; i < 100; i++) {
+        let chunk = header;
+        header = "";
+        // Up to 500 records per chunk: fewer, larger writes.
+        for (let i = 0; i < 500; i++) {
           const r: IteratorResult<unknown> = next ?? (await records.next());
           next = null;
           if (r.done) {
@@ -88,12 +111,12 @@ export async function ndjsonResponse(records: AsyncIterator<unknown>, filename: 
             controller.close();
             return;
           }
-          chunk += `${JSON.stringify(r.value)}\n`;
+          chunk += line(r.value);
         }
         controller.enqueue(encoder.encode(chunk));
       } catch (e) {
         // Headers are sent: the download ends short rather than with a JSON error. Logged for the operator.
-        console.error(`[api export ${filename}]`, e);
+        console.error(`[api export ${opts.filename}]`, e);
         controller.error(e);
       }
     },
@@ -101,8 +124,14 @@ export async function ndjsonResponse(records: AsyncIterator<unknown>, filename: 
       await records.return?.(undefined);
     },
   });
+  const type = format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8";
   return new Response(stream, {
     status: 200,
-    headers: { "content-type": "application/x-ndjson; charset=utf-8", "content-disposition": `attachment; filename="${filename}"`, "cache-control": "no-store" },
+    headers: { "content-type": type, "content-disposition": `attachment; filename="${opts.filename}"`, "cache-control": "no-store" },
   });
+}
+
+/** A JSON Lines download (see exportResponse). */
+export function ndjsonResponse(records: AsyncIterator<unknown>, filename: string): Promise<Response> {
+  return exportResponse(records, { filename, format: "jsonl" });
 }

@@ -1,4 +1,6 @@
+import { headers } from "next/headers";
 import { z } from "zod";
+import { personActor, type AuditActor } from "@/lib/audit";
 import type { Action, Principal } from "@/lib/auth/roles";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { AppError, isAppError } from "@/lib/errors";
@@ -14,7 +16,7 @@ export type { ActionResult, FieldError } from "./action-result";
  */
 export function authedAction<S extends z.ZodType, R>(
   opts: { permission: Action; input: S; name: string },
-  body: (input: z.output<S>, ctx: { user: Principal }) => Promise<R>,
+  body: (input: z.output<S>, ctx: { user: Principal; actor: AuditActor }) => Promise<R>,
 ): (input: z.input<S>) => Promise<ActionResult<R>> {
   return async (raw) => {
     try {
@@ -25,10 +27,19 @@ export function authedAction<S extends z.ZodType, R>(
       if (!parsed.success) {
         throw new AppError("bad_request", { userMessage: "Some fields are not valid; see the list below.", details: { fieldErrors: zodFieldErrors(parsed.error) } });
       }
-      return { status: "ok", data: await body(parsed.data, { user }) };
+      return { status: "ok", data: await body(parsed.data, { user, actor: personActor(user, "web", await requestHeaders()) }) };
     } catch (e) {
       if (!isAppError(e) || e.status >= 500) console.error(`[action ${opts.name}]`, e);
       return toActionError(e);
     }
   };
+}
+
+/** The request's headers, or null outside a request (scripts, tests). */
+async function requestHeaders(): Promise<Headers | null> {
+  try {
+    return await headers();
+  } catch {
+    return null;
+  }
 }

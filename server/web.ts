@@ -1,4 +1,5 @@
 import http from "node:http";
+import { REMOTE_ADDR_HEADER } from "../lib/audit";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
@@ -32,6 +33,8 @@ export async function startWeb(opts: { dir?: string; log?: (msg: string) => void
   await app.prepare();
 
   const server = http.createServer((req, res) => {
+    // The peer's address, for the audit log's "from where": set here (never trusted from the client).
+    req.headers[REMOTE_ADDR_HEADER] = req.socket.remoteAddress ?? "";
     handle(req, res).catch((err: unknown) => {
       console.error("[web] request failed", err);
       if (!res.headersSent) {

@@ -11,11 +11,12 @@ import { ConnectionIndicator } from "../realtime/connection-indicator";
 import { useMissionsLive } from "../realtime/use-missions-live";
 import { ThemeToggle } from "./theme-toggle";
 import { Brand } from "@/components/ui/brand";
+import { can, type Role } from "@/lib/auth/roles";
 
 export interface SidebarUser {
   name: string;
   email: string;
-  roles: readonly string[];
+  roles: readonly Role[];
 }
 
 export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGates: GateView[] }) {
@@ -30,6 +31,11 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
     { href: "/patterns", label: "Patterns", icon: "→" },
     { href: "/library", label: "Library", icon: "▤" },
     { href: "/contributions", label: "Contributions", icon: "✎" },
+    { href: "/history", label: "Failure history", icon: "☰" },
+    { href: "/governance", label: "Governance", icon: "◎" },
+    ...(can(user, "audit.view") ? [{ href: "/audit", label: "Audit log", icon: "⌘" }] : []),
+    ...(can(user, "user.manage") ? [{ href: "/admin/users", label: "Users", icon: "☺" }] : []),
+    ...(can(user, "policy.manage") ? [{ href: "/admin/policies", label: "Gate policies", icon: "⚖" }] : []),
   ];
 
   return (

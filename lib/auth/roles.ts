@@ -18,6 +18,11 @@ export const ACTIONS = [
   "library.contribute",
   "library.review",
   "library.manage",
+  "history.view",
+  "audit.view",
+  "governance.view",
+  "policy.manage",
+  "token.manage",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -41,6 +46,16 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   "library.review": ["admin", "reviewer"],
   /** Import / export the library, deprecate / restore entries, roll back to an earlier version. */
   "library.manage": ["admin"],
+  /** The failure history: every failure across missions, its charts, saved queries and exports. */
+  "history.view": ROLES,
+  /** The audit log of every person's and agent's actions (read and export; nobody can change it). */
+  "audit.view": ["admin", "auditor"],
+  /** The governance page (NIST AI RMF map / measure / manage). */
+  "governance.view": ROLES,
+  /** Create, change and delete gate policies (who decides, N of M approvals, timeouts). */
+  "policy.manage": ["admin"],
+  /** Create and revoke one's own API tokens (an admin manages everyone's with user.manage). */
+  "token.manage": ROLES,
 };
 
 export interface Principal {
@@ -51,7 +66,7 @@ export interface Principal {
 }
 
 /** The one authorization check, called wherever data is touched. */
-export function can(user: Principal | null | undefined, action: Action): boolean {
+export function can(user: Pick<Principal, "roles"> | null | undefined, action: Action): boolean {
   if (!user) return false;
   return user.roles.some((r) => PERMISSIONS[action].includes(r));
 }
