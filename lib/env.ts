@@ -37,6 +37,10 @@ export const envSchema = z.object({
   FAULTLINE_LIBRARY_APPROVALS: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(10, "must be at most 10").default(1),
   /** The worker consults the failure-mode library after each failure's diagnosis (000 Output Protocol); 0 turns it off. */
   FAULTLINE_LIBRARY_PROTOCOL: bool.default(true),
+  /** Governance (issue 6): a gate without a policy deadline is overdue after this long open (default 1 hour). */
+  FAULTLINE_DECISION_SLA_MS: int(3_600_000, 1000),
+  /** Governance: someone who may decide gates is "on duty" when active in the console this recently (default 15 minutes). */
+  FAULTLINE_ON_DUTY_MS: int(900_000, 1000),
   FAULTLINE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Health checks (database, storage, LLM providers, websocket relay, workers) run this often. */
   FAULTLINE_HEALTH_INTERVAL_MS: int(10_000, 1000),

@@ -180,3 +180,27 @@ export function phaseDefinition(def: MissionDefinition, phase: Phase): PhaseDefi
   if (!found) throw new Error(`No phase ${phase} in mission "${def.name}"`);
   return found;
 }
+
+/**
+ * The words a definition's work is described by, lower-case: its tools (shell, http, file, llm), the
+ * binaries it may run and runs, and the hosts it calls. The governance map matches them against
+ * library entries' context tags ("which definitions could meet this failure mode").
+ */
+export function definitionVocabulary(def: MissionDefinition): Set<string> {
+  const words = new Set<string>(def.allowedBinaries.map((b) => b.toLowerCase()));
+  const calls = [...agentsInOrder(def).flatMap((a) => a.steps.flatMap((s) => (s.compensate ? [s, s.compensate] : [s]))), ...def.objectiveChecks];
+  for (const c of calls) {
+    words.add(c.tool);
+    const { command, url } = c.args as { command?: unknown; url?: unknown };
+    if (typeof command === "string") words.add(command.split("/").pop()!.toLowerCase());
+    if (typeof url === "string") {
+      try {
+        words.add(new URL(url).hostname.toLowerCase());
+      } catch {
+        // not a URL: nothing to add
+      }
+    }
+  }
+  if (calls.some((c) => c.tool === "http")) words.add("network");
+  return words;
+}

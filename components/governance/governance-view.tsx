@@ -1,0 +1,288 @@
+import Link from "next/link";
+import type { ManageView, Measures, Metric, RiskMap } from "@/db/queries/governance";
+import { formatDuration } from "@/lib/mission/gate-policy";
+import { RelativeTime } from "../ui/relative-time";
+
+const RISK_TONE: Record<string, string> = { Low: "success", Medium: "partial", High: "failed", "Requires-Oversight": "paused" };
+
+function formatMetric(m: Metric, v: number | null): string {
+  if (v === null) return "—";
+  if (m.unit === "percent") return `${Math.round(v)} %`;
+  if (m.unit === "ms") return formatDuration(v);
+  return v.toLocaleString("en");
+}
+
+/** The trend of a metric against the previous period, in words and colour (better / worse / same). */
+function Trend({ m }: { m: Metric }) {
+  if (m.value === null || m.previous === null) return <span className="muted small">no earlier data</span>;
+  const diff = m.value - m.previous;
+  if (Math.abs(diff) < 1e-9) return <span className="muted small">same as the period before</span>;
+  const better = diff > 0 === m.higherIsBetter;
+  const pct = m.previous !== 0 ? ` (${diff > 0 ? "+" : ""}${Math.round((100 * diff) / Math.abs(m.previous))} %)` : "";
+  return (
+    <span className={`small tone-text-${better ? "success" : "failed"}`}>
+      <span aria-hidden="true">{diff > 0 ? "▲" : "▼"} </span>
+      {diff > 0 ? "up" : "down"} from {formatMetric(m, m.previous)}
+      {pct}
+    </span>
+  );
+}
+
+/** MAP: the risks the system knows of. */
+export function RiskMapView({ map }: { map: RiskMap }) {
+  const count = (c: string, r: string) => map.library.find((x) => x.category === c && x.risk === r)?.entries ?? 0;
+  const total = map.library.reduce((n, x) => n + x.entries, 0);
+  return (
+    <section className="stack" aria-labelledby="gov-map" id="map">
+      <h2 className="section-title" id="gov-map">
+        Map: the risks the system knows
+      </h2>
+      <div className="table-wrap">
+        <table className="table" data-testid="gov-risk-matrix">
+          <caption className="gov-caption">
+            Failure modes in the library ({total} published entries) by category and risk level. A cell opens those entries.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Category</th>
+              {map.risks.map((r) => (
+                <th scope="col" key={r} className="num">
+                  <span className={`badge tone-${RISK_TONE[r] ?? "neutral"}`}>{r}</span>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {map.categories.map((c) => (
+              <tr key={c}>
+                <th scope="row">{c}</th>
+                {map.risks.map((r) => {
+                  const n = count(c, r);
+                  return (
+                    <td key={r} className="num">
+                      {n ? (
+                        <Link className="link" href={`/library?category=${encodeURIComponent(c)}&risk=${encodeURIComponent(r)}`} aria-label={`${n} ${c} entries at risk ${r}`}>
+                          {n}
+                        </Link>
+                      ) : (
+                        <span className="muted">0</span>
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="table-wrap">
+        <table className="table" data-testid="gov-definitions">
+          <caption className="gov-caption">
+            Mission definitions and where they meet risk: high-risk steps (an approval gate before each), Requires-Oversight failure modes their failures matched, those their tools could meet (an entry&apos;s context tags name a tool, binary or host the definition uses), and the gate policies that apply.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Definition</th>
+              <th scope="col">High-risk steps</th>
+              <th scope="col">Requires-Oversight matched</th>
+              <th scope="col">Could meet</th>
+              <th scope="col">Gate policies</th>
+              <th scope="col" className="num">
+                Missions
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {map.definitions.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="muted">
+                  No mission has run yet.
+                </td>
+              </tr>
+            ) : null}
+            {map.definitions.map((d) => (
+              <tr key={d.definition} data-testid="gov-definition-row" data-definition={d.definition}>
+                <th scope="row">
+                  <Link className="link" href={`/history?definition=${encodeURIComponent(d.definition)}`}>
+                    {d.definition}
+                  </Link>
+                  {d.libraryConsulted ? null : <div className="muted small">library not consulted</div>}
+                </th>
+                <td>{d.highRiskSteps.length ? d.highRiskSteps.join("; ") : <span className="muted">none</span>}</td>
+                <td>
+                  {d.oversightMatched.length ? (
+                    d.oversightMatched.map((id) => (
+                      <Link key={id} className="link gov-id" href={`/library/${id}`}>
+                        <code>{id}</code>
+                      </Link>
+                    ))
+                  ) : (
+                    <span className="muted">none</span>
+                  )}
+                </td>
+                <td>
+                  {d.oversightPossible.length ? (
+                    <details>
+                      <summary>
+                        {d.oversightPossible.length} entr{d.oversightPossible.length === 1 ? "y" : "ies"}
+                      </summary>
+                      {d.oversightPossible.map((id) => (
+                        <Link key={id} className="link gov-id" href={`/library/${id}`}>
+                          <code>{id}</code>
+                        </Link>
+                      ))}
+                    </details>
+                  ) : (
+                    <span className="muted">none</span>
+                  )}
+                </td>
+                <td>{d.policies.length ? d.policies.join("; ") : <span className="muted">default (operators and admins, 1 decision, no timeout)</span>}</td>
+                <td className="num">{d.missions}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+/** MEASURE: failure and recovery metrics with their trend, and a per-day chart. */
+export function MeasuresView({ measures }: { measures: Measures }) {
+  const max = Math.max(1, ...measures.daily.map((d) => Math.max(d.missions, d.failures)));
+  const w = 8;
+  const gap = 3;
+  const h = 90;
+  const width = measures.daily.length * (2 * w + gap + 4);
+  return (
+    <section className="stack" aria-labelledby="gov-measure" id="measure">
+      <h2 className="section-title" id="gov-measure">
+        Measure: how failure and recovery are going
+      </h2>
+      <p className="muted">
+        The last {measures.periodDays} days against the {measures.periodDays} days before. Details and filters: <Link href="/history">Failure history</Link>.
+      </p>
+      <ul className="gov-metrics" data-testid="gov-metrics">
+        {measures.metrics.map((m) => (
+          <li key={m.key} className="card gov-metric" data-metric={m.key}>
+            <span className="muted small">{m.label}</span>
+            <strong className="gov-metric-value">{formatMetric(m, m.value)}</strong>
+            <Trend m={m} />
+          </li>
+        ))}
+      </ul>
+      <figure className="card gov-chart">
+        <figcaption className="small">
+          Per day, last {measures.daily.length} days: <span className="gov-key gov-key-missions" /> missions started, <span className="gov-key gov-key-failures" /> failures recorded,{" "}
+          <span className="gov-key gov-key-failed" /> missions ended FAILED.
+        </figcaption>
+        <svg viewBox={`0 0 ${width} ${h + 16}`} width="100%" height={h + 16} role="img" aria-label={`Per day: ${measures.daily.map((d) => `${d.day} ${d.missions} missions, ${d.failures} failures, ${d.failed} failed`).join("; ")}`} preserveAspectRatio="none">
+          {measures.daily.map((d, i) => {
+            const x = i * (2 * w + gap + 4);
+            const bar = (v: number) => (v / max) * h;
+            return (
+              <g key={d.day}>
+                <title>{`${d.day}: ${d.missions} missions, ${d.failures} failures, ${d.failed} ended FAILED`}</title>
+                <rect className="gov-bar-missions" x={x} y={h - bar(d.missions)} width={w} height={bar(d.missions)} />
+                <rect className="gov-bar-failures" x={x + w + 1} y={h - bar(d.failures)} width={w} height={bar(d.failures)} />
+                {d.failed ? <rect className="gov-bar-failed" x={x + w + 1} y={h - bar(d.failed)} width={w} height={Math.max(2, bar(d.failed) * 0.25)} /> : null}
+              </g>
+            );
+          })}
+          <line x1="0" x2={width} y1={h + 0.5} y2={h + 0.5} className="gov-axis" />
+        </svg>
+      </figure>
+    </section>
+  );
+}
+
+/** MANAGE: what needs a decision now, and who can take it. */
+export function ManageViewSection({ manage }: { manage: ManageView }) {
+  const onDuty = manage.deciders.filter((d) => d.onDuty);
+  return (
+    <section className="stack" aria-labelledby="gov-manage" id="manage">
+      <h2 className="section-title" id="gov-manage">
+        Manage: what needs a decision now
+      </h2>
+      <div className="table-wrap">
+        <table className="table" data-testid="gov-open-gates">
+          <caption className="gov-caption">
+            Open gates, oldest first. Overdue: past its policy&apos;s deadline, or open longer than {formatDuration(manage.slaMs)} without one (FAULTLINE_DECISION_SLA_MS).
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Mission</th>
+              <th scope="col">Gate</th>
+              <th scope="col">Open for</th>
+              <th scope="col">Times out</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {manage.openGates.length === 0 ? (
+              <tr>
+                <td colSpan={5} className="muted">
+                  No gate is open: nothing waits for a person.
+                </td>
+              </tr>
+            ) : null}
+            {manage.openGates.map((g) => (
+              <tr key={g.id} data-testid="gov-gate-row" data-overdue={g.overdue ? "true" : "false"}>
+                <th scope="row">
+                  <Link className="link" href={`/missions/${g.missionId}`}>
+                    {g.missionName}
+                  </Link>
+                </th>
+                <td>
+                  <span className="badge tone-neutral">{g.kind}</span> {g.agent}: {g.what}
+                </td>
+                <td>{formatDuration(g.ageMs)}</td>
+                <td>{g.deadlineAt ? <RelativeTime iso={g.deadlineAt} /> : <span className="muted">no timeout</span>}</td>
+                <td>{g.overdue ? <span className="badge tone-failed">Overdue</span> : <span className="badge tone-paused">Waiting</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="gov-two">
+        <div className="card gov-panel" data-testid="gov-unresolved">
+          <h3 className="section-title">Unresolved failures</h3>
+          <p>
+            <strong className="gov-metric-value">{manage.unresolved.total}</strong> unresolved
+            {manage.unresolved.critical ? <span className="tone-text-failed">, {manage.unresolved.critical} critical</span> : null}
+            {manage.unresolved.oldestAt ? (
+              <>
+                ; the oldest since <RelativeTime iso={manage.unresolved.oldestAt} />
+              </>
+            ) : null}
+            .
+          </p>
+          {manage.unresolved.byLevel.length ? <p className="muted small">{manage.unresolved.byLevel.map((l) => `${l.n} ${l.level}`).join(" · ")}</p> : null}
+          <Link className="btn btn-secondary btn-sm" href="/history?resolved=unresolved">
+            See them in the failure history
+          </Link>
+        </div>
+        <div className="card gov-panel" data-testid="gov-on-duty">
+          <h3 className="section-title">Who is on duty</h3>
+          <p className="muted small">People who may decide gates, active in the console in the last {formatDuration(manage.onDutyMs)} (FAULTLINE_ON_DUTY_MS). A gate policy may narrow who decides a given gate.</p>
+          {onDuty.length === 0 ? (
+            <p className="tone-text-failed" data-testid="gov-nobody-on-duty">
+              Nobody who can decide gates is active right now{manage.openGates.length ? `, and ${manage.openGates.length} gate${manage.openGates.length === 1 ? " waits" : "s wait"}` : ""}.
+            </p>
+          ) : null}
+          <ul className="gov-people">
+            {manage.deciders.map((d) => (
+              <li key={d.id} data-on-duty={d.onDuty ? "true" : "false"}>
+                <span className={`badge tone-${d.onDuty ? "success" : "neutral"}`}>{d.onDuty ? "On duty" : "Away"}</span> <strong>{d.name}</strong>{" "}
+                <span className="muted small">
+                  {d.roles.join(", ")}
+                  {d.groups.length ? ` · ${d.groups.join(", ")}` : ""} · {d.lastActiveAt ? <RelativeTime iso={d.lastActiveAt} /> : "never signed in"}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </section>
+  );
+}
