@@ -2,12 +2,15 @@ import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { headers } from "next/headers";
 import { cache } from "react";
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { getUserByEmail, getUserById } from "@/db/queries/users";
+import { authenticateApiToken } from "@/db/queries/api-tokens";
+import { getUserByEmail, loadSessionUser } from "@/db/queries/users";
 import { verifyPassword } from "@/lib/auth/password";
 import { roleSchema, type Principal, type Role } from "@/lib/auth/roles";
+import { sessionStart } from "@/lib/auth/user-admin";
 
 /**
  * next-auth v4: a credentials provider and a JWT session carrying id, name, email and roles.
@@ -37,8 +40,8 @@ export const authOptions: NextAuthOptions = {
         const parsed = credentialsSchema.safeParse(raw);
         if (!parsed.success) return null;
         const user = await getUserByEmail(getDb(), parsed.data.email);
-        // Same answer for an unknown email and a wrong password: no account probing.
-        if (!user || !(await verifyPassword(parsed.data.password, user.passwordHash))) return null;
+        // Same answer for an unknown email, a wrong password and a deactivated user: no account probing.
+        if (!user || !(await verifyPassword(parsed.data.password, user.passwordHash)) || !user.active) return null;
         return { id: user.id, name: user.name, email: user.email, roles: parseRoles(user.roles) };
       },
     }),
@@ -50,12 +53,15 @@ export const authOptions: NextAuthOptions = {
         token.name = user.name;
         token.email = user.email;
         token.roles = user.roles;
+        // When this sign-in happened (ms): sessions begun before users.sessions_valid_after no longer count.
+        token.authAt = Date.now();
       }
       return token;
     },
     session({ session, token }) {
       const p = principalFromToken(token);
       if (p) session.user = { id: p.id, name: p.name, email: p.email, roles: [...p.roles] };
+      session.authAt = sessionStart(token);
       return session;
     },
   },
@@ -75,20 +81,45 @@ export function principalFromToken(token: JWT | null | undefined): Principal | n
 }
 
 /**
- * Reloads the principal from the database so a removed user or a changed role takes effect at once,
- * not when the JWT expires.
+ * Reloads the principal from the database so a removed or deactivated user, a changed role or a
+ * password reset (sessions begun before it) takes effect at once, not when the JWT expires. Marks the
+ * user's last activity (at most once a minute).
  */
-export async function refreshPrincipal(p: Principal | null): Promise<Principal | null> {
+export async function refreshPrincipal(p: Principal | null, sessionStartMs: number | null = null): Promise<Principal | null> {
   if (!p) return null;
-  const user = await getUserById(getDb(), p.id);
+  const user = await loadSessionUser(getDb(), p.id, sessionStartMs);
   if (!user) return null;
-  return { id: user.id, name: user.name, email: user.email, roles: parseRoles(user.roles) };
+  return { id: user.id, name: user.name, email: user.email, roles: parseRoles(user.roles), mustChangePassword: user.mustChangePassword };
 }
 
-/** The signed-in person, for server components, server actions and route handlers; null when signed out. Memoized per request. */
+/**
+ * The person an `Authorization: Bearer flt_…` header names (an API token), or null without one.
+ * A revoked, expired or unknown token, or a deactivated user's, is a 401 AppError saying which.
+ * The principal's name names the token, so the audit log shows "Ana Operator (token ci-bot)".
+ */
+export async function principalFromBearer(authorization: string | null): Promise<Principal | null> {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+  if (!m) return null;
+  const { user, token } = await authenticateApiToken(getDb(), m[1]);
+  return { id: user.id, name: `${user.name} (token ${token.name})`, email: user.email, roles: parseRoles(user.roles) };
+}
+
+/** The request's Authorization header, or null outside a request. */
+async function authorizationHeader(): Promise<string | null> {
+  try {
+    return (await headers()).get("authorization");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The signed-in person, for server components, server actions and route handlers; null when signed
+ * out. Without a session, an API token in `Authorization: Bearer` signs the request in. Memoized per request.
+ */
 export const getPrincipal = cache(async (): Promise<Principal | null> => {
   const session = await getServerSession(authOptions);
   const u = session?.user;
-  if (!u?.id) return null;
-  return refreshPrincipal({ id: u.id, name: u.name, email: u.email, roles: u.roles ?? [] });
+  if (!u?.id) return principalFromBearer(await authorizationHeader());
+  return refreshPrincipal({ id: u.id, name: u.name, email: u.email, roles: u.roles ?? [] }, session?.authAt ?? null);
 });

@@ -4,7 +4,8 @@ import { decode } from "next-auth/jwt";
 import { Server, type Socket } from "socket.io";
 import { createDb, type DbHandle } from "../db/client";
 import { EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
-import { ensureActor, getUserById } from "../db/queries/users";
+import { ensureActor, loadSessionUser } from "../db/queries/users";
+import { sessionStart } from "../lib/auth/user-admin";
 import { OperatorPresence, PRESENCE_ACTOR } from "./presence";
 import { getMissionLastSeq } from "../db/queries/views";
 import { setRealtimeHealth } from "./health";
@@ -91,7 +92,8 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
       const token = sessionTokenFromCookies(parseCookies(socket.request.headers.cookie), opts.secureCookie ?? false);
       const jwt = token ? await decode({ token, secret: opts.secret }) : null;
       const id = jwt && typeof jwt.id === "string" ? jwt.id : null;
-      const user = id ? await getUserById(db, id) : null;
+      // A deactivated user, or a session begun before a password reset, is refused like no session.
+      const user = id ? await loadSessionUser(db, id, sessionStart(jwt)) : null;
       if (!user) return next(new Error(SIGN_IN_MESSAGE));
       const roles = (user.roles ?? []).flatMap((r): Role[] => (roleSchema.safeParse(r).success ? [r as Role] : []));
       const principal: Principal = { id: user.id, name: user.name, email: user.email, roles };

@@ -63,6 +63,8 @@ export interface Principal {
   name: string;
   email: string;
   roles: readonly Role[];
+  /** Set by an admin (a new user, a temporary password): the console sends them to /account/password first. */
+  mustChangePassword?: boolean;
 }
 
 /** The one authorization check, called wherever data is touched. */
