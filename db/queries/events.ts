@@ -186,7 +186,22 @@ async function writeAudit(tx: Tx, missionId: string, changes: AuditChange[]): Pr
   for (const c of changes) {
     if (c.kind === "add") {
       const { agent, ...entry } = c.entry;
-      await tx.insert(failureAudit).values({ ...entry, agent, resolvedAt: entry.resolution?.resolvedAt ?? null });
+      const r = entry.resolution;
+      await tx.insert(failureAudit).values({
+        ...entry,
+        agent,
+        startedBy: sql`(select ${missions.createdBy} from ${missions} where ${missions.id} = ${missionId})`,
+        resolvedAt: r?.resolvedAt ?? null,
+        ...(r ? { decidedBy: r.resolvedBy, resolutionAction: r.action, resolutionMs: 0 } : {}),
+      });
+    } else if (c.kind === "attribute") {
+      const f = c.failure;
+      const target = sql`(select ${failureAudit.id} from ${failureAudit} where ${failureAudit.missionId} = ${missionId} and ${failureAudit.agent} = ${f.agent} and ${failureAudit.step} = ${f.step} and ${failureAudit.attempt} = ${f.attempt} and ${failureAudit.seq} < ${f.beforeSeq} order by ${failureAudit.seq} desc limit 1)`;
+      await tx
+        .update(failureAudit)
+        .set("rootCause" in c.set ? { rootCause: c.set.rootCause } : { failureMode: c.set.failureMode, failureModeConfirmed: c.set.confirmed })
+        // A confirmed entry is not replaced by a later walk's top-ranked hypothesis.
+        .where(and(eq(failureAudit.id, target), "failureMode" in c.set && !c.set.confirmed ? eq(failureAudit.failureModeConfirmed, false) : undefined));
     } else if (c.kind === "link") {
       await tx
         .update(failureAudit)
@@ -201,7 +216,14 @@ async function writeAudit(tx: Tx, missionId: string, changes: AuditChange[]): Pr
             : and(inArray(failureAudit.level, c.by.levels), isNull(failureAudit.gateId));
       await tx
         .update(failureAudit)
-        .set({ resolution: c.resolution, resolvedAt: c.resolution.resolvedAt })
+        .set({
+          resolution: c.resolution,
+          resolvedAt: c.resolution.resolvedAt,
+          decidedBy: c.resolution.resolvedBy,
+          resolutionAction: c.resolution.action,
+          // Gate opened → resolved when a gate decided it (the gates projection is written first), else failure → resolved.
+          resolutionMs: sql`greatest(0, round(extract(epoch from (${c.resolution.resolvedAt}::timestamptz - coalesce((select ${gates.openedAt} from ${gates} where ${gates.id} = ${failureAudit.gateId} and ${gates.status} = 'resolved'), ${failureAudit.timestamp}))) * 1000))::bigint`,
+        })
         .where(and(eq(failureAudit.missionId, missionId), isNull(failureAudit.resolvedAt), where));
     }
   }

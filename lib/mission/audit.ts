@@ -31,15 +31,38 @@ export interface FailureAuditEntry {
   resolution: FailureResolution | null;
 }
 
+/** Who, where and what kind (issue 6 failure history): columns of failure_audit beside the entry. */
+export interface FailureAttribution {
+  /** The mission's name. */
+  definition: string;
+  phase: string | null;
+  step: number | null;
+  attempt: number | null;
+  /** The tool's error code in lower case (rate_limited, timeout, exit_nonzero…), or the level's kind. */
+  errorType: string;
+  /** Who recorded the failure: the event's actor (worker, CLI, web). */
+  actorId: string;
+}
+
+/** A failure of one step attempt: the latest entry of (agent, step, attempt) recorded before `beforeSeq`. */
+export interface StepFailureRef {
+  agent: string;
+  step: number;
+  attempt: number;
+  beforeSeq: number;
+}
+
 /** What an event does to the audit trail. */
 export type AuditChange =
-  | { kind: "add"; entry: Omit<FailureAuditEntry, "id"> & { agent: string | null } }
+  | { kind: "add"; entry: Omit<FailureAuditEntry, "id"> & { agent: string | null } & FailureAttribution }
+  /** The diagnosis's root cause, or the library's matched entry (confirmed wins over the top-ranked hypothesis). */
+  | { kind: "attribute"; failure: StepFailureRef; set: { rootCause: string } | { failureMode: string; confirmed: boolean } }
   /** Open entries of this mission (optionally of one agent, or not yet linked to a gate) get linked to a gate. */
   | { kind: "link"; gateId: string; agent: string | null; levels: FailureLevel[] }
   | { kind: "resolve"; by: { gateId: string } | { agent: string } | { levels: FailureLevel[] }; resolution: FailureResolution };
 
 export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[] {
-  const base = { missionId: e.missionId, seq: e.seq, timestamp: e.at, resolution: null };
+  const base = { missionId: e.missionId, seq: e.seq, timestamp: e.at, resolution: null, definition: after.name, actorId: e.actorId, phase: null, step: null, attempt: null };
   const actor = (id: string) => (id.startsWith("user:") || id.startsWith("cli:") ? id : null);
   switch (e.type) {
     case "tool.failed": {
@@ -52,6 +75,10 @@ export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[
           entry: {
             ...base,
             agent: a.name,
+            phase: a.phase,
+            step: e.payload.step,
+            attempt: e.payload.attempt,
+            errorType: e.payload.error.code.toLowerCase(),
             level: infra ? "infrastructure" : "agent",
             severity: infra || a.priority === "critical" ? "critical" : a.priority === "important" ? "error" : "warning",
             what: `Step ${e.payload.step + 1} (${stepLabel(step, e.payload.step)}) of agent "${a.name}" failed with ${e.payload.error.code} on attempt ${e.payload.attempt}.`,
@@ -76,7 +103,7 @@ export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[
       return [
         {
           kind: "add",
-          entry: { ...base, agent: null, level: "phase", severity: "error", what: `Phase ${e.payload.phase} failed (${e.payload.reason === "timeout" ? "timeout" : "too many agents failed"}).`, why: e.payload.message, context: { phase: e.payload.phase, reason: e.payload.reason } },
+          entry: { ...base, agent: null, phase: e.payload.phase, errorType: `phase_${e.payload.reason}`, level: "phase", severity: "error", what: `Phase ${e.payload.phase} failed (${e.payload.reason === "timeout" ? "timeout" : "too many agents failed"}).`, why: e.payload.message, context: { phase: e.payload.phase, reason: e.payload.reason } },
         },
       ];
     case "step.interrupted":
@@ -86,6 +113,10 @@ export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[
       const entry = {
         ...base,
         agent: p.agent,
+        phase: after.agents[p.agent]?.phase ?? null,
+        step: p.step,
+        attempt: p.attempt,
+        errorType: "interrupted",
         level: "infrastructure" as const,
         severity: (e.type === "step.rerun" ? "warning" : "error") as FailureSeverity,
         what: `The worker running step ${p.step + 1} of agent "${p.agent}" stopped before recording its result.`,
@@ -100,7 +131,7 @@ export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[
       return [
         {
           kind: "add",
-          entry: { ...base, agent: null, level: e.payload.kind, severity: e.payload.kind === "infrastructure" ? "critical" : "warning", what: e.payload.kind === "client" ? "Operator disconnected, mission paused." : "Infrastructure failure, mission paused.", why: e.payload.message, context: { kind: e.payload.kind } },
+          entry: { ...base, agent: null, phase: after.phase, errorType: e.payload.kind === "client" ? "operator_disconnected" : "infrastructure_outage", level: e.payload.kind, severity: e.payload.kind === "infrastructure" ? "critical" : "warning", what: e.payload.kind === "client" ? "Operator disconnected, mission paused." : "Infrastructure failure, mission paused.", why: e.payload.message, context: { kind: e.payload.kind } },
         },
       ];
     case "mission.resumed":
@@ -112,6 +143,10 @@ export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[
           entry: {
             ...base,
             agent: e.payload.agent,
+            phase: after.agents[e.payload.agent]?.phase ?? null,
+            step: e.payload.step,
+            attempt: e.payload.attempt,
+            errorType: e.payload.error.code.toLowerCase(),
             level: "agent",
             severity: "error",
             what: `The compensation of step ${e.payload.step + 1} of agent "${e.payload.agent}" failed: its effect was not undone.`,
@@ -130,10 +165,25 @@ export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[
       return [{ kind: "resolve", by: { gateId: e.payload.gateId }, resolution: { action: e.payload.decision, resolvedBy: e.actorId, resolvedAt: e.at } }];
     case "mission.warning":
       return [{ kind: "resolve", by: { agent: e.payload.agent }, resolution: { action: "continue", resolvedBy: null, resolvedAt: e.at } }];
+    case "diagnostic_reflection":
+      return [{ kind: "attribute", failure: stepFailure(e), set: { rootCause: e.payload.diagnosis.rootCause.description } }];
+    case "library.hypotheses": {
+      const top = [...e.payload.hypotheses].sort((x, y) => x.rank - y.rank)[0];
+      return top ? [{ kind: "attribute", failure: stepFailure(e), set: { failureMode: top.failure_id, confirmed: false } }] : [];
+    }
+    case "library.probe":
+      return e.payload.verdict === "confirmed" ? [{ kind: "attribute", failure: { ...stepFailure(e), beforeSeq: e.payload.hypothesesSeq }, set: { failureMode: e.payload.failure_id, confirmed: true } }] : [];
+    case "recovery.finished":
+      // The recovery's own evidence passed: the failure is resolved automatically.
+      return e.payload.outcome === "succeeded" ? [{ kind: "resolve", by: { agent: e.payload.agent }, resolution: { action: "recovered", resolvedBy: null, resolvedAt: e.at } }] : [];
     case "library.resolved":
       // A library entry's resolution fixed the step (its own evidence): the failure is resolved, by no person.
       return e.payload.outcome === "resolved" ? [{ kind: "resolve", by: { agent: e.payload.agent }, resolution: { action: `library_resolution:${e.payload.failure_id}`, resolvedBy: null, resolvedAt: e.at } }] : [];
     default:
       return [];
   }
+}
+
+function stepFailure(e: { seq: number; payload: { agent: string; step: number; attempt: number } }): StepFailureRef {
+  return { agent: e.payload.agent, step: e.payload.step, attempt: e.payload.attempt, beforeSeq: e.seq };
 }

@@ -1,0 +1,303 @@
+import { sql, type SQL } from "drizzle-orm";
+import { AppError } from "../../lib/errors";
+import { OUTCOME_ACTIONS, outcomeOf, resolveTimeBound, type HistoryFilters, type Outcome } from "../../lib/history/filters";
+import type { Executor } from "../client";
+
+/**
+ * The failure history (issue 6): every failure across missions with its attribution (who, when, why,
+ * how resolved), read from `failure_audit` (written by the projection, see db/queries/events.ts).
+ * One WHERE builder serves the page (keyset pagination on the sort key + id), the capped count, the
+ * facets, the charts and the streamed export. Filters come from lib/history/filters.ts.
+ */
+
+export const MAX_PAGE_SIZE = 500;
+/** The count is exact up to this many rows, then shown as "10,000+". */
+export const COUNT_CAP = 10_000;
+
+export interface HistoryRow {
+  id: string;
+  missionId: string;
+  seq: number;
+  /** When the failure was recorded (ISO, microseconds). */
+  time: string;
+  definition: string | null;
+  agent: string | null;
+  phase: string | null;
+  step: number | null;
+  attempt: number | null;
+  level: string;
+  severity: string;
+  errorType: string;
+  what: string;
+  why: string | null;
+  rootCause: string | null;
+  failureMode: string | null;
+  failureModeTitle: string | null;
+  failureModeConfirmed: boolean;
+  actorId: string | null;
+  actorName: string | null;
+  startedBy: string | null;
+  startedByName: string | null;
+  gateId: string | null;
+  resolutionAction: string | null;
+  outcome: Outcome;
+  decidedBy: string | null;
+  decidedByName: string | null;
+  resolvedAt: string | null;
+  resolutionMs: number | null;
+}
+
+const MAX_BIGINT = sql.raw("9223372036854775807");
+/** The sort expressions; each has an index ending in id (migration 0011). */
+const SORT_EXPR: Record<HistoryFilters["sort"], SQL> = {
+  time: sql`f."timestamp"`,
+  resolution: sql`coalesce(f."resolution_ms", ${MAX_BIGINT})`,
+};
+
+/** The WHERE clause of a filter set (`now` resolves relative time bounds such as `1h`). */
+export function historyWhere(f: HistoryFilters, now = Date.now()): SQL {
+  const c: SQL[] = [sql`true`];
+  if (f.mission) c.push(sql`f."mission_id" = ${f.mission}::uuid`);
+  if (f.definition) c.push(sql`f."definition" = ${f.definition}`);
+  if (f.level) c.push(sql`f."level" = ${f.level}`);
+  if (f.severity) c.push(sql`f."severity" = ${f.severity}`);
+  if (f.type) c.push(sql`f."error_type" = ${f.type}`);
+  if (f.mode) c.push(sql`f."failure_mode" = ${f.mode}`);
+  if (f.actor) c.push(sql`(f."actor_id" = ${f.actor} or f."started_by" = ${f.actor})`);
+  if (f.phase) c.push(sql`f."phase" = ${f.phase}`);
+  if (f.from) c.push(sql`f."timestamp" >= ${new Date(resolveTimeBound(f.from, now)).toISOString()}::timestamptz`);
+  if (f.to) c.push(sql`f."timestamp" <= ${new Date(resolveTimeBound(f.to, now)).toISOString()}::timestamptz`);
+  if (f.status === "resolved") c.push(sql`f."resolved_at" is not null`);
+  if (f.status === "unresolved") c.push(sql`f."resolved_at" is null`);
+  if (f.decidedBy) c.push(sql`f."decided_by" = ${f.decidedBy}`);
+  if (f.q) c.push(sql`f."search" @@ websearch_to_tsquery('english', ${f.q})`);
+  return sql.join(c, sql` and `);
+}
+
+/** An opaque keyset cursor: the last row's sort value and id. */
+export function encodeCursor(sort: HistoryFilters["sort"], row: Pick<HistoryRow, "id" | "time" | "resolutionMs">): string {
+  const v = sort === "time" ? row.time : (row.resolutionMs ?? "9223372036854775807");
+  return Buffer.from(JSON.stringify([sort, String(v), row.id])).toString("base64url");
+}
+
+function decodeCursor(sort: HistoryFilters["sort"], cursor: string): { value: string; id: string } {
+  try {
+    const [s, value, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [string, string, string];
+    if (s === sort && typeof value === "string" && /^[0-9a-f-]{36}$/i.test(id) && (sort === "time" ? !Number.isNaN(Date.parse(value)) : /^\d+$/.test(value))) return { value, id };
+  } catch {
+    // fall through
+  }
+  throw new AppError("bad_request", { userMessage: "The cursor is not valid for this sort: start again from the first page (omit cursor).", details: { fieldErrors: [{ path: "cursor", message: "is not a cursor of this view" }] } });
+}
+
+const ROW_COLUMNS = sql`
+  f."id", f."mission_id" as "missionId", f."seq", to_json(f."timestamp")#>>'{}' as "time", f."definition", f."agent", f."phase", f."step", f."attempt",
+  f."level", f."severity", f."error_type" as "errorType", f."what", f."why", f."root_cause" as "rootCause",
+  f."failure_mode" as "failureMode", le."title" as "failureModeTitle", f."failure_mode_confirmed" as "failureModeConfirmed",
+  f."actor_id" as "actorId", aa."display_name" as "actorName", f."started_by" as "startedBy", sa."display_name" as "startedByName",
+  f."gate_id" as "gateId", f."resolution_action" as "resolutionAction", f."decided_by" as "decidedBy", da."display_name" as "decidedByName",
+  to_json(f."resolved_at")#>>'{}' as "resolvedAt", f."resolution_ms" as "resolutionMs"`;
+
+const ROW_JOINS = sql`
+  left join "library_entries" le on le."failure_id" = f."failure_mode"
+  left join "actors" aa on aa."id" = f."actor_id"
+  left join "actors" sa on sa."id" = f."started_by"
+  left join "actors" da on da."id" = f."decided_by"`;
+
+export interface HistoryPage {
+  rows: HistoryRow[];
+  /** Pass as `cursor` for the next page; null at the end. */
+  nextCursor: string | null;
+}
+
+/** One page of failures, ordered by the sort key then id, after `cursor` (keyset: no gaps, no duplicates while rows are added). */
+export async function listFailureHistory(db: Executor, params: { filters: HistoryFilters; cursor?: string | null; limit?: number; now?: number }): Promise<HistoryPage> {
+  const f = params.filters;
+  const limit = Math.max(1, Math.min(MAX_PAGE_SIZE, params.limit ?? 100));
+  const key = SORT_EXPR[f.sort];
+  const dir = sql.raw(f.dir);
+  const where = [historyWhere(f, params.now)];
+  if (params.cursor) {
+    const c = decodeCursor(f.sort, params.cursor);
+    const value = f.sort === "time" ? sql`${c.value}::timestamptz` : sql`${c.value}::bigint`;
+    where.push(f.dir === "desc" ? sql`(${key}, f."id") < (${value}, ${c.id}::uuid)` : sql`(${key}, f."id") > (${value}, ${c.id}::uuid)`);
+  }
+  // The page's ids first (index range read), then the joins for just those rows.
+  const res = await db.execute(sql`
+    with page as (
+      select f."id" from "failure_audit" f where ${sql.join(where, sql` and `)}
+      order by ${key} ${dir}, f."id" ${dir} limit ${limit + 1}
+    )
+    select ${ROW_COLUMNS} from page p join "failure_audit" f on f."id" = p."id" ${ROW_JOINS}
+    order by ${key} ${dir}, f."id" ${dir}`);
+  const raw = res.rows as unknown as Array<Omit<HistoryRow, "outcome">>;
+  const more = raw.length > limit;
+  const rows = raw.slice(0, limit).map(withOutcome);
+  return { rows, nextCursor: more && rows.length ? encodeCursor(f.sort, rows[rows.length - 1]) : null };
+}
+
+function withOutcome(r: Omit<HistoryRow, "outcome">): HistoryRow {
+  return { ...r, resolutionMs: r.resolutionMs === null ? null : Number(r.resolutionMs), outcome: outcomeOf(r.resolutionAction) };
+}
+
+/** How many failures match: exact up to COUNT_CAP, else `capped` (show "10,000+"). */
+export async function countFailureHistory(db: Executor, filters: HistoryFilters, now?: number): Promise<{ count: number; capped: boolean }> {
+  const res = await db.execute(sql`select count(*)::int as n from (select 1 from "failure_audit" f where ${historyWhere(filters, now)} limit ${COUNT_CAP + 1}) s`);
+  const n = Number((res.rows[0] as { n: number }).n);
+  return n > COUNT_CAP ? { count: COUNT_CAP, capped: true } : { count: n, capped: false };
+}
+
+export interface FacetOption {
+  value: string;
+  label: string;
+}
+export interface HistoryFacets {
+  definitions: FacetOption[];
+  errorTypes: FacetOption[];
+  failureModes: FacetOption[];
+  actors: FacetOption[];
+  deciders: FacetOption[];
+  phases: FacetOption[];
+}
+
+/** Distinct values of an indexed column by a loose index scan (one index probe per value, not a scan of every row). */
+function distinctValues(column: string, limit = 200): SQL {
+  const col = sql.raw(`"${column}"`);
+  return sql`with recursive t(v) as (
+      (select ${col} from "failure_audit" where ${col} is not null order by ${col} limit 1)
+      union all
+      select (select ${col} from "failure_audit" where ${col} > t.v order by ${col} limit 1) from t where t.v is not null
+    ) select v from t where v is not null limit ${limit}`;
+}
+
+/** Values for the filter dropdowns (every value present in the history, not only in the current view). */
+export async function historyFacets(db: Executor): Promise<HistoryFacets> {
+  const values = async (column: string) => ((await db.execute(distinctValues(column))).rows as Array<{ v: string }>).map((r) => r.v);
+  const [definitions, errorTypes, modes, recorders, starters, deciders, phases] = await Promise.all([
+    values("definition"),
+    values("error_type"),
+    values("failure_mode"),
+    values("actor_id"),
+    values("started_by"),
+    values("decided_by"),
+    db.execute(sql`select distinct "phase" as v from "failure_audit" where "phase" is not null`),
+  ]);
+  const ids = [...new Set([...recorders, ...starters, ...deciders])];
+  const names = new Map<string, string>();
+  if (ids.length) {
+    const r = await db.execute(sql`select "id", "display_name" as name from "actors" where "id" in ${sql`(${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`}`);
+    for (const x of r.rows as Array<{ id: string; name: string }>) names.set(x.id, x.name);
+  }
+  const titles = new Map<string, string>();
+  if (modes.length) {
+    const r = await db.execute(sql`select "failure_id" as id, "title" from "library_entries" where "failure_id" in ${sql`(${sql.join(modes.map((i) => sql`${i}`), sql`, `)})`}`);
+    for (const x of r.rows as Array<{ id: string; title: string }>) titles.set(x.id, x.title);
+  }
+  const actorOption = (id: string) => ({ value: id, label: names.get(id) ?? id });
+  return {
+    definitions: definitions.map((v) => ({ value: v, label: v })),
+    errorTypes: errorTypes.map((v) => ({ value: v, label: v })),
+    failureModes: modes.map((v) => ({ value: v, label: titles.has(v) ? `${v} — ${titles.get(v)}` : v })),
+    actors: ids.filter((i) => recorders.includes(i) || starters.includes(i)).map(actorOption).sort((a, b) => a.label.localeCompare(b.label)),
+    deciders: deciders.map(actorOption).sort((a, b) => a.label.localeCompare(b.label)),
+    phases: (phases.rows as Array<{ v: string }>).map((r) => ({ value: r.v, label: r.v })).sort((a, b) => a.value.localeCompare(b.value)),
+  };
+}
+
+export interface HistoryStats {
+  bucket: "hour" | "day";
+  /** Failures per bucket and error type (the 6 most frequent types; the rest as "other"). */
+  overTime: { buckets: string[]; types: string[]; counts: number[][] };
+  /** Time to resolution by level, milliseconds. */
+  resolutionByLevel: Array<{ level: string; count: number; medianMs: number; p90Ms: number }>;
+  topFailureModes: Array<{ failureMode: string; title: string | null; count: number }>;
+  outcomes: Array<{ outcome: Outcome; count: number }>;
+}
+
+const TOP_TYPES = 6;
+
+/** SQL of the outcome categories (same mapping as `outcomeOf`). */
+function outcomeSql(): SQL {
+  const when = Object.entries(OUTCOME_ACTIONS).map(([k, list]) => sql`when f."resolution_action" in (${sql.join(list.map((a) => sql`${a}`), sql`, `)}) then ${k}`);
+  return sql`case when f."resolution_action" is null then 'unresolved' when f."resolution_action" like 'library_resolution%' then 'library_resolution' ${sql.join(when, sql` `)} else 'other' end`;
+}
+
+/** The charts of a filtered view: failures over time by type (hourly up to 3 days, else daily), time to resolution by level, top failure modes, outcomes. */
+export async function failureHistoryStats(db: Executor, filters: HistoryFilters, now = Date.now()): Promise<HistoryStats> {
+  const where = historyWhere(filters, now);
+  const fromMs = filters.from
+    ? resolveTimeBound(filters.from, now)
+    : await db.execute(sql`select extract(epoch from min(f."timestamp")) * 1000 as ms from "failure_audit" f where ${where}`).then((r) => Number((r.rows[0] as { ms: number | null }).ms ?? now));
+  const toMs = filters.to ? resolveTimeBound(filters.to, now) : now;
+  const bucket: "hour" | "day" = toMs - fromMs <= 3 * 86_400_000 ? "hour" : "day";
+  const [series, resolution, modes, outcomes] = await Promise.all([
+    db.execute(sql`
+      with c as (select date_trunc(${bucket}, f."timestamp", 'UTC') as b, f."error_type" as t, count(*)::int as n from "failure_audit" f where ${where} group by 1, 2),
+      top as (select t from c group by t order by sum(n) desc, t limit ${TOP_TYPES})
+      select to_json(b)#>>'{}' as b, case when t in (select t from top) then t else 'other' end as t, sum(n)::int as n from c group by 1, 2 order by 1, 2`),
+    db.execute(sql`
+      select f."level", count(*)::int as n, percentile_cont(0.5) within group (order by f."resolution_ms") as p50, percentile_cont(0.9) within group (order by f."resolution_ms") as p90
+      from "failure_audit" f where ${where} and f."resolution_ms" is not null group by 1 order by 1`),
+    db.execute(sql`
+      select f."failure_mode" as m, le."title", count(*)::int as n from "failure_audit" f left join "library_entries" le on le."failure_id" = f."failure_mode"
+      where ${where} and f."failure_mode" is not null group by 1, 2 order by 3 desc, 1 limit 10`),
+    db.execute(sql`select ${outcomeSql()} as o, count(*)::int as n from "failure_audit" f where ${where} group by 1 order by 2 desc`),
+  ]);
+  const points = series.rows as Array<{ b: string; t: string; n: number }>;
+  const buckets = [...new Set(points.map((p) => p.b))];
+  const totals = new Map<string, number>();
+  for (const p of points) totals.set(p.t, (totals.get(p.t) ?? 0) + p.n);
+  const types = [...totals.keys()].sort((a, b) => (a === "other" ? 1 : b === "other" ? -1 : totals.get(b)! - totals.get(a)! || a.localeCompare(b)));
+  const counts = buckets.map(() => types.map(() => 0));
+  for (const p of points) counts[buckets.indexOf(p.b)][types.indexOf(p.t)] = p.n;
+  return {
+    bucket,
+    overTime: { buckets, types, counts },
+    resolutionByLevel: (resolution.rows as Array<{ level: string; n: number; p50: number; p90: number }>).map((r) => ({ level: r.level, count: r.n, medianMs: Math.round(Number(r.p50)), p90Ms: Math.round(Number(r.p90)) })),
+    topFailureModes: (modes.rows as Array<{ m: string; title: string | null; n: number }>).map((r) => ({ failureMode: r.m, title: r.title, count: r.n })),
+    outcomes: (outcomes.rows as Array<{ o: Outcome; n: number }>).map((r) => ({ outcome: r.o, count: r.n })),
+  };
+}
+
+/** The columns of an export, in order (CSV header). */
+export const EXPORT_COLUMNS = [
+  "time",
+  "missionId",
+  "seq",
+  "definition",
+  "phase",
+  "agent",
+  "step",
+  "attempt",
+  "level",
+  "severity",
+  "errorType",
+  "what",
+  "why",
+  "rootCause",
+  "failureMode",
+  "failureModeTitle",
+  "failureModeConfirmed",
+  "actorId",
+  "actorName",
+  "startedBy",
+  "startedByName",
+  "outcome",
+  "resolutionAction",
+  "decidedBy",
+  "decidedByName",
+  "resolvedAt",
+  "resolutionMs",
+  "id",
+] as const satisfies ReadonlyArray<keyof HistoryRow>;
+
+/** Every failure of a filtered view, page by page (keyset): constant memory however many rows. */
+export async function* exportFailureHistory(db: Executor, filters: HistoryFilters, opts: { pageSize?: number; now?: number } = {}): AsyncGenerator<HistoryRow> {
+  const now = opts.now ?? Date.now();
+  let cursor: string | null = null;
+  do {
+    const page: HistoryPage = await listFailureHistory(db, { filters, cursor, limit: opts.pageSize ?? MAX_PAGE_SIZE, now });
+    yield* page.rows;
+    cursor = page.nextCursor;
+  } while (cursor);
+}
