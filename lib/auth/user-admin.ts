@@ -30,7 +30,7 @@ export const rolesSchema = z
 export const groupNameSchema = z
   .string()
   .trim()
-  .min(1, "a group name cannot be empty")
+  .min(1, { error: "a group name cannot be empty", abort: true })
   .max(40, "a group name is at most 40 characters")
   .regex(GROUP_NAME_RE, "group names use lowercase letters, digits and dashes (e.g. night-shift)");
 export const groupsSchema = z
@@ -78,7 +78,7 @@ export const resetModeSchema = z.strictObject({
 export const tokenNameSchema = z
   .string({ error: "is required" })
   .trim()
-  .min(1, "is required")
+  .min(1, { error: "is required", abort: true })
   .max(60, "must be at most 60 characters")
   .regex(/^[\w .@-]+$/, "use letters, digits, spaces and . _ @ -");
 
