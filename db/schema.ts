@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { AgentError, DiagnosisSummary, GateOption, MissionState } from "../lib/mission/types";
 import type { RecoveryPlan } from "../lib/mission/recovery";
+import type { GateApproval, GatePolicySnapshot } from "../lib/mission/gate-policy";
 import type { UserFacingError } from "../lib/errors";
 import type { MissionDefinition } from "../lib/mission/definition";
 
@@ -250,8 +251,16 @@ export const gates = pgTable(
     note: text("note"),
     decidedAt: timestamp("decided_at", { withTimezone: true, mode: "string" }),
     openMs: bigint("open_ms", { mode: "number" }),
+    /** The gate policy in force when it opened (issue 6), its timeout's deadline, and the approvals so far. */
+    policy: jsonb("policy").$type<GatePolicySnapshot>(),
+    deadlineAt: timestamp("deadline_at", { withTimezone: true, mode: "string" }),
+    approvals: jsonb("approvals").$type<GateApproval[]>().notNull().default(sql`'[]'::jsonb`),
   },
-  (t) => [index("gates_open").on(t.status, t.openedAt), index("gates_mission").on(t.missionId)],
+  (t) => [
+    index("gates_open").on(t.status, t.openedAt),
+    index("gates_mission").on(t.missionId),
+    index("gates_deadline").on(t.deadlineAt).where(sql`${t.status} = 'open' AND ${t.deadlineAt} IS NOT NULL`),
+  ],
 );
 export type GateRow = typeof gates.$inferSelect;
 

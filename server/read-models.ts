@@ -28,5 +28,7 @@ export async function loadMissionDetail(db: Executor, id: string): Promise<Missi
 
 export async function loadOpenGates(db: Executor): Promise<GateView[]> {
   const rows = await listOpenGates(db);
-  return rows.map(gateViewFromRow);
+  // Approvers' names for the gate policies' words.
+  const names = await getActorNames(db, rows.flatMap((r) => (r.gate.approvals ?? []).map((a) => a.actorId)));
+  return rows.map((r) => gateViewFromRow(r, names));
 }

@@ -8,7 +8,8 @@ import { useId, useState, useTransition, type KeyboardEvent } from "react";
 import { decideGateAction } from "@/app/(console)/gates/actions";
 import type { GateDecision, GateError } from "@/lib/mission/types";
 import { LibraryGateView } from "./library-view";
-import { gateTitle, type GateView } from "@/lib/views/gate-view";
+import { gateDecisionFor, gateTitle, type GateView } from "@/lib/views/gate-view";
+import { whoMayDecide, type Decider } from "@/lib/mission/gate-policy";
 import { queryKeys } from "../query-keys";
 import { RelativeTime } from "../ui/relative-time";
 
@@ -47,13 +48,17 @@ export interface GateDecided {
  */
 export function GatePanel({
   gate,
-  canDecide,
+  canDecide: mayDecideGates,
+  viewer,
   showMission = false,
   headingLevel = 3,
   onDecided,
 }: {
   gate: GateView;
+  /** The person's permission gate.decide. */
   canDecide: boolean;
+  /** The person as gate policies see them (roles, groups); when given, the gate's policy is applied to the buttons too. */
+  viewer?: Decider | null;
   showMission?: boolean;
   /** 2 where the panel sits right under the page title (gates inbox), 3 under a section heading. */
   headingLevel?: 2 | 3;
@@ -64,7 +69,10 @@ export function GatePanel({
   const [note, setNote] = useState("");
   const [pending, startTransition] = useTransition();
   const [chosen, setChosen] = useState<GateDecision | null>(null);
-  const [result, setResult] = useState<{ kind: "ok"; decision: GateDecision } | { kind: "error"; message: string } | null>(null);
+  const [result, setResult] = useState<{ kind: "ok"; decision: GateDecision; pending: string | null } | { kind: "error"; message: string } | null>(null);
+  // The gate's policy (issue 6) may narrow who decides; the server checks again on its own.
+  const policyCheck = mayDecideGates && viewer ? gateDecisionFor(gate, viewer) : { canDecide: mayDecideGates, reason: null };
+  const canDecide = mayDecideGates && policyCheck.canDecide;
   const ids = { title: useId(), note: useId(), hint: useId() };
   const err = gate.error;
   // The failure-mode library's hypothesis, on library gates and on the exhausted escalation (lib/mission/library.ts).
@@ -78,7 +86,8 @@ export function GatePanel({
     startTransition(async () => {
       const r = await decideGateAction({ gateId: gate.id, decision, note: note.trim() || null });
       if (r.status === "ok") {
-        setResult({ kind: "ok", decision });
+        const more = r.data.required - r.data.approvals;
+        setResult({ kind: "ok", decision, pending: r.data.resolved ? null : `${r.data.approvals} of ${r.data.required} approvals of ${decision}; the gate stays open until ${more} more ${more === 1 ? "person chooses" : "people choose"} it.` });
         onDecided?.({ gateId: gate.id, missionId: gate.missionId, missionName: gate.missionName, agent: gate.agent, decision });
       } else {
         setResult({ kind: "error", message: r.error.message });
@@ -141,6 +150,7 @@ export function GatePanel({
           </p>
         ) : null}
         {library ? <LibraryGateView info={library} /> : null}
+        <GatePolicyLine gate={gate} />
       </div>
 
       {canDecide ? (
@@ -182,7 +192,7 @@ export function GatePanel({
             ))}
           </ul>
           <p className="notice" data-testid="gate-readonly">
-            You can view this gate but not resolve it (needs operator or admin).
+            {mayDecideGates && policyCheck.reason ? policyCheck.reason : "You can view this gate but not resolve it (needs operator or admin)."}
           </p>
         </>
       )}
@@ -191,7 +201,7 @@ export function GatePanel({
         {result?.kind === "ok" ? (
           <p className="result result-ok" data-testid="gate-result">
             <span aria-hidden="true">✓ </span>
-            You chose <strong>{result.decision}</strong>. {OUTCOME[result.decision]}
+            You chose <strong>{result.decision}</strong>. {result.pending ?? OUTCOME[result.decision]}
           </p>
         ) : null}
       </div>
@@ -205,6 +215,28 @@ export function GatePanel({
       {gate.diagnosis ? <DiagnosisView diagnosis={gate.diagnosis} plan={gate.recoveryPlan} note={gate.recoveryNote} /> : null}
       <TechnicalDetails entries={[["gate", gate.id], ...technical]} />
     </section>
+  );
+}
+
+/** Who can decide the gate (its policy, issue 6), the approvals so far and when its timeout decides. */
+function GatePolicyLine({ gate }: { gate: GateView }) {
+  const p = gate.policy;
+  return (
+    <div className="gate-policy" data-testid="gate-policy">
+      <p>
+        <strong>Who can decide: </strong>
+        <span data-testid="gate-policy-who">{p ? p.summary : whoMayDecide(null)}</span>
+        {p ? <span className="muted"> (policy for {p.scope})</span> : null}
+      </p>
+      {gate.deadlineAt && p?.policy.timeoutOutcome ? (
+        <p data-testid="gate-deadline">
+          <strong>Times out </strong>
+          <RelativeTime iso={gate.deadlineAt} /> → the system chooses <strong>{p.policy.timeoutOutcome}</strong>
+        </p>
+      ) : (
+        <p className="muted">No timeout: the gate waits for a decision.</p>
+      )}
+    </div>
   );
 }
 

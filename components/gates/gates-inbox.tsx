@@ -7,9 +7,10 @@ import type { GateView } from "@/lib/views/gate-view";
 import { fetchOpenGates } from "../api-client";
 import { queryKeys } from "../query-keys";
 import { GatePanel, type GateDecided } from "./gate-panel";
+import type { Decider } from "@/lib/mission/gate-policy";
 
 /** Every open gate, oldest first, live. */
-export function GatesInbox({ initialGates, canDecide }: { initialGates: GateView[]; canDecide: boolean }) {
+export function GatesInbox({ initialGates, canDecide, viewer = null }: { initialGates: GateView[]; canDecide: boolean; viewer?: Decider | null }) {
   const { data: gates = initialGates, error } = useQuery({ queryKey: queryKeys.gates.open(), queryFn: fetchOpenGates, initialData: initialGates });
   const [decided, setDecided] = useState<GateDecided[]>([]);
 
@@ -39,7 +40,7 @@ export function GatesInbox({ initialGates, canDecide }: { initialGates: GateView
           </p>
         </div>
       ) : (
-        gates.map((g) => <GatePanel key={g.id} gate={g} canDecide={canDecide} showMission headingLevel={2} onDecided={(d) => setDecided((prev) => [d, ...prev].slice(0, 5))} />)
+        gates.map((g) => <GatePanel key={g.id} gate={g} canDecide={canDecide} viewer={viewer} showMission headingLevel={2} onDecided={(d) => setDecided((prev) => [d, ...prev].slice(0, 5))} />)
       )}
     </div>
   );

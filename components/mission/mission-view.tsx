@@ -5,6 +5,7 @@ import Link from "next/link";
 import type { MissionDetail } from "@/lib/views/mission-detail";
 import { fetchMission } from "../api-client";
 import { GatePanel } from "../gates/gate-panel";
+import type { Decider } from "@/lib/mission/gate-policy";
 import { queryKeys } from "../query-keys";
 import { useMissionEvents } from "../realtime/use-mission-events";
 import { RelativeTime } from "../ui/relative-time";
@@ -16,7 +17,7 @@ import { actorLabel, Timeline } from "./timeline";
 import { progress } from "@/lib/mission/reducer";
 
 /** The mission page: header, phases, agents, the open gate and the full event log, all live. */
-export function MissionView({ initial, canDecide, canControl }: { initial: MissionDetail; canDecide: boolean; canControl: boolean }) {
+export function MissionView({ initial, canDecide, canControl, viewer = null }: { initial: MissionDetail; canDecide: boolean; canControl: boolean; viewer?: Decider | null }) {
   const id = initial.mission.id;
   const queryClient = useQueryClient();
   const { data = initial, error } = useQuery({
@@ -106,7 +107,7 @@ export function MissionView({ initial, canDecide, canControl }: { initial: Missi
         <section id="gate" aria-label="Open gate" className="stack-tight">
           <h2 className="section-title">Decision needed</h2>
           {data.openGates.map((g) => (
-            <GatePanel key={g.id} gate={g} canDecide={canDecide} />
+            <GatePanel key={g.id} gate={g} canDecide={canDecide} viewer={viewer} />
           ))}
         </section>
       ) : lastResolved ? (

@@ -8,6 +8,7 @@ import { agents, events, failureAudit, gates, missions, type EventRow } from "..
 import { auditChanges, type AuditChange } from "../../lib/mission/audit";
 import { writeLearning } from "./learning";
 import { writeLibraryProtocol } from "./library-protocol";
+import { withGatePolicy } from "./gate-policies";
 
 export const EVENTS_CHANNEL = "faultline_events";
 
@@ -85,8 +86,10 @@ export async function appendEvents(
   const stored: MissionEvent[] = [];
   const audit: AuditChange[] = [];
   for (const item of params.events) {
-    const e = typeof item === "function" ? item(state) : item;
-    if (!e) continue;
+    const built = typeof item === "function" ? item(state) : item;
+    if (!built) continue;
+    // Issue 6: the gate policy in force is snapshotted on the gate when it opens (a later change does not move its goalposts).
+    const e = built.type === "gate.opened" && built.payload.policy === undefined ? await withGatePolicy(tx, state, built, at) : built;
     const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: params.actorId, at } as MissionEvent;
     state = applyEvent(state, ev);
     stored.push(ev);
@@ -173,10 +176,10 @@ async function writeProjections(tx: Tx, s: MissionState): Promise<void> {
   if (s.gates.length) {
     await tx
       .insert(gates)
-      .values(s.gates.map((g) => ({ id: g.id, missionId: s.id, kind: g.kind, agent: g.agent, phase: g.phase, step: g.step, diagnosis: g.diagnosis, recoveryPlan: g.recoveryPlan, recoveryNote: g.recoveryNote, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs })))
+      .values(s.gates.map((g) => ({ id: g.id, missionId: s.id, kind: g.kind, agent: g.agent, phase: g.phase, step: g.step, diagnosis: g.diagnosis, recoveryPlan: g.recoveryPlan, recoveryNote: g.recoveryNote, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs, policy: g.policy ?? null, deadlineAt: g.deadlineAt ?? null, approvals: g.approvals ?? [] })))
       .onConflictDoUpdate({
         target: gates.id,
-        set: { status: sql`excluded.status`, decision: sql`excluded.decision`, decidedBy: sql`excluded.decided_by`, note: sql`excluded.note`, decidedAt: sql`excluded.decided_at`, openMs: sql`excluded.open_ms` },
+        set: { status: sql`excluded.status`, decision: sql`excluded.decision`, decidedBy: sql`excluded.decided_by`, note: sql`excluded.note`, decidedAt: sql`excluded.decided_at`, openMs: sql`excluded.open_ms`, policy: sql`excluded.policy`, deadlineAt: sql`excluded.deadline_at`, approvals: sql`excluded.approvals` },
       });
   }
 }

@@ -1,7 +1,9 @@
 import { sql, type SQL } from "drizzle-orm";
+import type { AuditActor } from "../../lib/audit";
 import { AppError } from "../../lib/errors";
-import { OUTCOME_ACTIONS, outcomeOf, resolveTimeBound, type HistoryFilters, type Outcome } from "../../lib/history/filters";
+import { OUTCOME_ACTIONS, outcomeOf, resolveTimeBound, serializeHistoryFilters, type HistoryFilters, type Outcome } from "../../lib/history/filters";
 import type { Executor } from "../client";
+import { recordAudit } from "./audit-log";
 
 /**
  * The failure history (issue 6): every failure across missions with its attribution (who, when, why,
@@ -300,4 +302,16 @@ export async function* exportFailureHistory(db: Executor, filters: HistoryFilter
     yield* page.rows;
     cursor = page.nextCursor;
   } while (cursor);
+}
+
+/** An export of the history is itself recorded in the audit log: who exported which view, in which format. */
+export async function recordHistoryExport(db: Executor, actor: AuditActor, params: { filters: HistoryFilters; format: "csv" | "jsonl" }): Promise<void> {
+  const query = serializeHistoryFilters(params.filters);
+  await recordAudit(db, actor, {
+    action: "history.export",
+    summary: `Exported the failure history${query ? ` (${query})` : " (every failure)"} as ${params.format === "csv" ? "CSV" : "JSON Lines"}.`,
+    target: { type: "failure_history", id: query || "all" },
+    missionId: params.filters.mission ?? null,
+    after: { query, format: params.format },
+  });
 }

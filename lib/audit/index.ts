@@ -59,6 +59,8 @@ export const AUDIT_ACTIONS = [
   "policy.delete",
   "saved_query.create",
   "saved_query.delete",
+  "history.export",
+  "audit.export",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

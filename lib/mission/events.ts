@@ -4,6 +4,7 @@ import type { ToolError } from "../tools/result";
 import type { MissionDefinition, Phase } from "./definition";
 import type { AgentError, DiagnosisSummary, EvidenceRecord, FinalStatus, GateDecision, GateError, GateKind, GateOption, PauseKind } from "./types";
 import type { RecoveryPlan, RecoveryRecord } from "./recovery";
+import type { GatePolicySnapshot } from "./gate-policy";
 import type { HypothesisOutcome, LibraryDraft, LibraryHypothesis, LibraryQuery } from "./library";
 
 /** An LLM's diagnosis proposal as recorded: who proposed, what, and the deterministic verdict with its reasons. */
@@ -58,7 +59,9 @@ export type MissionEventBody =
   | { type: "agent.completed"; payload: { agent: string; attempt: number } }
   | { type: "agent.failed"; payload: { agent: string; attempt: number; error: AgentError } }
   | { type: "mission.warning"; payload: { agent: string; message: string } }
-  | { type: "gate.opened"; payload: { gateId: string; kind: GateKind; agent: string; phase: Phase; step: number | null; options: GateOption[]; error: GateError; diagnosis?: DiagnosisSummary | null; recoveryPlan?: RecoveryPlan | null; recoveryNote?: string | null } }
+  | { type: "gate.opened"; payload: { gateId: string; kind: GateKind; agent: string; phase: Phase; step: number | null; options: GateOption[]; error: GateError; diagnosis?: DiagnosisSummary | null; recoveryPlan?: RecoveryPlan | null; recoveryNote?: string | null; /** Added by the database layer at append time (issue 6). */ policy?: GatePolicySnapshot | null; deadlineAt?: string | null } }
+  /** One person's choice on a gate whose policy needs several distinct approvals (N of M). */
+  | { type: "gate.approval"; payload: { gateId: string; decision: GateDecision; note: string | null } }
   | { type: "gate.resolved"; payload: { gateId: string; decision: GateDecision; note: string | null; openMs: number } }
   | { type: "phase.completed"; payload: { phase: Phase; skipped?: boolean } }
   | { type: "phase.failed"; payload: { phase: Phase; reason: "agents_failed" | "timeout"; message: string } }
@@ -113,6 +116,7 @@ export const EVENT_TYPES: readonly MissionEventType[] = [
   "agent.failed",
   "mission.warning",
   "gate.opened",
+  "gate.approval",
   "gate.resolved",
   "phase.completed",
   "phase.failed",

@@ -11,8 +11,11 @@ import type { AgentState, FinalStatus, MissionState } from "./types";
  * same model runs with 1 retry per agent (CI_BOUNDS) to stay well under a minute on 2 cores.
  */
 
-/** Events of ADR-0003 recovery and the optional LLM reflection, which this model does not reach. */
-const NOT_MODELLED = ["diagnosis.proposal", "recovery.started", "recovery.fast_path", "recovery.step", "recovery.finished", "recovery.loop_detected"];
+/**
+ * Events of ADR-0003 recovery and the optional LLM reflection, which this model does not reach, and the
+ * N-of-M approvals of gate policies (db/queries/gate-policies.test.ts; the model has no policies).
+ */
+const NOT_MODELLED = ["diagnosis.proposal", "recovery.started", "recovery.fast_path", "recovery.step", "recovery.finished", "recovery.loop_detected", "gate.approval"];
 /** The failure-mode library's walk is checked in its own run (library: true), below. */
 const LIBRARY_EVENTS = ["library.hypotheses", "library.novel", "library.probe", "library.resolution", "library.resolved", "library.exhausted"];
 

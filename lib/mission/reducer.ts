@@ -7,8 +7,10 @@ import type { DiagnosisSummary } from "./types";
 import type { HypothesisOutcome, LibraryWalk } from "./library";
 import type { AgentState, CompensationState, GateState, MissionState, StepState } from "./types";
 
+import { SYSTEM_ACTOR_ID } from "./gate-policy";
+
 /** Bump when MissionState's shape changes: stored snapshots of an older version are rebuilt by reduce(events). */
-export const STATE_VERSION = 6;
+export const STATE_VERSION = 7;
 
 /** An event that the state machine does not allow in the current state. Names the transition. */
 export class IllegalTransitionError extends Error {
@@ -339,9 +341,24 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         note: null,
         decidedAt: null,
         openMs: null,
+        policy: p.policy ?? null,
+        deadlineAt: p.deadlineAt ?? null,
+        approvals: [],
       };
       s.gates = [...s.gates, gate];
       return withRunState(s);
+    }
+
+    case "gate.approval": {
+      // One person's choice on an N-of-M gate (issue 6); the database layer appends gate.resolved at the Nth.
+      const g = s.gates.find((x) => x.id === e.payload.gateId) ?? bad(`for unknown gate ${e.payload.gateId}`);
+      if (g.status !== "open") bad(`for gate ${g.id} which was already resolved (${g.decision})`);
+      if (!g.policy || g.policy.approvalsRequired < 2) bad(`for gate ${g.id}, whose policy needs no more than one decision`);
+      if (!g.options.some((o) => o.action === e.payload.decision)) bad(`with "${e.payload.decision}", which gate ${g.id} does not offer`);
+      if ((g.approvals ?? []).some((a) => a.actorId === e.actorId)) bad(`by ${e.actorId}, who already chose on gate ${g.id}`);
+      const approval = { actorId: e.actorId, decision: e.payload.decision, note: e.payload.note, at: e.at };
+      s.gates = s.gates.map((x) => (x.id === g.id ? { ...x, approvals: [...(x.approvals ?? []), approval] } : x));
+      return s;
     }
 
     case "gate.resolved": {
@@ -349,6 +366,10 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (g.status !== "open") bad(`for gate ${g.id} which was already resolved (${g.decision})`);
       const d = e.payload.decision;
       if (!g.options.some((o) => o.action === d)) bad(`with "${d}", which gate ${g.id} does not offer (${g.options.map((o) => o.action).join(", ")})`);
+      // N of M (issue 6): a person's decision needs N distinct approvals of it; the system's timeout does not.
+      if (g.policy && g.policy.approvalsRequired > 1 && e.actorId !== SYSTEM_ACTOR_ID && (g.approvals ?? []).filter((a) => a.decision === d).length < g.policy.approvalsRequired) {
+        bad(`with "${d}" on gate ${g.id}, which needs ${g.policy.approvalsRequired} distinct approvals of it`);
+      }
       s.gates = s.gates.map((x) => (x.id === g.id ? { ...x, status: "resolved", decision: d, decidedBy: e.actorId, note: e.payload.note, decidedAt: e.at, openMs: e.payload.openMs } : x));
       const a = agentOf(g.agent);
       switch (d) {
@@ -498,6 +519,7 @@ function created(id: string, definition: MissionState["definition"], at: string,
     aborted: false,
     paused: null,
     owner: actorId,
+    startedBy: actorId,
     phaseStartedAt: null,
     phaseFailure: null,
     completedSteps: [],

@@ -204,6 +204,17 @@ export function compensationFailed(agent: string, attempt: number, step: number,
   };
 }
 
+/** One person's choice on a gate that needs several distinct approvals (issue 6, gate policies). */
+export function gateApproval(gate: GateState, decision: GateDecision, note: string | null, who: string, count: number, required: number): NewMissionEvent {
+  return {
+    type: "gate.approval",
+    payload: { gateId: gate.id, decision, note },
+    reason: `${who} chose ${decision}${note ? `: ${note}` : ""}.`,
+    impact: count >= required ? `${count} of ${required} required approvals of ${decision}: the gate is decided.` : `${count} of ${required} required approvals of ${decision}; the gate stays open until ${required - count} more ${required - count === 1 ? "person chooses" : "people choose"} it.`,
+    evidence: { gateId: gate.id, decision, approvals: count, required },
+  };
+}
+
 export function gateResolved(gate: GateState, decision: GateDecision, note: string | null, at: string, who: string): NewMissionEvent {
   const openMs = Math.max(0, Date.parse(at) - Date.parse(gate.openedAt));
   const impact: Record<GateDecision, string> = {

@@ -1,3 +1,4 @@
+import type { GateApproval, GatePolicySnapshot } from "./gate-policy";
 import type { ErrorOption, UserFacingError } from "../errors";
 import type { ToolError } from "../tools/result";
 import type { EvidenceRecord } from "../tools/evidence";
@@ -129,6 +130,12 @@ export interface GateState {
   note: string | null;
   decidedAt: string | null;
   openMs: number | null;
+  /** The gate policy in force when the gate opened (issue 6), or null: anyone with gate.decide, one decision. */
+  policy: GatePolicySnapshot | null;
+  /** When the policy's timeout decides as the system (null: never). */
+  deadlineAt: string | null;
+  /** Distinct people's choices so far, on a gate whose policy needs several approvals. */
+  approvals: GateApproval[];
 }
 
 export interface MissionState {
@@ -152,6 +159,8 @@ export interface MissionState {
   paused: { kind: PauseKind; message: string; at: string } | null;
   /** The user actor who owns the mission (started it, or last resumed it). */
   owner: string;
+  /** Who created the mission (its `mission.created` actor): gate policies may refuse them (issue 6). */
+  startedBy: string;
   /** When the current phase started (phase timeouts count from here). */
   phaseStartedAt: string | null;
   /** The current phase failed (agents failed or timeout) and awaits its gate's decision. */

@@ -1,6 +1,42 @@
 import type { UserFacingError } from "../errors";
 import type { DiagnosisSummary, GateDecision, GateError, GateKind, GateOption, GateState } from "../mission/types";
 import type { RecoveryPlan } from "../mission/recovery";
+import { checkDecider, describePolicy, policyScope, type Decider, type GateApproval, type GatePolicySnapshot } from "../mission/gate-policy";
+
+/** The gate policy a gate opened under, as the console shows it (issue 6). */
+export interface GatePolicyView {
+  policy: GatePolicySnapshot;
+  /** "definition 'Nightly deploy', agent gates" */
+  scope: string;
+  /** "Operators and admins in group night-shift · 2 approvals needed (1 so far: Ana Operator (abort)) · …" */
+  summary: string;
+  approvals: Array<GateApproval & { name: string }>;
+  /** Who started the mission (the starter rule). */
+  startedBy: string | null;
+}
+
+/** Names of actors (approvers) and who started the mission, for the policy's words. */
+export interface GateViewContext {
+  names?: Record<string, string>;
+  startedBy?: string | null;
+}
+
+function policyView(g: { policy?: GatePolicySnapshot | null; approvals?: GateApproval[] | null }, ctx: GateViewContext): GatePolicyView | null {
+  if (!g.policy) return null;
+  const names = ctx.names ?? {};
+  const approvals = (g.approvals ?? []).map((a) => ({ ...a, name: names[a.actorId] ?? a.actorId }));
+  return { policy: g.policy, scope: policyScope(g.policy), summary: describePolicy(g.policy, approvals, names), approvals, startedBy: ctx.startedBy ?? null };
+}
+
+/**
+ * May this person decide the gate under its policy? Computed in the browser for the buttons (the
+ * server checks again on its own). `viewer` null: a person without gate.decide.
+ */
+export function gateDecisionFor(gate: Pick<GateView, "policy">, viewer: Decider | null): { canDecide: boolean; reason: string | null } {
+  if (!viewer) return { canDecide: false, reason: null };
+  const r = checkDecider(gate.policy?.policy ?? null, viewer, { starterActorId: gate.policy?.startedBy ?? null, approvals: gate.policy?.approvals ?? [] });
+  return r.ok ? { canDecide: true, reason: null } : { canDecide: false, reason: r.reason };
+}
 
 /** A gate as the console shows it: the gate plus the mission it belongs to. */
 export interface GateView {
@@ -23,9 +59,13 @@ export interface GateView {
   decidedBy: string | null;
   decidedAt: string | null;
   note: string | null;
+  /** The gate policy it opened under (null: anyone with gate.decide, one decision, no timeout). */
+  policy: GatePolicyView | null;
+  /** When the policy's timeout decides as the system, and what it chooses then. */
+  deadlineAt: string | null;
 }
 
-export function gateViewFromState(g: GateState, mission: { id: string; name: string }): GateView {
+export function gateViewFromState(g: GateState, mission: { id: string; name: string; startedBy?: string }, names: Record<string, string> = {}): GateView {
   return {
     id: g.id,
     missionId: mission.id,
@@ -45,6 +85,8 @@ export function gateViewFromState(g: GateState, mission: { id: string; name: str
     decidedBy: g.decidedBy,
     decidedAt: g.decidedAt,
     note: g.note,
+    policy: policyView(g, { names, startedBy: mission.startedBy ?? null }),
+    deadlineAt: g.deadlineAt ?? null,
   };
 }
 
@@ -67,9 +109,12 @@ export interface GateRowLike {
   decidedBy: string | null;
   decidedAt: string | null;
   note: string | null;
+  policy?: GatePolicySnapshot | null;
+  deadlineAt?: string | null;
+  approvals?: GateApproval[] | null;
 }
 
-export function gateViewFromRow(row: { gate: GateRowLike; missionName: string }): GateView {
+export function gateViewFromRow(row: { gate: GateRowLike; missionName: string; startedBy?: string | null }, names: Record<string, string> = {}): GateView {
   const g = row.gate;
   return {
     id: g.id,
@@ -90,6 +135,8 @@ export function gateViewFromRow(row: { gate: GateRowLike; missionName: string })
     decidedBy: g.decidedBy,
     decidedAt: g.decidedAt ? new Date(g.decidedAt).toISOString() : null,
     note: g.note,
+    policy: policyView(g, { names, startedBy: row.startedBy ?? null }),
+    deadlineAt: g.deadlineAt ? new Date(g.deadlineAt).toISOString() : null,
   };
 }
 

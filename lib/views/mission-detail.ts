@@ -27,7 +27,7 @@ export function toMissionDetail(mission: MissionState, events: MissionEvent[], a
     mission,
     finalStatus: terminal ? deriveFinalStatus(mission) : null,
     explanation: terminal ? explainFinalStatus(mission) : null,
-    openGates: mission.gates.filter((g) => g.status === "open").map((g) => gateViewFromState(g, mission)),
+    openGates: mission.gates.filter((g) => g.status === "open").map((g) => gateViewFromState(g, mission, actors)),
     events,
     actors,
   };

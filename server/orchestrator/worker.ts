@@ -6,6 +6,8 @@ import type { DbHandle } from "../../db/client";
 import { EVENTS_CHANNEL, LeaseLostError, type EventsNotification } from "../../db/queries/events";
 import { claimMission, releaseMission, renewLeases } from "../../db/queries/missions";
 import { ensureActor } from "../../db/queries/users";
+import { resolveTimedOutGates } from "../../db/queries/gates";
+import { SYSTEM_ACTOR } from "../../lib/audit";
 import { workers } from "../../db/schema";
 import { DEFAULT_RECOVERY_BINARIES, runMission } from "./runner";
 import type { Provider } from "../../lib/llm/providers";
@@ -26,6 +28,8 @@ export interface WorkerOptions {
   heartbeatMs: number;
   pollMs: number;
   concurrency: number;
+  /** How often open gates are checked for a passed policy timeout (default 5 s; also after every wake-up). */
+  gateSweepMs?: number;
   /** Claim only this mission (the CLI's in-process worker). */
   onlyMissionId?: string;
   /** Worker actor id; default `worker:<host>:<pid>:<random>`. */
@@ -51,6 +55,7 @@ export class Worker {
   private wakeSleeper: (() => void) | null = null;
   private wakePending = false;
   private loop: Promise<void> | null = null;
+  private nextGateSweep = 0;
   private readonly log: (msg: string) => void;
 
   constructor(private readonly opts: WorkerOptions) {
@@ -64,6 +69,8 @@ export class Worker {
     loadDiagnosisConfig();
     const { db } = this.opts.handle;
     await ensureActor(db, { id: this.id, kind: "worker", displayName: `Worker ${this.id.split(":").slice(1, 3).join(":")}` });
+    // Gate policies' timeouts are decided as the system (issue 6).
+    await ensureActor(db, { id: SYSTEM_ACTOR.id, kind: "system", displayName: SYSTEM_ACTOR.name });
     await db.insert(workers).values({ id: this.id }).onConflictDoNothing();
     await this.listen();
     this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
@@ -101,6 +108,7 @@ export class Worker {
 
   private async claimLoop(): Promise<void> {
     while (!this.stopping) {
+      await this.sweepGateTimeouts();
       let claimed = false;
       if (this.held.size < this.opts.concurrency) {
         try {
@@ -114,6 +122,22 @@ export class Worker {
         }
       }
       if (!claimed) await this.sleep(this.opts.pollMs);
+    }
+  }
+
+  /**
+   * Applies gate policies' timeouts whose deadline passed (at most every `gateSweepMs`, and on wake-ups):
+   * the system decides with the policy's outcome; SKIP LOCKED keeps several workers from deciding twice.
+   * The decision's NOTIFY wakes the workers, which then continue the mission as after any decision.
+   */
+  private async sweepGateTimeouts(): Promise<void> {
+    if (Date.now() < this.nextGateSweep) return;
+    this.nextGateSweep = Date.now() + (this.opts.gateSweepMs ?? 5000);
+    try {
+      const decided = await resolveTimedOutGates(this.opts.handle.db, { missionId: this.opts.onlyMissionId });
+      for (const d of decided) this.log(`mission ${d.missionId}: gate ${d.gateId} timed out; the system chose ${d.decision} (gate policy)`);
+    } catch (e) {
+      this.log(`gate timeout sweep failed: ${(e as Error).message}`);
     }
   }
 
@@ -202,6 +226,7 @@ export class Worker {
   }
 
   private wake(): void {
+    this.nextGateSweep = 0;
     if (this.wakeSleeper) this.wakeSleeper();
     else this.wakePending = true;
   }

@@ -17,9 +17,8 @@ const decideGateInput = z.object({
     .transform((v) => (v ? v : null)),
 });
 
-/** An operator's decision on an open gate (permission gate.decide). */
-export const decideGateAction = authedAction({ name: "decideGate", permission: "gate.decide", input: decideGateInput }, async (input, { user }) => {
-  const state = await decideGateAs(getDb(), user, { gateId: input.gateId, decision: input.decision, note: input.note });
-  const gate = state.gates.find((g) => g.id === input.gateId);
-  return { missionId: state.id, decision: input.decision, decidedAt: gate?.decidedAt ?? new Date().toISOString(), runState: state.runState };
+/** An operator's decision on an open gate (permission gate.decide; the gate's policy is checked too). */
+export const decideGateAction = authedAction({ name: "decideGate", permission: "gate.decide", input: decideGateInput }, async (input, { user, actor }) => {
+  const r = await decideGateAs(getDb(), user, actor, { gateId: input.gateId, decision: input.decision, note: input.note });
+  return { missionId: r.state.id, decision: input.decision, decidedAt: r.gate.decidedAt ?? new Date().toISOString(), runState: r.state.runState, resolved: r.resolved, approvals: r.approvals, required: r.required };
 });

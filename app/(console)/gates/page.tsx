@@ -5,6 +5,8 @@ import { GatesInbox } from "@/components/gates/gates-inbox";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 import { loadOpenGates } from "@/server/read-models";
+import { loadDecider } from "@/db/queries/gates";
+import { userActorId } from "@/db/queries/users";
 
 export const metadata: Metadata = { title: "Gates" };
 export const dynamic = "force-dynamic";
@@ -15,6 +17,8 @@ export default async function GatesPage() {
   if (!can(user, "gate.view")) return <p className="notice">{describeMissingPermission(user, "gate.view")}</p>;
   const gates = await loadOpenGates(getDb());
   const canDecide = can(user, "gate.decide");
+  // Gate policies may narrow who decides a gate: the buttons follow them (the server checks again).
+  const viewer = canDecide ? await loadDecider(getDb(), userActorId(user.id)) : null;
   return (
     <div className="stack">
       <header className="page-head">
@@ -28,7 +32,7 @@ export default async function GatesPage() {
           You can view gates but not resolve them (needs operator or admin).
         </p>
       ) : null}
-      <GatesInbox initialGates={gates} canDecide={canDecide} />
+      <GatesInbox initialGates={gates} canDecide={canDecide} viewer={viewer} />
     </div>
   );
 }

@@ -6,6 +6,8 @@ import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { idSchema } from "@/server/api";
 import { getPrincipal } from "@/server/auth";
 import { loadMissionDetail } from "@/server/read-models";
+import { loadDecider } from "@/db/queries/gates";
+import { userActorId } from "@/db/queries/users";
 
 export const metadata: Metadata = { title: "Mission" };
 export const dynamic = "force-dynamic";
@@ -18,5 +20,7 @@ export default async function MissionPage({ params }: { params: Promise<{ id: st
   if (!idSchema.safeParse(id).success) notFound();
   const detail = await loadMissionDetail(getDb(), id);
   if (!detail) notFound();
-  return <MissionView initial={detail} canDecide={can(user, "gate.decide")} canControl={can(user, "mission.control")} />;
+  // Gate policies may narrow who decides a gate: the gate panel's buttons follow them (the server checks again).
+  const viewer = can(user, "gate.decide") ? await loadDecider(getDb(), userActorId(user.id)) : null;
+  return <MissionView initial={detail} canDecide={can(user, "gate.decide")} canControl={can(user, "mission.control")} viewer={viewer} />;
 }

@@ -11,11 +11,14 @@ const body = z.object({
   note: z.string().trim().max(2000, "must be at most 2000 characters").nullish(),
 });
 
-/** Records a decision on an open gate: 200 with the mission state; 404, 409 (already resolved), 422 (not an option). */
-export const POST = apiRoute<{ id: string }>({ name: "POST gate decision", permission: "gate.decide" }, async ({ req, user, params }) => {
+/**
+ * Records a decision on an open gate: 200 with the gate, the mission state and, under an N-of-M policy,
+ * `resolved` false until N people chose the same option; 403 (the gate's policy refuses you), 404,
+ * 409 (already resolved, or you already chose), 422 (not an option).
+ */
+export const POST = apiRoute<{ id: string }>({ name: "POST gate decision", permission: "gate.decide" }, async ({ req, user, actor, params }) => {
   const gateId = parseIdOr404(params.id, "Gate");
   const input = parseOr400(body, await readJson(req), "decision");
-  const mission = await decideGateAs(getDb(), user, { gateId, decision: input.decision, note: input.note || null });
-  const gate = mission.gates.find((g) => g.id === gateId);
-  return Response.json({ gate, mission });
+  const r = await decideGateAs(getDb(), user, actor, { gateId, decision: input.decision, note: input.note || null });
+  return Response.json({ gate: r.gate, mission: r.state, resolved: r.resolved, approvals: r.approvals, required: r.required });
 });
