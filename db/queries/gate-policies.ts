@@ -132,3 +132,10 @@ export async function withGatePolicy(tx: Executor, state: MissionState, e: Extra
     evidence: policy ? { ...(e.evidence ?? {}), policyId: policy.id, deadlineAt } : e.evidence,
   };
 }
+
+/** A policy as the console and the REST API show it: the snapshot fields, its scope and rule in words, who changed it when. */
+export function toPolicyView(r: GatePolicyRow) {
+  const s = policySnapshot(r);
+  return { ...s, scope: policyScope(s), who: whoMayDecide(s), createdBy: r.createdBy, createdAt: new Date(r.createdAt).toISOString(), updatedBy: r.updatedBy, updatedAt: new Date(r.updatedAt).toISOString() };
+}
+export type PolicyView = ReturnType<typeof toPolicyView>;

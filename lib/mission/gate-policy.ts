@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PERMISSIONS, ROLES, type Role } from "../auth/roles";
+import { groupsSchema } from "../auth/user-admin";
 import { GATE_DECISIONS, type GateDecision, type GateKind } from "./types";
 
 /**
@@ -182,13 +183,6 @@ export function approvedDecision(p: GatePolicySnapshot, approvals: readonly Gate
   return null;
 }
 
-const groupName = z
-  .string()
-  .trim()
-  .min(1, "must not be empty")
-  .max(64, "must be at most 64 characters")
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "must be letters, digits, '.', '_' or '-' (e.g. night-shift)");
-
 /** A policy as created or replaced (console form, REST). Field errors say why. */
 export const gatePolicyInput = z
   .object({
@@ -204,10 +198,8 @@ export const gatePolicyInput = z
         }
       })
       .transform((roles) => [...new Set(roles)] as Role[]),
-    groups: z
-      .array(groupName, { error: "must be a list of group names" })
-      .default([])
-      .transform((g) => [...new Set(g)]),
+    // The same group names as users' groups (lib/auth/user-admin.ts).
+    groups: groupsSchema.default([]),
     approvalsRequired: z.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(MAX_APPROVALS, `must be at most ${MAX_APPROVALS}`).default(1),
     starterMayDecide: z.boolean({ error: "must be true or false" }).default(true),
     timeoutMs: z

@@ -1,19 +1,19 @@
 import { getDb } from "@/db/client";
-import { createGatePolicy, listGatePolicies } from "@/db/queries/gate-policies";
+import { createGatePolicy, listGatePolicies, toPolicyView } from "@/db/queries/gate-policies";
 import { gatePolicyInput } from "@/lib/mission/gate-policy";
 import { apiRoute, parseOr400, readJson } from "@/server/api";
-import { policyJson } from "./policy-json";
+
 
 export const dynamic = "force-dynamic";
 
 /** Every gate policy, by definition then gate kind (gate.view: everyone who sees gates may see their rules). */
 export const GET = apiRoute({ name: "GET policies", permission: "gate.view" }, async () => {
-  return Response.json({ policies: (await listGatePolicies(getDb())).map(policyJson) });
+  return Response.json({ policies: (await listGatePolicies(getDb())).map(toPolicyView) });
 });
 
 /** Creates a policy: 201; 400 with field errors; 409 when its scope (definition + gate kind) already has one. */
 export const POST = apiRoute({ name: "POST policies", permission: "policy.manage" }, async ({ req, actor }) => {
   const input = parseOr400(gatePolicyInput, await readJson(req), "gate policy");
   const row = await createGatePolicy(getDb(), { input, actor });
-  return Response.json({ policy: policyJson(row) }, { status: 201 });
+  return Response.json({ policy: toPolicyView(row) }, { status: 201 });
 });

@@ -1,0 +1,42 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { listDefinitionNames, listGatePolicies, toPolicyView } from "@/db/queries/gate-policies";
+import { getActorNames } from "@/db/queries/views";
+import { PoliciesAdmin, type PolicyItem } from "@/components/policies/policies-admin";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { getPrincipal } from "@/server/auth";
+
+export const metadata: Metadata = { title: "Gate policies" };
+export const dynamic = "force-dynamic";
+
+export default async function PoliciesPage() {
+  const user = await getPrincipal();
+  if (!user) redirect("/login?callbackUrl=/admin/policies");
+  if (!can(user, "policy.manage")) {
+    return (
+      <p className="notice" role="alert" data-testid="policies-refused">
+        {describeMissingPermission(user, "policy.manage")}
+      </p>
+    );
+  }
+  const db = getDb();
+  const [rows, definitions] = await Promise.all([listGatePolicies(db), listDefinitionNames(db)]);
+  const names = await getActorNames(db, rows.map((r) => r.updatedBy));
+  const policies: PolicyItem[] = rows.map((r) => ({ ...toPolicyView(r), updatedByName: names[r.updatedBy] ?? r.updatedBy }));
+  return (
+    <div className="stack">
+      <header className="page-head">
+        <div>
+          <h1 className="page-title">Gate policies</h1>
+          <p className="muted">
+            Who may decide a mission&apos;s gates, how many different people must agree, whether the mission&apos;s starter may decide, and what the system chooses when nobody decides in time. The most
+            specific policy applies: definition and gate kind, then definition and any kind, then any definition and the kind, then any definition and any kind. A gate keeps the policy it opened under;
+            every change here is in the audit log.
+          </p>
+        </div>
+      </header>
+      <PoliciesAdmin policies={policies} definitions={definitions} />
+    </div>
+  );
+}

@@ -1,0 +1,272 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useState, useTransition, type FormEvent } from "react";
+import { createPolicyAction, deletePolicyAction, updatePolicyAction } from "@/app/(console)/admin/policies/actions";
+import type { PolicyView } from "@/db/queries/gate-policies";
+import { DECIDING_ROLES, formatDuration, POLICY_GATE_KINDS, TIMEOUT_OUTCOMES, type GatePolicyInput, type PolicyGateKind } from "@/lib/mission/gate-policy";
+import { splitGroups } from "@/lib/auth/user-admin";
+import { FieldMessages, FormErrorBox, toFormError, type FormError } from "@/components/admin/form-errors";
+import { RelativeTime } from "@/components/ui/relative-time";
+
+export type PolicyItem = PolicyView & { updatedByName: string };
+
+const UNITS = { min: 60_000, h: 3600_000, d: 86_400_000 } as const;
+type Unit = keyof typeof UNITS;
+const KIND_LABEL: Record<PolicyGateKind, string> = { agent: "Agent gates", phase: "Phase gates", recovery: "Recovery gates", approval: "Approval gates", library: "Library gates", "*": "Every gate kind" };
+
+/** A timeout in the largest unit that divides it: 4 h → [4, "h"]. */
+function splitTimeout(ms: number | null): [string, Unit] {
+  if (!ms) return ["", "h"];
+  for (const u of ["d", "h", "min"] as const) if (ms % UNITS[u] === 0) return [String(ms / UNITS[u]), u];
+  return [String(Math.round(ms / 60_000)), "min"];
+}
+
+/** The list of gate policies with edit / delete, and the form that creates or replaces one. */
+export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[]; definitions: string[] }) {
+  const [editing, setEditing] = useState<PolicyItem | null>(null);
+  const [formKey, setFormKey] = useState(0);
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+
+  function remove(p: PolicyItem) {
+    if (!window.confirm(`Delete the policy for ${p.scope}? Open gates keep the policy they opened under.`)) return;
+    start(async () => {
+      const r = await deletePolicyAction({ id: p.id });
+      setMessage(r.status === "ok" ? { ok: true, text: `Deleted the policy for ${p.scope}.` } : { ok: false, text: r.error.message });
+      if (editing?.id === p.id) setEditing(null);
+      router.refresh();
+    });
+  }
+
+  return (
+    <>
+      <div className="table-wrap">
+        <table className="table" data-testid="policies-table">
+          <thead>
+            <tr>
+              <th scope="col">Scope</th>
+              <th scope="col">Who may decide</th>
+              <th scope="col" className="num">
+                Approvals
+              </th>
+              <th scope="col">Starter</th>
+              <th scope="col">Timeout</th>
+              <th scope="col">Updated</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {policies.length === 0 ? (
+              <tr>
+                <td colSpan={7} className="muted">
+                  No gate policies yet: every gate can be decided by one admin or operator, without a timeout.
+                </td>
+              </tr>
+            ) : (
+              policies.map((p) => (
+                <tr key={p.id} data-testid="policy-row" data-definition={p.definition} data-kind={p.gateKind}>
+                  <th scope="row">
+                    {p.definition === "*" ? <em>Every definition</em> : p.definition}
+                    <div className="muted small">{KIND_LABEL[p.gateKind]}</div>
+                  </th>
+                  <td>{p.who}</td>
+                  <td className="num">{p.approvalsRequired}</td>
+                  <td>{p.starterMayDecide ? "may decide" : <strong>may not decide</strong>}</td>
+                  <td>{p.timeoutMs ? `${formatDuration(p.timeoutMs)} → ${p.timeoutOutcome}` : <span className="muted">none</span>}</td>
+                  <td>
+                    {p.updatedByName}
+                    <div className="muted small">
+                      <RelativeTime iso={p.updatedAt} />
+                    </div>
+                  </td>
+                  <td>
+                    <div className="row">
+                      <button
+                        type="button"
+                        className="btn btn-secondary"
+                        onClick={() => {
+                          setEditing(p);
+                          setFormKey((k) => k + 1);
+                          setMessage(null);
+                        }}
+                        data-testid="policy-edit"
+                      >
+                        Edit
+                      </button>
+                      <button type="button" className="btn btn-danger" onClick={() => remove(p)} disabled={pending} data-testid="policy-delete">
+                        Delete
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {message ? (
+        <p className={`result ${message.ok ? "result-ok" : "result-error"}`} role={message.ok ? "status" : "alert"} data-testid="policy-result">
+          {message.ok ? "✓ " : "✕ "}
+          {message.text}
+        </p>
+      ) : null}
+      <PolicyForm
+        key={formKey}
+        policy={editing}
+        definitions={definitions}
+        onCancel={() => {
+          setEditing(null);
+          setFormKey((k) => k + 1);
+        }}
+        onSaved={(text) => {
+          setMessage({ ok: true, text });
+          setEditing(null);
+          setFormKey((k) => k + 1);
+          router.refresh();
+        }}
+      />
+    </>
+  );
+}
+
+function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: PolicyItem | null; definitions: string[]; onSaved: (text: string) => void; onCancel: () => void }) {
+  const ids = { definition: useId(), definitions: useId(), kind: useId(), roles: useId(), groups: useId(), approvals: useId(), starter: useId(), timeout: useId(), unit: useId(), outcome: useId(), note: useId(), e: useId() };
+  const [kind, setKind] = useState<PolicyGateKind>(policy?.gateKind ?? "agent");
+  const [initialAmount, initialUnit] = splitTimeout(policy?.timeoutMs ?? null);
+  const [amount, setAmount] = useState(initialAmount);
+  const [err, setErr] = useState<FormError | null>(null);
+  const [pending, start] = useTransition();
+  const outcomes = TIMEOUT_OUTCOMES[kind];
+
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const n = Number(f.get("timeout"));
+    const timed = String(f.get("timeout") ?? "").trim() !== "";
+    const input: GatePolicyInput = {
+      definition: String(f.get("definition") ?? ""),
+      gateKind: kind,
+      roles: f.getAll("roles").map(String) as GatePolicyInput["roles"],
+      groups: splitGroups(String(f.get("groups") ?? "")),
+      approvalsRequired: Number(f.get("approvals")),
+      starterMayDecide: f.get("starter") === "on",
+      timeoutMs: timed ? Math.round(n * UNITS[String(f.get("unit")) as Unit]) : null,
+      timeoutOutcome: timed ? (String(f.get("outcome")) as GatePolicyInput["timeoutOutcome"]) : null,
+      note: String(f.get("note") ?? ""),
+    };
+    start(async () => {
+      const r = policy ? await updatePolicyAction({ id: policy.id, policy: input }) : await createPolicyAction(input);
+      if (r.status === "error") {
+        // Field paths of the update are under `policy.`.
+        const fe = toFormError(r.error);
+        setErr({ ...fe, fields: fe.fields.map((x) => ({ ...x, path: x.path.replace(/^policy\./, "") })) });
+        return;
+      }
+      setErr(null);
+      onSaved(`${policy ? "Saved" : "Created"} the policy for ${input.definition.trim() === "*" ? "every definition" : `'${input.definition.trim()}'`}, ${KIND_LABEL[kind].toLowerCase()}.`);
+    });
+  }
+
+  const describedBy = (path: string, id: string) => (err?.fields.some((x) => x.path === path || x.path.startsWith(`${path}.`)) ? `${id}-err` : undefined);
+
+  return (
+    <form className="card pol-form" onSubmit={onSubmit} noValidate data-testid="policy-form" aria-labelledby={ids.e}>
+      <h2 id={ids.e} className="pol-form-title">
+        {policy ? `Edit the policy for ${policy.scope}` : "New policy"}
+      </h2>
+      <FormErrorBox err={err} testId="policy-form-error" />
+      <div className="pol-grid">
+        <div className="field">
+          <label htmlFor={ids.definition}>Mission definition</label>
+          <input id={ids.definition} name="definition" list={ids.definitions} defaultValue={policy?.definition ?? ""} placeholder="e.g. Nightly deploy, or * for every definition" aria-describedby={describedBy("definition", ids.definition)} required />
+          <datalist id={ids.definitions}>
+            <option value="*">Every definition</option>
+            {definitions.map((d) => (
+              <option key={d} value={d} />
+            ))}
+          </datalist>
+          <FieldMessages id={`${ids.definition}-err`} err={err} path="definition" />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.kind}>Gate kind</label>
+          <select id={ids.kind} name="gateKind" value={kind} onChange={(e) => setKind(e.target.value as PolicyGateKind)} aria-describedby={describedBy("gateKind", ids.kind)}>
+            {POLICY_GATE_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {KIND_LABEL[k]}
+              </option>
+            ))}
+          </select>
+          <FieldMessages id={`${ids.kind}-err`} err={err} path="gateKind" />
+        </div>
+        <fieldset className="field pol-roles" aria-describedby={describedBy("roles", ids.roles)}>
+          <legend>Roles that may decide</legend>
+          {DECIDING_ROLES.map((r) => (
+            <label key={r} className="pol-check">
+              <input type="checkbox" name="roles" value={r} defaultChecked={policy?.roles.includes(r) ?? false} /> {r}
+            </label>
+          ))}
+          <p className="muted small">None ticked: every role that decides gates (admin and operator).</p>
+          <FieldMessages id={`${ids.roles}-err`} err={err} path="roles" />
+        </fieldset>
+        <div className="field">
+          <label htmlFor={ids.groups}>Groups (any of them)</label>
+          <input id={ids.groups} name="groups" defaultValue={policy?.groups.join(", ") ?? ""} placeholder="e.g. night-shift, on-call" aria-describedby={describedBy("groups", ids.groups)} />
+          <FieldMessages id={`${ids.groups}-err`} err={err} path="groups" />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.approvals}>Distinct approvals needed</label>
+          <input id={ids.approvals} name="approvals" type="number" min={1} max={10} defaultValue={policy?.approvalsRequired ?? 1} aria-describedby={describedBy("approvalsRequired", ids.approvals)} />
+          <FieldMessages id={`${ids.approvals}-err`} err={err} path="approvalsRequired" />
+        </div>
+        <div className="field">
+          <span className="pol-label">Mission starter</span>
+          <label className="pol-check" htmlFor={ids.starter}>
+            <input id={ids.starter} name="starter" type="checkbox" defaultChecked={policy?.starterMayDecide ?? true} /> The person who started the mission may decide its gates
+          </label>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.timeout}>Timeout (empty: none)</label>
+          <div className="row">
+            <input id={ids.timeout} name="timeout" type="number" min={1} step="any" className="pol-amount" value={amount} onChange={(e) => setAmount(e.target.value)} aria-describedby={describedBy("timeoutMs", ids.timeout)} />
+            <select name="unit" aria-label="Timeout unit" defaultValue={initialUnit}>
+              <option value="min">minutes</option>
+              <option value="h">hours</option>
+              <option value="d">days</option>
+            </select>
+          </div>
+          <FieldMessages id={`${ids.timeout}-err`} err={err} path="timeoutMs" />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.outcome}>Then the system chooses</label>
+          <select id={ids.outcome} name="outcome" defaultValue={policy?.timeoutOutcome ?? "abort"} disabled={amount.trim() === ""} aria-describedby={describedBy("timeoutOutcome", ids.outcome)}>
+            {outcomes.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+          <FieldMessages id={`${ids.outcome}-err`} err={err} path="timeoutOutcome" />
+        </div>
+        <div className="field pol-note">
+          <label htmlFor={ids.note}>Note (optional)</label>
+          <input id={ids.note} name="note" defaultValue={policy?.note ?? ""} maxLength={500} placeholder="why this rule exists" />
+          <FieldMessages id={`${ids.note}-err`} err={err} path="note" />
+        </div>
+      </div>
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={pending} data-testid="policy-save">
+          {pending ? "Saving…" : policy ? "Save policy" : "Create policy"}
+        </button>
+        {policy ? (
+          <button type="button" className="btn btn-ghost" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
