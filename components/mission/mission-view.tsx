@@ -2,6 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
+import { useEffect } from "react";
 import type { MissionDetail } from "@/lib/views/mission-detail";
 import { fetchMission } from "../api-client";
 import { GatePanel } from "../gates/gate-panel";
@@ -17,7 +18,7 @@ import { actorLabel, Timeline } from "./timeline";
 import { progress } from "@/lib/mission/reducer";
 
 /** The mission page: header, phases, agents, the open gate and the full event log, all live. */
-export function MissionView({ initial, canDecide, canControl, viewer = null }: { initial: MissionDetail; canDecide: boolean; canControl: boolean; viewer?: Decider | null }) {
+export function MissionView({ initial, canDecide, canControl, viewer = null, highlightSeq, canViewHistory }: { initial: MissionDetail; canDecide: boolean; canControl: boolean; viewer?: Decider | null; highlightSeq?: number; canViewHistory?: boolean }) {
   const id = initial.mission.id;
   const queryClient = useQueryClient();
   const { data = initial, error } = useQuery({
@@ -31,6 +32,10 @@ export function MissionView({ initial, canDecide, canControl, viewer = null }: {
     initialData: initial,
   });
   useMissionEvents(id);
+  // Opened from the failure history at one event: bring it into view.
+  useEffect(() => {
+    if (highlightSeq) document.getElementById(`event-${highlightSeq}`)?.scrollIntoView({ block: "center" });
+  }, [highlightSeq]);
   const m = data.mission;
   const lastResolved = [...m.gates].reverse().find((g) => g.status === "resolved");
 
@@ -129,7 +134,14 @@ export function MissionView({ initial, canDecide, canControl, viewer = null }: {
         <h2 id="timeline-title" className="section-title">
           Timeline <span className="muted">({data.events.length} events)</span>
         </h2>
-        <Timeline events={data.events} actors={data.actors} />
+        {canViewHistory ? (
+          <p className="small">
+            <Link className="link" href={`/history?mission=${id}&sort=time&dir=asc`} data-testid="mission-failures-link">
+              All failures for this mission
+            </Link>
+          </p>
+        ) : null}
+        <Timeline events={data.events} actors={data.actors} highlightSeq={highlightSeq} />
       </section>
     </div>
   );

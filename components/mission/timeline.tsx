@@ -27,11 +27,19 @@ export function actorLabel(actorId: string, actors: Record<string, string>): str
 }
 
 /** Every event of the log, oldest first: seq, type, actor, time, reason, impact, evidence. */
-export function Timeline({ events, actors }: { events: readonly MissionEvent[]; actors: Record<string, string> }) {
+export function Timeline({ events, actors, highlightSeq }: { events: readonly MissionEvent[]; actors: Record<string, string>; highlightSeq?: number }) {
   return (
     <ol className="timeline" aria-label="Event log">
       {events.map((e) => (
-        <li key={e.seq} className={`tl-event tone-border-${TONE[e.type] ?? "neutral"}`} data-testid="timeline-event" data-seq={e.seq} data-type={e.type}>
+        <li
+          key={e.seq}
+          id={`event-${e.seq}`}
+          className={`tl-event tone-border-${TONE[e.type] ?? "neutral"}${e.seq === highlightSeq ? " tl-highlight" : ""}`}
+          aria-current={e.seq === highlightSeq ? "true" : undefined}
+          data-testid="timeline-event"
+          data-seq={e.seq}
+          data-type={e.type}
+        >
           <div className="tl-head">
             <span className="tl-seq" title="Sequence number">
               #{e.seq}

@@ -15,6 +15,8 @@ import { recordAudit } from "./audit-log";
 export const MAX_PAGE_SIZE = 500;
 /** The count is exact up to this many rows, then shown as "10,000+". */
 export const COUNT_CAP = 10_000;
+/** A full-text page first looks for its matches among this many newest rows of the view (see listFailureHistory). */
+const SEARCH_SCAN = 5_000;
 
 export interface HistoryRow {
   id: string;
@@ -118,21 +120,29 @@ export async function listFailureHistory(db: Executor, params: { filters: Histor
   const limit = Math.max(1, Math.min(MAX_PAGE_SIZE, params.limit ?? 100));
   const key = SORT_EXPR[f.sort];
   const dir = sql.raw(f.dir);
-  const where = [historyWhere(f, params.now)];
+  const where = [historyWhere({ ...f, q: undefined }, params.now)];
   if (params.cursor) {
     const c = decodeCursor(f.sort, params.cursor);
     const value = f.sort === "time" ? sql`${c.value}::timestamptz` : sql`${c.value}::bigint`;
     where.push(f.dir === "desc" ? sql`(${key}, f."id") < (${value}, ${c.id}::uuid)` : sql`(${key}, f."id") > (${value}, ${c.id}::uuid)`);
   }
-  // The page's ids first (index range read), then the joins for just those rows.
-  const res = await db.execute(sql`
-    with page as (
-      select f."id" from "failure_audit" f where ${sql.join(where, sql` and `)}
-      order by ${key} ${dir}, f."id" ${dir} limit ${limit + 1}
-    )
-    select ${ROW_COLUMNS} from page p join "failure_audit" f on f."id" = p."id" ${ROW_JOINS}
-    order by ${key} ${dir}, f."id" ${dir}`);
-  const raw = res.rows as unknown as Array<Omit<HistoryRow, "outcome">>;
+  const order = sql`order by ${key} ${dir}, f."id" ${dir}`;
+  const rowsOf = async (ids: SQL) => {
+    // The page's ids first (an index range read), then the joins for just those rows.
+    const res = await db.execute(sql`with page as (${ids}) select ${ROW_COLUMNS} from page p join "failure_audit" f on f."id" = p."id" ${ROW_JOINS} ${order}`);
+    return res.rows as unknown as Array<Omit<HistoryRow, "outcome">>;
+  };
+  let raw: Array<Omit<HistoryRow, "outcome">> | null = null;
+  if (f.q) {
+    const match = sql`f."search" @@ websearch_to_tsquery('english', ${f.q})`;
+    // A common word matches thousands of rows: reading the newest rows in sort order and keeping the matches
+    // is far cheaper than fetching every match from the full-text index and sorting them. Only when the
+    // newest SEARCH_SCAN rows hold less than a page does the full-text index answer (rare words: few matches).
+    const scanned = await rowsOf(sql`select f."id" from (select f."id", f."timestamp", f."resolution_ms", f."search" from "failure_audit" f where ${sql.join(where, sql` and `)} ${order} limit ${SEARCH_SCAN}) f where ${match} ${order} limit ${limit + 1}`);
+    if (scanned.length > limit) raw = scanned;
+    where.push(match);
+  }
+  raw ??= await rowsOf(sql`select f."id" from "failure_audit" f where ${sql.join(where, sql` and `)} ${order} limit ${limit + 1}`);
   const more = raw.length > limit;
   const rows = raw.slice(0, limit).map(withOutcome);
   return { rows, nextCursor: more && rows.length ? encodeCursor(f.sort, rows[rows.length - 1]) : null };

@@ -12,8 +12,10 @@ import { userActorId } from "@/db/queries/users";
 export const metadata: Metadata = { title: "Mission" };
 export const dynamic = "force-dynamic";
 
-export default async function MissionPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function MissionPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ seq?: string | string[] }> }) {
   const { id } = await params;
+  // ?seq=N (from the failure history): the timeline opens at that event, highlighted.
+  const seq = Number((await searchParams).seq);
   const user = await getPrincipal();
   if (!user) redirect(`/login?callbackUrl=/missions/${encodeURIComponent(id)}`);
   if (!can(user, "mission.view")) return <p className="notice">{describeMissingPermission(user, "mission.view")}</p>;
@@ -22,5 +24,5 @@ export default async function MissionPage({ params }: { params: Promise<{ id: st
   if (!detail) notFound();
   // Gate policies may narrow who decides a gate: the gate panel's buttons follow them (the server checks again).
   const viewer = can(user, "gate.decide") ? await loadDecider(getDb(), userActorId(user.id)) : null;
-  return <MissionView initial={detail} canDecide={can(user, "gate.decide")} canControl={can(user, "mission.control")} viewer={viewer} />;
+  return <MissionView initial={detail} canDecide={can(user, "gate.decide")} canControl={can(user, "mission.control")} viewer={viewer} highlightSeq={Number.isInteger(seq) && seq > 0 ? seq : undefined} canViewHistory={can(user, "history.view")} />;
 }

@@ -1,0 +1,74 @@
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { countFailureHistory, failureHistoryStats, historyFacets, listFailureHistory } from "@/db/queries/failure-history";
+import { listSavedQueries } from "@/db/queries/saved-queries";
+import { HistoryCharts } from "@/components/history/charts";
+import { HistoryView, type HistoryInitial } from "@/components/history/history-view";
+import { SavedQueriesMenu } from "@/components/ui/saved-queries";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { filterParams, parseHistoryFilters, serializeHistoryFilters } from "@/lib/history/filters";
+import { HISTORY_BUILT_IN_QUERIES } from "@/lib/history/saved-queries";
+import { getPrincipal } from "@/server/auth";
+import { deleteHistoryQuery, saveHistoryQuery } from "./actions";
+import type { HistoryFilters } from "@/lib/history/filters";
+
+export const metadata: Metadata = { title: "Failure history" };
+export const dynamic = "force-dynamic";
+
+type Params = Record<string, string | string[] | undefined>;
+
+export default async function HistoryPage({ searchParams }: { searchParams: Promise<Params> }) {
+  const user = await getPrincipal();
+  if (!user) redirect("/login?callbackUrl=/history");
+  if (!can(user, "history.view")) return <p className="notice">{describeMissingPermission(user, "history.view")}</p>;
+  const params = await searchParams;
+  const raw = filterParams(params);
+  const parsed = parseHistoryFilters(params);
+  const db = getDb();
+  const now = Date.now();
+
+  const [facets, saved, data] = await Promise.all([
+    historyFacets(db),
+    listSavedQueries(db, { scope: "failures", userId: user.id, builtIns: HISTORY_BUILT_IN_QUERIES }),
+    parsed.ok
+      ? Promise.all([listFailureHistory(db, { filters: parsed.filters, limit: 200, now }), countFailureHistory(db, parsed.filters, now)])
+      : Promise.resolve(null),
+  ]);
+  const initial: HistoryInitial | null = data ? { rows: data[0].rows, nextCursor: data[0].nextCursor, total: data[1] } : null;
+
+  return (
+    <div className="stack">
+      <header className="page-head">
+        <div className="stack-tight">
+          <h1 className="page-title">Failure history</h1>
+          <p className="muted">
+            Every failure across missions: who recorded it and who started the mission, when and where (mission, phase, step), why (error type, root cause, matched library entry), and how it was resolved (decision, by whom, after how long). A row opens the mission&apos;s timeline at that event.
+          </p>
+        </div>
+      </header>
+      <HistoryView
+        raw={raw}
+        facets={facets}
+        initial={initial}
+        errors={parsed.ok ? [] : parsed.errors}
+        charts={
+          parsed.ok ? (
+            <Suspense fallback={<p className="muted" role="status">Loading the charts for these filters…</p>}>
+              <ChartsOf filters={parsed.filters} now={now} />
+            </Suspense>
+          ) : null
+        }
+        savedQueries={
+          <SavedQueriesMenu basePath="/history" currentQuery={parsed.ok ? serializeHistoryFilters(parsed.filters) : ""} current={{ mission: parsed.ok ? parsed.filters.mission : undefined }} items={saved} onSave={saveHistoryQuery} onDelete={deleteHistoryQuery} />
+        }
+      />
+    </div>
+  );
+}
+
+/** The charts stream in after the table: over a whole unfiltered history their aggregates read every row. */
+async function ChartsOf({ filters, now }: { filters: HistoryFilters; now: number }) {
+  return <HistoryCharts stats={await failureHistoryStats(getDb(), filters, now)} />;
+}

@@ -1,0 +1,309 @@
+"use client";
+
+import { usePathname, useRouter } from "next/navigation";
+import { useCallback, useRef, useState, useTransition, type ReactNode } from "react";
+import type { FacetOption, HistoryFacets, HistoryRow } from "@/db/queries/failure-history";
+import { FAILURE_LEVELS, FAILURE_SEVERITIES, HISTORY_FILTER_KEYS, OUTCOME_LABELS, TIME_PRESETS } from "@/lib/history/filters";
+import { formatUtc } from "../ui/format-utc";
+import { VirtualTable, type VirtualColumn } from "../ui/virtual-table";
+import { durationText } from "./charts";
+
+type Raw = Record<string, string>;
+
+/** The query string of raw filter values in the canonical key order (empty values dropped). */
+function queryOf(raw: Raw): string {
+  const sp = new URLSearchParams();
+  for (const k of HISTORY_FILTER_KEYS) if (raw[k]) sp.set(k, raw[k]);
+  return sp.toString();
+}
+
+export interface HistoryInitial {
+  rows: HistoryRow[];
+  nextCursor: string | null;
+  total: { count: number; capped: boolean };
+}
+
+/**
+ * /history: the filters bar (synced to the URL with router.replace, so a shared URL reproduces the
+ * view), the saved-queries menu and charts (server-rendered, passed in), and the virtualised table
+ * with infinite scroll through GET /api/v1/failures.
+ */
+export function HistoryView(props: { raw: Raw; facets: HistoryFacets; initial: HistoryInitial | null; errors: Array<{ path: string; message: string }>; savedQueries: ReactNode; charts: ReactNode }) {
+  const { raw, facets, initial, errors } = props;
+  const router = useRouter();
+  const pathname = usePathname();
+  const [pending, start] = useTransition();
+  const query = queryOf(raw);
+
+  const go = useCallback(
+    (changes: Raw) => {
+      const next = { ...raw, ...changes };
+      start(() => router.replace(`${pathname}${queryOf(next) ? `?${queryOf(next)}` : ""}`, { scroll: false }));
+    },
+    [raw, pathname, router],
+  );
+
+  return (
+    <div className="stack">
+      <FiltersBar key={query} raw={raw} facets={facets} go={go} errors={errors} />
+      <div className="row hist-toolbar">
+        {props.savedQueries}
+        <div className="row hist-export" aria-label="Export this view">
+          <span className="small muted">Export this view:</span>
+          <a className="btn btn-secondary btn-sm" href={`/api/v1/failures/export?${query ? `${query}&` : ""}format=csv`} download data-testid="export-csv">
+            CSV
+          </a>
+          <a className="btn btn-secondary btn-sm" href={`/api/v1/failures/export?${query ? `${query}&` : ""}format=jsonl`} download data-testid="export-jsonl">
+            JSON Lines
+          </a>
+        </div>
+      </div>
+      {pending ? (
+        <p className="muted" role="status" data-testid="history-loading">
+          Loading the failures for these filters…
+        </p>
+      ) : null}
+      <div className={pending ? "hist-stale" : undefined} aria-busy={pending}>
+        {initial ? (
+          <>
+            {props.charts}
+            <HistoryTable key={query} query={query} raw={raw} initial={initial} go={go} />
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function Select({ id, label, value, options, onChange, any = "Any" }: { id: string; label: string; value: string; options: readonly FacetOption[]; onChange: (v: string) => void; any?: string }) {
+  // A value in the URL that is not among the facets (e.g. a mission id) is still shown.
+  const all = value && !options.some((o) => o.value === value) ? [{ value, label: value }, ...options] : options;
+  return (
+    <label className="field hist-field" htmlFor={id}>
+      <span>{label}</span>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid={`filter-${id.replace("hf-", "")}`}>
+        <option value="">{any}</option>
+        {all.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: x }));
+
+/** A datetime-local value (browser local time) as ISO UTC, and back. */
+const toIso = (local: string) => (local ? new Date(local).toISOString() : "");
+const toLocal = (iso: string) => {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-/.test(iso)) return "";
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+
+function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFacets; go: (c: Raw) => void; errors: Array<{ path: string; message: string }> }) {
+  const [q, setQ] = useState(raw.q ?? "");
+  const preset = raw.to || (raw.from && !TIME_PRESETS.some((p) => p.from === raw.from)) ? "custom" : (raw.from ?? "");
+  const [custom, setCustom] = useState(preset === "custom");
+  const [from, setFrom] = useState(toLocal(raw.from ?? ""));
+  const [to, setTo] = useState(toLocal(raw.to ?? ""));
+  const set = (key: string) => (v: string) => go({ [key]: v });
+  const anyFilter = HISTORY_FILTER_KEYS.some((k) => k !== "sort" && k !== "dir" && raw[k]);
+
+  return (
+    <form
+      className="card hist-filters"
+      role="search"
+      aria-label="Filter the failure history"
+      data-testid="history-filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        go({ q: q.trim(), ...(custom ? { from: toIso(from), to: toIso(to) } : {}) });
+      }}
+    >
+      <div className="hist-search-row">
+        <label className="sr-only" htmlFor="hf-q">
+          Search what happened, why and the root cause
+        </label>
+        <input id="hf-q" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder='Search what / why / root cause (e.g. quota, "connection refused")' maxLength={200} data-testid="filter-q" />
+        <button type="submit" className="btn btn-primary" data-testid="filter-apply">
+          Search
+        </button>
+        {anyFilter ? (
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => {
+              setQ("");
+              setCustom(false);
+              go(Object.fromEntries(HISTORY_FILTER_KEYS.map((k) => [k, ""])));
+            }}
+            data-testid="filter-clear"
+          >
+            Clear filters
+          </button>
+        ) : null}
+      </div>
+      <div className="hist-filter-grid">
+        {raw.mission ? (
+          <label className="field hist-field">
+            <span>Mission</span>
+            <span className="row">
+              <code className="small" title={raw.mission}>
+                {raw.mission.slice(0, 8)}…
+              </code>
+              <button type="button" className="btn btn-ghost btn-sm" onClick={() => go({ mission: "" })} aria-label="Remove the mission filter">
+                ✕
+              </button>
+            </span>
+          </label>
+        ) : null}
+        <Select id="hf-definition" label="Mission definition" value={raw.definition ?? ""} options={facets.definitions} onChange={set("definition")} />
+        <Select id="hf-level" label="Level" value={raw.level ?? ""} options={opts(FAILURE_LEVELS)} onChange={set("level")} />
+        <Select id="hf-severity" label="Severity" value={raw.severity ?? ""} options={opts(FAILURE_SEVERITIES)} onChange={set("severity")} />
+        <Select id="hf-type" label="Error type" value={raw.type ?? ""} options={facets.errorTypes} onChange={set("type")} />
+        <Select id="hf-mode" label="Failure mode" value={raw.mode ?? ""} options={facets.failureModes} onChange={set("mode")} />
+        <Select id="hf-phase" label="Phase" value={raw.phase ?? ""} options={facets.phases} onChange={set("phase")} />
+        <Select id="hf-actor" label="Actor (recorded or started)" value={raw.actor ?? ""} options={facets.actors} onChange={set("actor")} any="Anyone" />
+        <Select id="hf-decidedBy" label="Decided by" value={raw.decidedBy ?? ""} options={facets.deciders} onChange={set("decidedBy")} any="Anyone" />
+        <Select id="hf-status" label="Resolution" value={raw.status ?? ""} options={[{ value: "unresolved", label: "Unresolved" }, { value: "resolved", label: "Resolved" }]} onChange={set("status")} any="All" />
+        <label className="field hist-field" htmlFor="hf-time">
+          <span>Time</span>
+          <select
+            id="hf-time"
+            value={custom ? "custom" : preset}
+            onChange={(e) => {
+              const v = e.target.value;
+              if (v === "custom") return setCustom(true);
+              setCustom(false);
+              go({ from: v, to: "" });
+            }}
+            data-testid="filter-time"
+          >
+            <option value="">Any time</option>
+            {TIME_PRESETS.map((p) => (
+              <option key={p.from} value={p.from}>
+                {p.label}
+              </option>
+            ))}
+            <option value="custom">Custom range…</option>
+          </select>
+        </label>
+        {custom ? (
+          <>
+            <label className="field hist-field" htmlFor="hf-from">
+              <span>From (your time)</span>
+              <input id="hf-from" type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} />
+            </label>
+            <label className="field hist-field" htmlFor="hf-to">
+              <span>To (your time)</span>
+              <input id="hf-to" type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} />
+            </label>
+          </>
+        ) : null}
+      </div>
+      {errors.length ? (
+        <div className="result result-error" role="alert" data-testid="filter-errors">
+          <p>Some filters in the address are not valid, so nothing was searched. Change or clear them:</p>
+          <ul className="field-errors">
+            {errors.map((e) => (
+              <li key={e.path + e.message}>
+                <strong>{e.path || "filters"}</strong>: {e.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; initial: HistoryInitial; go: (c: Raw) => void }) {
+  const [rows, setRows] = useState(initial.rows);
+  const cursor = useRef(initial.nextCursor);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const more = useCallback(async () => {
+    if (!cursor.current || loading) return;
+    setLoading(true);
+    setError(null);
+    try {
+      const res = await fetch(`/api/v1/failures?${query ? `${query}&` : ""}limit=200&cursor=${encodeURIComponent(cursor.current)}`);
+      const body = (await res.json()) as { rows: HistoryRow[]; nextCursor: string | null; error?: { message: string } };
+      if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
+      cursor.current = body.nextCursor;
+      setRows((r) => [...r, ...body.rows]);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setLoading(false);
+    }
+  }, [query, loading]);
+
+  const sort = { key: raw.sort || "time", dir: (raw.dir || "desc") as "asc" | "desc" };
+  const onSort = (key: string) => go(key === sort.key ? { sort: key === "time" ? "" : key, dir: sort.dir === "desc" ? "asc" : "" } : { sort: key === "time" ? "" : key, dir: "" });
+
+  const columns: VirtualColumn<HistoryRow>[] = [
+    { key: "time", header: "Time (UTC)", width: "150px", sortKey: "time", cell: (r) => <span title={r.time}>{formatUtc(r.time).replace(" UTC", "")}</span> },
+    { key: "mission", header: "Mission", width: "minmax(140px, 1fr)", cell: (r) => <span title={r.missionId}>{r.definition ?? r.missionId.slice(0, 8)}</span> },
+    { key: "agent", header: "Agent", width: "110px", cell: (r) => r.agent ?? <span className="muted">—</span> },
+    { key: "phase", header: "Phase / step", width: "150px", cell: (r) => <span className="small">{[r.phase, r.step != null ? `step ${r.step + 1}` : null, r.attempt != null ? `try ${r.attempt}` : null].filter(Boolean).join(" · ") || "—"}</span> },
+    { key: "level", header: "Level", width: "104px", cell: (r) => r.level },
+    { key: "severity", header: "Severity", width: "84px", cell: (r) => <span className={`hist-sev hist-sev-${r.severity}`}>{r.severity}</span> },
+    { key: "type", header: "Error type", width: "150px", cell: (r) => <code className="err-code">{r.errorType}</code> },
+    { key: "what", header: "What", width: "minmax(260px, 3fr)", cell: (r) => <span className="hist-what" title={[r.what, r.why, r.rootCause ? `Root cause: ${r.rootCause}` : null].filter(Boolean).join("\n")}>{r.what}</span> },
+    { key: "mode", header: "Failure mode", width: "130px", cell: (r) => (r.failureMode ? <span title={r.failureModeTitle ?? undefined}>{r.failureMode}{r.failureModeConfirmed ? " ✓" : ""}</span> : <span className="muted">—</span>) },
+    {
+      key: "resolution",
+      header: "Resolution · by · after",
+      width: "minmax(220px, 1.4fr)",
+      sortKey: "resolution",
+      cell: (r) =>
+        r.resolvedAt ? (
+          <span className="small">
+            {OUTCOME_LABELS[r.outcome]}
+            {r.resolutionAction && OUTCOME_LABELS[r.outcome].toLowerCase() !== r.resolutionAction ? ` (${r.resolutionAction})` : ""} · {r.decidedByName ?? (r.decidedBy ? r.decidedBy : "automatic")} · {durationText(r.resolutionMs ?? 0)}
+          </span>
+        ) : (
+          <span className="hist-open">Unresolved</span>
+        ),
+    },
+  ];
+
+  const total = initial.total;
+  return (
+    <section aria-labelledby="hist-table-title" className="stack-tight">
+      <h2 id="hist-table-title" className="section-title">
+        Failures{" "}
+        <span className="muted" data-testid="history-count">
+          ({total.capped ? `${total.count.toLocaleString("en")}+` : total.count.toLocaleString("en")})
+        </span>
+      </h2>
+      <VirtualTable
+        rows={rows}
+        columns={columns}
+        rowKey={(r) => r.id}
+        rowHref={(r) => `/missions/${r.missionId}?seq=${r.seq}#event-${r.seq}`}
+        label="Failure history"
+        total={total.capped ? null : total.count}
+        onNeedMore={cursor.current && !error ? more : undefined}
+        loadingMore={loading}
+        sort={sort}
+        onSort={onSort}
+        testId="history-table"
+        empty="No failures match these filters. Widen the time range or clear a filter."
+      />
+      {error ? (
+        <p className="result result-error" role="alert">
+          Could not load more failures: {error}{" "}
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void more()}>
+            Try again
+          </button>
+        </p>
+      ) : null}
+    </section>
+  );
+}
