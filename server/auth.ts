@@ -9,6 +9,7 @@ import { getDb } from "@/db/client";
 import { authenticateApiToken } from "@/db/queries/api-tokens";
 import { getUserByEmail, loadSessionUser } from "@/db/queries/users";
 import { verifyPassword } from "@/lib/auth/password";
+import { auditedAuthorize } from "./auth-audit";
 import { roleSchema, type Principal, type Role } from "@/lib/auth/roles";
 import { sessionStart } from "@/lib/auth/user-admin";
 
@@ -36,14 +37,15 @@ export const authOptions: NextAuthOptions = {
         email: { label: "Email", type: "email" },
         password: { label: "Password", type: "password" },
       },
-      async authorize(raw) {
+      // Every attempt is in the audit log (server/auth-audit.ts): a sign-in, or a refusal with the email tried.
+      authorize: auditedAuthorize(async (raw) => {
         const parsed = credentialsSchema.safeParse(raw);
         if (!parsed.success) return null;
         const user = await getUserByEmail(getDb(), parsed.data.email);
         // Same answer for an unknown email, a wrong password and a deactivated user: no account probing.
         if (!user || !(await verifyPassword(parsed.data.password, user.passwordHash)) || !user.active) return null;
         return { id: user.id, name: user.name, email: user.email, roles: parseRoles(user.roles) };
-      },
+      }),
     }),
   ],
   callbacks: {

@@ -12,11 +12,12 @@ import { pauseMission, resumeMission } from "../db/queries/mission-control";
 import { getMissionById, listMissions } from "../db/queries/missions";
 import { ensureActor } from "../db/queries/users";
 import { workers } from "../db/schema";
+import type { AuditActor } from "../lib/audit";
 import { isAppError } from "../lib/errors";
 import { EnvError, env } from "../lib/env";
 import { explainFinalStatus, GATE_DECISIONS, parseMissionDefinition, type GateDecision, type MissionState } from "../lib/mission";
 import { prepareDatabase, runLauncher } from "./start";
-import { deletePattern, getPattern, listPatterns, MEMORY_KINDS, memoryRecords, updatePattern, type MemoryKind } from "../db/queries/learning";
+import { deletePattern, getPattern, listPatterns, MEMORY_KINDS, memoryRecords, recordMemoryExport, updatePattern, type MemoryKind } from "../db/queries/learning";
 import { DiagnosisConfigError, loadDiagnosisConfig } from "../lib/diagnosis/config";
 import { loadStarterLibrary } from "../db/queries/library";
 import { starterLibrary, SYSTEM_ACTOR } from "../db/seed";
@@ -175,10 +176,10 @@ function required(v: string | undefined, what: string): string {
   return v;
 }
 
-/** The CLI is an actor of its own in the event log. */
-function cliActor(): { id: string; name: string } {
+/** The CLI is an actor of its own in the event log and the audit log (via cli, no address). */
+function cliActor(): AuditActor {
   const user = os.userInfo().username;
-  return { id: `cli:${user}`, name: `CLI (${user})` };
+  return { id: `cli:${user}`, name: `CLI (${user})`, via: "cli", ip: null, userAgent: "faultline-cli" };
 }
 
 async function withDb(opts: { seed?: boolean }, fn: (h: DbHandle, url: string) => Promise<number>): Promise<number> {
@@ -215,7 +216,7 @@ async function missionRun(file: string | undefined, wait: boolean, json: boolean
   }
   return withDb({}, async (h, url) => {
     const actor = cliActor();
-    const state = await createMission(h.db, { definition: parsed.definition, actorId: actor.id });
+    const state = await createMission(h.db, { definition: parsed.definition, actorId: actor.id, audit: actor });
     const inProcess = await inProcessWorkerIfNone(h, url, state.id);
     if (!wait && !inProcess) {
       const row = await getMissionById(h.db, state.id);
@@ -346,8 +347,8 @@ async function missionControl(h: DbHandle, what: "pause" | "resume", id: string,
   const actor = cliActor();
   const s =
     what === "pause"
-      ? await pauseMission(h.db, { missionId: id, actorId: actor.id, kind: "operator", message: `${actor.name} paused the mission${note ? `: ${note}` : "."}` })
-      : await resumeMission(h.db, { missionId: id, actorId: actor.id, message: `${actor.name} resumed the mission${note ? `: ${note}` : "."}` });
+      ? await pauseMission(h.db, { missionId: id, actorId: actor.id, kind: "operator", message: `${actor.name} paused the mission${note ? `: ${note}` : "."}`, audit: actor })
+      : await resumeMission(h.db, { missionId: id, actorId: actor.id, message: `${actor.name} resumed the mission${note ? `: ${note}` : "."}`, audit: actor });
   print(json, { mission: summary(s), paused: s.paused }, () => `Mission "${s.name}" ${what === "pause" ? "pauses at its next step boundary" : "resumed"}.`);
   return 0;
 }
@@ -391,11 +392,11 @@ async function patternsList(h: DbHandle, json: boolean): Promise<number> {
 async function patternChange(h: DbHandle, what: "enable" | "disable" | "delete", id: string, json: boolean): Promise<number> {
   if (what === "delete") {
     const row = await getPattern(h.db, id);
-    await deletePattern(h.db, id);
+    await deletePattern(h.db, id, cliActor());
     print(json, { deleted: id }, () => `Pattern ${id}${row ? ` (${row.when} → ${row.then})` : ""} deleted; later recoveries start a new record.`);
     return 0;
   }
-  const row = await updatePattern(h.db, id, { enabled: what === "enable" });
+  const row = await updatePattern(h.db, id, { enabled: what === "enable" }, cliActor());
   print(json, row, () => `Pattern ${row.when} → ${row.then} ${row.enabled ? "enabled: the fast path may apply it again" : "disabled: the fast path no longer applies it"}.`);
   return 0;
 }
@@ -412,6 +413,7 @@ async function memoryExport(h: DbHandle, kind: MemoryKind, missionId: string | u
   failed.catch(() => {});
   let n = 0;
   try {
+    await recordMemoryExport(h.db, cliActor(), kind, missionId);
     for await (const record of memoryRecords(h.db, kind, { missionId })) {
       n++;
       if (!sink.write(`${JSON.stringify(record)}\n`)) await Promise.race([once(sink, "drain"), failed]);
@@ -442,7 +444,7 @@ async function libraryCommand(sub: string | undefined, rest: string[], v: { json
     });
   if (sub === "import") {
     const text = readInput(rest[0], "FILE (the library file to import)"); // a missing file fails before the database starts
-    return withLibrary((h) => libraryImport(h.db, io, { text, file: rest[0], replace: v.replace, dryRun: v["dry-run"], json: v.json, authorId: cliActor().id }));
+    return withLibrary((h) => libraryImport(h.db, io, { text, file: rest[0], replace: v.replace, dryRun: v["dry-run"], json: v.json, authorId: cliActor().id, audit: cliActor() }));
   }
   if (sub === "export") {
     parseFormat(v.format, "yaml");

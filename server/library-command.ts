@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "../db/client";
+import type { AuditActor } from "../lib/audit";
 import { importLibraryFile, exportEntries } from "../db/queries/library-io";
 import { LibraryQueryError, queryLibrary } from "../db/queries/library-query";
 import { describeFileError, detectFormat, entriesCount, LIBRARY_FORMATS, serializeLibrary, type LibraryFormat } from "../lib/library/io";
@@ -33,10 +34,10 @@ export function parseFormat(v: string | undefined, fallback: LibraryFormat): Lib
 }
 
 /** 0 imported (or previewed, or nothing to change); 2 the file is invalid (every error listed, nothing imported). */
-export async function libraryImport(db: Db, io: Io, p: { text: string; file: string; replace: boolean; dryRun: boolean; json: boolean; authorId: string }): Promise<number> {
+export async function libraryImport(db: Db, io: Io, p: { text: string; file: string; replace: boolean; dryRun: boolean; json: boolean; authorId: string; audit?: AuditActor }): Promise<number> {
   const text = p.text;
   const fileName = p.file && p.file !== "-" ? path.basename(p.file) : undefined;
-  const r = await importLibraryFile(db, { text, fileName, replace: p.replace, dryRun: p.dryRun, authorId: p.authorId });
+  const r = await importLibraryFile(db, { text, fileName, replace: p.replace, dryRun: p.dryRun, authorId: p.authorId, audit: p.audit });
   if (!r.ok) {
     if (p.json) io.out(JSON.stringify({ error: { code: "invalid_library_file", message: `The library file is not valid (${r.errors.length} error${r.errors.length === 1 ? "" : "s"}); nothing was imported.`, errors: r.errors } }, null, 2));
     else {

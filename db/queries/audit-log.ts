@@ -1,6 +1,10 @@
+import { and, desc, eq, gte, ilike, inArray, like, lte, or, sql, type SQL } from "drizzle-orm";
 import type { AuditActor, AuditRecord } from "../../lib/audit";
+import type { AuditFilters } from "../../lib/audit/filters";
+import { AppError } from "../../lib/errors";
+import { likeEscape, resolveTimeBound } from "../../lib/query-filters";
 import type { Executor } from "../client";
-import { auditLog } from "../schema";
+import { auditLog, users, type AuditLogRow } from "../schema";
 
 /**
  * Appends one row to the audit log. Call it in the transaction of the change it records, so the
@@ -23,3 +27,103 @@ export async function recordAudit(db: Executor, actor: AuditActor, record: Audit
     after: record.after === undefined ? null : (record.after as object | null),
   });
 }
+
+/** One audit row as the page, the API and exports show it (times ISO-8601 UTC). */
+export interface AuditEntry {
+  id: number;
+  at: string;
+  actorId: string;
+  actorName: string;
+  action: string;
+  outcome: "ok" | "refused";
+  targetType: string | null;
+  targetId: string | null;
+  missionId: string | null;
+  summary: string;
+  via: string;
+  ip: string | null;
+  userAgent: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+/** Columns of a CSV export, in order. */
+export const AUDIT_EXPORT_COLUMNS = ["id", "at", "actorId", "actorName", "action", "outcome", "targetType", "targetId", "missionId", "summary", "via", "ip", "userAgent", "before", "after"] as const;
+
+function toEntry(r: AuditLogRow): AuditEntry {
+  return { ...r, at: new Date(r.at).toISOString(), before: r.before ?? null, after: r.after ?? null };
+}
+
+/** The WHERE of a filtered view (see lib/audit/filters.ts). */
+function auditWhere(f: AuditFilters, now = Date.now()): SQL | undefined {
+  const from = f.from ? new Date(resolveTimeBound(f.from, now)).toISOString() : null;
+  const to = f.to ? new Date(resolveTimeBound(f.to, now)).toISOString() : null;
+  const actorLike = f.actor ? `%${likeEscape(f.actor)}%` : null;
+  return and(
+    f.actor
+      ? or(
+          eq(auditLog.actorId, f.actor),
+          ilike(auditLog.actorName, actorLike!),
+          inArray(auditLog.actorId, sql`(select 'user:' || ${users.id}::text from ${users} where ${users.email} ilike ${actorLike})`),
+        )
+      : undefined,
+    f.action ? (f.action.endsWith(".*") ? like(auditLog.action, `${likeEscape(f.action.slice(0, -1))}%`) : eq(auditLog.action, f.action)) : undefined,
+    f.targetType ? eq(auditLog.targetType, f.targetType) : undefined,
+    f.targetId ? eq(auditLog.targetId, f.targetId) : undefined,
+    f.mission ? eq(auditLog.missionId, f.mission) : undefined,
+    f.via ? eq(auditLog.via, f.via) : undefined,
+    f.outcome ? eq(auditLog.outcome, f.outcome) : undefined,
+    from ? gte(auditLog.at, from) : undefined,
+    to ? lte(auditLog.at, to) : undefined,
+    f.q ? ilike(auditLog.summary, `%${likeEscape(f.q)}%`) : undefined,
+  );
+}
+
+/** A page's position: the last row's time and id, opaque to clients. */
+export function encodeAuditCursor(e: { at: string; id: number }): string {
+  return Buffer.from(`${e.at}|${e.id}`).toString("base64url");
+}
+
+function decodeAuditCursor(cursor: string): { at: string; id: number } {
+  const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
+  if (!at || Number.isNaN(Date.parse(at)) || !/^\d+$/.test(id ?? "")) throw new AppError("bad_request", { userMessage: "The cursor is not valid: pass the nextCursor of the previous page as it is." });
+  return { at, id: Number(id) };
+}
+
+/**
+ * One page of the audit log, newest first (keyset on (at, id), the audit_log_at index): `nextCursor`
+ * is null on the last page.
+ */
+export async function listAuditLog(db: Executor, f: AuditFilters, page: { cursor?: string | null; limit?: number } = {}): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
+  const limit = Math.min(Math.max(1, page.limit ?? 100), 1000);
+  const after = page.cursor ? decodeAuditCursor(page.cursor) : null;
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(and(auditWhere(f), after ? sql`(${auditLog.at}, ${auditLog.id}) < (${after.at}::timestamptz, ${after.id})` : undefined))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(limit + 1);
+  const entries = rows.slice(0, limit).map(toEntry);
+  return { entries, nextCursor: rows.length > limit ? encodeAuditCursor(entries[entries.length - 1]) : null };
+}
+
+/** How many rows match the filters. */
+export async function countAuditLog(db: Executor, f: AuditFilters): Promise<number> {
+  const [r] = await db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(auditWhere(f));
+  return r.n;
+}
+
+/** Every matching row, newest first, read page by page (keyset) so an export of any size streams in constant memory. */
+export async function* auditLogRecords(db: Executor, f: AuditFilters, pageSize = 1000): AsyncGenerator<AuditEntry> {
+  // Spans (from=24h) are fixed when the export starts, so every page reads the same window.
+  const now = Date.now();
+  const fixed: AuditFilters = { ...f, from: f.from ? new Date(resolveTimeBound(f.from, now)).toISOString() : undefined, to: f.to ? new Date(resolveTimeBound(f.to, now)).toISOString() : undefined };
+  let cursor: string | null = null;
+  for (;;) {
+    const { entries, nextCursor }: { entries: AuditEntry[]; nextCursor: string | null } = await listAuditLog(db, fixed, { cursor, limit: pageSize });
+    yield* entries;
+    if (!nextCursor) return;
+    cursor = nextCursor;
+  }
+}
+

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
+import type { AuditActor } from "../../lib/audit";
 import { AppError } from "../../lib/errors";
 import {
   badFields,
@@ -24,6 +25,7 @@ import {
 import { deriveTitle, type LibraryEntry } from "../../lib/library/entry";
 import type { Db, Executor, Tx } from "../client";
 import { actors, learnedPatterns, libraryContributionComments, libraryContributionReviews, libraryContributions, type LibraryContributionRow } from "../schema";
+import { recordAudit } from "./audit-log";
 import { getEntry, entryDiff, publishChanges } from "./library";
 import { queryLibrary } from "./library-query";
 
@@ -157,28 +159,64 @@ async function checkVariant(db: Executor, variantOf: string | null | undefined) 
   }
 }
 
-/** Creates a contribution by a contributor: a draft, or submitted for review (pending). */
-export async function createContribution(db: Db, p: { actorId: string; input: ContributionInput; origin?: "contributor" | "learned_pattern"; patternId?: string }) {
+/**
+ * Creates a contribution by a contributor: a draft, or submitted for review (pending). `audit`: the
+ * person or agent contributing, recorded in the same transaction.
+ */
+export async function createContribution(db: Db, p: { actorId: string; input: ContributionInput; origin?: "contributor" | "learned_pattern"; patternId?: string; audit?: AuditActor }) {
   const input = parseInput(p.input);
   const entry = validateContributionEntry(input.entry, input.submit ? "submit" : "draft");
   const target = input.target_failure_id ? await targetOf(db, input.target_failure_id) : null;
   await checkVariant(db, input.variant_of);
-  const [row] = await db
-    .insert(libraryContributions)
-    .values({
-      kind: target ? "edit" : "new",
-      targetFailureId: target?.failure_id ?? null,
-      variantOf: target ? null : (input.variant_of ?? null),
-      entry: { ...entry, ...(target ? { failure_id: target.failure_id } : {}), ...(input.domain && !target ? { domain: input.domain } : {}) },
-      baseRevision: target?.revision ?? null,
-      status: input.submit ? "pending" : "draft",
-      origin: p.origin ?? "contributor",
-      patternId: p.patternId ?? null,
-      authorId: p.actorId,
-      summary: input.summary,
-    })
-    .returning();
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(libraryContributions)
+      .values({
+        kind: target ? "edit" : "new",
+        targetFailureId: target?.failure_id ?? null,
+        variantOf: target ? null : (input.variant_of ?? null),
+        entry: { ...entry, ...(target ? { failure_id: target.failure_id } : {}), ...(input.domain && !target ? { domain: input.domain } : {}) },
+        baseRevision: target?.revision ?? null,
+        status: input.submit ? "pending" : "draft",
+        origin: p.origin ?? "contributor",
+        patternId: p.patternId ?? null,
+        authorId: p.actorId,
+        summary: input.summary,
+      })
+      .returning();
+    if (p.audit) {
+      const what = target ? `an edit of ${target.failure_id}` : p.origin === "learned_pattern" ? "a new entry from a learned pattern" : "a new entry";
+      await recordAudit(tx, p.audit, {
+        action: "library.contribute",
+        summary: `${p.audit.name} proposed ${what} ${contributionName(row)} (${row.status === "pending" ? "submitted for review" : "saved as a draft"}).`,
+        target: { type: "contribution", id: row.id },
+        after: { status: row.status, kind: row.kind, targetFailureId: row.targetFailureId, ...auditFields(row.entry as Record<string, unknown>) },
+      });
+    }
+    return row;
+  });
+}
+
+/** A contribution in words for the audit log: its title (or summary) quoted and cut at 40 characters. */
+function contributionName(c: { entry: unknown; summary: string | null }): string {
+  const e = c.entry as Record<string, unknown> | null;
+  const t = String((typeof e?.title === "string" && e.title) || (typeof e?.surface_symptom === "string" && e.surface_symptom) || c.summary || "untitled");
+  return `'${t.length > 40 ? `${t.slice(0, 39)}…` : t}'`;
+}
+
+/** The entry fields worth keeping in an audit row's before/after (the ones a field diff shows). */
+function auditFields(entry: Record<string, unknown> | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(entry ?? {})) if (v !== undefined && v !== null && v !== "") out[k] = v;
+  return out;
+}
+
+/** Only the fields that differ between two entries, each side (for an edit's before/after). */
+function changedFields(before: Record<string, unknown> | null, after: Record<string, unknown> | null): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const a = auditFields(before);
+  const b = auditFields(after);
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null));
+  return { before: Object.fromEntries(keys.map((k) => [k, a[k] ?? null])), after: Object.fromEntries(keys.map((k) => [k, b[k] ?? null])) };
 }
 
 function parseInput(raw: ContributionInput) {
@@ -192,7 +230,7 @@ function parseInput(raw: ContributionInput) {
  * submits it (→ pending) or keeps it as a draft. A draft the orchestrator made (its author is not a
  * person) is picked up: whoever completes it becomes its author, and a comment records the hand-over.
  */
-export async function updateContribution(db: Db, p: { id: string; actorId: string; input: ContributionInput }) {
+export async function updateContribution(db: Db, p: { id: string; actorId: string; input: ContributionInput; audit?: AuditActor }) {
   const input = parseInput(p.input);
   const entry = validateContributionEntry(input.entry, input.submit ? "submit" : "draft");
   await checkVariant(db, input.variant_of);
@@ -228,6 +266,18 @@ export async function updateContribution(db: Db, p: { id: string; actorId: strin
       const who = await names(tx, [c.authorId]);
       await tx.insert(libraryContributionComments).values({ contributionId: c.id, authorId: p.actorId, body: `Picked up the draft made by ${who.get(c.authorId) ?? c.authorId}${c.missionId ? ` from mission ${c.missionId} (event ${c.seq})` : ""} and became its author.`, createdAt: now });
     }
+    if (p.audit) {
+      const submitted = row.status === "pending" && c.status !== "pending";
+      const diff = changedFields(c.entry as Record<string, unknown>, row.entry as Record<string, unknown>);
+      const n = Object.keys(diff.after).length;
+      await recordAudit(tx, p.audit, {
+        action: submitted ? "library.contribution_submit" : "library.contribution_edit",
+        summary: `${p.audit.name} ${submitted ? (c.status === "changes_requested" ? "resubmitted" : "submitted") : "edited"} contribution ${contributionName(row)}${pickUp ? " (picked up the orchestrator's draft)" : ""}${n ? ` (${n} field${n === 1 ? "" : "s"} changed)` : ""}.`,
+        target: { type: "contribution", id: c.id },
+        before: { status: c.status, ...diff.before },
+        after: { status: row.status, ...diff.after },
+      });
+    }
     return row;
   });
 }
@@ -238,13 +288,16 @@ async function roundApprovals(tx: Executor, id: string) {
 }
 
 /** The author takes a submitted contribution back to draft (until a reviewer approves it). */
-export async function withdrawContribution(db: Db, p: { id: string; actorId: string }) {
+export async function withdrawContribution(db: Db, p: { id: string; actorId: string; audit?: AuditActor }) {
   return db.transaction(async (tx) => {
     const c = await lockContribution(tx, p.id);
     if (c.authorId !== p.actorId) throw new AppError("forbidden", { userMessage: "Only the author can withdraw a contribution." });
     if (!["pending", "in_review", "changes_requested"].includes(c.status)) throw new AppError("conflict", { userMessage: `This contribution is ${STATUS_WORDS[c.status]}; only a submitted one can be withdrawn.` });
     if ((await roundApprovals(tx, c.id)).length) throw new AppError("conflict", { userMessage: "A reviewer has already approved this contribution, so it can no longer be withdrawn." });
     const [row] = await tx.update(libraryContributions).set({ status: "draft", updatedAt: new Date().toISOString() }).where(eq(libraryContributions.id, c.id)).returning();
+    if (p.audit) {
+      await recordAudit(tx, p.audit, { action: "library.contribution_edit", summary: `${p.audit.name} withdrew contribution ${contributionName(row)} back to draft.`, target: { type: "contribution", id: c.id }, before: { status: c.status }, after: { status: row.status } });
+    }
     return row;
   });
 }
@@ -281,7 +334,7 @@ export interface ReviewOutcome {
  * library version in this same transaction (the contribution row is locked, so two approvals landing at
  * once publish once).
  */
-export async function reviewContribution(db: Db, p: { id: string; reviewerId: string; verdict: Verdict; reason: string; approvalsRequired: number }): Promise<ReviewOutcome> {
+export async function reviewContribution(db: Db, p: { id: string; reviewerId: string; verdict: Verdict; reason: string; approvalsRequired: number; audit?: AuditActor }): Promise<ReviewOutcome> {
   const { verdict, reason } = (() => {
     const r = reviewInputSchema.safeParse({ verdict: p.verdict, reason: p.reason });
     if (!r.success) badFields("The review is not valid", fieldErrorsOf(r.error, ""));
@@ -290,6 +343,22 @@ export async function reviewContribution(db: Db, p: { id: string; reviewerId: st
   const required = Math.max(1, Math.floor(p.approvalsRequired));
   return db.transaction(async (tx) => {
     const c = await lockContribution(tx, p.id);
+    const outcome = await review(tx, c);
+    if (p.audit) {
+      const said = { approve: "approved", request_changes: "requested changes to", reject: "rejected" }[verdict];
+      const tally = verdict === "approve" ? ` (${outcome.approvals} of ${outcome.required} approval${outcome.required === 1 ? "" : "s"}${outcome.publishedVersion ? `; published library v${outcome.publishedVersion} as ${outcome.failureId}` : ""})` : "";
+      await recordAudit(tx, p.audit, {
+        action: "library.review",
+        summary: `${p.audit.name} ${said} contribution ${contributionName(c)}${tally}: ${reason}`,
+        target: { type: "contribution", id: c.id },
+        before: { status: c.status },
+        after: { status: outcome.status, verdict, reason, approvals: outcome.approvals, required: outcome.required, publishedVersion: outcome.publishedVersion, failureId: outcome.failureId },
+      });
+    }
+    return outcome;
+  });
+
+  async function review(tx: Tx, c: LibraryContributionRow): Promise<ReviewOutcome> {
     if (c.authorId === p.reviewerId) {
       throw new AppError("conflict", { userMessage: "You are the author of this contribution: a contributor can never review or approve their own. Another reviewer has to decide." });
     }
@@ -335,11 +404,11 @@ export async function reviewContribution(db: Db, p: { id: string; reviewerId: st
       .set({ status: "approved", publishedVersion: version, entry: { ...entry, ...(c.targetFailureId ? {} : { domain }) }, updatedAt: now })
       .where(eq(libraryContributions.id, c.id));
     return { status: "approved", approvals, required, publishedVersion: version, failureId };
-  });
+  }
 }
 
 /** A comment, or a reply to one (threads are one level deep or more: `parentId` names any earlier comment). */
-export async function addComment(db: Db, p: { id: string; authorId: string; body: string; parentId?: number | null }) {
+export async function addComment(db: Db, p: { id: string; authorId: string; body: string; parentId?: number | null; audit?: AuditActor }) {
   const r = commentInputSchema.safeParse({ body: p.body, parent_id: p.parentId ?? null });
   if (!r.success) badFields("The comment is not valid", fieldErrorsOf(r.error, ""));
   return db.transaction(async (tx) => {
@@ -351,6 +420,14 @@ export async function addComment(db: Db, p: { id: string; authorId: string; body
     }
     const [row] = await tx.insert(libraryContributionComments).values({ contributionId: c.id, authorId: p.authorId, body: r.data.body, parentId: r.data.parent_id ?? null }).returning();
     await tx.update(libraryContributions).set({ updatedAt: new Date().toISOString() }).where(eq(libraryContributions.id, c.id));
+    if (p.audit) {
+      await recordAudit(tx, p.audit, {
+        action: "library.comment",
+        summary: `${p.audit.name} ${row.parentId ? "replied to a comment on" : "commented on"} contribution ${contributionName(c)}.`,
+        target: { type: "contribution", id: c.id },
+        after: { commentId: row.id, parentId: row.parentId, body: row.body.length > 500 ? `${row.body.slice(0, 499)}…` : row.body },
+      });
+    }
     return row;
   });
 }
@@ -360,7 +437,7 @@ export async function addComment(db: Db, p: { id: string; authorId: string; body
  * (origin learned_pattern, source incident_analysis) prefilled from its trigger, strategy and record.
  * One open contribution per pattern: proposing again returns the existing one.
  */
-export async function proposePattern(db: Db, p: { patternId: string; actorId: string }) {
+export async function proposePattern(db: Db, p: { patternId: string; actorId: string; audit?: AuditActor }) {
   if (!z.guid().safeParse(p.patternId).success) throw new AppError("not_found", { userMessage: `Pattern ${p.patternId} does not exist.` });
   const [pat] = await db.select().from(learnedPatterns).where(eq(learnedPatterns.id, p.patternId));
   if (!pat) throw new AppError("not_found", { userMessage: `Pattern ${p.patternId} does not exist.` });
@@ -387,6 +464,6 @@ export async function proposePattern(db: Db, p: { patternId: string; actorId: st
     references: [`Learned pattern ${pat.id}${pat.lastMissionId ? `, last seen in mission ${pat.lastMissionId}` : ""}`],
     source: "incident_analysis",
   };
-  const contribution = await createContribution(db, { actorId: p.actorId, origin: "learned_pattern", patternId: pat.id, input: { entry, domain: "software", submit: false, summary: `From learned pattern "${pat.when} → ${pat.then}".` } });
+  const contribution = await createContribution(db, { actorId: p.actorId, audit: p.audit, origin: "learned_pattern", patternId: pat.id, input: { entry, domain: "software", submit: false, summary: `From learned pattern "${pat.when} → ${pat.then}".` } });
   return { contribution, created: true };
 }

@@ -6,6 +6,8 @@ import { AppError } from "../../lib/errors";
 import type { Db, Executor, Tx } from "../client";
 import { agents, events, failureAudit, gates, missions, type EventRow } from "../schema";
 import { auditChanges, type AuditChange } from "../../lib/mission/audit";
+import type { AuditActor } from "../../lib/audit";
+import { recordAudit } from "./audit-log";
 import { writeLearning } from "./learning";
 import { writeLibraryProtocol } from "./library-protocol";
 import { withGatePolicy } from "./gate-policies";
@@ -33,8 +35,11 @@ export function rowToEvent(r: EventRow): MissionEvent {
   } as MissionEvent;
 }
 
-/** Creates a mission: its `mission.created` event and projections, in one transaction. */
-export async function createMission(db: Db, params: { definition: MissionDefinition; actorId: string; id?: string }): Promise<MissionState> {
+/**
+ * Creates a mission: its `mission.created` event and projections, in one transaction. `audit`: the
+ * person or agent starting it, recorded in the audit log in the same transaction (not for the seed).
+ */
+export async function createMission(db: Db, params: { definition: MissionDefinition; actorId: string; id?: string; audit?: AuditActor }): Promise<MissionState> {
   return db.transaction(async (tx) => {
     const id = params.id ?? randomUUID();
     const at = new Date().toISOString();
@@ -55,6 +60,16 @@ export async function createMission(db: Db, params: { definition: MissionDefinit
     await insertEvents(tx, [event]);
     await writeProjections(tx, state);
     await notify(tx, id, 1, true);
+    if (params.audit) {
+      const steps = state.agentOrder.length;
+      await recordAudit(tx, params.audit, {
+        action: "mission.start",
+        summary: `${params.audit.name} started mission "${state.name}" (${steps} step${steps === 1 ? "" : "s"}).`,
+        target: { type: "mission", id },
+        missionId: id,
+        after: { name: state.name, objective: params.definition.objective, steps, runState: state.runState },
+      });
+    }
     return state;
   });
 }

@@ -4,7 +4,9 @@ import type { MissionEvent } from "../../lib/mission/events";
 import type { MissionDefinition } from "../../lib/mission/definition";
 import type { PatternRef } from "../../lib/mission/recovery";
 import { AppError } from "../../lib/errors";
-import type { Executor, Tx } from "../client";
+import type { AuditActor } from "../../lib/audit";
+import type { Db, Executor, Tx } from "../client";
+import { recordAudit } from "./audit-log";
 import { episodicMemory, learnedPatterns, sessionMemory, type LearnedPatternRow } from "../schema";
 
 /**
@@ -135,26 +137,67 @@ export async function getPattern(db: Executor, id: string): Promise<LearnedPatte
 /**
  * The one place a person changes a pattern: enable/disable it and/or set its fast-path threshold
  * (PATTERN_THRESHOLD_MIN..MAX). Its record (successes, failures, confidence) is learned, never edited.
+ * `audit`: who changes it, recorded with the before and after in the same transaction.
  */
-export async function updatePattern(db: Executor, id: string, change: { enabled?: boolean; threshold?: number }): Promise<LearnedPatternRow> {
+export async function updatePattern(db: Db, id: string, change: { enabled?: boolean; threshold?: number }, audit?: AuditActor): Promise<LearnedPatternRow> {
   if (change.enabled === undefined && change.threshold === undefined) throw new AppError("bad_request", { userMessage: "Nothing to change: give enabled (true or false) and/or threshold (0.5 to 1)." });
   if (change.threshold !== undefined && !(Number.isFinite(change.threshold) && change.threshold >= PATTERN_THRESHOLD_MIN && change.threshold <= PATTERN_THRESHOLD_MAX)) {
     throw new AppError("bad_request", { userMessage: `threshold must be a number from ${PATTERN_THRESHOLD_MIN} to ${PATTERN_THRESHOLD_MAX} (got ${change.threshold}).` });
   }
   if (!UUID.test(id)) throw notFound(id);
-  const [row] = await db
-    .update(learnedPatterns)
-    .set({ ...(change.enabled !== undefined ? { enabled: change.enabled } : {}), ...(change.threshold !== undefined ? { threshold: change.threshold } : {}), updatedAt: new Date().toISOString() })
-    .where(eq(learnedPatterns.id, id))
-    .returning();
-  if (!row) throw notFound(id);
-  return isoRow(row);
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(learnedPatterns).where(eq(learnedPatterns.id, id)).for("update");
+    if (!before) throw notFound(id);
+    const [row] = await tx
+      .update(learnedPatterns)
+      .set({ ...(change.enabled !== undefined ? { enabled: change.enabled } : {}), ...(change.threshold !== undefined ? { threshold: change.threshold } : {}), updatedAt: new Date().toISOString() })
+      .where(eq(learnedPatterns.id, id))
+      .returning();
+    if (audit) {
+      const words = [
+        before.enabled !== row.enabled ? (row.enabled ? "enabled" : "disabled") : null,
+        before.threshold !== row.threshold ? `set the threshold from ${pct(before.threshold)} to ${pct(row.threshold)} for` : null,
+      ].filter(Boolean);
+      await recordAudit(tx, audit, {
+        action: "pattern.update",
+        summary: `${audit.name} ${words.length ? words.join(" and ") : "saved without change"} learned pattern "${row.when} → ${row.then}".`,
+        target: { type: "pattern", id },
+        before: { enabled: before.enabled, threshold: before.threshold },
+        after: { enabled: row.enabled, threshold: row.threshold },
+      });
+    }
+    return isoRow(row);
+  });
 }
 
-export async function deletePattern(db: Executor, id: string): Promise<void> {
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** Deletes a pattern and its record; `audit`: who, recorded with what was deleted in the same transaction. */
+export async function deletePattern(db: Db, id: string, audit?: AuditActor): Promise<void> {
   if (!UUID.test(id)) throw notFound(id);
-  const rows = await db.delete(learnedPatterns).where(eq(learnedPatterns.id, id)).returning({ id: learnedPatterns.id });
-  if (!rows.length) throw notFound(id, " already");
+  await db.transaction(async (tx) => {
+    const rows = await tx.delete(learnedPatterns).where(eq(learnedPatterns.id, id)).returning();
+    if (!rows.length) throw notFound(id, " already");
+    const p = rows[0];
+    if (audit) {
+      await recordAudit(tx, audit, {
+        action: "pattern.delete",
+        summary: `${audit.name} deleted learned pattern "${p.when} → ${p.then}" (${p.successes} succeeded, ${p.failures} failed).`,
+        target: { type: "pattern", id },
+        before: { when: p.when, then: p.then, enabled: p.enabled, threshold: p.threshold, successes: p.successes, failures: p.failures, confidence: p.confidence },
+      });
+    }
+  });
+}
+
+/** A person's (or script's) export of memory in the audit log: what was exported, never the records. */
+export async function recordMemoryExport(db: Executor, actor: AuditActor, kind: MemoryKind, missionId?: string): Promise<void> {
+  await recordAudit(db, actor, {
+    action: "memory.export",
+    summary: `${actor.name} exported ${kind} memory${missionId ? ` of mission ${missionId}` : " of all missions"} as JSON Lines.`,
+    target: { type: "memory", id: kind },
+    missionId: missionId ?? null,
+  });
 }
 
 export const MEMORY_KINDS = ["session", "episodic"] as const;

@@ -1,9 +1,11 @@
 import { asc, eq, sql } from "drizzle-orm";
+import type { AuditActor } from "../../lib/audit";
 import { AppError } from "../../lib/errors";
 import type { LibraryEntry } from "../../lib/library/entry";
 import { entriesCount, parseLibraryFile, type FileError, type LibraryFormat } from "../../lib/library/io";
 import type { Db, Executor } from "../client";
 import { libraryEntries } from "../schema";
+import { recordAudit } from "./audit-log";
 import { entryDiff, publishChanges, rowToEntry, type EntryChange } from "./library";
 
 /**
@@ -67,8 +69,9 @@ export async function planImport(db: Executor, entries: LibraryEntry[], opts: { 
 /**
  * Imports entries as ONE new library version (one transaction; the publish lock is taken before the
  * plan is made, so the plan is what gets published). Returns the version (null when nothing changed).
+ * `audit`: the person or script importing, recorded in the same transaction.
  */
-export async function importLibrary(db: Db, p: { entries: LibraryEntry[]; replace: boolean; authorId: string; source?: string }): Promise<{ version: number | null; plan: ImportPlan }> {
+export async function importLibrary(db: Db, p: { entries: LibraryEntry[]; replace: boolean; authorId: string; source?: string; audit?: AuditActor }): Promise<{ version: number | null; plan: ImportPlan }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('faultline_library_publish'))`);
     const plan = await planImport(tx, p.entries, { replace: p.replace });
@@ -76,6 +79,16 @@ export async function importLibrary(db: Db, p: { entries: LibraryEntry[]; replac
     const what = [c.added && `${c.added} added`, c.edited && `${c.edited} edited`, c.deprecated && `${c.deprecated} deprecated`, c.restored && `${c.restored} restored`].filter(Boolean).join(", ");
     const summary = `${p.replace ? "Import replacing the library" : "Import"}${p.source ? ` of ${p.source}` : ""}: ${what || "no change"} (${entriesCount(p.entries.length)} in the file).`;
     const version = await publishChanges(tx, { changes: plan.changes, authorId: p.authorId, summary });
+    if (p.audit) {
+      const ids = (l: string[]) => (l.length > 100 ? [...l.slice(0, 100), `… ${l.length - 100} more`] : l);
+      await recordAudit(tx, p.audit, {
+        action: "library.import",
+        summary: `${p.audit.name} imported ${p.source ?? "a library file"}${p.replace ? " replacing the library" : ""}: ${what || "no change"}${version ? ` (published library v${version})` : " (no new version)"}.`,
+        target: { type: "library", id: version ? `v${version}` : "library" },
+        before: { replace: p.replace, entriesInFile: p.entries.length },
+        after: { version, counts: c, ids: { added: ids(plan.ids.added), edited: ids(plan.ids.edited), deprecated: ids(plan.ids.deprecated), restored: ids(plan.ids.restored) } },
+      });
+    }
     return { version, plan };
   });
 }
@@ -105,9 +118,9 @@ export type ImportFileResult =
  * A library file from a person or a script (console, REST, CLI): parsed and validated, then previewed
  * (`dryRun`) or imported as one version. An invalid file changes nothing and lists every error.
  */
-export async function importLibraryFile(db: Db, p: { text: string; format?: LibraryFormat; fileName?: string; replace: boolean; dryRun: boolean; authorId: string }): Promise<ImportFileResult> {
+export async function importLibraryFile(db: Db, p: { text: string; format?: LibraryFormat; fileName?: string; replace: boolean; dryRun: boolean; authorId: string; audit?: AuditActor }): Promise<ImportFileResult> {
   const parsed = parseLibraryFile(p.text, { format: p.format, fileName: p.fileName });
   if (!parsed.ok) return parsed;
-  const { version, plan } = p.dryRun ? { version: null, plan: await planImport(db, parsed.entries, { replace: p.replace }) } : await importLibrary(db, { entries: parsed.entries, replace: p.replace, authorId: p.authorId, source: p.fileName });
+  const { version, plan } = p.dryRun ? { version: null, plan: await planImport(db, parsed.entries, { replace: p.replace }) } : await importLibrary(db, { entries: parsed.entries, replace: p.replace, authorId: p.authorId, source: p.fileName, audit: p.audit });
   return { ok: true, format: parsed.format, dryRun: p.dryRun, entries: parsed.entries.length, version, counts: plan.counts, ids: plan.ids };
 }

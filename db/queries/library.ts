@@ -1,8 +1,10 @@
 import { asc, desc, eq, inArray, sql } from "drizzle-orm";
+import type { AuditActor } from "../../lib/audit";
 import { AppError } from "../../lib/errors";
 import type { LibraryEntry } from "../../lib/library/entry";
 import type { Db, Executor, Tx } from "../client";
 import { libraryEntries, libraryEntryVersions, libraryVersions, type LibraryEntryRow } from "../schema";
+import { recordAudit } from "./audit-log";
 
 /**
  * The Failure Mode Reference Library's store: publishing a set of entry changes is one new library
@@ -108,13 +110,26 @@ export async function publishChanges(tx: Tx, p: { changes: EntryChange[]; author
   return version;
 }
 
-/** Deprecates or restores one entry with a reason: one new library version; a conflict when it already is. */
-export async function setEntryDeprecated(db: Db, p: { failureId: string; deprecated: boolean; reason: string; authorId: string }): Promise<number> {
-  const version = await db.transaction((tx) =>
-    publishChanges(tx, { changes: [{ kind: p.deprecated ? "deprecate" : "restore", failureId: p.failureId }], authorId: p.authorId, summary: `${p.deprecated ? "Deprecated" : "Restored"} ${p.failureId}: ${p.reason}` }),
-  );
-  if (version === null) throw new AppError("conflict", { userMessage: `${p.failureId} is already ${p.deprecated ? "deprecated" : "published"}; nothing changed. Reload the page to see its current state.` });
-  return version;
+/**
+ * Deprecates or restores one entry with a reason: one new library version; a conflict when it already
+ * is. `audit`: who, recorded with the deprecated flag before and after in the same transaction.
+ */
+export async function setEntryDeprecated(db: Db, p: { failureId: string; deprecated: boolean; reason: string; authorId: string; audit?: AuditActor }): Promise<number> {
+  return db.transaction(async (tx) => {
+    const version = await publishChanges(tx, { changes: [{ kind: p.deprecated ? "deprecate" : "restore", failureId: p.failureId }], authorId: p.authorId, summary: `${p.deprecated ? "Deprecated" : "Restored"} ${p.failureId}: ${p.reason}` });
+    if (version === null) throw new AppError("conflict", { userMessage: `${p.failureId} is already ${p.deprecated ? "deprecated" : "published"}; nothing changed. Reload the page to see its current state.` });
+    if (p.audit) {
+      const [entry] = await tx.select({ title: libraryEntries.title }).from(libraryEntries).where(eq(libraryEntries.failureId, p.failureId));
+      await recordAudit(tx, p.audit, {
+        action: p.deprecated ? "library.deprecate" : "library.restore",
+        summary: `${p.audit.name} ${p.deprecated ? "deprecated" : "restored"} ${p.failureId} "${entry?.title ?? ""}" (library v${version}): ${p.reason}`,
+        target: { type: "library_entry", id: p.failureId },
+        before: { deprecated: !p.deprecated },
+        after: { deprecated: p.deprecated, libraryVersion: version, reason: p.reason },
+      });
+    }
+    return version;
+  });
 }
 
 /** Loads the starter library into an empty library (version 1); a library that has versions is left alone. */
@@ -143,7 +158,7 @@ export async function listLibraryVersions(db: Executor, limit = 100) {
  * Rolls the library back to version `to`: every entry changed after it gets back its state as of `to`
  * (entries added after it are deprecated). Recorded as a new version; history is never rewritten.
  */
-export async function rollbackLibrary(db: Db, p: { to: number; authorId: string }): Promise<number | null> {
+export async function rollbackLibrary(db: Db, p: { to: number; authorId: string; audit?: AuditActor }): Promise<number | null> {
   return db.transaction(async (tx) => {
     const [{ current }] = (await tx.execute(sql`select coalesce(max(version), 0)::int as current from library_versions`)).rows as Array<{ current: number }>;
     if (!Number.isInteger(p.to) || p.to < 1 || p.to >= current) throw new AppError("bad_request", { userMessage: `Roll back to a version from 1 to ${current - 1} (the library is at version ${current}).` });
@@ -160,6 +175,16 @@ export async function rollbackLibrary(db: Db, p: { to: number; authorId: string 
       const wasDeprecated = asOf.change === "deprecated";
       if (wasDeprecated !== now.deprecated) changes.push({ kind: wasDeprecated ? "deprecate" : "restore", failureId: failure_id });
     }
-    return publishChanges(tx, { changes, authorId: p.authorId, summary: `Rollback to version ${p.to}.` });
+    const version = await publishChanges(tx, { changes, authorId: p.authorId, summary: `Rollback to version ${p.to}.` });
+    if (p.audit) {
+      await recordAudit(tx, p.audit, {
+        action: "library.rollback",
+        summary: `${p.audit.name} rolled the library back to v${p.to}${version ? ` as v${version} (${changed.length} entr${changed.length === 1 ? "y" : "ies"} restored to their v${p.to} state)` : " (nothing to change)"}.`,
+        target: { type: "library", id: version ? `v${version}` : "library" },
+        before: { libraryVersion: current },
+        after: { libraryVersion: version ?? current, rolledBackTo: p.to, entries: changed.map((c) => c.failure_id).slice(0, 100) },
+      });
+    }
+    return version;
   });
 }

@@ -1,24 +1,31 @@
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/errors";
 import { isTerminal, transitions as t, type MissionState, type PauseKind } from "../../lib/mission";
-import type { Db } from "../client";
+import type { Db, Tx } from "../client";
 import { missions } from "../schema";
+import type { AuditActor } from "../../lib/audit";
+import { recordAudit } from "./audit-log";
 import { appendEvents } from "./events";
 
 /**
  * Pause and resume (RFC 001 §3.4). A pause takes effect at the next step boundary: a step in flight
  * still records its result (its checkpoint); no new step starts until the mission is resumed.
+ * `audit`: the person or agent who pauses (recorded in the same transaction); omitted for the
+ * system's own pauses (health check, presence).
  */
-export async function pauseMission(db: Db, params: { missionId: string; actorId: string; kind: PauseKind; message: string }): Promise<MissionState> {
+export async function pauseMission(db: Db, params: { missionId: string; actorId: string; kind: PauseKind; message: string; audit?: AuditActor }): Promise<MissionState> {
   return db.transaction(async (tx) => {
     const s = await lockState(tx as unknown as Db, params.missionId);
     if (isTerminal(s)) throw new AppError("conflict", { userMessage: `Mission "${s.name}" has already ended (${s.finalStatus}); there is nothing to pause.` });
     if (s.paused) throw new AppError("conflict", { userMessage: `Mission "${s.name}" is already paused (${s.paused.kind}: ${s.paused.message}).` });
-    return (await appendEvents(tx, { missionId: params.missionId, actorId: params.actorId, events: [t.missionPaused(params.kind, params.message)] })).state;
+    const { state } = await appendEvents(tx, { missionId: params.missionId, actorId: params.actorId, events: [t.missionPaused(params.kind, params.message)] });
+    if (params.audit) await auditControl(tx, params.audit, "mission.pause", s, state, params.message);
+    return state;
   });
 }
 
-export async function resumeMission(db: Db, params: { missionId: string; actorId: string; message: string }): Promise<MissionState> {
+/** `audit`: the person or agent who resumes (recorded in the same transaction); omitted for the system's own resumes. */
+export async function resumeMission(db: Db, params: { missionId: string; actorId: string; message: string; audit?: AuditActor }): Promise<MissionState> {
   return db.transaction(async (tx) => {
     const s = await lockState(tx as unknown as Db, params.missionId);
     if (!s.paused) {
@@ -27,8 +34,16 @@ export async function resumeMission(db: Db, params: { missionId: string; actorId
         userMessage: gate ? `Mission "${s.name}" is not paused but waiting at a gate: decide the gate to continue.` : `Mission "${s.name}" is not paused.`,
       });
     }
-    return (await appendEvents(tx, { missionId: params.missionId, actorId: params.actorId, events: [t.missionResumed(params.message)] })).state;
+    const { state } = await appendEvents(tx, { missionId: params.missionId, actorId: params.actorId, events: [t.missionResumed(params.message)] });
+    if (params.audit) await auditControl(tx, params.audit, "mission.resume", s, state, params.message);
+    return state;
   });
+}
+
+/** A person's (or an agent's) pause or resume in the audit log: the run state and pause before and after. */
+async function auditControl(tx: Tx, actor: AuditActor, action: "mission.pause" | "mission.resume", before: MissionState, after: MissionState, message: string): Promise<void> {
+  const view = (m: MissionState) => ({ runState: m.runState, phase: m.phase, paused: m.paused ? `${m.paused.kind}: ${m.paused.message}` : null });
+  await recordAudit(tx, actor, { action, summary: `${message.replace(/\.$/, "")} (mission "${before.name}").`, target: { type: "mission", id: before.id }, missionId: before.id, before: view(before), after: view(after) });
 }
 
 async function lockState(db: Db, id: string): Promise<MissionState> {

@@ -1,4 +1,8 @@
 import { z } from "zod";
+import { checkTimeOrder, issuesToFieldErrors, pickParams, resolveTimeBound, serializeParams, TIME_PRESETS, timeBound, type ParamSource } from "../query-filters";
+
+// Time bounds, presets and query-string helpers are shared with the audit log (lib/query-filters.ts).
+export { resolveTimeBound, TIME_PRESETS };
 
 /**
  * The failure history's filters: ONE schema for the page (URL), the REST API and saved queries.
@@ -12,15 +16,6 @@ export const FAILURE_SEVERITIES = ["warning", "error", "critical"] as const;
 /** Sortable columns: time of the failure, time to resolution (unresolved failures count as the longest). */
 export const HISTORY_SORTS = ["time", "resolution"] as const;
 export type HistorySort = (typeof HISTORY_SORTS)[number];
-
-/** `1h`, `30m`, `24h`, `7d`: that long before now. */
-const RELATIVE = /^(\d{1,4})(m|h|d)$/;
-const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-const timeBound = z
-  .string()
-  .trim()
-  .refine((v) => RELATIVE.test(v) || (/^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v))), "must be a date and time (2025-01-31T08:00Z) or a span before now such as 30m, 1h, 24h, 7d");
 
 const token = (what: string) =>
   z
@@ -57,12 +52,7 @@ export const historyFiltersSchema = z
     sort: z.enum(HISTORY_SORTS, { error: `must be one of ${HISTORY_SORTS.join(", ")}` }).default("time"),
     dir: z.enum(["asc", "desc"], { error: "must be asc or desc" }).default("desc"),
   })
-  .superRefine((f, ctx) => {
-    if (f.from && f.to) {
-      const now = Date.now();
-      if (resolveTimeBound(f.from, now) > resolveTimeBound(f.to, now)) ctx.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
-    }
-  });
+  .superRefine(checkTimeOrder);
 export type HistoryFilters = z.output<typeof historyFiltersSchema>;
 export type HistoryFilterKey = keyof HistoryFilters;
 
@@ -71,17 +61,9 @@ export const HISTORY_FILTER_KEYS = ["mission", "definition", "level", "severity"
 
 export const DEFAULT_HISTORY_FILTERS: HistoryFilters = historyFiltersSchema.parse({});
 
-type ParamSource = URLSearchParams | Record<string, string | string[] | undefined>;
-
 /** The filter keys of a query string or Next.js `searchParams` (first value of each; empty = not set). */
 export function filterParams(src: ParamSource): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k of HISTORY_FILTER_KEYS) {
-    const raw = src instanceof URLSearchParams ? src.get(k) : src[k];
-    const v = Array.isArray(raw) ? raw[0] : raw;
-    if (v !== undefined && v !== null && v.trim() !== "") out[k] = v;
-  }
-  return out;
+  return pickParams(src, HISTORY_FILTER_KEYS);
 }
 
 export type ParsedHistoryFilters = { ok: true; filters: HistoryFilters } | { ok: false; errors: Array<{ path: string; message: string }> };
@@ -89,34 +71,13 @@ export type ParsedHistoryFilters = { ok: true; filters: HistoryFilters } | { ok:
 export function parseHistoryFilters(src: ParamSource): ParsedHistoryFilters {
   const r = historyFiltersSchema.safeParse(filterParams(src));
   if (r.success) return { ok: true, filters: r.data };
-  return { ok: false, errors: r.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })) };
+  return { ok: false, errors: issuesToFieldErrors(r.error) };
 }
 
 /** The canonical query string (without `?`) of these filters: defaults omitted, fixed order. */
 export function serializeHistoryFilters(f: Partial<HistoryFilters>): string {
-  const sp = new URLSearchParams();
-  for (const k of HISTORY_FILTER_KEYS) {
-    const v = f[k];
-    if (v === undefined || v === null || v === "" || v === DEFAULT_HISTORY_FILTERS[k]) continue;
-    sp.set(k, String(v));
-  }
-  return sp.toString();
+  return serializeParams(f, HISTORY_FILTER_KEYS, DEFAULT_HISTORY_FILTERS);
 }
-
-/** A time bound as epoch milliseconds: a span (`1h`) counts back from `now`. */
-export function resolveTimeBound(v: string, now: number): number {
-  const m = RELATIVE.exec(v.trim());
-  return m ? now - Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS] : Date.parse(v);
-}
-
-/** Time presets of the page, as `from` spans. */
-export const TIME_PRESETS = [
-  { from: "1h", label: "Last hour" },
-  { from: "24h", label: "Last 24 hours" },
-  { from: "7d", label: "Last 7 days" },
-  { from: "30d", label: "Last 30 days" },
-  { from: "90d", label: "Last 90 days" },
-] as const;
 
 /**
  * How a failure ended, from its resolution action: the recovery-outcome chart's categories.

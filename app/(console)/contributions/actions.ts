@@ -36,30 +36,30 @@ export const checkContributionAction = authedAction(
 /** Creates a contribution, or changes an existing one (the author's, or an orchestrator draft being picked up); submit or keep as draft. */
 export const saveContributionAction = authedAction(
   { name: "saveContribution", permission: "library.contribute", input: z.object({ id: id.optional(), input: contributionInputSchema }) },
-  async ({ id: existing, input }, { user }) => {
+  async ({ id: existing, input }, { user, actor }) => {
     const actorId = userActorId(user.id);
-    const row = existing ? await updateContribution(getDb(), { id: existing, actorId, input }) : await createContribution(getDb(), { actorId, input });
+    const row = existing ? await updateContribution(getDb(), { id: existing, actorId, input, audit: actor }) : await createContribution(getDb(), { actorId, input, audit: actor });
     return { id: row.id, status: row.status };
   },
 );
 
 /** The author takes a submitted contribution back to draft. */
-export const withdrawContributionAction = authedAction({ name: "withdrawContribution", permission: "library.contribute", input: z.object({ id }) }, async (input, { user }) => {
-  const row = await withdrawContribution(getDb(), { id: input.id, actorId: userActorId(user.id) });
+export const withdrawContributionAction = authedAction({ name: "withdrawContribution", permission: "library.contribute", input: z.object({ id }) }, async (input, { user, actor }) => {
+  const row = await withdrawContribution(getDb(), { id: input.id, actorId: userActorId(user.id), audit: actor });
   return { id: row.id, status: row.status };
 });
 
 /** A reviewer's verdict with its required reason; never on one's own contribution (refused by the query layer). */
 export const reviewContributionAction = authedAction(
   { name: "reviewContribution", permission: "library.review", input: reviewInputSchema.extend({ id }) },
-  async (input, { user }) => reviewContribution(getDb(), { id: input.id, reviewerId: userActorId(user.id), verdict: input.verdict, reason: input.reason, approvalsRequired: env().FAULTLINE_LIBRARY_APPROVALS }),
+  async (input, { user, actor }) => reviewContribution(getDb(), { id: input.id, reviewerId: userActorId(user.id), verdict: input.verdict, reason: input.reason, approvalsRequired: env().FAULTLINE_LIBRARY_APPROVALS, audit: actor }),
 );
 
 /** A comment or a reply. */
 export const commentContributionAction = authedAction(
   { name: "commentContribution", permission: "library.contribute", input: commentInputSchema.extend({ id }) },
-  async (input, { user }) => {
-    const row = await addComment(getDb(), { id: input.id, authorId: userActorId(user.id), body: input.body, parentId: input.parent_id });
+  async (input, { user, actor }) => {
+    const row = await addComment(getDb(), { id: input.id, authorId: userActorId(user.id), body: input.body, parentId: input.parent_id, audit: actor });
     return { id: row.id };
   },
 );

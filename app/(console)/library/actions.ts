@@ -14,15 +14,15 @@ const reason = z.string().trim().min(5, "say why in at least 5 characters (it go
 /** An admin deprecates or restores an entry with a reason: one new library version (library.manage). */
 export const setEntryDeprecatedAction = authedAction(
   { name: "setEntryDeprecated", permission: "library.manage", input: z.object({ failureId: z.string().regex(FAILURE_ID, "must be a failure id like FM-PHY-0001"), deprecated: z.boolean(), reason }) },
-  async (input, { user }) => {
-    const version = await setEntryDeprecated(getDb(), { ...input, authorId: userActorId(user.id) });
+  async (input, { user, actor }) => {
+    const version = await setEntryDeprecated(getDb(), { ...input, authorId: userActorId(user.id), audit: actor });
     return { version, failureId: input.failureId, deprecated: input.deprecated };
   },
 );
 
 /** An admin rolls the library back to an earlier version: a new version, history kept (library.manage). */
-export const rollbackLibraryAction = authedAction({ name: "rollbackLibrary", permission: "library.manage", input: z.object({ to: z.number().int().min(1, "must be a version number") }) }, async (input, { user }) => {
-  const version = await rollbackLibrary(getDb(), { to: input.to, authorId: userActorId(user.id) });
+export const rollbackLibraryAction = authedAction({ name: "rollbackLibrary", permission: "library.manage", input: z.object({ to: z.number().int().min(1, "must be a version number") }) }, async (input, { user, actor }) => {
+  const version = await rollbackLibrary(getDb(), { to: input.to, authorId: userActorId(user.id), audit: actor });
   return { version, to: input.to };
 });
 
@@ -38,6 +38,6 @@ const importInput = z.object({
  * An admin previews (`dryRun`) or imports a library file (library.manage). An invalid file is not an
  * action error: its entry errors come back as data, to be listed with position, id, field and line.
  */
-export const importLibraryAction = authedAction({ name: "importLibrary", permission: "library.manage", input: importInput }, async (input, { user }) => {
-  return importLibraryFile(getDb(), { ...input, authorId: userActorId(user.id) });
+export const importLibraryAction = authedAction({ name: "importLibrary", permission: "library.manage", input: importInput }, async (input, { user, actor }) => {
+  return importLibraryFile(getDb(), { ...input, authorId: userActorId(user.id), audit: actor });
 });

@@ -14,7 +14,7 @@ const createMissionInput = z.object({
 });
 
 /** Creates a mission from pasted or uploaded YAML/JSON (permission mission.create). */
-export const createMissionAction = authedAction({ name: "createMission", permission: "mission.create", input: createMissionInput }, async ({ text }, { user }) => {
+export const createMissionAction = authedAction({ name: "createMission", permission: "mission.create", input: createMissionInput }, async ({ text }, { user, actor }) => {
   const parsed = parseMissionDefinition(text);
   if (!parsed.ok) {
     const n = parsed.errors.length;
@@ -23,20 +23,20 @@ export const createMissionAction = authedAction({ name: "createMission", permiss
       details: { fieldErrors: parsed.errors },
     });
   }
-  const state = await createMission(getDb(), { definition: parsed.definition, actorId: userActorId(user.id) });
+  const state = await createMission(getDb(), { definition: parsed.definition, actorId: userActorId(user.id), audit: actor });
   return { id: state.id, name: state.name };
 });
 
 const controlInput = z.object({ missionId: z.guid("must be a mission id"), note: z.string().trim().max(2000).nullish() });
 
 /** Pauses a mission at its next step boundary (permission mission.control). */
-export const pauseMissionAction = authedAction({ name: "pauseMission", permission: "mission.control", input: controlInput }, async ({ missionId, note }, { user }) => {
-  const s = await pauseMission(getDb(), { missionId, actorId: userActorId(user.id), kind: "operator", message: `${user.name} paused the mission${note ? `: ${note}` : "."}` });
+export const pauseMissionAction = authedAction({ name: "pauseMission", permission: "mission.control", input: controlInput }, async ({ missionId, note }, { user, actor }) => {
+  const s = await pauseMission(getDb(), { missionId, actorId: userActorId(user.id), kind: "operator", message: `${user.name} paused the mission${note ? `: ${note}` : "."}`, audit: actor });
   return { runState: s.runState };
 });
 
 /** Resumes a paused mission from its last checkpoint (permission mission.control). */
-export const resumeMissionAction = authedAction({ name: "resumeMission", permission: "mission.control", input: controlInput }, async ({ missionId, note }, { user }) => {
-  const s = await resumeMission(getDb(), { missionId, actorId: userActorId(user.id), message: `${user.name} resumed the mission${note ? `: ${note}` : "."}` });
+export const resumeMissionAction = authedAction({ name: "resumeMission", permission: "mission.control", input: controlInput }, async ({ missionId, note }, { user, actor }) => {
+  const s = await resumeMission(getDb(), { missionId, actorId: userActorId(user.id), message: `${user.name} resumed the mission${note ? `: ${note}` : "."}`, audit: actor });
   return { runState: s.runState };
 });

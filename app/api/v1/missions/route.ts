@@ -16,7 +16,7 @@ export const GET = apiRoute({ name: "GET missions", permission: "mission.view" }
 /** `{ text: "<yaml or json>" }` carries a definition as text; any other object is the definition itself. */
 const textBody = z.object({ text: z.string() }).strict();
 
-export const POST = apiRoute({ name: "POST missions", permission: "mission.create" }, async ({ req, user }) => {
+export const POST = apiRoute({ name: "POST missions", permission: "mission.create" }, async ({ req, user, actor }) => {
   const body = await readJson(req);
   const asText = textBody.safeParse(body);
   const parsed: ParseDefinitionResult = asText.success ? parseMissionDefinition(asText.data.text) : validateMissionDefinition(body);
@@ -26,6 +26,6 @@ export const POST = apiRoute({ name: "POST missions", permission: "mission.creat
       details: { fieldErrors: parsed.errors },
     });
   }
-  const mission = await createMission(getDb(), { definition: parsed.definition, actorId: userActorId(user.id) });
+  const mission = await createMission(getDb(), { definition: parsed.definition, actorId: userActorId(user.id), audit: actor });
   return Response.json({ mission }, { status: 201, headers: { Location: `/api/v1/missions/${mission.id}` } });
 });

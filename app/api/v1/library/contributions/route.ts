@@ -27,8 +27,8 @@ export const GET = apiRoute({ name: "GET contributions", permission: "library.vi
  * existing entries (`similar: { results, abstained }`); `submit: false` keeps it as a draft. 400 with
  * `details.fieldErrors` (paths like `entry.surface_symptom`).
  */
-export const POST = apiRoute({ name: "POST contribution", permission: "library.contribute" }, async ({ req, user }) => {
+export const POST = apiRoute({ name: "POST contribution", permission: "library.contribute" }, async ({ req, user, actor }) => {
   const db = getDb();
-  const contribution = await createContribution(db, { actorId: userActorId(user.id), input: (await readJson(req)) as ContributionInput });
+  const contribution = await createContribution(db, { actorId: userActorId(user.id), input: (await readJson(req)) as ContributionInput, audit: actor });
   return Response.json({ contribution, similar: await similarEntries(db, contribution.entry as Record<string, never>) }, { status: 201 });
 });

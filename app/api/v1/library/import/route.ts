@@ -18,14 +18,14 @@ const options = z.object({ replace: flag.optional().default(false), dryRun: flag
  * preview only. 200 `{ version, counts: {added, edited, unchanged, deprecated, restored}, ids }`;
  * 400 lists every invalid field with the entry's position, failure_id and line.
  */
-export const POST = apiRoute({ name: "POST library import", permission: "library.manage" }, async ({ req, user }) => {
+export const POST = apiRoute({ name: "POST library import", permission: "library.manage" }, async ({ req, user, actor }) => {
   const sp = new URL(req.url).searchParams;
   const opts = parseOr400(options, { replace: sp.get("replace") ?? undefined, dryRun: sp.get("dryRun") ?? undefined, format: sp.get("format") ?? undefined }, "query string");
   const type = req.headers.get("content-type") ?? "";
   const format = opts.format ?? (/json/i.test(type) ? "json" : /yaml/i.test(type) ? "yaml" : undefined);
   const text = await req.text();
   if (text.length > MAX_LIBRARY_FILE_CHARS) throw new AppError("bad_request", { userMessage: `The file is too large (${text.length.toLocaleString("en")} characters; at most ${MAX_LIBRARY_FILE_CHARS.toLocaleString("en")}). Split it.` });
-  const r = await importLibraryFile(getDb(), { text, format, replace: opts.replace, dryRun: opts.dryRun, authorId: userActorId(user.id) });
+  const r = await importLibraryFile(getDb(), { text, format, replace: opts.replace, dryRun: opts.dryRun, authorId: userActorId(user.id), audit: actor });
   if (!r.ok) {
     throw new AppError("bad_request", {
       userMessage: `The library file is not valid (${r.errors.length} error${r.errors.length === 1 ? "" : "s"}); nothing was imported: ${r.errors.slice(0, 5).map(describeFileError).join("; ")}${r.errors.length > 5 ? "; …" : ""}.`,

@@ -20,15 +20,15 @@ const body = z
   .refine((b) => b.enabled !== undefined || b.threshold !== undefined, "give enabled (true or false) and/or threshold (0.5 to 1)");
 
 /** Enables/disables a pattern and/or sets its fast-path threshold: 200 with the pattern; 400, 404. */
-export const PATCH = apiRoute<{ id: string }>({ name: "PATCH pattern", permission: "pattern.manage" }, async ({ req, params }) => {
+export const PATCH = apiRoute<{ id: string }>({ name: "PATCH pattern", permission: "pattern.manage" }, async ({ req, actor, params }) => {
   const id = parseIdOr404(params.id, "Pattern");
   const change = parseOr400(body, await readJson(req), "change");
-  return Response.json({ pattern: await updatePattern(getDb(), id, change) });
+  return Response.json({ pattern: await updatePattern(getDb(), id, change, actor) });
 });
 
 /** Deletes a pattern and its record (later recoveries start a new one): 204; 404. */
-export const DELETE = apiRoute<{ id: string }>({ name: "DELETE pattern", permission: "pattern.manage" }, async ({ params }) => {
+export const DELETE = apiRoute<{ id: string }>({ name: "DELETE pattern", permission: "pattern.manage" }, async ({ actor, params }) => {
   const id = parseIdOr404(params.id, "Pattern");
-  await deletePattern(getDb(), id);
+  await deletePattern(getDb(), id, actor);
   return new Response(null, { status: 204 });
 });

@@ -19,7 +19,7 @@ export const GET = apiRoute<{ id: string }>({ name: "GET contribution", permissi
  * an orchestrator's draft is picked up by whoever completes it. 200; 400 field errors; 403 not the
  * author; 409 when it is approved, rejected or already approved in this round.
  */
-export const PATCH = apiRoute<{ id: string }>({ name: "PATCH contribution", permission: "library.contribute" }, async ({ req, user, params }) => {
-  const contribution = await updateContribution(getDb(), { id: params.id, actorId: userActorId(user.id), input: (await readJson(req)) as ContributionInput });
+export const PATCH = apiRoute<{ id: string }>({ name: "PATCH contribution", permission: "library.contribute" }, async ({ req, user, actor, params }) => {
+  const contribution = await updateContribution(getDb(), { id: params.id, actorId: userActorId(user.id), input: (await readJson(req)) as ContributionInput, audit: actor });
   return Response.json({ contribution });
 });

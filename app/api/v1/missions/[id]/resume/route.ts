@@ -6,9 +6,9 @@ import { apiRoute, controlBody, parseIdOr404 } from "@/server/api";
 export const dynamic = "force-dynamic";
 
 /** Resumes a paused mission from its last checkpoint. Body (optional): `{ "note": "why" }`. */
-export const POST = apiRoute<{ id: string }>({ name: "POST mission resume", permission: "mission.control" }, async ({ req, user, params }) => {
+export const POST = apiRoute<{ id: string }>({ name: "POST mission resume", permission: "mission.control" }, async ({ req, user, actor, params }) => {
   const id = parseIdOr404(params.id, "Mission");
   const { note } = await controlBody(req);
-  const state = await resumeMission(getDb(), { missionId: id, actorId: userActorId(user.id), message: `${user.name} resumed the mission${note ? `: ${note}` : "."}` });
+  const state = await resumeMission(getDb(), { missionId: id, actorId: userActorId(user.id), message: `${user.name} resumed the mission${note ? `: ${note}` : "."}`, audit: actor });
   return Response.json({ mission: { id: state.id, runState: state.runState, paused: state.paused } });
 });

@@ -7,8 +7,8 @@ import { apiRoute, parseOr400, readJson } from "@/server/api";
 export const dynamic = "force-dynamic";
 
 /** A comment `{ body }` or a reply `{ body, parent_id }`: 201 with the comment; 400; 404. */
-export const POST = apiRoute<{ id: string }>({ name: "POST contribution comment", permission: "library.contribute" }, async ({ req, user, params }) => {
+export const POST = apiRoute<{ id: string }>({ name: "POST contribution comment", permission: "library.contribute" }, async ({ req, user, actor, params }) => {
   const c = parseOr400(commentInputSchema, await readJson(req), "comment");
-  const comment = await addComment(getDb(), { id: params.id, authorId: userActorId(user.id), body: c.body, parentId: c.parent_id });
+  const comment = await addComment(getDb(), { id: params.id, authorId: userActorId(user.id), body: c.body, parentId: c.parent_id, audit: actor });
   return Response.json({ comment }, { status: 201 });
 });

@@ -12,8 +12,8 @@ export const dynamic = "force-dynamic";
  * (`status`, `approvals`, `required`, `publishedVersion`, `failureId`). 409 for one's own contribution
  * or one that is not pending / in review; 400 without a reason.
  */
-export const POST = apiRoute<{ id: string }>({ name: "POST contribution review", permission: "library.review" }, async ({ req, user, params }) => {
+export const POST = apiRoute<{ id: string }>({ name: "POST contribution review", permission: "library.review" }, async ({ req, user, actor, params }) => {
   const review = parseOr400(reviewInputSchema, await readJson(req), "review");
-  const outcome = await reviewContribution(getDb(), { id: params.id, reviewerId: userActorId(user.id), ...review, approvalsRequired: env().FAULTLINE_LIBRARY_APPROVALS });
+  const outcome = await reviewContribution(getDb(), { id: params.id, reviewerId: userActorId(user.id), ...review, approvalsRequired: env().FAULTLINE_LIBRARY_APPROVALS, audit: actor });
   return Response.json(outcome);
 });

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { AUDIT_EXPORT_COLUMNS, auditLogRecords, recordAudit } from "@/db/queries/audit-log";
+import { auditFiltersSchema, describeAuditFilters, auditFilterParams } from "@/lib/audit/filters";
+import { apiRoute, EXPORT_FORMATS, exportResponse, parseOr400 } from "@/server/api";
+
+export const dynamic = "force-dynamic";
+
+const formatSchema = z.object({ format: z.enum(EXPORT_FORMATS, { error: "must be csv or jsonl" }).default("jsonl") });
+
+/**
+ * The filtered audit log as a download (audit.view), streamed: `?format=csv|jsonl` plus the filters of
+ * GET /api/v1/audit. The export is itself recorded (audit.export) with the filters it used.
+ */
+export const GET = apiRoute({ name: "GET audit export", permission: "audit.view" }, async ({ req, actor }) => {
+  const sp = new URL(req.url).searchParams;
+  const { format } = parseOr400(formatSchema, { format: sp.get("format") ?? undefined }, "format");
+  const filters = parseOr400(auditFiltersSchema, auditFilterParams(sp), "filter");
+  const db = getDb();
+  await recordAudit(db, actor, {
+    action: "audit.export",
+    summary: `${actor.name} exported the audit log as ${format === "csv" ? "CSV" : "JSON Lines"} (${describeAuditFilters(filters)}).`,
+    target: { type: "audit_log", id: format },
+    after: { format, filters },
+  });
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-");
+  return exportResponse(auditLogRecords(db, filters), { filename: `audit-log-${stamp}.${format}`, format, columns: AUDIT_EXPORT_COLUMNS });
+});

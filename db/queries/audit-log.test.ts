@@ -1,0 +1,102 @@
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuditActor } from "../../lib/audit";
+import { auditFiltersSchema, parseAuditFilters, type AuditFilters } from "../../lib/audit/filters";
+import { auditLog } from "../schema";
+import { createTestDatabase, dbError, type TestDatabase } from "../test-helpers";
+import { auditLogRecords, countAuditLog, listAuditLog, recordAudit } from "./audit-log";
+
+let tdb: TestDatabase;
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+});
+afterAll(async () => {
+  await tdb?.drop();
+});
+
+const ana: AuditActor = { id: "user:00000000-0000-4000-8000-00000000000a", name: "Ana Auditee", via: "web", ip: "10.0.0.7", userAgent: "Firefox" };
+const cli: AuditActor = { id: "cli:ops", name: "CLI (ops)", via: "cli" };
+const mission = "11111111-1111-4111-8111-111111111111";
+const f = (raw: Record<string, string>): AuditFilters => auditFiltersSchema.parse(raw);
+
+describe("the audit log (PostgreSQL)", () => {
+  it("an insert works and reads back with who, what, where and before/after", async () => {
+    await recordAudit(tdb.db, ana, { action: "pattern.update", summary: "Ana Auditee disabled learned pattern 'x → y'.", target: { type: "pattern", id: "p1" }, before: { enabled: true }, after: { enabled: false } });
+    const { entries } = await listAuditLog(tdb.db, {});
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actorId: ana.id, actorName: "Ana Auditee", action: "pattern.update", outcome: "ok", targetType: "pattern", targetId: "p1", via: "web", ip: "10.0.0.7", userAgent: "Firefox", before: { enabled: true }, after: { enabled: false } });
+    expect(entries[0].at).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
+  });
+
+  it("UPDATE, DELETE and TRUNCATE are refused by the database, through drizzle and through a raw client", async () => {
+    expect(await dbError(tdb.db.update(auditLog).set({ summary: "rewritten" }))).toMatch(/append-only: UPDATE is not allowed/);
+    expect(await dbError(tdb.db.delete(auditLog))).toMatch(/append-only: DELETE is not allowed/);
+    expect(await dbError(tdb.db.execute(sql`truncate audit_log`))).toMatch(/append-only: TRUNCATE is not allowed/);
+    const raw = new pg.Client({ connectionString: tdb.url });
+    await raw.connect();
+    try {
+      await expect(raw.query("update audit_log set actor_name = 'someone else'")).rejects.toThrow(/append-only: UPDATE is not allowed/);
+      await expect(raw.query("delete from audit_log where id = (select min(id) from audit_log)")).rejects.toThrow(/append-only: DELETE is not allowed/);
+      await expect(raw.query("truncate audit_log")).rejects.toThrow(/append-only: TRUNCATE is not allowed/);
+      // An insert through the same raw client works: append-only, not read-only.
+      await raw.query("insert into audit_log (actor_id, actor_name, action, summary, via) values ('system', 'Faultline (system)', 'gate.timeout', 'raw insert', 'system')");
+    } finally {
+      await raw.end();
+    }
+    const { entries } = await listAuditLog(tdb.db, {});
+    expect(entries.map((e) => e.summary)).toEqual(["raw insert", "Ana Auditee disabled learned pattern 'x → y'."]);
+  });
+
+  it("filters by actor (id, name or email), action or group, target, mission, via, outcome, time and summary words", async () => {
+    await recordAudit(tdb.db, cli, { action: "mission.start", summary: "CLI (ops) started mission \"Nightly sync\" (3 steps).", target: { type: "mission", id: mission }, missionId: mission });
+    await recordAudit(tdb.db, ana, { action: "library.review", summary: "Ana Auditee approved contribution 'Drawer latch' (1 of 1 approvals; published library v5): ok", target: { type: "contribution", id: "c1" } });
+    await recordAudit(tdb.db, { id: "anonymous", name: "Unknown (eve@x.test)", via: "web" }, { action: "auth.sign_in_failed", outcome: "refused", summary: "Sign-in refused for eve@x.test", target: { type: "email", id: "eve@x.test" } });
+    const actions = async (raw: Record<string, string>) => (await listAuditLog(tdb.db, f(raw))).entries.map((e) => e.action);
+    expect(await actions({ actor: "cli:ops" })).toEqual(["mission.start"]);
+    expect(await actions({ actor: "auditee" })).toEqual(["library.review", "pattern.update"]);
+    expect(await actions({ action: "library.*" })).toEqual(["library.review"]);
+    expect(await actions({ action: "mission.start" })).toEqual(["mission.start"]);
+    expect(await actions({ targetType: "contribution", targetId: "c1" })).toEqual(["library.review"]);
+    expect(await actions({ mission })).toEqual(["mission.start"]);
+    expect(await actions({ via: "cli" })).toEqual(["mission.start"]);
+    expect(await actions({ outcome: "refused" })).toEqual(["auth.sign_in_failed"]);
+    expect(await actions({ q: "DRAWER latch" })).toEqual(["library.review"]);
+    expect(await actions({ q: "100%" })).toEqual([]); // % is taken literally
+    expect(await actions({ from: "1h", action: "auth.*" })).toEqual(["auth.sign_in_failed"]);
+    expect(await actions({ to: "2000-01-01" })).toEqual([]);
+    expect(await actions({ from: "2000-01-01", via: "system" })).toEqual(["gate.timeout"]);
+    expect(await countAuditLog(tdb.db, f({ via: "web" }))).toBe(3);
+  });
+
+  it("rejects filters that are not valid, naming the field", () => {
+    const errors = (raw: Record<string, string>) => {
+      const r = parseAuditFilters(raw);
+      return r.ok ? [] : r.errors;
+    };
+    expect(errors({ action: "nonsense" })).toEqual([{ path: "action", message: expect.stringMatching(/an action like mission.start or a group like library\.\*/) }]);
+    expect(errors({ via: "fax" })).toEqual([{ path: "via", message: "must be one of web, api, cli, worker, system" }]);
+    expect(errors({ from: "yesterday" })).toEqual([{ path: "from", message: expect.stringMatching(/span before now such as 30m, 1h, 24h, 7d/) }]);
+    expect(errors({ from: "2025-02-01", to: "2025-01-01" })).toEqual([{ path: "to", message: "must be after from" }]);
+    expect(errors({ colour: "red", action: "library.*", from: "7d" })).toEqual([]); // other keys are not filters
+  });
+
+  it("pages newest first with a cursor: every row once, none twice; the export generator reads them all", async () => {
+    for (let i = 0; i < 23; i++) await recordAudit(tdb.db, cli, { action: "memory.export", summary: `export ${i}` });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: Awaited<ReturnType<typeof listAuditLog>> = await listAuditLog(tdb.db, f({ action: "memory.export" }), { cursor, limit: 5 });
+      seen.push(...page.entries.map((e) => e.summary));
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(5);
+    expect(seen).toEqual(Array.from({ length: 23 }, (_, i) => `export ${22 - i}`));
+    const all: string[] = [];
+    for await (const e of auditLogRecords(tdb.db, f({ action: "memory.export" }), 4)) all.push(e.summary);
+    expect(all).toEqual(seen);
+    await expect(listAuditLog(tdb.db, {}, { cursor: "not-a-cursor" })).rejects.toThrow(/cursor is not valid/);
+  });
+});
