@@ -1,15 +1,25 @@
 import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
+import { PATHNAME_HEADER } from "@/lib/auth/user-admin";
+
 
 /**
  * Sends signed-out page requests to /login. A convenience only: every page, server action, route
- * handler and the socket handshake check the session and permission themselves.
+ * handler and the socket handshake check the session and permission themselves. /invite/<token> is
+ * public (people without a password yet set one there).
  */
 export async function proxy(request: NextRequest) {
+  const path = request.nextUrl.pathname;
+  if (path.startsWith("/invite/")) return NextResponse.next();
   const token = await getToken({ req: request, secret: process.env.NEXTAUTH_SECRET });
-  if (token) return NextResponse.next();
+  if (token) {
+    // Overwrites whatever a client sent under this name.
+    const headers = new Headers(request.headers);
+    headers.set(PATHNAME_HEADER, path);
+    return NextResponse.next({ request: { headers } });
+  }
   const url = new URL("/login", request.url);
-  const back = request.nextUrl.pathname + request.nextUrl.search;
+  const back = path + request.nextUrl.search;
   if (back !== "/") url.searchParams.set("callbackUrl", back);
   return NextResponse.redirect(url);
 }

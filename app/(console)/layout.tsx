@@ -1,3 +1,4 @@
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { getDb } from "@/db/client";
@@ -6,12 +7,15 @@ import { Sidebar } from "@/components/layout/sidebar";
 import { can } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 import { loadOpenGates } from "@/server/read-models";
+import { PATHNAME_HEADER } from "@/lib/auth/user-admin";
 
 export const dynamic = "force-dynamic";
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const user = await getPrincipal();
   if (!user) redirect("/login");
+  // An admin set this password (new user, temporary password): the person chooses their own first.
+  if (user.mustChangePassword && (await headers()).get(PATHNAME_HEADER) !== "/account/password") redirect("/account/password");
   const gates = can(user, "gate.view") ? await loadOpenGates(getDb()) : [];
   return (
     <div className="shell">

@@ -75,6 +75,9 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
               </span>
             ))}
           </div>
+          <Link href="/account/tokens" className="link small user-account" data-testid="account-link">
+            Account: password, API tokens
+          </Link>
         </div>
         <div className="sidebar-actions">
           <ThemeToggle />

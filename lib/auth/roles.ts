@@ -23,6 +23,7 @@ export const ACTIONS = [
   "governance.view",
   "policy.manage",
   "token.manage",
+  "account.manage",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -56,6 +57,8 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   "policy.manage": ["admin"],
   /** Create and revoke one's own API tokens (an admin manages everyone's with user.manage). */
   "token.manage": ROLES,
+  /** Change one's own password (everyone who can sign in). */
+  "account.manage": ROLES,
 };
 
 export interface Principal {

@@ -1,0 +1,111 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { listApiTokens } from "@/db/queries/api-tokens";
+import { getUserById, listUserAuditRows, toUserView, userActorId } from "@/db/queries/users";
+import { TokensTable } from "@/components/admin/tokens-panel";
+import { UserAccessForm, UserAccountActions } from "@/components/admin/user-editor";
+import { RoleChips } from "@/components/admin/users-table";
+import { UserStatusBadge } from "@/components/admin/user-status";
+import { Breadcrumb } from "@/components/ui/breadcrumb";
+import { formatUtc } from "@/components/ui/format-utc";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { idSchema } from "@/server/api";
+import { getPrincipal } from "@/server/auth";
+
+export const metadata: Metadata = { title: "User" };
+export const dynamic = "force-dynamic";
+
+export default async function UserPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const me = await getPrincipal();
+  if (!me) redirect(`/login?callbackUrl=/admin/users/${id}`);
+  if (!can(me, "user.manage")) {
+    return (
+      <p className="notice" role="alert" data-testid="admin-refused">
+        {describeMissingPermission(me, "user.manage")}
+      </p>
+    );
+  }
+  const db = getDb();
+  const row = idSchema.safeParse(id).success ? await getUserById(db, id) : null;
+  if (!row) notFound();
+  const user = toUserView(row);
+  const [tokens, audit] = await Promise.all([listApiTokens(db, user.id), listUserAuditRows(db, user.id, 25)]);
+  const actor = userActorId(user.id);
+  return (
+    <div className="stack">
+      <Breadcrumb trail={[{ href: "/admin/users", label: "Users" }]}>{user.name}</Breadcrumb>
+      <header className="page-head">
+        <div className="stack-tight">
+          <h1 className="page-title" data-testid="user-name">
+            {user.name}
+          </h1>
+          <div className="row">
+            <span>{user.email}</span>
+            <UserStatusBadge user={user} />
+            <RoleChips roles={user.roles} />
+          </div>
+          <p className="muted small">
+            Created {formatUtc(user.createdAt)} · last activity <RelativeTime iso={user.lastActiveAt} empty="never" />
+            {user.deactivatedAt && !user.active ? <> · deactivated {formatUtc(user.deactivatedAt)}</> : null}
+          </p>
+        </div>
+      </header>
+      <div className="adm-two">
+        <UserAccessForm key={`${user.roles.join()}|${user.groups.join()}`} user={user} />
+        <UserAccountActions user={user} isSelf={me.id === user.id} />
+      </div>
+      <section className="stack-tight" aria-labelledby="tokens-title">
+        <h2 className="section-title" id="tokens-title">
+          API tokens
+        </h2>
+        <p className="muted small">Tokens act with {user.name}&rsquo;s roles. {user.name} creates them on their account page; you can revoke any of them here.</p>
+        <TokensTable tokens={tokens} scope="admin" />
+      </section>
+      <section className="stack-tight" aria-labelledby="audit-title">
+        <div className="row adm-spread">
+          <h2 className="section-title" id="audit-title">
+            Recent activity
+          </h2>
+          <Link className="link small" href={`/audit?actor=${encodeURIComponent(actor)}`}>
+            Full audit log of {user.name} →
+          </Link>
+        </div>
+        {audit.length === 0 ? (
+          <p className="notice">Nothing recorded yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="table" data-testid="user-audit">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">What</th>
+                  <th scope="col">Via</th>
+                </tr>
+              </thead>
+              <tbody>
+                {audit.map((a) => (
+                  <tr key={a.id} data-testid="user-audit-row" data-action={a.action}>
+                    <td className="adm-nowrap">{formatUtc(a.at)}</td>
+                    <td>{a.actorName}</td>
+                    <td>
+                      <code>{a.action}</code>
+                      {a.outcome === "refused" ? <span className="tone-text-failed small"> (refused)</span> : null}
+                    </td>
+                    <td>{a.summary}</td>
+                    <td>{a.via}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { listUsers } from "@/db/queries/users";
+import { NewUserForm } from "@/components/admin/new-user-form";
+import { UsersTable } from "@/components/admin/users-table";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { getPrincipal } from "@/server/auth";
+
+export const metadata: Metadata = { title: "Users" };
+export const dynamic = "force-dynamic";
+
+export default async function UsersPage() {
+  const user = await getPrincipal();
+  if (!user) redirect("/login?callbackUrl=/admin/users");
+  if (!can(user, "user.manage")) {
+    return (
+      <p className="notice" role="alert" data-testid="admin-refused">
+        {describeMissingPermission(user, "user.manage")}
+      </p>
+    );
+  }
+  const users = await listUsers(getDb());
+  const active = users.filter((u) => u.active).length;
+  return (
+    <div className="stack">
+      <header className="page-head">
+        <div>
+          <h1 className="page-title">Users</h1>
+          <p className="muted">
+            {users.length} user{users.length === 1 ? "" : "s"}, {active} active. Roles decide what each person may do (the permission matrix is in the README); groups name teams for gate policies. Every
+            change here is in the audit log.
+          </p>
+        </div>
+      </header>
+      <UsersTable users={users} />
+      <NewUserForm />
+    </div>
+  );
+}

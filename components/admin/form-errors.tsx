@@ -1,0 +1,59 @@
+"use client";
+
+import type { FieldError } from "@/server/action-result";
+
+/** The outcome of a form's last submit: the message, and field errors keyed by path. */
+export interface FormError {
+  message: string;
+  fields: FieldError[];
+}
+
+export function toFormError(e: { message: string; fieldErrors?: FieldError[] }): FormError {
+  return { message: e.message, fields: e.fieldErrors ?? [] };
+}
+
+/** The messages for one field (its path, or a path below it such as `roles.0`). */
+export function messagesFor(err: FormError | null, path: string): string[] {
+  return (err?.fields ?? []).filter((f) => f.path === path || f.path.startsWith(`${path}.`)).map((f) => f.message);
+}
+
+/** Field errors under an input, with the id its aria-describedby names. */
+export function FieldMessages({ id, err, path }: { id: string; err: FormError | null; path: string }) {
+  const m = messagesFor(err, path);
+  if (!m.length) return null;
+  return (
+    <ul className="field-errors adm-field-error" id={id} data-testid={`field-error-${path}`}>
+      {m.map((t) => (
+        <li key={t}>{t}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** The form's overall error (role=alert). */
+export function FormErrorBox({ err, testId }: { err: FormError | null; testId: string }) {
+  if (!err) return null;
+  return (
+    <p className="result result-error" role="alert" data-testid={testId}>
+      ✕ {err.message}
+    </p>
+  );
+}
+
+/** A secret shown once (invitation link, temporary password, API token), with a copy button. */
+export function ShownOnce({ label, value, note, testId }: { label: string; value: string; note: string; testId: string }) {
+  return (
+    <div className="adm-once result result-ok" role="status" data-testid={testId}>
+      <div className="strong">{label}</div>
+      <div className="adm-once-row">
+        <code className="adm-secret" data-testid={`${testId}-value`}>
+          {value}
+        </code>
+        <button type="button" className="btn btn-secondary" onClick={() => void navigator.clipboard?.writeText(value).catch(() => {})}>
+          Copy
+        </button>
+      </div>
+      <p className="muted small">{note}</p>
+    </div>
+  );
+}

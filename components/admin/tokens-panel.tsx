@@ -1,0 +1,151 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useState, useTransition, type FormEvent } from "react";
+import { createTokenAction, revokeTokenAction } from "@/app/(console)/account/actions";
+import { revokeUserTokenAction } from "@/app/(console)/admin/users/actions";
+import type { ApiTokenView } from "@/db/queries/api-tokens";
+import { IconBadge } from "../ui/status";
+import { RelativeTime } from "../ui/relative-time";
+import { FieldMessages, FormErrorBox, ShownOnce, toFormError, type FormError } from "./form-errors";
+
+const STATE = {
+  active: { icon: "✓", label: "Active", tone: "success" },
+  expired: { icon: "⌛", label: "Expired", tone: "neutral" },
+  revoked: { icon: "⊘", label: "Revoked", tone: "failed" },
+} as const;
+
+/**
+ * API tokens: name, prefix, created, last used, expiry, state, and Revoke. `scope` "own" revokes one's
+ * own (token.manage); "admin" any user's (user.manage).
+ */
+export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: "own" | "admin" }) {
+  const router = useRouter();
+  const [err, setErr] = useState<FormError | null>(null);
+  const [pending, start] = useTransition();
+  const revoke = (id: string) =>
+    start(async () => {
+      const r = scope === "own" ? await revokeTokenAction({ id }) : await revokeUserTokenAction({ id });
+      if (r.status === "error") return setErr(toFormError(r.error));
+      setErr(null);
+      router.refresh();
+    });
+  if (tokens.length === 0) return <p className="notice" data-testid="tokens-empty">No API tokens.</p>;
+  return (
+    <>
+      <FormErrorBox err={err} testId="token-revoke-error" />
+      <div className="table-wrap">
+        <table className="table" data-testid="tokens-table">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Token</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Expires</th>
+              <th scope="col">State</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.map((t) => (
+              <tr key={t.id} data-testid="token-row" data-name={t.name} data-state={t.state}>
+                <td>{t.name}</td>
+                <td>
+                  <code>{t.prefix}…</code>
+                </td>
+                <td>
+                  <RelativeTime iso={t.createdAt} />
+                </td>
+                <td>
+                  <RelativeTime iso={t.lastUsedAt} empty="never" />
+                </td>
+                <td>
+                  <RelativeTime iso={t.expiresAt} empty="never" />
+                </td>
+                <td>
+                  <IconBadge {...STATE[t.state]} testId="token-state" value={t.state} />
+                  {t.revokedAt ? (
+                    <div className="muted small">
+                      <RelativeTime iso={t.revokedAt} />
+                    </div>
+                  ) : null}
+                </td>
+                <td>
+                  {t.state === "active" ? (
+                    <button type="button" className="btn btn-danger" disabled={pending} onClick={() => revoke(t.id)} data-testid="revoke-token" aria-label={`Revoke token ${t.name}`}>
+                      Revoke
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+/** Create a token: name and optional expiry; the token is shown once, with a curl example. */
+export function NewTokenForm() {
+  const router = useRouter();
+  const ids = { name: useId(), days: useId(), e: useId() };
+  const [err, setErr] = useState<FormError | null>(null);
+  const [token, setToken] = useState<{ name: string; value: string } | null>(null);
+  const [pending, start] = useTransition();
+
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    const days = String(f.get("expiresInDays") ?? "").trim();
+    start(async () => {
+      const r = await createTokenAction({ name: String(f.get("name") ?? ""), expiresInDays: days ? Number(days) : null });
+      if (r.status === "error") {
+        setErr(toFormError(r.error));
+        return;
+      }
+      setErr(null);
+      setToken({ name: r.data.apiToken.name, value: r.data.token });
+      form.reset();
+      router.refresh();
+    });
+  }
+
+  return (
+    <section className="card adm-panel stack-tight" aria-labelledby="new-token-title">
+      <h2 className="section-title" id="new-token-title">
+        New API token
+      </h2>
+      <form className="adm-grid" onSubmit={onSubmit} noValidate data-testid="new-token-form">
+        <div className="field">
+          <label htmlFor={ids.name}>Name (what uses it, e.g. ci-bot)</label>
+          <input id={ids.name} name="name" type="text" autoComplete="off" aria-invalid={err?.fields.some((x) => x.path === "name") || undefined} aria-describedby={`${ids.e}-name`} />
+          <FieldMessages id={`${ids.e}-name`} err={err} path="name" />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.days}>Expires after (days; empty: never)</label>
+          <input id={ids.days} name="expiresInDays" type="text" inputMode="numeric" autoComplete="off" aria-invalid={err?.fields.some((x) => x.path === "expiresInDays") || undefined} aria-describedby={`${ids.e}-days`} />
+          <FieldMessages id={`${ids.e}-days`} err={err} path="expiresInDays" />
+        </div>
+        <div className="adm-grid-foot row">
+          <button type="submit" className="btn btn-primary" disabled={pending} data-testid="new-token-submit">
+            {pending ? "Creating…" : "Create token"}
+          </button>
+        </div>
+      </form>
+      <FormErrorBox err={err} testId="new-token-error" />
+      <div aria-live="polite">
+        {token ? (
+          <>
+            <ShownOnce label={`API token "${token.name}"`} value={token.value} note="Shown only now: store it in your agent's or script's secrets. It acts with your roles until you revoke it." testId="new-token" />
+            <pre className="adm-curl" data-testid="token-curl">{`curl -H "Authorization: Bearer ${token.value}" ${typeof window === "undefined" ? "" : window.location.origin}/api/v1/missions`}</pre>
+          </>
+        ) : null}
+      </div>
+    </section>
+  );
+}
