@@ -182,7 +182,7 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
       <div className="pol-grid">
         <div className="field">
           <label htmlFor={ids.definition}>Mission definition</label>
-          <input id={ids.definition} name="definition" list={ids.definitions} defaultValue={policy?.definition ?? ""} placeholder="e.g. Nightly deploy, or * for every definition" aria-describedby={describedBy("definition", ids.definition)} required />
+          <input id={ids.definition} type="text" name="definition" list={ids.definitions} defaultValue={policy?.definition ?? ""} placeholder="e.g. Nightly deploy, or * for every definition" aria-describedby={describedBy("definition", ids.definition)} required />
           <datalist id={ids.definitions}>
             <option value="*">Every definition</option>
             {definitions.map((d) => (
@@ -214,7 +214,7 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
         </fieldset>
         <div className="field">
           <label htmlFor={ids.groups}>Groups (any of them)</label>
-          <input id={ids.groups} name="groups" defaultValue={policy?.groups.join(", ") ?? ""} placeholder="e.g. night-shift, on-call" aria-describedby={describedBy("groups", ids.groups)} />
+          <input id={ids.groups} type="text" name="groups" defaultValue={policy?.groups.join(", ") ?? ""} placeholder="e.g. night-shift, on-call" aria-describedby={describedBy("groups", ids.groups)} />
           <FieldMessages id={`${ids.groups}-err`} err={err} path="groups" />
         </div>
         <div className="field">
@@ -253,7 +253,7 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
         </div>
         <div className="field pol-note">
           <label htmlFor={ids.note}>Note (optional)</label>
-          <input id={ids.note} name="note" defaultValue={policy?.note ?? ""} maxLength={500} placeholder="why this rule exists" />
+          <input id={ids.note} type="text" name="note" defaultValue={policy?.note ?? ""} maxLength={500} placeholder="why this rule exists" />
           <FieldMessages id={`${ids.note}-err`} err={err} path="note" />
         </div>
       </div>
