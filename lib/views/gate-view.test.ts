@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LibraryGateInfo } from "../mission/library";
-import { gateTitle } from "./gate-view";
+import { gateDecisionFor, gateTitle, gateViewFromState } from "./gate-view";
 
 const base = { agent: "grip", phase: "EXECUTION", step: 0 };
 const error = { title: "t", message: "m", action: "a" } as unknown as import("../mission/types").GateError;
@@ -20,5 +20,27 @@ describe("gateTitle", () => {
     expect(t("probe")).toBe("Perform the probe of “Internal latch” and confirm or reject it");
     expect(t("resolution")).toBe("Carry out the resolution of “Internal latch”");
     expect(t("exhausted")).toBe("Agent “grip”: the library's hypotheses are exhausted");
+  });
+});
+
+describe("a gate under a policy, as the console shows it", () => {
+  const policy = { id: "p1", definition: "Nightly deploy", gateKind: "agent" as const, roles: ["operator" as const], groups: ["night-shift"], approvalsRequired: 2, starterMayDecide: false, timeoutMs: 4 * 3600_000, timeoutOutcome: "abort" as const, note: "" };
+  const gate = {
+    id: "g1", kind: "agent" as const, agent: "deploy", phase: "EXECUTION" as const, step: null, status: "open" as const, options: [], error, diagnosis: null, recoveryPlan: null, recoveryNote: null,
+    openedAt: "2026-01-01T00:00:00.000Z", openedSeq: 9, decision: null, decidedBy: null, note: null, decidedAt: null, openMs: null,
+    policy, deadlineAt: "2026-01-01T04:00:00.000Z", approvals: [{ actorId: "user:ana", decision: "abort" as const, note: null, at: "2026-01-01T01:00:00.000Z" }],
+  };
+  const view = gateViewFromState(gate, { id: "m1", name: "Nightly deploy", startedBy: "user:starter" }, { "user:ana": "Ana Operator" });
+
+  it("says who can decide, the approvals so far by whom, the starter rule and the deadline", () => {
+    expect(view.policy?.summary).toBe("Operators in group night-shift · 2 approvals needed (1 so far: Ana Operator (abort)) · the mission's starter may not decide");
+    expect(view.deadlineAt).toBe("2026-01-01T04:00:00.000Z");
+  });
+
+  it("tells each person whether they can decide, and why not", () => {
+    expect(gateDecisionFor(view, { actorId: "user:bob", roles: ["operator"], groups: ["night-shift"] })).toEqual({ canDecide: true, reason: null });
+    expect(gateDecisionFor(view, { actorId: "user:ana", roles: ["operator"], groups: ["night-shift"] }).reason).toMatch(/You already chose abort/);
+    expect(gateDecisionFor(view, { actorId: "user:starter", roles: ["operator"], groups: ["night-shift"] }).reason).toMatch(/you started it/);
+    expect(gateDecisionFor(view, { actorId: "user:dana", roles: ["admin"], groups: ["night-shift"] }).reason).toMatch(/needs the role operator; your roles: admin/);
   });
 });
