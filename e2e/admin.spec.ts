@@ -110,7 +110,7 @@ test("an admin changes roles and groups, resets the password, and deactivates a 
   await access.getByLabel(/groups/i).fill("night-shift, on-call");
   await adminPage.getByTestId("user-access-save").click();
   await expect(adminPage.getByTestId("user-access-saved")).toBeVisible();
-  await expect(adminPage.locator("[data-testid=user-audit-row][data-action='user.roles']")).toContainText("contributor → contributor, reviewer");
+  await expect(adminPage.locator("[data-testid=user-audit-row][data-action='user.roles']")).toContainText("contributor → reviewer, contributor");
   await expect(adminPage.locator("[data-testid=user-audit-row][data-action='user.groups']")).toContainText("night-shift, on-call");
 
   // A temporary password: shown once; the old one no longer works.

@@ -32,7 +32,13 @@ afterAll(async () => {
   await tdb?.drop();
 });
 
-const auditOf = (targetId: string) => tdb.db.select().from(auditLog).where(eq(auditLog.targetId, targetId)).orderBy(auditLog.id);
+/** The user-administration rows about someone (sign-ins are audited too: server/auth-audit.ts). */
+const auditOf = (targetId: string) =>
+  tdb.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.targetId, targetId), sql`${auditLog.action} like 'user.%'`))
+    .orderBy(auditLog.id);
 const create = (input: unknown) => createUser(tdb.db, admin, newUserSchema.parse(input));
 const authorize = (email: string, password: string) =>
   (authOptions.providers[0] as unknown as { options: { authorize(c: unknown, req: unknown): Promise<unknown> } }).options.authorize({ email, password }, {});
@@ -100,7 +106,7 @@ describe("user administration (PostgreSQL)", () => {
     await updateUser(tdb.db, admin, user.id, { roles: ["contributor", "reviewer"], groups: ["on-call", "night-shift"] });
     const rows = (await auditOf(user.id)).slice(1);
     expect(rows.map((r) => [r.action, r.before, r.after])).toEqual([
-      ["user.roles", { roles: ["contributor"] }, { roles: ["contributor", "reviewer"] }],
+      ["user.roles", { roles: ["contributor"] }, { roles: ["reviewer", "contributor"] }],
       ["user.groups", { groups: [] }, { groups: ["night-shift", "on-call"] }],
     ]);
     // No change, no row.

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { AuditActor } from "../../lib/audit";
 import { hashPassword, verifyPassword } from "../../lib/auth/password";
-import type { Role } from "../../lib/auth/roles";
+import { ROLES, type Role } from "../../lib/auth/roles";
 import { INVITE_TTL_MS, PASSWORD_MIN, RESET_TTL_MS, type NewUserInput } from "../../lib/auth/user-admin";
 import { AppError } from "../../lib/errors";
 import type { Executor } from "../client";
@@ -161,7 +161,7 @@ export async function createUser(db: Executor, actor: AuditActor, input: NewUser
   const passwordHash = await hashPassword(input.mode === "password" ? input.password : randomBytes(32).toString("base64url"));
   return db.transaction(async (tx) => {
     const mustChange = input.mode === "password" ? input.mustChangePassword : false;
-    const u = await insertUser(tx, { email: input.email, name: input.name, roles: input.roles, groups: input.groups, passwordHash, mustChangePassword: mustChange });
+    const u = await insertUser(tx, { email: input.email, name: input.name, roles: ROLES.filter((r) => input.roles.includes(r)), groups: input.groups, passwordHash, mustChangePassword: mustChange });
     const after = { email: u.email, name: u.name, roles: u.roles, groups: u.groups, mustChangePassword: u.mustChangePassword };
     if (input.mode === "invite") {
       const link = await insertLink(tx, { userId: u.id, purpose: "invite", createdBy: actor.id });
@@ -187,10 +187,12 @@ export async function updateUser(db: Executor, actor: AuditActor, userId: string
       await ensureActor(tx, { id: userActorId(u.id), kind: "user", displayName: u.name, userId: u.id });
       await recordAudit(tx, actor, { action: "user.update", summary: `Renamed ${before.name} to ${u.name} <${u.email}>`, target: userTarget(u.id), before, after: { name: u.name } });
     }
-    if (patch.roles !== undefined && !sameSet(patch.roles, u.roles)) {
-      if (u.roles.includes("admin") && !patch.roles.includes("admin") && u.active) await assertAnotherActiveAdmin(tx, u.id, `remove the admin role from ${who}`);
+    // Roles in the matrix's order, whatever order they came in.
+    const roles = patch.roles && ROLES.filter((r) => patch.roles!.includes(r));
+    if (roles !== undefined && !sameSet(roles, u.roles)) {
+      if (u.roles.includes("admin") && !roles.includes("admin") && u.active) await assertAnotherActiveAdmin(tx, u.id, `remove the admin role from ${who}`);
       const before = { roles: u.roles };
-      await set({ roles: patch.roles });
+      await set({ roles });
       await recordAudit(tx, actor, { action: "user.roles", summary: `Roles of ${who}: ${before.roles.join(", ") || "none"} → ${u.roles.join(", ")}`, target: userTarget(u.id), before, after: { roles: u.roles } });
     }
     const groups = patch.groups && [...new Set(patch.groups)].sort();

@@ -79,7 +79,7 @@ describe("/api/v1/users", () => {
     const { user } = await (await post({ mode: "password", email: "rick@api.test", name: "Rick", roles: ["contributor"], password: "ricks-password" })).json();
     const res = await patch(user.id, { roles: ["contributor", "reviewer"], groups: ["on-call"], name: "Rick R." });
     expect(res.status).toBe(200);
-    expect((await res.json()).user).toMatchObject({ name: "Rick R.", roles: ["contributor", "reviewer"], groups: ["on-call"] });
+    expect((await res.json()).user).toMatchObject({ name: "Rick R.", roles: ["reviewer", "contributor"], groups: ["on-call"] });
     expect((await patch(user.id, { active: false })).status).toBe(200);
     const rows = await tdb.db.select().from(auditLog).where(eq(auditLog.targetId, user.id)).orderBy(auditLog.id);
     expect(rows.map((r) => r.action)).toEqual(["user.create", "user.update", "user.roles", "user.groups", "user.deactivate"]);
