@@ -40,7 +40,7 @@ export function FailuresOverTime({ stats }: { stats: HistoryStats }) {
   const max = Math.max(1, ...totals);
   const W = 720;
   const H = 180;
-  const pad = { l: 44, b: 22, t: 8 };
+  const pad = { l: 0, b: 1, t: 4 };
   const bw = buckets.length ? (W - pad.l) / buckets.length : 0;
   const y = (v: number) => ((H - pad.b - pad.t) * v) / max;
   const summary = buckets.length
@@ -82,34 +82,31 @@ export function FailuresOverTime({ stats }: { stats: HistoryStats }) {
         <p className="muted">No failures in this view.</p>
       ) : (
         <>
-          <svg viewBox={`0 0 ${W} ${H}`} className="hc-svg" preserveAspectRatio="none" aria-hidden="true">
-            <line x1={pad.l} x2={W} y1={H - pad.b} y2={H - pad.b} className="hc-axis" />
-            <text x={pad.l - 6} y={pad.t + 10} className="hc-tick" textAnchor="end">
-              {n(max)}
-            </text>
-            <text x={pad.l - 6} y={H - pad.b} className="hc-tick" textAnchor="end">
-              0
-            </text>
-            {buckets.map((b, i) => {
-              let acc = 0;
-              return (
-                <g key={b}>
-                  {counts[i].map((c, j) => {
-                    if (!c) return null;
-                    const h = y(c);
-                    acc += h;
-                    return <rect key={j} x={pad.l + i * bw + bw * 0.1} width={Math.max(1, bw * 0.8)} y={H - pad.b - acc} height={h} className={`hc-s${j % SERIES}`} />;
-                  })}
-                </g>
-              );
-            })}
-            <text x={pad.l} y={H - 6} className="hc-tick">
-              {bucketLabel(buckets[0], stats.bucket)}
-            </text>
-            <text x={W} y={H - 6} className="hc-tick" textAnchor="end">
-              {bucketLabel(buckets[buckets.length - 1], stats.bucket)}
-            </text>
-          </svg>
+          <div className="hc-plot" aria-hidden="true">
+            <span className="hc-tick hc-ymax">{n(max)}</span>
+            <span className="hc-tick hc-y0">0</span>
+            <svg viewBox={`0 0 ${W} ${H}`} className="hc-svg" preserveAspectRatio="none">
+              <line x1={pad.l} x2={W} y1={H - pad.b} y2={H - pad.b} className="hc-axis" vectorEffect="non-scaling-stroke" />
+              {buckets.map((b, i) => {
+                let acc = 0;
+                return (
+                  <g key={b}>
+                    {counts[i].map((c, j) => {
+                      if (!c) return null;
+                      const h = y(c);
+                      acc += h;
+                      const w = Math.max(1, Math.min(bw * 0.8, 28));
+                      return <rect key={j} x={pad.l + i * bw + (bw - w) / 2} width={w} y={H - pad.b - acc} height={h} className={`hc-s${j % SERIES}`} />;
+                    })}
+                  </g>
+                );
+              })}
+            </svg>
+          </div>
+          <div className="hc-xaxis hc-tick" aria-hidden="true">
+            <span>{bucketLabel(buckets[0], stats.bucket)}</span>
+            {buckets.length > 1 ? <span>{bucketLabel(buckets[buckets.length - 1], stats.bucket)}</span> : null}
+          </div>
           <ul className="hc-legend">
             {types.map((t, j) => (
               <li key={t}>

@@ -63,7 +63,7 @@ export function HistoryView(props: { raw: Raw; facets: HistoryFacets; initial: H
           Loading the failures for these filters…
         </p>
       ) : null}
-      <div className={pending ? "hist-stale" : undefined} aria-busy={pending}>
+      <div className={`hist-body${pending ? " hist-stale" : ""}`} aria-busy={pending}>
         {initial ? (
           <>
             {props.charts}
@@ -248,18 +248,18 @@ function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; in
 
   const columns: VirtualColumn<HistoryRow>[] = [
     { key: "time", header: "Time (UTC)", width: "150px", sortKey: "time", cell: (r) => <span title={r.time}>{formatUtc(r.time).replace(" UTC", "")}</span> },
-    { key: "mission", header: "Mission", width: "minmax(140px, 1fr)", cell: (r) => <span title={r.missionId}>{r.definition ?? r.missionId.slice(0, 8)}</span> },
+    { key: "mission", header: "Mission", width: "170px", cell: (r) => <span title={r.missionId}>{r.definition ?? r.missionId.slice(0, 8)}</span> },
     { key: "agent", header: "Agent", width: "110px", cell: (r) => r.agent ?? <span className="muted">—</span> },
     { key: "phase", header: "Phase / step", width: "150px", cell: (r) => <span className="small">{[r.phase, r.step != null ? `step ${r.step + 1}` : null, r.attempt != null ? `try ${r.attempt}` : null].filter(Boolean).join(" · ") || "—"}</span> },
     { key: "level", header: "Level", width: "104px", cell: (r) => r.level },
     { key: "severity", header: "Severity", width: "84px", cell: (r) => <span className={`hist-sev hist-sev-${r.severity}`}>{r.severity}</span> },
     { key: "type", header: "Error type", width: "150px", cell: (r) => <code className="err-code">{r.errorType}</code> },
-    { key: "what", header: "What", width: "minmax(260px, 3fr)", cell: (r) => <span className="hist-what" title={[r.what, r.why, r.rootCause ? `Root cause: ${r.rootCause}` : null].filter(Boolean).join("\n")}>{r.what}</span> },
+    { key: "what", header: "What", width: "400px", cell: (r) => <span className="hist-what" title={[r.what, r.why, r.rootCause ? `Root cause: ${r.rootCause}` : null].filter(Boolean).join("\n")}>{r.what}</span> },
     { key: "mode", header: "Failure mode", width: "130px", cell: (r) => (r.failureMode ? <span title={r.failureModeTitle ?? undefined}>{r.failureMode}{r.failureModeConfirmed ? " ✓" : ""}</span> : <span className="muted">—</span>) },
     {
       key: "resolution",
       header: "Resolution · by · after",
-      width: "minmax(220px, 1.4fr)",
+      width: "260px",
       sortKey: "resolution",
       cell: (r) =>
         r.resolvedAt ? (
@@ -275,7 +275,7 @@ function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; in
 
   const total = initial.total;
   return (
-    <section aria-labelledby="hist-table-title" className="stack-tight">
+    <section aria-labelledby="hist-table-title" className="stack-tight hist-table">
       <h2 id="hist-table-title" className="section-title">
         Failures{" "}
         <span className="muted" data-testid="history-count">

@@ -186,6 +186,21 @@ describe("paging, sorting, counts", () => {
     }
   });
 
+  it("full-text pages (common and rare words) page without gaps or duplicates, as the full result", async () => {
+    for (const q of ["exit", "timeout", "quota"]) {
+      const expected = (await all(F({ mission: bulk, q }), 2000)).map((r) => r.id);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Awaited<ReturnType<typeof listFailureHistory>> = await listFailureHistory(tdb.db, { filters: F({ mission: bulk, q }), cursor, limit: 9 });
+        seen.push(...page.rows.map((r) => r.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(expected);
+      expect(seen.length).toBeGreaterThan(q === "quota" ? 5 : 50);
+    }
+  });
+
   it("sorting by time to resolution puts unresolved failures last in ascending order", async () => {
     const { rows } = await listFailureHistory(tdb.db, { filters: F({ mission: bulk, sort: "resolution", dir: "asc" }), limit: 500 });
     expect(rows[0].resolutionMs).toBe(1000);
