@@ -1,7 +1,5 @@
 import { getToken } from "next-auth/jwt";
 import { NextResponse, type NextRequest } from "next/server";
-import { PATHNAME_HEADER } from "@/lib/auth/user-admin";
-
 
 /**
  * Sends signed-out page requests to /login. A convenience only: every page, server action, route
@@ -12,12 +10,7 @@ export async function proxy(request: NextRequest) {
   const path = request.nextUrl.pathname;
   if (path.startsWith("/invite/")) return NextResponse.next();
   const token = await getToken({ req: request, secret: process.env.NEXTAUTH_SECRET });
-  if (token) {
-    // Overwrites whatever a client sent under this name.
-    const headers = new Headers(request.headers);
-    headers.set(PATHNAME_HEADER, path);
-    return NextResponse.next({ request: { headers } });
-  }
+  if (token) return NextResponse.next();
   const url = new URL("/login", request.url);
   const back = path + request.nextUrl.search;
   if (back !== "/") url.searchParams.set("callbackUrl", back);

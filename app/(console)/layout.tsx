@@ -1,4 +1,3 @@
-import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { getDb } from "@/db/client";
@@ -7,15 +6,13 @@ import { Sidebar } from "@/components/layout/sidebar";
 import { can } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 import { loadOpenGates } from "@/server/read-models";
-import { PATHNAME_HEADER } from "@/lib/auth/user-admin";
+import { MustChangePasswordGate } from "@/components/admin/must-change-password";
 
 export const dynamic = "force-dynamic";
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const user = await getPrincipal();
   if (!user) redirect("/login");
-  // An admin set this password (new user, temporary password): the person chooses their own first.
-  if (user.mustChangePassword && (await headers()).get(PATHNAME_HEADER) !== "/account/password") redirect("/account/password");
   const gates = can(user, "gate.view") ? await loadOpenGates(getDb()) : [];
   return (
     <div className="shell">
@@ -25,7 +22,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <Sidebar user={{ name: user.name, email: user.email, roles: user.roles }} initialGates={gates} />
       <main id="main" className="main" tabIndex={-1}>
         <HealthBanner />
-        {children}
+        {/* An admin set this password (new user, temporary password): the person chooses their own first. */}
+        {user.mustChangePassword ? <MustChangePasswordGate>{children}</MustChangePasswordGate> : children}
       </main>
     </div>
   );

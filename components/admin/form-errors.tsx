@@ -1,5 +1,6 @@
 "use client";
 
+import { ROLES } from "@/lib/auth/roles";
 import type { FieldError } from "@/server/action-result";
 
 /** The outcome of a form's last submit: the message, and field errors keyed by path. */
@@ -55,5 +56,23 @@ export function ShownOnce({ label, value, note, testId }: { label: string; value
       </div>
       <p className="muted small">{note}</p>
     </div>
+  );
+}
+
+/** The roles as checkboxes named `roles`, with their field errors (new user, a user's page). */
+export function RolesFieldset({ id, err, checked = [], onChange }: { id: string; err: FormError | null; checked?: readonly string[]; onChange?: () => void }) {
+  const invalid = messagesFor(err, "roles").length > 0;
+  return (
+    <fieldset className="adm-fieldset" aria-invalid={invalid || undefined} aria-describedby={invalid ? id : undefined}>
+      <legend className="small strong">Roles</legend>
+      <div className="row">
+        {ROLES.map((r) => (
+          <label key={r} className="adm-check">
+            <input type="checkbox" name="roles" value={r} defaultChecked={checked.includes(r)} onChange={onChange} /> {r}
+          </label>
+        ))}
+      </div>
+      <FieldMessages id={id} err={err} path="roles" />
+    </fieldset>
   );
 }

@@ -3,9 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition, type FormEvent } from "react";
 import { createUserAction } from "@/app/(console)/admin/users/actions";
-import { ROLES, type Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/auth/roles";
 import { PASSWORD_MIN, splitGroups } from "@/lib/auth/user-admin";
-import { FieldMessages, FormErrorBox, ShownOnce, toFormError, type FormError } from "./form-errors";
+import { FieldMessages, FormErrorBox, RolesFieldset, ShownOnce, toFormError, type FormError } from "./form-errors";
 
 type Done = { kind: "created"; name: string; email: string } | { kind: "invited"; name: string; url: string; expiresAt: string };
 
@@ -72,17 +72,7 @@ export function NewUserForm() {
             <FieldMessages id={`${ids.e}-email`} err={err} path="email" />
           </div>
         </div>
-        <fieldset className="adm-fieldset" {...invalid("roles", `${ids.e}-roles`)}>
-          <legend className="small strong">Roles</legend>
-          <div className="row">
-            {ROLES.map((r) => (
-              <label key={r} className="adm-check">
-                <input type="checkbox" name="roles" value={r} /> {r}
-              </label>
-            ))}
-          </div>
-          <FieldMessages id={`${ids.e}-roles`} err={err} path="roles" />
-        </fieldset>
+        <RolesFieldset id={`${ids.e}-roles`} err={err} />
         <div className="field">
           <label htmlFor={ids.groups}>
             Groups <span className="muted small">(optional; lowercase letters, digits and dashes, separated by commas, e.g. night-shift)</span>

@@ -4,9 +4,9 @@ import { useRouter } from "next/navigation";
 import { useId, useState, useTransition, type FormEvent } from "react";
 import { resetPasswordAction, updateUserAction } from "@/app/(console)/admin/users/actions";
 import type { UserView } from "@/db/queries/users";
-import { ROLES, type Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/auth/roles";
 import { splitGroups } from "@/lib/auth/user-admin";
-import { FieldMessages, FormErrorBox, ShownOnce, toFormError, type FormError } from "./form-errors";
+import { FieldMessages, FormErrorBox, RolesFieldset, ShownOnce, toFormError, type FormError } from "./form-errors";
 
 /** Roles (checkboxes) and groups of one user; saved together, each change audited. */
 export function UserAccessForm({ user }: { user: UserView }) {
@@ -39,17 +39,7 @@ export function UserAccessForm({ user }: { user: UserView }) {
       <h2 className="section-title" id={`${ids.e}-title`}>
         Roles and groups
       </h2>
-      <fieldset className="adm-fieldset">
-        <legend className="small strong">Roles</legend>
-        <div className="row">
-          {ROLES.map((r) => (
-            <label key={r} className="adm-check">
-              <input type="checkbox" name="roles" value={r} defaultChecked={user.roles.includes(r)} onChange={() => setSaved(false)} /> {r}
-            </label>
-          ))}
-        </div>
-        <FieldMessages id={`${ids.e}-roles`} err={err} path="roles" />
-      </fieldset>
+      <RolesFieldset id={`${ids.e}-roles`} err={err} checked={user.roles} onChange={() => setSaved(false)} />
       <div className="field">
         <label htmlFor={ids.groups}>
           Groups <span className="muted small">(lowercase letters, digits and dashes, separated by commas; gate policies name them)</span>

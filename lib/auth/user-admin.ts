@@ -100,6 +100,3 @@ export function sessionStart(claims: { authAt?: unknown; iat?: unknown } | null 
   if (typeof claims?.authAt === "number") return claims.authAt;
   return typeof claims?.iat === "number" ? claims.iat * 1000 : null;
 }
-
-/** Request header proxy.ts sets to the page's path (overwriting a client's), for the console layout's must-change-password redirect. */
-export const PATHNAME_HEADER = "x-faultline-pathname";
