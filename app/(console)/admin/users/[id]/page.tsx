@@ -70,9 +70,14 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
           <h2 className="section-title" id="audit-title">
             Recent activity
           </h2>
-          <Link className="link small" href={`/audit?actor=${encodeURIComponent(actor)}`}>
-            Full audit log of {user.name} →
-          </Link>
+          <span className="row small">
+            <Link className="link" href={`/audit?actor=${encodeURIComponent(actor)}`}>
+              Everything {user.name} did →
+            </Link>
+            <Link className="link" href={`/audit?targetType=user&targetId=${user.id}`}>
+              Every change to {user.name} →
+            </Link>
+          </span>
         </div>
         {audit.length === 0 ? (
           <p className="notice">Nothing recorded yet.</p>
