@@ -72,3 +72,15 @@ export function issuesToFieldErrors(e: z.ZodError): Array<{ path: string; messag
 export function likeEscape(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/** A datetime-local input's value (the browser's local time) as ISO UTC ("" stays ""). */
+export function localInputToIso(local: string): string {
+  return local ? new Date(local).toISOString() : "";
+}
+
+/** An ISO instant as a datetime-local input's value in the browser's time ("" for a span or nothing). */
+export function isoToLocalInput(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-/.test(iso)) return "";
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}

@@ -1,9 +1,10 @@
 "use client";
 
 import { usePathname, useRouter } from "next/navigation";
-import { useCallback, useRef, useState, useTransition, type ReactNode } from "react";
+import { useCallback, useState, useTransition, type ReactNode } from "react";
 import type { FacetOption, HistoryFacets, HistoryRow } from "@/db/queries/failure-history";
-import { FAILURE_LEVELS, FAILURE_SEVERITIES, HISTORY_FILTER_KEYS, OUTCOME_LABELS, TIME_PRESETS } from "@/lib/history/filters";
+import { FAILURE_LEVELS, FAILURE_SEVERITIES, HISTORY_FILTER_KEYS, OUTCOME_LABELS } from "@/lib/history/filters";
+import { ExportLinks, FilterErrors, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
 import { VirtualTable, type VirtualColumn } from "../ui/virtual-table";
 import { durationText } from "./charts";
@@ -48,15 +49,7 @@ export function HistoryView(props: { raw: Raw; facets: HistoryFacets; initial: H
       <FiltersBar key={query} raw={raw} facets={facets} go={go} errors={errors} />
       <div className="row hist-toolbar">
         {props.savedQueries}
-        <div className="row hist-export" aria-label="Export this view">
-          <span className="small muted">Export this view:</span>
-          <a className="btn btn-secondary btn-sm" href={`/api/v1/failures/export?${query ? `${query}&` : ""}format=csv`} download data-testid="export-csv">
-            CSV
-          </a>
-          <a className="btn btn-secondary btn-sm" href={`/api/v1/failures/export?${query ? `${query}&` : ""}format=jsonl`} download data-testid="export-jsonl">
-            JSON Lines
-          </a>
-        </div>
+        <ExportLinks path="/api/v1/failures/export" query={query} label="Export this view:" testIdPrefix="export" />
       </div>
       {pending ? (
         <p className="muted" role="status" data-testid="history-loading">
@@ -95,20 +88,9 @@ function Select({ id, label, value, options, onChange, any = "Any" }: { id: stri
 
 const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: x }));
 
-/** A datetime-local value (browser local time) as ISO UTC, and back. */
-const toIso = (local: string) => (local ? new Date(local).toISOString() : "");
-const toLocal = (iso: string) => {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime()) || !/^\d{4}-/.test(iso)) return "";
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
-
 function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFacets; go: (c: Raw) => void; errors: Array<{ path: string; message: string }> }) {
   const [q, setQ] = useState(raw.q ?? "");
-  const preset = raw.to || (raw.from && !TIME_PRESETS.some((p) => p.from === raw.from)) ? "custom" : (raw.from ?? "");
-  const [custom, setCustom] = useState(preset === "custom");
-  const [from, setFrom] = useState(toLocal(raw.from ?? ""));
-  const [to, setTo] = useState(toLocal(raw.to ?? ""));
+  const range = useTimeRange(raw);
   const set = (key: string) => (v: string) => go({ [key]: v });
   const anyFilter = HISTORY_FILTER_KEYS.some((k) => k !== "sort" && k !== "dir" && raw[k]);
 
@@ -120,7 +102,7 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
       data-testid="history-filters"
       onSubmit={(e) => {
         e.preventDefault();
-        go({ q: q.trim(), ...(custom ? { from: toIso(from), to: toIso(to) } : {}) });
+        go({ q: q.trim(), ...range.applied() });
       }}
     >
       <div className="hist-search-row">
@@ -137,7 +119,7 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
             className="btn btn-ghost"
             onClick={() => {
               setQ("");
-              setCustom(false);
+              range.setCustom(false);
               go(Object.fromEntries(HISTORY_FILTER_KEYS.map((k) => [k, ""])));
             }}
             data-testid="filter-clear"
@@ -169,79 +151,15 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
         <Select id="hf-actor" label="Actor (recorded or started)" value={raw.actor ?? ""} options={facets.actors} onChange={set("actor")} any="Anyone" />
         <Select id="hf-decidedBy" label="Decided by" value={raw.decidedBy ?? ""} options={facets.deciders} onChange={set("decidedBy")} any="Anyone" />
         <Select id="hf-status" label="Resolution" value={raw.status ?? ""} options={[{ value: "unresolved", label: "Unresolved" }, { value: "resolved", label: "Resolved" }]} onChange={set("status")} any="All" />
-        <label className="field hist-field" htmlFor="hf-time">
-          <span>Time</span>
-          <select
-            id="hf-time"
-            value={custom ? "custom" : preset}
-            onChange={(e) => {
-              const v = e.target.value;
-              if (v === "custom") return setCustom(true);
-              setCustom(false);
-              go({ from: v, to: "" });
-            }}
-            data-testid="filter-time"
-          >
-            <option value="">Any time</option>
-            {TIME_PRESETS.map((p) => (
-              <option key={p.from} value={p.from}>
-                {p.label}
-              </option>
-            ))}
-            <option value="custom">Custom range…</option>
-          </select>
-        </label>
-        {custom ? (
-          <>
-            <label className="field hist-field" htmlFor="hf-from">
-              <span>From (your time)</span>
-              <input id="hf-from" type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} />
-            </label>
-            <label className="field hist-field" htmlFor="hf-to">
-              <span>To (your time)</span>
-              <input id="hf-to" type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} />
-            </label>
-          </>
-        ) : null}
+        <TimeRangeFields idPrefix="hf" range={range} go={go} className="field hist-field" testId="filter-time" />
       </div>
-      {errors.length ? (
-        <div className="result result-error" role="alert" data-testid="filter-errors">
-          <p>Some filters in the address are not valid, so nothing was searched. Change or clear them:</p>
-          <ul className="field-errors">
-            {errors.map((e) => (
-              <li key={e.path + e.message}>
-                <strong>{e.path || "filters"}</strong>: {e.message}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <FilterErrors errors={errors} testId="filter-errors" />
     </form>
   );
 }
 
 function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; initial: HistoryInitial; go: (c: Raw) => void }) {
-  const [rows, setRows] = useState(initial.rows);
-  const cursor = useRef(initial.nextCursor);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const more = useCallback(async () => {
-    if (!cursor.current || loading) return;
-    setLoading(true);
-    setError(null);
-    try {
-      const res = await fetch(`/api/v1/failures?${query ? `${query}&` : ""}limit=200&cursor=${encodeURIComponent(cursor.current)}`);
-      const body = (await res.json()) as { rows: HistoryRow[]; nextCursor: string | null; error?: { message: string } };
-      if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
-      cursor.current = body.nextCursor;
-      setRows((r) => [...r, ...body.rows]);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setLoading(false);
-    }
-  }, [query, loading]);
+  const { rows, more, loading, error, hasMore } = useCursorPages<HistoryRow>({ path: "/api/v1/failures", query, key: "rows", initialRows: initial.rows, initialCursor: initial.nextCursor });
 
   const sort = { key: raw.sort || "time", dir: (raw.dir || "desc") as "asc" | "desc" };
   const onSort = (key: string) => go(key === sort.key ? { sort: key === "time" ? "" : key, dir: sort.dir === "desc" ? "asc" : "" } : { sort: key === "time" ? "" : key, dir: "" });
@@ -289,7 +207,7 @@ function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; in
         rowHref={(r) => `/missions/${r.missionId}?seq=${r.seq}#event-${r.seq}`}
         label="Failure history"
         total={total.capped ? null : total.count}
-        onNeedMore={cursor.current && !error ? more : undefined}
+        onNeedMore={hasMore && !error ? more : undefined}
         loadingMore={loading}
         sort={sort}
         onSort={onSort}

@@ -35,7 +35,6 @@ export const AUDIT_ACTIONS = [
   "library.contribution_submit",
   "library.comment",
   "library.review",
-  "library.publish",
   "library.import",
   "library.rollback",
   "library.deprecate",

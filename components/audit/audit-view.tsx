@@ -1,0 +1,277 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useCallback, useState, useTransition, type ReactNode } from "react";
+import type { AuditEntry } from "@/db/queries/audit-log";
+import { AUDIT_ACTIONS, AUDIT_VIA } from "@/lib/audit";
+import { AUDIT_ACTION_GROUPS, AUDIT_FILTER_KEYS, AUDIT_OUTCOMES, serializeAuditFilters, type AuditFilters } from "@/lib/audit/filters";
+import { DiffTable } from "../library-curation/diff-table";
+import { ExportLinks, FilterErrors, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
+import { formatUtc } from "../ui/format-utc";
+import { VirtualTable, type VirtualColumn } from "../ui/virtual-table";
+
+type Raw = Record<string, string>;
+
+export interface AuditInitial {
+  entries: AuditEntry[];
+  nextCursor: string | null;
+  total: number;
+}
+
+/**
+ * /audit: the filters bar (synced to the URL with router.replace, so a shared URL reproduces the view),
+ * saved queries (passed in), export links of the filtered view, and the virtualised table with infinite
+ * scroll through GET /api/v1/audit. "Details" on a row opens its full record and before/after diff.
+ */
+export function AuditView(props: { raw: Raw; actors: Array<{ id: string; name: string }>; initial: AuditInitial | null; errors: Array<{ path: string; message: string }>; savedQueries: ReactNode }) {
+  const { raw, initial } = props;
+  const router = useRouter();
+  const pathname = usePathname();
+  const [pending, start] = useTransition();
+  const query = serializeAuditFilters(raw as Partial<AuditFilters>);
+
+  const go = useCallback(
+    (changes: Raw) => {
+      const next = serializeAuditFilters({ ...raw, ...changes } as Partial<AuditFilters>);
+      start(() => router.replace(`${pathname}${next ? `?${next}` : ""}`, { scroll: false }));
+    },
+    [raw, pathname, router],
+  );
+
+  return (
+    <div className="stack audit-view">
+      <FiltersBar key={query} raw={raw} actors={props.actors} go={go} errors={props.errors} />
+      <div className="row hist-toolbar">
+        {props.savedQueries}
+        <ExportLinks path="/api/v1/audit/export" query={query} label="Export this view (recorded in the log):" testIdPrefix="audit-export" />
+      </div>
+      {pending ? (
+        <p className="muted" role="status">
+          Loading the audit log for these filters…
+        </p>
+      ) : null}
+      <div className={pending ? "hist-stale" : undefined} aria-busy={pending}>
+        {initial ? <AuditTable key={query} query={query} initial={initial} /> : null}
+      </div>
+    </div>
+  );
+}
+
+const ACTION_OPTIONS = AUDIT_ACTION_GROUPS.map((g) => ({ group: g, actions: AUDIT_ACTIONS.filter((a) => a.startsWith(`${g}.`)) }));
+
+function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id: string; name: string }>; go: (c: Raw) => void; errors: Array<{ path: string; message: string }> }) {
+  const [text, setText] = useState({ q: raw.q ?? "", actor: raw.actor ?? "", targetType: raw.targetType ?? "", targetId: raw.targetId ?? "", mission: raw.mission ?? "" });
+  const range = useTimeRange(raw);
+  const anyFilter = AUDIT_FILTER_KEYS.some((k) => raw[k]);
+  const input = (key: keyof typeof text, label: string, placeholder: string, list?: string) => (
+    <label className="field hist-field" htmlFor={`af-${key}`}>
+      <span>{label}</span>
+      <input id={`af-${key}`} type="text" value={text[key]} onChange={(e) => setText({ ...text, [key]: e.target.value })} placeholder={placeholder} maxLength={200} list={list} data-testid={`audit-filter-${key}`} />
+    </label>
+  );
+  const select = (key: string, label: string, options: readonly string[], any = "Any") => (
+    <label className="field hist-field" htmlFor={`af-${key}`}>
+      <span>{label}</span>
+      <select id={`af-${key}`} value={raw[key] ?? ""} onChange={(e) => go({ [key]: e.target.value })} data-testid={`audit-filter-${key}`}>
+        <option value="">{any}</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+
+  return (
+    <form
+      className="card hist-filters"
+      role="search"
+      aria-label="Filter the audit log"
+      data-testid="audit-filters"
+      onSubmit={(e) => {
+        e.preventDefault();
+        go({ ...Object.fromEntries(Object.entries(text).map(([k, v]) => [k, v.trim()])), ...range.applied() });
+      }}
+    >
+      <div className="hist-search-row">
+        <label className="sr-only" htmlFor="af-q">
+          Search the summaries
+        </label>
+        <input id="af-q" type="search" value={text.q} onChange={(e) => setText({ ...text, q: e.target.value })} placeholder="Search the summaries (e.g. approved, deprecated, 203.0.113.9)" maxLength={200} data-testid="audit-filter-q" />
+        <button type="submit" className="btn btn-primary" data-testid="audit-filter-apply">
+          Search
+        </button>
+        {anyFilter ? (
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => {
+              setText({ q: "", actor: "", targetType: "", targetId: "", mission: "" });
+              range.setCustom(false);
+              go(Object.fromEntries(AUDIT_FILTER_KEYS.map((k) => [k, ""])));
+            }}
+            data-testid="audit-filter-clear"
+          >
+            Clear filters
+          </button>
+        ) : null}
+      </div>
+      <div className="hist-filter-grid">
+        {input("actor", "Who (name, email or actor id)", "e.g. Ana or cli:ops", "audit-actors")}
+        <datalist id="audit-actors">
+          {actors.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name}
+            </option>
+          ))}
+        </datalist>
+        <label className="field hist-field" htmlFor="af-action">
+          <span>Action</span>
+          <select id="af-action" value={raw.action ?? ""} onChange={(e) => go({ action: e.target.value })} data-testid="audit-filter-action">
+            <option value="">Any action</option>
+            {ACTION_OPTIONS.map(({ group, actions }) => (
+              <optgroup key={group} label={group}>
+                <option value={`${group}.*`}>{`${group}.* (all)`}</option>
+                {actions.map((a) => (
+                  <option key={a} value={a}>
+                    {a}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </label>
+        {input("targetType", "Target type", "mission, contribution, user…")}
+        {input("targetId", "Target id", "an id, e.g. FM-PHY-0001")}
+        {input("mission", "Mission id", "a mission's UUID")}
+        {select("via", "Via", AUDIT_VIA)}
+        {select("outcome", "Outcome", AUDIT_OUTCOMES)}
+        <TimeRangeFields idPrefix="af" range={range} go={go} className="field hist-field" testId="audit-filter-time" />
+      </div>
+      <FilterErrors errors={errors} testId="audit-filter-errors" />
+    </form>
+  );
+}
+
+function AuditTable({ query, initial }: { query: string; initial: AuditInitial }) {
+  const { rows, more, loading, error, hasMore } = useCursorPages<AuditEntry>({ path: "/api/v1/audit", query, key: "entries", initialRows: initial.entries, initialCursor: initial.nextCursor });
+  const [open, setOpen] = useState<AuditEntry | null>(null);
+
+  // Narrow enough for a laptop screen without horizontal scrolling (rows are max-content wide, so each
+  // flexible column's minimum is in proportion to its share: 80 / 1fr, 160 / 2fr); "Details" first.
+  const columns: VirtualColumn<AuditEntry>[] = [
+    {
+      key: "details",
+      header: "",
+      width: "76px",
+      cell: (r) => (
+        <button type="button" className="btn btn-ghost btn-sm" aria-expanded={open?.id === r.id} aria-controls="audit-detail" aria-label={`Details of row ${r.id}`} onClick={() => setOpen(open?.id === r.id ? null : r)} data-testid="audit-row-details">
+          {open?.id === r.id ? "Hide" : "Details"}
+        </button>
+      ),
+    },
+    { key: "at", header: "Time (UTC)", width: "140px", cell: (r) => <span title={r.at}>{formatUtc(r.at).replace(" UTC", "")}</span> },
+    { key: "who", header: "Who", width: "minmax(80px, 1fr)", cell: (r) => <span className="audit-clip" title={r.actorId}>{r.actorName}</span> },
+    { key: "action", header: "Action", width: "146px", cell: (r) => <code className="audit-action">{r.action}</code> },
+    { key: "target", header: "Target", width: "minmax(80px, 1fr)", cell: (r) => (r.targetType ? <span className="audit-clip small" title={`${r.targetType} ${r.targetId ?? ""}`}>{`${r.targetType} ${r.targetId ?? ""}`}</span> : <span className="muted">—</span>) },
+    { key: "summary", header: "Summary", width: "minmax(160px, 2fr)", cell: (r) => <span className="audit-clip" title={r.summary}>{r.summary}</span> },
+    { key: "via", header: "Via", width: "44px", cell: (r) => r.via },
+    { key: "ip", header: "From", width: "88px", cell: (r) => (r.ip ? <span className="audit-clip small" title={r.ip}>{r.ip}</span> : <span className="muted">—</span>) },
+    { key: "outcome", header: "Outcome", width: "80px", cell: (r) => <span className={r.outcome === "refused" ? "audit-refused" : "audit-ok"}>{r.outcome}</span> },
+  ];
+
+  return (
+    <section aria-labelledby="audit-table-title" className="stack-tight">
+      <h2 id="audit-table-title" className="section-title">
+        Actions{" "}
+        <span className="muted" data-testid="audit-count">
+          ({initial.total.toLocaleString("en")})
+        </span>
+      </h2>
+      <VirtualTable
+        rows={rows}
+        columns={columns}
+        rowKey={(r) => String(r.id)}
+        label="Audit log"
+        total={initial.total}
+        onNeedMore={hasMore && !error ? more : undefined}
+        loadingMore={loading}
+        testId="audit-table"
+        height="min(60vh, 620px)"
+        empty="No recorded action matches these filters. Widen the time range or clear a filter."
+      />
+      {error ? (
+        <p className="result result-error" role="alert">
+          Could not load more rows: {error}{" "}
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void more()}>
+            Try again
+          </button>
+        </p>
+      ) : null}
+      {open ? <AuditDetail entry={open} onClose={() => setOpen(null)} /> : null}
+    </section>
+  );
+}
+
+const asRecord = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : v === null || v === undefined ? {} : { value: v });
+
+/** One row in full: who and from where, the target, and the before/after field by field. */
+function AuditDetail({ entry: e, onClose }: { entry: AuditEntry; onClose: () => void }) {
+  const before = asRecord(e.before);
+  const after = asRecord(e.after);
+  const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return (
+    <section id="audit-detail" className="card audit-detail stack-tight" aria-label={`Audit row ${e.id}`} data-testid="audit-detail">
+      <div className="row audit-detail-head">
+        <h3 className="section-title">
+          <code>{e.action}</code> · {formatUtc(e.at)}
+        </h3>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <p>{e.summary}</p>
+      <dl className="audit-facts">
+        <dt>Who</dt>
+        <dd>
+          {e.actorName} <code className="small">{e.actorId}</code>
+        </dd>
+        <dt>Outcome</dt>
+        <dd className={e.outcome === "refused" ? "audit-refused" : undefined}>{e.outcome}</dd>
+        <dt>Via / from</dt>
+        <dd>
+          {e.via}
+          {e.ip ? ` · ${e.ip}` : ""}
+          {e.userAgent ? <span className="muted small"> · {e.userAgent}</span> : null}
+        </dd>
+        {e.targetType ? (
+          <>
+            <dt>Target</dt>
+            <dd>
+              {e.targetType} <code className="small">{e.targetId}</code>
+            </dd>
+          </>
+        ) : null}
+        {e.missionId ? (
+          <>
+            <dt>Mission</dt>
+            <dd>
+              <Link className="link" href={`/missions/${e.missionId}`}>
+                {e.missionId}
+              </Link>
+            </dd>
+          </>
+        ) : null}
+        <dt>Row</dt>
+        <dd>#{e.id} (append-only: it cannot be changed or deleted)</dd>
+      </dl>
+      {fields.length ? (
+        <DiffTable before={before} after={after} labels={Object.fromEntries(fields.map((f) => [f, f]))} caption="Field by field: the state before and after this action" columns={["Before", "After"]} />
+      ) : (
+        <p className="muted small">Nothing changed state (no before/after recorded for this action).</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+"use client";
+
+import { useCallback, useRef, useState } from "react";
+import { isoToLocalInput, localInputToIso, TIME_PRESETS } from "@/lib/query-filters";
+
+/**
+ * Pieces of a filtered page whose filters live in the URL (failure history, audit log): the time
+ * range (presets or a custom range in the browser's time), the list of invalid filters, the export
+ * links of the current view, and paging through a keyset API as the table scrolls.
+ */
+
+type Go = (changes: Record<string, string>) => void;
+
+/** The time range's state: a preset span (`from=24h`) applies at once, a custom range on submit (`applied()`). */
+export function useTimeRange(raw: Record<string, string>) {
+  const preset = raw.to || (raw.from && !TIME_PRESETS.some((p) => p.from === raw.from)) ? "custom" : (raw.from ?? "");
+  const [custom, setCustom] = useState(preset === "custom");
+  const [from, setFrom] = useState(isoToLocalInput(raw.from ?? ""));
+  const [to, setTo] = useState(isoToLocalInput(raw.to ?? ""));
+  return { preset, custom, setCustom, from, setFrom, to, setTo, applied: (): Record<string, string> => (custom ? { from: localInputToIso(from), to: localInputToIso(to) } : {}) };
+}
+
+/** The time select (any time, presets, custom…) and, for a custom range, its two datetime inputs. */
+export function TimeRangeFields({ idPrefix, range, go, className, testId }: { idPrefix: string; range: ReturnType<typeof useTimeRange>; go: Go; className: string; testId: string }) {
+  return (
+    <>
+      <label className={className} htmlFor={`${idPrefix}-time`}>
+        <span>Time</span>
+        <select
+          id={`${idPrefix}-time`}
+          value={range.custom ? "custom" : range.preset}
+          onChange={(e) => {
+            const v = e.target.value;
+            if (v === "custom") return range.setCustom(true);
+            range.setCustom(false);
+            go({ from: v, to: "" });
+          }}
+          data-testid={testId}
+        >
+          <option value="">Any time</option>
+          {TIME_PRESETS.map((p) => (
+            <option key={p.from} value={p.from}>
+              {p.label}
+            </option>
+          ))}
+          <option value="custom">Custom range…</option>
+        </select>
+      </label>
+      {range.custom ? (
+        <>
+          <label className={className} htmlFor={`${idPrefix}-from`}>
+            <span>From (your time)</span>
+            <input id={`${idPrefix}-from`} type="datetime-local" value={range.from} onChange={(e) => range.setFrom(e.target.value)} />
+          </label>
+          <label className={className} htmlFor={`${idPrefix}-to`}>
+            <span>To (your time)</span>
+            <input id={`${idPrefix}-to`} type="datetime-local" value={range.to} onChange={(e) => range.setTo(e.target.value)} />
+          </label>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** Filters from the address that are not valid: nothing was searched; each one with its reason. */
+export function FilterErrors({ errors, testId }: { errors: Array<{ path: string; message: string }>; testId: string }) {
+  if (!errors.length) return null;
+  return (
+    <div className="result result-error" role="alert" data-testid={testId}>
+      <p>Some filters in the address are not valid, so nothing was searched. Change or clear them:</p>
+      <ul className="field-errors">
+        {errors.map((e) => (
+          <li key={e.path + e.message}>
+            <strong>{e.path || "filters"}</strong>: {e.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** CSV and JSON Lines downloads of the current view: `${path}?<query>&format=…`. */
+export function ExportLinks({ path, query, label, testIdPrefix }: { path: string; query: string; label: string; testIdPrefix: string }) {
+  const href = (format: string) => `${path}?${query ? `${query}&` : ""}format=${format}`;
+  return (
+    <div className="row hist-export" aria-label="Export this view">
+      <span className="small muted">{label}</span>
+      <a className="btn btn-secondary btn-sm" href={href("csv")} download data-testid={`${testIdPrefix}-csv`}>
+        CSV
+      </a>
+      <a className="btn btn-secondary btn-sm" href={href("jsonl")} download data-testid={`${testIdPrefix}-jsonl`}>
+        JSON Lines
+      </a>
+    </div>
+  );
+}
+
+/**
+ * Rows of a keyset-paged GET API, loaded a page at a time as the table asks for more: `path?<query>&
+ * limit=&cursor=`, the rows under `key` and `nextCursor` in the answer.
+ */
+export function useCursorPages<T>(opts: { path: string; query: string; key: string; initialRows: T[]; initialCursor: string | null; limit?: number }) {
+  const { path, query, key, limit = 200 } = opts;
+  const [rows, setRows] = useState(opts.initialRows);
+  const cursor = useRef(opts.initialCursor);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const more = useCallback(async () => {
+    if (!cursor.current || loading) return;
+    setLoading(true);
+    setError(null);
+    try {
+      const res = await fetch(`${path}?${query ? `${query}&` : ""}limit=${limit}&cursor=${encodeURIComponent(cursor.current)}`);
+      const body = (await res.json()) as Record<string, unknown> & { nextCursor: string | null; error?: { message: string } };
+      if (!res.ok) throw new Error(body.error?.message ?? `HTTP ${res.status}`);
+      cursor.current = body.nextCursor;
+      setRows((r) => [...r, ...(body[key] as T[])]);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setLoading(false);
+    }
+  }, [path, query, key, limit, loading]);
+  return { rows, more, loading, error, hasMore: cursor.current !== null };
+}
