@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
 import { createMission } from "../db/queries/events";
 import { ensureActor } from "../db/queries/users";
-import { episodicMemory, learnedPatterns, sessionMemory } from "../db/schema";
+import { auditLog, episodicMemory, learnedPatterns, sessionMemory } from "../db/schema";
 import { missionDefinitionSchema } from "../lib/mission";
 
 let tdb: TestDatabase;
@@ -270,5 +270,23 @@ describe("faultline library", () => {
     const q = await cli(["library", "query", "--json", "{}"]);
     expect(q.code).toBe(2);
     expect(JSON.parse(q.stdout).error.fieldErrors[0].path).toBe("observed_symptom");
+  });
+});
+
+describe("the CLI in the audit log", () => {
+  it("a mission run and a memory export are recorded as the CLI's actor (cli:<os user>), via cli", async () => {
+    const quick = `name: CLI audited\nobjective: Show up in the audit log\nallowedBinaries: [node]\nphases:\n  - name: EXECUTION\n    agents:\n      - name: echo\n        priority: critical\n        steps: [{ tool: shell, args: { command: node, args: ["-e", "console.log('ok')"] } }]\n`;
+    const run = await cli(["mission", "run", "-", "--json"], quick);
+    expect(run.code, run.stderr).toBe(0);
+    const missionId = JSON.parse(run.stdout).mission.id as string;
+    const exported = await cli(["memory", "export", "session", "--mission", missionId]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const user = os.userInfo().username;
+    const rows = await tdb.db.select().from(auditLog).where(eq(auditLog.actorId, `cli:${user}`)).orderBy(auditLog.id);
+    expect(rows.map((r) => [r.action, r.via, r.actorName, r.missionId])).toEqual([
+      ["mission.start", "cli", `CLI (${user})`, missionId],
+      ["memory.export", "cli", `CLI (${user})`, missionId],
+    ]);
+    expect(rows[0].summary).toBe(`CLI (${user}) started mission "CLI audited" (1 step).`);
   });
 });
