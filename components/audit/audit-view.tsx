@@ -7,7 +7,7 @@ import type { AuditEntry } from "@/db/queries/audit-log";
 import { AUDIT_ACTIONS, AUDIT_VIA } from "@/lib/audit";
 import { AUDIT_ACTION_GROUPS, AUDIT_FILTER_KEYS, AUDIT_OUTCOMES, serializeAuditFilters, type AuditFilters } from "@/lib/audit/filters";
 import { DiffTable } from "../library-curation/diff-table";
-import { ExportLinks, FilterErrors, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
+import { ExportLinks, FilterErrors, LoadMoreError, SearchRow, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
 import { VirtualTable, type VirtualColumn } from "../ui/virtual-table";
 
@@ -95,29 +95,23 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
         go({ ...Object.fromEntries(Object.entries(text).map(([k, v]) => [k, v.trim()])), ...range.applied() });
       }}
     >
-      <div className="hist-search-row">
-        <label className="sr-only" htmlFor="af-q">
-          Search the summaries
-        </label>
-        <input id="af-q" type="search" value={text.q} onChange={(e) => setText({ ...text, q: e.target.value })} placeholder="Search the summaries (e.g. approved, deprecated, 203.0.113.9)" maxLength={200} data-testid="audit-filter-q" />
-        <button type="submit" className="btn btn-primary" data-testid="audit-filter-apply">
-          Search
-        </button>
-        {anyFilter ? (
-          <button
-            type="button"
-            className="btn btn-ghost"
-            onClick={() => {
-              setText({ q: "", actor: "", targetType: "", targetId: "", mission: "" });
-              range.setCustom(false);
-              go(Object.fromEntries(AUDIT_FILTER_KEYS.map((k) => [k, ""])));
-            }}
-            data-testid="audit-filter-clear"
-          >
-            Clear filters
-          </button>
-        ) : null}
-      </div>
+      <SearchRow
+        id="af-q"
+        label="Search the summaries"
+        value={text.q}
+        onChange={(q) => setText({ ...text, q })}
+        placeholder="Search the summaries (e.g. approved, deprecated, 203.0.113.9)"
+        testIdPrefix="audit-filter"
+        onClear={
+          anyFilter
+            ? () => {
+                setText({ q: "", actor: "", targetType: "", targetId: "", mission: "" });
+                range.setCustom(false);
+                go(Object.fromEntries(AUDIT_FILTER_KEYS.map((k) => [k, ""])));
+              }
+            : null
+        }
+      />
       <div className="hist-filter-grid">
         {input("actor", "Who (name, email or actor id)", "e.g. Ana or cli:ops", "audit-actors")}
         <datalist id="audit-actors">
@@ -202,14 +196,7 @@ function AuditTable({ query, initial }: { query: string; initial: AuditInitial }
         height="min(60vh, 620px)"
         empty="No recorded action matches these filters. Widen the time range or clear a filter."
       />
-      {error ? (
-        <p className="result result-error" role="alert">
-          Could not load more rows: {error}{" "}
-          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void more()}>
-            Try again
-          </button>
-        </p>
-      ) : null}
+      <LoadMoreError error={error} what="rows" retry={() => void more()} />
       {open ? <AuditDetail entry={open} onClose={() => setOpen(null)} /> : null}
     </section>
   );

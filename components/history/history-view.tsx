@@ -4,7 +4,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useCallback, useState, useTransition, type ReactNode } from "react";
 import type { FacetOption, HistoryFacets, HistoryRow } from "@/db/queries/failure-history";
 import { FAILURE_LEVELS, FAILURE_SEVERITIES, HISTORY_FILTER_KEYS, OUTCOME_LABELS } from "@/lib/history/filters";
-import { ExportLinks, FilterErrors, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
+import { ExportLinks, FilterErrors, LoadMoreError, SearchRow, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
 import { VirtualTable, type VirtualColumn } from "../ui/virtual-table";
 import { durationText } from "./charts";
@@ -105,29 +105,23 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
         go({ q: q.trim(), ...range.applied() });
       }}
     >
-      <div className="hist-search-row">
-        <label className="sr-only" htmlFor="hf-q">
-          Search what happened, why and the root cause
-        </label>
-        <input id="hf-q" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder='Search what / why / root cause (e.g. quota, "connection refused")' maxLength={200} data-testid="filter-q" />
-        <button type="submit" className="btn btn-primary" data-testid="filter-apply">
-          Search
-        </button>
-        {anyFilter ? (
-          <button
-            type="button"
-            className="btn btn-ghost"
-            onClick={() => {
-              setQ("");
-              range.setCustom(false);
-              go(Object.fromEntries(HISTORY_FILTER_KEYS.map((k) => [k, ""])));
-            }}
-            data-testid="filter-clear"
-          >
-            Clear filters
-          </button>
-        ) : null}
-      </div>
+      <SearchRow
+        id="hf-q"
+        label="Search what happened, why and the root cause"
+        value={q}
+        onChange={setQ}
+        placeholder='Search what / why / root cause (e.g. quota, "connection refused")'
+        testIdPrefix="filter"
+        onClear={
+          anyFilter
+            ? () => {
+                setQ("");
+                range.setCustom(false);
+                go(Object.fromEntries(HISTORY_FILTER_KEYS.map((k) => [k, ""])));
+              }
+            : null
+        }
+      />
       <div className="hist-filter-grid">
         {raw.mission ? (
           <label className="field hist-field">
@@ -214,14 +208,7 @@ function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; in
         testId="history-table"
         empty="No failures match these filters. Widen the time range or clear a filter."
       />
-      {error ? (
-        <p className="result result-error" role="alert">
-          Could not load more failures: {error}{" "}
-          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void more()}>
-            Try again
-          </button>
-        </p>
-      ) : null}
+      <LoadMoreError error={error} what="failures" retry={() => void more()} />
     </section>
   );
 }

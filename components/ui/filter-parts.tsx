@@ -123,3 +123,37 @@ export function useCursorPages<T>(opts: { path: string; query: string; key: stri
   }, [path, query, key, limit, loading]);
   return { rows, more, loading, error, hasMore: cursor.current !== null };
 }
+
+/** The next page could not be loaded: why, and a way to try again. */
+export function LoadMoreError({ error, what, retry }: { error: string | null; what: string; retry: () => void }) {
+  if (!error) return null;
+  return (
+    <p className="result result-error" role="alert">
+      Could not load more {what}: {error}{" "}
+      <button type="button" className="btn btn-secondary btn-sm" onClick={retry}>
+        Try again
+      </button>
+    </p>
+  );
+}
+
+/** The search box of a filters form (it submits the form), and "Clear filters" while any filter is set. */
+export function SearchRow(props: { id: string; label: string; value: string; onChange: (v: string) => void; placeholder: string; testIdPrefix: string; onClear: (() => void) | null }) {
+  const { id, testIdPrefix: t } = props;
+  return (
+    <div className="hist-search-row">
+      <label className="sr-only" htmlFor={id}>
+        {props.label}
+      </label>
+      <input id={id} type="search" value={props.value} onChange={(e) => props.onChange(e.target.value)} placeholder={props.placeholder} maxLength={200} data-testid={`${t}-q`} />
+      <button type="submit" className="btn btn-primary" data-testid={`${t}-apply`}>
+        Search
+      </button>
+      {props.onClear ? (
+        <button type="button" className="btn btn-ghost" onClick={props.onClear} data-testid={`${t}-clear`}>
+          Clear filters
+        </button>
+      ) : null}
+    </div>
+  );
+}
