@@ -172,8 +172,8 @@ function AuditTable({ query, initial }: { query: string; initial: AuditInitial }
     { key: "target", header: "Target", width: "minmax(80px, 1fr)", cell: (r) => (r.targetType ? <span className="audit-clip small" title={`${r.targetType} ${r.targetId ?? ""}`}>{`${r.targetType} ${r.targetId ?? ""}`}</span> : <span className="muted">—</span>) },
     { key: "summary", header: "Summary", width: "minmax(160px, 2fr)", cell: (r) => <span className="audit-clip" title={r.summary}>{r.summary}</span> },
     { key: "via", header: "Via", width: "44px", cell: (r) => r.via },
-    { key: "ip", header: "From", width: "88px", cell: (r) => (r.ip ? <span className="audit-clip small" title={r.ip}>{r.ip}</span> : <span className="muted">—</span>) },
-    { key: "outcome", header: "Outcome", width: "80px", cell: (r) => <span className={r.outcome === "refused" ? "audit-refused" : "audit-ok"}>{r.outcome}</span> },
+    { key: "ip", header: "From", width: "84px", cell: (r) => (r.ip ? <span className="audit-clip small" title={r.ip}>{r.ip}</span> : <span className="muted">—</span>) },
+    { key: "outcome", header: "Outcome", width: "88px", cell: (r) => <span className={r.outcome === "refused" ? "audit-refused" : "audit-ok"}>{r.outcome}</span> },
   ];
 
   return (
