@@ -8,7 +8,7 @@ import pg from "pg";
 import { createDb, type DbHandle } from "../db/client";
 import { createMission, EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
 import { decideGate, listOpenGates } from "../db/queries/gates";
-import { pauseMission, resumeMission } from "../db/queries/mission-control";
+import { abortMission, pauseMission, resumeMission } from "../db/queries/mission-control";
 import { getMissionById, listMissions } from "../db/queries/missions";
 import { ensureActor } from "../db/queries/users";
 import { workers } from "../db/schema";
@@ -36,6 +36,7 @@ Usage:
   faultline mission show ID [--json]      state, derived final status, open gates, events
   faultline mission pause ID [--note TEXT]   pause at the next step boundary
   faultline mission resume ID [--note TEXT]  resume a paused mission
+  faultline mission abort ID [--note TEXT]   abort the mission: it ends FAILED after its compensations
   faultline gate list [--json]            open gates, oldest first
   faultline diagnose [FILE|-]             "5 whys" diagnosis of failure contexts (JSON or JSON Lines)
   faultline gate decide GATE_ID DECISION [--note TEXT]
@@ -135,8 +136,8 @@ async function main(argv: string[]): Promise<number> {
       if (sub === "run") return missionRun(rest[0], values.wait, values.json);
       if (sub === "list") return withDb({}, (h) => missionList(h, values.json));
       if (sub === "show") return withDb({}, (h) => missionShow(h, required(rest[0], "mission ID"), values.json));
-      if (sub === "pause" || sub === "resume") return withDb({}, (h) => missionControl(h, sub, required(rest[0], "mission ID"), values.note ?? null, values.json));
-      throw new UsageError(`Unknown command "mission ${sub ?? ""}". Use run, list, show, pause or resume.`);
+      if (sub === "pause" || sub === "resume" || sub === "abort") return withDb({}, (h) => missionControl(h, sub, required(rest[0], "mission ID"), values.note ?? null, values.json));
+      throw new UsageError(`Unknown command "mission ${sub ?? ""}". Use run, list, show, pause, resume or abort.`);
     case "gate":
       if (sub === "list") return withDb({}, (h) => gateList(h, values.json));
       if (sub === "decide") return withDb({}, (h, url) => gateDecide(h, url, required(rest[0], "GATE_ID"), required(rest[1], "decision (retry|skip|abort)"), values.note ?? null, values.json));
@@ -342,9 +343,14 @@ async function missionShow(h: DbHandle, id: string, json: boolean): Promise<numb
   return 0;
 }
 
-async function missionControl(h: DbHandle, what: "pause" | "resume", id: string, note: string | null, json: boolean): Promise<number> {
+async function missionControl(h: DbHandle, what: "pause" | "resume" | "abort", id: string, note: string | null, json: boolean): Promise<number> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw new UsageError(`"${id}" is not a mission ID (a UUID); list them with: faultline mission list`);
   const actor = cliActor();
+  if (what === "abort") {
+    const s = await abortMission(h.db, { missionId: id, actor: { ...actor, via: "cli" }, note });
+    print(json, { mission: summary(s), aborted: s.aborted }, () => `Mission "${s.name}" is aborted: it ends FAILED once its compensations (if any) have run.`);
+    return 0;
+  }
   const s =
     what === "pause"
       ? await pauseMission(h.db, { missionId: id, actorId: actor.id, kind: "operator", message: `${actor.name} paused the mission${note ? `: ${note}` : "."}`, audit: actor })

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, useTransition } from "react";
-import { pauseMissionAction, resumeMissionAction } from "@/app/(console)/missions/actions";
+import { abortMissionAction, pauseMissionAction, resumeMissionAction } from "@/app/(console)/missions/actions";
 import type { MissionState } from "@/lib/mission/types";
 import { queryKeys } from "../query-keys";
 
@@ -20,14 +20,18 @@ export function MissionControls({ mission, canControl }: { mission: MissionState
   const queryClient = useQueryClient();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
+  const [confirmAbort, setConfirmAbort] = useState(false);
+  const [abortNote, setAbortNote] = useState("");
   const ended = mission.runState === "completed" || mission.runState === "failed";
   if (ended) return null;
 
-  function act(kind: "pause" | "resume") {
+  function act(kind: "pause" | "resume" | "abort") {
     setError(null);
     startTransition(async () => {
-      const r = await (kind === "pause" ? pauseMissionAction : resumeMissionAction)({ missionId: mission.id });
+      const action = kind === "pause" ? pauseMissionAction : kind === "resume" ? resumeMissionAction : abortMissionAction;
+      const r = await action({ missionId: mission.id, note: kind === "abort" ? abortNote.trim() || null : null });
       if (r.status === "error") setError(r.error.message);
+      else if (kind === "abort") setConfirmAbort(false);
       await queryClient.invalidateQueries({ queryKey: queryKeys.missions.detail(mission.id) });
     });
   }
@@ -40,7 +44,12 @@ export function MissionControls({ mission, canControl }: { mission: MissionState
           <strong>{PAUSE_KIND[mission.paused.kind]}.</strong> {mission.paused.message} No new step starts until the mission is resumed.
         </div>
       ) : null}
-      {canControl ? (
+      {mission.aborted ? (
+        <div className="banner banner-error" role="status" data-testid="abort-banner">
+          <strong>Aborting.</strong> The mission ends FAILED once its compensations (if any) have run.
+        </div>
+      ) : null}
+      {canControl && !mission.aborted ? (
         <div className="row">
           {mission.paused ? (
             <button type="button" className="btn btn-primary" onClick={() => act("resume")} disabled={pending} data-testid="resume-mission">
@@ -51,7 +60,38 @@ export function MissionControls({ mission, canControl }: { mission: MissionState
               {pending ? "Pausing…" : "Pause at next step"}
             </button>
           )}
+          {confirmAbort ? null : (
+            <button type="button" className="btn btn-danger" onClick={() => setConfirmAbort(true)} disabled={pending} data-testid="abort-mission">
+              Abort mission…
+            </button>
+          )}
         </div>
+      ) : null}
+      {canControl && confirmAbort && !mission.aborted ? (
+        <form
+          className="card stack-tight"
+          data-testid="abort-confirm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            act("abort");
+          }}
+        >
+          <p>
+            <strong>Abort “{mission.name}”?</strong> Open gates close as abort, compensations undo completed steps, and the mission ends FAILED. This cannot be undone.
+          </p>
+          <div className="field">
+            <label htmlFor="abort-note">Reason (recorded in the event log and the audit log)</label>
+            <textarea id="abort-note" rows={2} maxLength={2000} value={abortNote} onChange={(e) => setAbortNote(e.target.value)} />
+          </div>
+          <div className="row">
+            <button type="submit" className="btn btn-danger" disabled={pending} data-testid="abort-confirm-button">
+              {pending ? "Aborting…" : "Abort mission"}
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={() => setConfirmAbort(false)} disabled={pending}>
+              Cancel
+            </button>
+          </div>
+        </form>
       ) : null}
       {error ? (
         <p className="result result-error" role="alert">

@@ -20,6 +20,7 @@ const TONE: Partial<Record<MissionEvent["type"], string>> = {
   "library.hypotheses": "running",
   "library.novel": "partial",
   "library.exhausted": "failed",
+  "mission.aborted": "failed",
 };
 
 export function actorLabel(actorId: string, actors: Record<string, string>): string {

@@ -227,7 +227,9 @@ async function writeAudit(tx: Tx, missionId: string, changes: AuditChange[]): Pr
         .where(and(eq(failureAudit.missionId, missionId), isNull(failureAudit.gateId), isNull(failureAudit.resolvedAt), inArray(failureAudit.level, c.levels), c.agent ? eq(failureAudit.agent, c.agent) : undefined));
     } else {
       const where =
-        "gateId" in c.by
+        "all" in c.by
+          ? undefined
+          : "gateId" in c.by
           ? eq(failureAudit.gateId, c.by.gateId)
           : "agent" in c.by
             ? and(eq(failureAudit.agent, c.by.agent), isNull(failureAudit.gateId))
@@ -248,7 +250,7 @@ async function writeAudit(tx: Tx, missionId: string, changes: AuditChange[]): Pr
 }
 
 /** Events after which a mission may have become claimable by a worker. */
-const WAKES_WORKERS = new Set<string>(["mission.created", "gate.resolved", "mission.resumed"]);
+const WAKES_WORKERS = new Set<string>(["mission.created", "gate.resolved", "mission.resumed", "mission.aborted"]);
 
 export interface EventsNotification {
   /** mission id */

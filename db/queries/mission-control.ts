@@ -46,6 +46,31 @@ async function auditControl(tx: Tx, actor: AuditActor, action: "mission.pause" |
   await recordAudit(tx, actor, { action, summary: `${message.replace(/\.$/, "")} (mission "${before.name}").`, target: { type: "mission", id: before.id }, missionId: before.id, before: view(before), after: view(after) });
 }
 
+/**
+ * Aborts the whole mission (a person's decision, or an agent's API call): open gates close as abort,
+ * compensations undo completed steps, and it ends FAILED. A step in flight still records its result.
+ * The audit row is written in the same transaction.
+ */
+export async function abortMission(db: Db, params: { missionId: string; actor: AuditActor; note: string | null }): Promise<MissionState> {
+  return db.transaction(async (tx) => {
+    const s = await lockState(tx as unknown as Db, params.missionId);
+    if (isTerminal(s)) throw new AppError("conflict", { userMessage: `Mission "${s.name}" has already ended (${s.finalStatus}); there is nothing to abort.` });
+    if (s.aborted) throw new AppError("conflict", { userMessage: `Mission "${s.name}" is already being aborted: its compensations are running, then it ends FAILED.` });
+    const message = `${params.actor.name} aborted the mission${params.note ? `: ${params.note}` : "."}`;
+    const openGates = s.gates.filter((g) => g.status === "open").map((g) => g.id);
+    const { state } = await appendEvents(tx, { missionId: params.missionId, actorId: params.actor.id, events: [t.missionAborted(message)] });
+    await recordAudit(tx, params.actor, {
+      action: "mission.abort",
+      summary: `${message}${openGates.length ? ` (closed ${openGates.length} open gate${openGates.length === 1 ? "" : "s"} as abort)` : ""}`,
+      target: { type: "mission", id: s.id },
+      missionId: s.id,
+      before: { runState: s.runState, phase: s.phase, paused: s.paused?.kind ?? null, openGates },
+      after: { runState: state.runState, aborted: true },
+    });
+    return state;
+  });
+}
+
 async function lockState(db: Db, id: string): Promise<MissionState> {
   const [row] = await db.select({ state: missions.state }).from(missions).where(eq(missions.id, id)).for("update");
   if (!row) throw new AppError("not_found", { userMessage: `Mission ${id} does not exist.` });

@@ -59,7 +59,7 @@ export type AuditChange =
   | { kind: "attribute"; failure: StepFailureRef; set: { rootCause: string } | { failureMode: string; confirmed: boolean } }
   /** Open entries of this mission (optionally of one agent, or not yet linked to a gate) get linked to a gate. */
   | { kind: "link"; gateId: string; agent: string | null; levels: FailureLevel[] }
-  | { kind: "resolve"; by: { gateId: string } | { agent: string } | { levels: FailureLevel[] }; resolution: FailureResolution };
+  | { kind: "resolve"; by: { gateId: string } | { agent: string } | { levels: FailureLevel[] } | { all: true }; resolution: FailureResolution };
 
 export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[] {
   const base = { missionId: e.missionId, seq: e.seq, timestamp: e.at, resolution: null, definition: after.name, actorId: e.actorId, phase: null, step: null, attempt: null };
@@ -134,6 +134,9 @@ export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[
           entry: { ...base, agent: null, phase: after.phase, errorType: e.payload.kind === "client" ? "operator_disconnected" : "infrastructure_outage", level: e.payload.kind, severity: e.payload.kind === "infrastructure" ? "critical" : "warning", what: e.payload.kind === "client" ? "Operator disconnected, mission paused." : "Infrastructure failure, mission paused.", why: e.payload.message, context: { kind: e.payload.kind } },
         },
       ];
+    case "mission.aborted":
+      // Aborting the mission is the decision on every failure still open.
+      return [{ kind: "resolve", by: { all: true }, resolution: { action: "abort", resolvedBy: e.actorId, resolvedAt: e.at } }];
     case "mission.resumed":
       return [{ kind: "resolve", by: { levels: ["infrastructure", "client"] }, resolution: { action: "resume", resolvedBy: actor(e.actorId), resolvedAt: e.at } }];
     case "compensation.failed":
@@ -162,7 +165,8 @@ export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[
       return [{ kind: "link", gateId: p.gateId, agent: p.kind === "phase" ? null : p.agent, levels: p.kind === "phase" ? ["phase"] : p.kind === "recovery" ? ["infrastructure"] : ["agent", "infrastructure"] }];
     }
     case "gate.resolved":
-      return [{ kind: "resolve", by: { gateId: e.payload.gateId }, resolution: { action: e.payload.decision, resolvedBy: e.actorId, resolvedAt: e.at } }];
+      // Abort ends the mission: it decides every failure still open (a library gate's failure is not linked to the gate).
+      return [{ kind: "resolve", by: e.payload.decision === "abort" ? { all: true } : { gateId: e.payload.gateId }, resolution: { action: e.payload.decision, resolvedBy: e.actorId, resolvedAt: e.at } }];
     case "mission.warning":
       return [{ kind: "resolve", by: { agent: e.payload.agent }, resolution: { action: "continue", resolvedBy: null, resolvedAt: e.at } }];
     case "diagnostic_reflection":

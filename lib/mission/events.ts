@@ -67,6 +67,8 @@ export type MissionEventBody =
   | { type: "phase.failed"; payload: { phase: Phase; reason: "agents_failed" | "timeout"; message: string } }
   | { type: "mission.paused"; payload: { kind: PauseKind; message: string } }
   | { type: "mission.resumed"; payload: { message: string } }
+  /** A person (or an agent's API call) aborted the whole mission: open gates close as abort, compensations run, it ends FAILED. */
+  | { type: "mission.aborted"; payload: { message: string } }
   | { type: "step.interrupted"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string; idempotent: boolean } }
   | { type: "step.rerun"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string; reason: "idempotent" | "operator" | "recovery" | "library" } }
   | { type: "compensation.started"; payload: { agent: string; attempt: number; step: number; idempotencyKey: string } }
@@ -122,6 +124,7 @@ export const EVENT_TYPES: readonly MissionEventType[] = [
   "phase.failed",
   "mission.paused",
   "mission.resumed",
+  "mission.aborted",
   "step.interrupted",
   "step.rerun",
   "compensation.started",

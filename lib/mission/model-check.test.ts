@@ -19,6 +19,12 @@ const NOT_MODELLED = ["diagnosis.proposal", "recovery.started", "recovery.fast_p
 /** The failure-mode library's walk is checked in its own run (library: true), below. */
 const LIBRARY_EVENTS = ["library.hypotheses", "library.novel", "library.probe", "library.resolution", "library.resolved", "library.exhausted"];
 
+/** An operator's abort of the whole mission is explored in its own run (aborts: 1), below. */
+const ABORT_EVENTS = ["mission.aborted"];
+/** The events a run never reached, in any order. */
+const missing = (r: ModelCheckResult) => [...missingEvents(r)].sort();
+const sorted = (list: string[]) => [...list].sort();
+
 type Reducer = (state: MissionState | null, e: MissionEvent) => MissionState;
 
 /** Invariants that failed, known violations (KNOWN_VIOLATIONS) left out. */
@@ -43,7 +49,7 @@ describe("the real engine and reducer satisfy the RFC 001 §3.8 invariants (exha
     expect(r.transitions).toBeGreaterThan(r.distinctStates);
     // Diagnoses are recorded only with diagnosis on (next test); ADR-0003 recovery and LLM proposals are covered
     // by lib/mission/recovery.test.ts and the worker tests, not by this model (see spec/README.md).
-    expect(missingEvents(r)).toEqual(["diagnostic_reflection", ...NOT_MODELLED, ...LIBRARY_EVENTS]);
+    expect(missing(r)).toEqual(sorted(["diagnostic_reflection", ...NOT_MODELLED, ...LIBRARY_EVENTS, ...ABORT_EVENTS]));
     for (const d of ["agent:retry", "agent:skip", "agent:abort", "agent:retry_phase", "agent:skip_phase", "phase:retry_phase", "phase:skip_phase", "phase:abort", "recovery:resume", "recovery:restart_phase", "recovery:abort", "approval:approve", "approval:skip", "approval:abort"]) {
       expect(r.coverage.decisions[d], d).toBeGreaterThan(0);
     }
@@ -57,7 +63,7 @@ describe("the real engine and reducer satisfy the RFC 001 §3.8 invariants (exha
     const r = await modelCheck({ ...CI_BOUNDS, steps: 1 });
     const withDiagnosis = await modelCheck({ ...CI_BOUNDS, steps: 1, diagnosis: true });
     expect(failed(withDiagnosis)).toEqual([]);
-    expect(missingEvents(withDiagnosis)).toEqual([...NOT_MODELLED, ...LIBRARY_EVENTS]);
+    expect(missing(withDiagnosis)).toEqual(sorted([...NOT_MODELLED, ...LIBRARY_EVENTS, ...ABORT_EVENTS]));
     // The model's failures (exit 1, a binary not allowed, a timeout past the phase deadline, all LLM providers
     // down) have no recovery that may run without a person, so a diagnosis changes no decision here.
     expect(withDiagnosis.distinctStates).toBe(r.distinctStates);
@@ -71,6 +77,16 @@ describe("the real engine and reducer satisfy the RFC 001 §3.8 invariants (exha
     expect(missingEvents(r).filter((e) => LIBRARY_EVENTS.includes(e))).toEqual([]);
     for (const d of ["library:run_probe", "library:skip_hypothesis", "library:confirm", "library:reject", "library:done", "library:not_done", "library:abort"]) expect(r.coverage.decisions[d], d).toBeGreaterThan(0);
     expect(r.longestPath!).toBeLessThanOrEqual(r.depthBound);
+  }, 120_000);
+
+  it("with an operator's abort of the whole mission at any boundary, gate or pause: compensations run and it ends FAILED", async () => {
+    const r = await modelCheck({ ...CI_BOUNDS, agents: 2, phases: 1, timeouts: false, infra: false, aborts: 1 });
+    expect(failed(r)).toEqual([]);
+    expect(missing(r)).not.toContain("mission.aborted");
+    expect(r.coverage.decisions["approval:approve"]).toBeGreaterThan(0);
+    expect(r.longestPath!).toBeLessThanOrEqual(r.depthBound);
+    const without = await modelCheck({ ...CI_BOUNDS, agents: 2, phases: 1, timeouts: false, infra: false });
+    expect(r.distinctStates).toBeGreaterThan(without.distinctStates);
   }, 120_000);
 
   it("the canonical state hash is sound: every merged pair of states has the same successors", async () => {

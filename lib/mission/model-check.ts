@@ -48,6 +48,8 @@ export interface ModelCheckBounds {
   crashes: number;
   /** Operator pauses on one path (each eventually resumed). */
   pauses: number;
+  /** Operator aborts of the whole mission (`mission.aborted`) on one path, at any boundary, gate or pause. Default 0. */
+  aborts: number;
   /** Objective checks of the definition. */
   objectiveChecks: number;
   /** The critical agent's last step is high-risk (approval gate). */
@@ -75,6 +77,7 @@ export const DEFAULT_BOUNDS: ModelCheckBounds = {
   phases: 2,
   crashes: 1,
   pauses: 1,
+  aborts: 0,
   objectiveChecks: 1,
   highRisk: true,
   compensate: true,
@@ -181,7 +184,7 @@ export function livenessBound(b: ModelCheckBounds): number {
     }
   bound += 3 * (A * b.agents + def.phases.length);
   bound += 2 * def.phases.length;
-  bound += 4 * b.crashes + 2 * b.pauses + compensable + 2;
+  bound += 4 * b.crashes + 2 * b.pauses + b.aborts + compensable + 2;
   return bound;
 }
 
@@ -246,9 +249,10 @@ interface Node {
   clock: number;
   crashes: number;
   pauses: number;
+  aborts: number;
 }
 
-type Action = { kind: "decide"; decision: GateDecision } | { kind: "pause" } | { kind: "resume" } | { kind: "engine"; choices: number[] };
+type Action = { kind: "decide"; decision: GateDecision } | { kind: "pause" } | { kind: "resume" } | { kind: "abort" } | { kind: "engine"; choices: number[] };
 
 interface Transition {
   action: Action;
@@ -324,6 +328,7 @@ async function perform(ctx: Ctx, node: Node, action: Action, describe = false): 
   let clock = node.clock;
   let crashes = node.crashes;
   let pauses = node.pauses;
+  let aborts = node.aborts;
   let crashed = false;
   let ids = 0;
   const batches: MissionEvent[][] = [];
@@ -439,6 +444,10 @@ async function perform(ctx: Ctx, node: Node, action: Action, describe = false): 
     } else if (action.kind === "resume") {
       labels.push("operator resumes");
       commit([t.missionResumed("resumed by an operator")], "user:operator");
+    } else if (action.kind === "abort") {
+      labels.push("operator aborts the mission");
+      aborts++;
+      commit([t.missionAborted("aborted by an operator")], "user:operator");
     } else {
       if (describe) {
         const next = nextAction(state);
@@ -451,7 +460,7 @@ async function perform(ctx: Ctx, node: Node, action: Action, describe = false): 
   } catch (err) {
     violations = err instanceof Stop ? err.violations : [{ invariant: "NoIllegalTransition", message: `the transition threw: ${(err as Error).stack ?? String(err)}` }];
   }
-  return { action, labels, batches, node: violations.length ? null : { state, clock, crashes, pauses }, violation: violations[0] ?? null, violations, known: knownHits, arities, taken };
+  return { action, labels, batches, node: violations.length ? null : { state, clock, crashes, pauses, aborts }, violation: violations[0] ?? null, violations, known: knownHits, arities, taken };
 }
 
 /** Every environment action from `node`, each with its transition. Engine transitions are enumerated over all choice sequences. */
@@ -463,6 +472,7 @@ async function successors(ctx: Ctx, node: Node): Promise<Transition[]> {
   if (gate) for (const o of gate.options) if (policyAllows(s, gate, o.action, ctx.b.retries)) out.push(await perform(ctx, node, { kind: "decide", decision: o.action }));
   if (s.paused) out.push(await perform(ctx, node, { kind: "resume" }));
   else if (node.pauses < ctx.b.pauses) out.push(await perform(ctx, node, { kind: "pause" }));
+  if (!s.aborted && node.aborts < ctx.b.aborts) out.push(await perform(ctx, node, { kind: "abort" }));
   if (!gate && !s.paused) {
     const explore = async (prefix: number[]) => {
       const tr = await perform(ctx, node, { kind: "engine", choices: prefix });
@@ -551,7 +561,7 @@ export function canonicalKey(node: Node, info: Ctx["info"]): string {
     if (s.compensations.some((x) => x.agent === c.agent && x.attempt === c.attempt && x.step === c.step)) continue;
     k += `${c.agent}/${c.attempt}/${c.step},`;
   }
-  return `${k}|c${node.crashes}p${node.pauses}`;
+  return `${k}|c${node.crashes}p${node.pauses}a${node.aborts}`;
 }
 
 /**
@@ -818,7 +828,7 @@ export async function modelCheck(options: ModelCheckOptions = {}): Promise<Model
     return id;
   };
 
-  const init: Node = { state: ctx.sys.applyEvent(null, { ...t.missionCreated(def), missionId: MISSION_ID, seq: 1, actorId: "user:model-check", at: new Date(T0).toISOString() } as MissionEvent), clock: T0, crashes: 0, pauses: 0 };
+  const init: Node = { state: ctx.sys.applyEvent(null, { ...t.missionCreated(def), missionId: MISSION_ID, seq: 1, actorId: "user:model-check", at: new Date(T0).toISOString() } as MissionEvent), clock: T0, crashes: 0, pauses: 0, aborts: 0 };
   const keep: Node[] | null = options.verifyAbstraction ? [init] : null;
   index.set(index.get(canonicalKey(init, ctx.info)).h, add(-1, -1, init));
   for (const x of checkState(ctx, init.state)) record(x.invariant, x.message, 0, null);
@@ -978,6 +988,8 @@ export async function modelCheck(options: ModelCheckOptions = {}): Promise<Model
 function encodeAction(a: Action): number {
   if (a.kind === "decide") return GATE_DECISIONS.indexOf(a.decision) << 2;
   if (a.kind === "pause") return 1;
+  // An abort is a "decide" code past every gate decision.
+  if (a.kind === "abort") return ABORT_CODE << 2;
   if (a.kind === "resume") return 2;
   if (a.choices.length > 8 || a.choices.some((c) => c > 7)) throw new Error("encodeAction: too many choices");
   let x = 3 | (a.choices.length << 2);
@@ -985,9 +997,11 @@ function encodeAction(a: Action): number {
   return x;
 }
 
+const ABORT_CODE = 63;
+
 function decodeAction(x: number): Action {
   const kind = x & 3;
-  if (kind === 0) return { kind: "decide", decision: GATE_DECISIONS[x >> 2] };
+  if (kind === 0) return x >> 2 === ABORT_CODE ? { kind: "abort" } : { kind: "decide", decision: GATE_DECISIONS[x >> 2] };
   if (kind === 1) return { kind: "pause" };
   if (kind === 2) return { kind: "resume" };
   const n = (x >> 2) & 7;
@@ -1016,7 +1030,7 @@ export async function randomRuns(options: Partial<ModelCheckBounds> & { runs: nu
   const out: Array<{ events: MissionEvent[]; state: MissionState; violation: Violation | null }> = [];
   for (let r = 0; r < options.runs; r++) {
     const created = { ...t.missionCreated(def), missionId: MISSION_ID, seq: 1, actorId: "user:model-check", at: new Date(T0).toISOString() } as MissionEvent;
-    let node: Node = { state: ctx.sys.applyEvent(null, created), clock: T0, crashes: 0, pauses: 0 };
+    let node: Node = { state: ctx.sys.applyEvent(null, created), clock: T0, crashes: 0, pauses: 0, aborts: 0 };
     const events: MissionEvent[] = [created];
     let violation: Violation | null = null;
     for (;;) {

@@ -432,6 +432,16 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       return withRunState(s);
     }
 
+    case "mission.aborted": {
+      if (s.aborted) bad("after the mission was already aborted");
+      // The abort is the decision of every open gate; a pause no longer holds a mission that is ending.
+      s.gates = s.gates.map((g) => (g.status === "open" ? { ...g, status: "resolved", decision: "abort", decidedBy: e.actorId, note: e.payload.message, decidedAt: e.at, openMs: Math.max(0, Date.parse(e.at) - Date.parse(g.openedAt)) } : g));
+      s.paused = null;
+      s.aborted = true;
+      s.compensations = [...s.compensations, ...planCompensations(s, null)];
+      return withRunState(s);
+    }
+
     case "mission.resumed": {
       if (!s.paused) bad("while the mission is not paused");
       s.paused = null;

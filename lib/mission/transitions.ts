@@ -152,6 +152,16 @@ export function missionResumed(message: string): NewMissionEvent {
   return { type: "mission.resumed", payload: { message }, reason: message, impact: "The mission continues from its last checkpoint.", evidence: null };
 }
 
+export function missionAborted(message: string): NewMissionEvent {
+  return {
+    type: "mission.aborted",
+    payload: { message },
+    reason: message,
+    impact: "The mission ends FAILED: open gates close as abort, compensations (if any) undo completed steps, no new step starts; a step in flight still records its result.",
+    evidence: null,
+  };
+}
+
 export function stepInterrupted(agent: string, attempt: number, step: number, key: string, idempotent: boolean): NewMissionEvent {
   return {
     type: "step.interrupted",

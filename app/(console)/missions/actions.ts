@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { createMission } from "@/db/queries/events";
-import { pauseMission, resumeMission } from "@/db/queries/mission-control";
+import { abortMission, pauseMission, resumeMission } from "@/db/queries/mission-control";
 import { userActorId } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
 import { parseMissionDefinition } from "@/lib/mission/definition";
@@ -38,5 +38,11 @@ export const pauseMissionAction = authedAction({ name: "pauseMission", permissio
 /** Resumes a paused mission from its last checkpoint (permission mission.control). */
 export const resumeMissionAction = authedAction({ name: "resumeMission", permission: "mission.control", input: controlInput }, async ({ missionId, note }, { user, actor }) => {
   const s = await resumeMission(getDb(), { missionId, actorId: userActorId(user.id), message: `${user.name} resumed the mission${note ? `: ${note}` : "."}`, audit: actor });
+  return { runState: s.runState };
+});
+
+/** Aborts the whole mission: open gates close as abort, compensations run, it ends FAILED (permission mission.control). */
+export const abortMissionAction = authedAction({ name: "abortMission", permission: "mission.control", input: controlInput }, async ({ missionId, note }, { actor }) => {
+  const s = await abortMission(getDb(), { missionId, actor, note: note ?? null });
   return { runState: s.runState };
 });
