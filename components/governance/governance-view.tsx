@@ -136,7 +136,7 @@ export function RiskMapView({ map }: { map: RiskMap }) {
                     <span className="muted">none</span>
                   )}
                 </td>
-                <td>{d.policies.length ? d.policies.join("; ") : <span className="muted">default (operators and admins, 1 decision, no timeout)</span>}</td>
+                <td>{d.policies.length ? d.policies.join("; ") : <span className="muted" title="No gate policy applies: operators and admins decide, one decision, no timeout">default</span>}</td>
                 <td className="num">{d.missions}</td>
               </tr>
             ))}
