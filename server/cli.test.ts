@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
 import { createMission } from "../db/queries/events";
 import { ensureActor } from "../db/queries/users";
@@ -217,7 +217,7 @@ describe("faultline library", () => {
     const yaml = await cli(["library", "export", "--format", "yaml"]);
     expect(yaml.stdout).toMatch(/^# Faultline failure-mode library, version 2: \d+ entries/);
     expect(yaml.stdout).toMatch(/- failure_id: FM-TST-0200\n {2}title: Vacuum-sealed jar lid\n/);
-  });
+  }, 120_000);
 
   it("--replace makes the file the whole library as one version: everything else is deprecated", async () => {
     const file = path.join(dataDir, "only-jar.yaml");
@@ -282,7 +282,7 @@ describe("the CLI in the audit log", () => {
     const exported = await cli(["memory", "export", "session", "--mission", missionId]);
     expect(exported.code, exported.stderr).toBe(0);
     const user = os.userInfo().username;
-    const rows = await tdb.db.select().from(auditLog).where(eq(auditLog.actorId, `cli:${user}`)).orderBy(auditLog.id);
+    const rows = await tdb.db.select().from(auditLog).where(and(eq(auditLog.actorId, `cli:${user}`), eq(auditLog.missionId, missionId))).orderBy(auditLog.id);
     expect(rows.map((r) => [r.action, r.via, r.actorName, r.missionId])).toEqual([
       ["mission.start", "cli", `CLI (${user})`, missionId],
       ["memory.export", "cli", `CLI (${user})`, missionId],

@@ -97,14 +97,17 @@ function decodeAuditCursor(cursor: string): { at: string; id: number } {
 export async function listAuditLog(db: Executor, f: AuditFilters, page: { cursor?: string | null; limit?: number } = {}): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(1, page.limit ?? 100), 1000);
   const after = page.cursor ? decodeAuditCursor(page.cursor) : null;
+  // The cursor keeps the time to the microsecond (a JavaScript Date has milliseconds: rows of the same
+  // millisecond would be skipped).
   const rows = await db
-    .select()
+    .select({ row: auditLog, exactAt: sql<string>`to_json(${auditLog.at})#>>'{}'` })
     .from(auditLog)
     .where(and(auditWhere(f), after ? sql`(${auditLog.at}, ${auditLog.id}) < (${after.at}::timestamptz, ${after.id})` : undefined))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(limit + 1);
-  const entries = rows.slice(0, limit).map(toEntry);
-  return { entries, nextCursor: rows.length > limit ? encodeAuditCursor(entries[entries.length - 1]) : null };
+  const entries = rows.slice(0, limit).map((r) => toEntry(r.row));
+  const last = rows[limit - 1];
+  return { entries, nextCursor: rows.length > limit ? encodeAuditCursor({ at: last.exactAt, id: last.row.id }) : null };
 }
 
 /** How many rows match the filters. */
