@@ -84,3 +84,12 @@ export function isoToLocalInput(iso: string): string {
   if (Number.isNaN(d.getTime()) || !/^\d{4}-/.test(iso)) return "";
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 }
+
+/** A saved query shipped in code. `needs`: a URL parameter the query is about (e.g. `mission`), filled in from the current view. */
+export interface BuiltInQuery {
+  id: string;
+  name: string;
+  query: string;
+  needs?: string;
+  description?: string;
+}

@@ -3,7 +3,10 @@ import { eq, sql } from "drizzle-orm";
 import { createTestDatabase, dbError, type TestDatabase } from "../test-helpers";
 import { appendEvents, createMission, listEventsAfter } from "./events";
 import { decideGate } from "./gates";
-import { listFailuresByMission, listRecentFailuresByCode, listUnresolvedFailures } from "./audit";
+import { listFailuresByMission } from "./audit";
+import { listFailureHistory } from "./failure-history";
+import { parseHistoryFilters } from "../../lib/history/filters";
+import { HISTORY_BUILT_IN_QUERIES } from "../../lib/history/saved-queries";
 import { ensureActor } from "./users";
 import { agents, gates, missions } from "../schema";
 import { reduce, simulate, transitions as t } from "../../lib/mission";
@@ -137,7 +140,13 @@ describe("the failure audit trail", () => {
     ]);
     expect(entries[0].context).toMatchObject({ code: "RATE_LIMITED", httpStatus: 429, retryAfterMs: 1000 });
     expect(entries[0].gateId).not.toBeNull();
-    expect(await listRecentFailuresByCode(tdb.db, { code: "RATE_LIMITED", sinceMs: 3_600_000 })).toHaveLength(1);
-    expect((await listUnresolvedFailures(tdb.db)).filter((x) => x.missionId === m.id)).toEqual([]);
+    // FAILURE_MODEL's other two queries, as the failure history ships them (built-in saved queries).
+    const builtIn = async (id: string) => {
+      const parsed = parseHistoryFilters(new URLSearchParams(HISTORY_BUILT_IN_QUERIES.find((q) => q.id === id)!.query));
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+      return (await listFailureHistory(tdb.db, { filters: parsed.filters })).rows;
+    };
+    expect(await builtIn("builtin:rate-limited-1h")).toHaveLength(1);
+    expect((await builtIn("builtin:unresolved")).filter((x) => x.missionId === m.id)).toEqual([]);
   });
 });

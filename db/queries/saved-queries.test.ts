@@ -4,7 +4,8 @@ import { createTestDatabase, dbError, type TestDatabase } from "../test-helpers"
 import { auditLog } from "../schema";
 import { personActor } from "../../lib/audit";
 import { upsertUser } from "./users";
-import { createSavedQuery, deleteSavedQuery, listSavedQueries, type BuiltInQuery } from "./saved-queries";
+import { createSavedQuery, deleteSavedQuery, listSavedQueries } from "./saved-queries";
+import type { BuiltInQuery } from "../../lib/query-filters";
 
 let tdb: TestDatabase;
 let ann: { id: string; name: string };

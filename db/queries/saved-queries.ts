@@ -5,6 +5,7 @@ import { AppError } from "../../lib/errors";
 import type { Db, Executor } from "../client";
 import { savedQueries, users } from "../schema";
 import { recordAudit } from "./audit-log";
+import type { BuiltInQuery } from "../../lib/query-filters";
 
 /**
  * Saved queries over the failure history (`failures`) or the audit log (`audit`): a name and the URL
@@ -15,14 +16,6 @@ import { recordAudit } from "./audit-log";
 
 export type SavedQueryScope = "failures" | "audit";
 
-/** A query shipped in code. `needs`: a URL parameter the query is about (e.g. `mission`), filled in from the current view. */
-export interface BuiltInQuery {
-  id: string;
-  name: string;
-  query: string;
-  needs?: string;
-  description?: string;
-}
 
 export interface SavedQueryView {
   id: string;

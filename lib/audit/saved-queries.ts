@@ -1,4 +1,4 @@
-import type { BuiltInQuery } from "../../db/queries/saved-queries";
+import type { BuiltInQuery } from "../query-filters";
 import { serializeAuditFilters } from "./filters";
 
 /** Views an auditor asks for often, shipped as built-in saved queries of the audit log. */

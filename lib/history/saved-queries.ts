@@ -1,4 +1,4 @@
-import type { BuiltInQuery } from "../../db/queries/saved-queries";
+import type { BuiltInQuery } from "../query-filters";
 import { serializeHistoryFilters } from "./filters";
 
 /**
