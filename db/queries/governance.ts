@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { PERMISSIONS } from "../../lib/auth/roles";
 import { CATEGORIES, RISK_LEVELS } from "../../lib/library/entry";
 import { agentsInOrder, definitionVocabulary, type MissionDefinition } from "../../lib/mission/definition";
+import { DECIDING_ROLES } from "../../lib/mission/gate-policy";
 import type { Executor } from "../client";
 
 /**
@@ -200,10 +200,9 @@ export async function manageView(db: Executor, opts: { slaMs: number; onDutyMs: 
   });
   const [u] = await rows<{ total: number; critical: number; oldest_at: string | null }>(db, sql`SELECT count(*)::int AS total, count(*) FILTER (WHERE severity = 'critical')::int AS critical, min(timestamp) AS oldest_at FROM failure_audit WHERE resolved_at IS NULL`);
   const byLevel = await rows<{ level: string; n: number }>(db, sql`SELECT level, count(*)::int AS n FROM failure_audit WHERE resolved_at IS NULL GROUP BY level ORDER BY n DESC`);
-  const deciderRoles = [...PERMISSIONS["gate.decide"]];
   const people = await rows<{ id: string; name: string; roles: string[]; groups: string[]; last_active_at: string | null }>(
     db,
-    sql`SELECT id, name, roles, groups, last_active_at FROM users WHERE active AND roles && ${sql.raw(`ARRAY[${deciderRoles.map((r) => `'${r}'`).join(",")}]::text[]`)} ORDER BY last_active_at DESC NULLS LAST, name`,
+    sql`SELECT id, name, roles, groups, last_active_at FROM users WHERE active AND roles && ARRAY[${sql.join(DECIDING_ROLES.map((r) => sql`${r}`), sql`, `)}]::text[] ORDER BY last_active_at DESC NULLS LAST, name`,
   );
   const deciders = people.map((p): OnDutyPerson => {
     const last = p.last_active_at ? new Date(p.last_active_at).toISOString() : null;
