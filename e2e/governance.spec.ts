@@ -46,7 +46,8 @@ test("an auditor reads governance: the library's risk map, definitions' risks, m
   await expect(page.getByTestId("gov-metrics").locator('[data-metric="missions"]')).toContainText(/Missions started\s*\d+/);
   await expect(page.getByRole("img", { name: /Per day:/ })).toBeVisible();
   // MANAGE: the approval gate waits; the operator who just acted is on duty.
-  await expect(page.getByTestId("gov-gate-row").filter({ hasText: name })).toContainText("approval");
+  // The worker opens the gate after the page was first rendered: the page follows live (LiveRefresh), no reload.
+  await expect(page.getByTestId("gov-gate-row").filter({ hasText: name })).toContainText("approval", { timeout: 20_000 });
   await expect(page.getByTestId("gov-on-duty").locator('li[data-on-duty="true"]').first()).toBeVisible();
   await screenshots(page, "governance");
 });

@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { manageView, measures, riskMap } from "@/db/queries/governance";
 import { ManageViewSection, MeasuresView, RiskMapView } from "@/components/governance/governance-view";
+import { LiveRefresh } from "@/components/realtime/live-refresh";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
 import { getPrincipal } from "@/server/auth";
@@ -20,6 +21,7 @@ export default async function GovernancePage() {
   const [map, measured, manage] = await Promise.all([riskMap(db), measures(db, 7), manageView(db, { slaMs: e.FAULTLINE_DECISION_SLA_MS, onDutyMs: e.FAULTLINE_ON_DUTY_MS })]);
   return (
     <div className="stack">
+      <LiveRefresh />
       <header className="page-head">
         <div className="stack-tight">
           <h1 className="page-title">Governance</h1>
