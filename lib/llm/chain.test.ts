@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeWithFallback, isAllProvidersFailed } from "./chain";
+import type { ChatRequest } from "./client";
 import { closedPort, startFakeLlmServer, type FakeLlmServer } from "./test-server";
 
 let srv: FakeLlmServer;
@@ -74,6 +75,49 @@ describe("completeWithFallback", () => {
     const r = await completeWithFallback([srv.provider("slow"), srv.provider("ok")], req, c.signal);
     expect(!r.ok && r.error).toMatchObject({ code: "TIMEOUT", details: { kind: "cancelled", allProvidersFailed: false } });
     expect(srv.count("ok")).toBe(before);
+  });
+
+  it("a text answer carries no tool calls", async () => {
+    const r = await completeWithFallback([srv.provider("ok")], req);
+    expect(r.ok && r.data.toolCalls).toEqual([]);
+  });
+
+  it("falling back keeps the request (tools, tool messages) and the tool calls of the provider that answered", async () => {
+    const tools = [{ name: "file", description: "Read or write a file.", parameters: { type: "object", properties: { path: { type: "string" } } } }];
+    const messages: ChatRequest["messages"] = [
+      { role: "user", content: "Goal: read a.txt" },
+      { role: "assistant", content: null, toolCalls: [{ id: "call_1", name: "file", arguments: '{"path":"a.txt"}' }] },
+      { role: "tool", toolCallId: "call_1", content: "not found" },
+    ];
+    srv.replyWith("backup-tools", () => ({ toolCalls: [{ id: "call_2", name: "file", arguments: { path: "b.txt" } }] }));
+    const before = srv.requests.length;
+    const r = await completeWithFallback([srv.provider("fail500"), srv.provider("notext"), srv.provider("backup-tools")], { messages, tools, toolChoice: "auto" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.data).toMatchObject({ content: "", toolCalls: [{ id: "call_2", name: "file", arguments: '{"path":"b.txt"}' }], provider: "backup-tools", finishReason: "tool_calls" });
+    expect(r.data.attempts.map((a) => [a.provider, a.ok, a.kind])).toEqual([
+      ["fail500", false, "unavailable"],
+      ["notext", false, "invalid_output"],
+      ["backup-tools", true, null],
+    ]);
+    // Every provider got the same request body apart from the model.
+    const bodies = srv.requests.slice(before).map((x) => ({ ...(x.body as Record<string, unknown>), model: undefined }));
+    expect(bodies).toHaveLength(3);
+    expect(bodies[1]).toEqual(bodies[0]);
+    expect(bodies[2]).toEqual(bodies[0]);
+    expect(bodies[0]).toMatchObject({
+      tools: [{ type: "function", function: tools[0] }],
+      tool_choice: "auto",
+      messages: [{ role: "user" }, { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "file" } }] }, { role: "tool", tool_call_id: "call_1", content: "not found" }],
+    });
+  });
+
+  it("malformed tool calls from every provider: INVALID_OUTPUT, all providers failed", async () => {
+    const r = await completeWithFallback([srv.provider("badtools"), srv.provider("noname")], req);
+    expect(!r.ok && r.error).toMatchObject({ code: "HTTP_ERROR", status: 200, details: { allProvidersFailed: true, agentErrorCode: "INVALID_OUTPUT", recoverable: false } });
+    const attempts = (!r.ok && (r.error.details?.attempts as Array<{ message: string }>)) || [];
+    expect(attempts[0].message).toContain("choices[0].message.tool_calls: must be an array");
+    expect(attempts[1].message).toContain("choices[0].message.tool_calls[0].function.name");
   });
 
   it("no provider configured: NOT_FOUND saying how to configure one", async () => {

@@ -1,5 +1,5 @@
 import { fail, ok, type ToolError, type ToolErrorCode, type ToolResult } from "../tools/result";
-import { chatCompletion, errorMessageFromBody, failureKindOf, type CallOptions, type ChatRequest, type LlmFailureKind, type Usage } from "./client";
+import { chatCompletion, errorMessageFromBody, failureKindOf, type CallOptions, type ChatRequest, type LlmFailureKind, type ToolCall, type Usage } from "./client";
 import type { Provider } from "./providers";
 
 /**
@@ -30,7 +30,10 @@ export interface Attempt {
 
 export interface FallbackData {
   [key: string]: unknown;
+  /** The model's text; "" when it answered with tool calls only. */
   content: string;
+  /** The functions the answering model asked to call (empty when it answered with text). */
+  toolCalls: ToolCall[];
   /** The provider that answered. */
   provider: string;
   model: string;
@@ -133,7 +136,8 @@ export function allFailedError(attempts: Attempt[]): ToolError {
 }
 
 /**
- * Try each provider in order until one returns a valid completion.
+ * Try each provider in order until one returns a valid completion. The request (tools and tool
+ * messages included) goes unchanged to each provider, so a fallback provider sees the same conversation.
  * - success: `{ ok: true, data: { content, provider, model, attempts, … } }` (attempts include the failures before it);
  * - the caller cancelled (signal): that failure, at once, with `details.attempts` so far — no further provider is tried;
  * - no provider configured: NOT_FOUND with `details.noProvidersConfigured`;
@@ -155,7 +159,7 @@ export async function completeWithFallback(providers: readonly Provider[], reque
     attempts.push(attempt);
     if (result.ok) {
       const d = result.data;
-      return ok({ content: d.content, provider: provider.name, model: d.model, finishReason: d.finishReason, usage: d.usage, attempts });
+      return ok({ content: d.content, toolCalls: d.toolCalls, provider: provider.name, model: d.model, finishReason: d.finishReason, usage: d.usage, attempts });
     }
     if (attempt.kind === "cancelled" || signal?.aborted) {
       const e = result.error;

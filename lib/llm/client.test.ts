@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatCompletion, classifyStatus, parseChatCompletion, parseDurationText, probeProvider, retryAfterFrom } from "./client";
+import { chatCompletion, classifyStatus, parseChatCompletion, parseDurationText, parseToolArguments, probeProvider, retryAfterFrom, type ChatMessage, type ToolSpec } from "./client";
 import { closedPort, startFakeLlmServer, type FakeLlmServer } from "./test-server";
 
 let srv: FakeLlmServer;
@@ -109,6 +109,160 @@ describe("chatCompletion against a real OpenAI-compatible server", () => {
     const r = await chatCompletion(srv.provider("slow"), req, { signal: c.signal });
     expect(!r.ok && r.error).toMatchObject({ code: "TIMEOUT", details: { kind: "cancelled" } });
     expect(!r.ok && r.error.message).toContain("lease lost");
+  });
+});
+
+describe("tool calls: parsing", () => {
+  const body = (message: unknown, finish = "tool_calls") => JSON.stringify({ model: "m", choices: [{ message, finish_reason: finish }] });
+
+  it("content null or absent is valid when tool calls came; ids, arguments and finish reason are kept", () => {
+    const r = parseChatCompletion(body({ role: "assistant", content: null, tool_calls: [{ id: "call_a", type: "function", function: { name: "file", arguments: '{"op":"read"}' } }] }));
+    expect(r).toEqual({ ok: true, value: { model: "m", content: "", toolCalls: [{ id: "call_a", name: "file", arguments: '{"op":"read"}' }], finishReason: "tool_calls", usage: null } });
+    const absent = parseChatCompletion(body({ tool_calls: [{ id: "x", function: { name: "ask", arguments: "{}" } }] }));
+    expect(absent.ok && absent.value.toolCalls).toEqual([{ id: "x", name: "ask", arguments: "{}" }]);
+    const both = parseChatCompletion(body({ content: "Let me look.", tool_calls: [{ id: "y", type: "function", function: { name: "shell", arguments: "{}" } }] }));
+    expect(both.ok && both.value).toMatchObject({ content: "Let me look.", toolCalls: [{ id: "y", name: "shell" }] });
+  });
+
+  it("a call without an id gets call_<index>; arguments sent as a JSON value are re-serialized, absent ones are empty", () => {
+    const r = parseChatCompletion(body({ content: null, tool_calls: [{ function: { name: "a", arguments: { x: 1 } } }, { id: "", function: { name: "b" } }] }));
+    expect(r.ok && r.value.toolCalls).toEqual([
+      { id: "call_0", name: "a", arguments: '{"x":1}' },
+      { id: "call_1", name: "b", arguments: "" },
+    ]);
+  });
+
+  it("neither text nor tool calls stays INVALID_OUTPUT, with the reason in words", () => {
+    for (const message of [{ content: null }, { content: null, tool_calls: [] }, { content: null, tool_calls: null }, {}]) {
+      expect(parseChatCompletion(body(message, "stop"))).toMatchObject({ ok: false, reason: expect.stringMatching(/^choices\[0\]\.message\.content is (null|absent) and there are no tool_calls: the provider sent neither text nor a tool call$/) });
+    }
+    expect(parseChatCompletion(body({ content: " ", tool_calls: [] }, "stop"))).toMatchObject({ ok: false, reason: expect.stringContaining("empty") });
+  });
+
+  it("malformed tool_calls name the field", () => {
+    expect(parseChatCompletion(body({ content: null, tool_calls: { name: "file" } }))).toEqual({ ok: false, reason: "choices[0].message.tool_calls: must be an array of tool calls" });
+    expect(parseChatCompletion(body({ content: null, tool_calls: [{ id: "c", function: { arguments: "{}" } }] }))).toEqual({ ok: false, reason: "choices[0].message.tool_calls[0].function.name: must be a string (the name of the function to call)" });
+    expect(parseChatCompletion(body({ content: null, tool_calls: [{ id: "c", function: { name: " " } }] }))).toMatchObject({ ok: false, reason: expect.stringContaining("tool_calls[0].function.name: must not be empty") });
+    expect(parseChatCompletion(body({ content: null, tool_calls: [{ id: "c" }] }))).toMatchObject({ ok: false, reason: expect.stringContaining("tool_calls[0].function: must be an object") });
+    expect(parseChatCompletion(body({ content: null, tool_calls: ["file"] }))).toMatchObject({ ok: false, reason: expect.stringContaining("tool_calls[0]: must be an object") });
+    expect(parseChatCompletion(body({ content: null, tool_calls: [{ id: "c", type: "custom", function: { name: "f" } }] }))).toMatchObject({ ok: false, reason: expect.stringContaining('tool_calls[0].type: must be "function"') });
+  });
+});
+
+describe("parseToolArguments", () => {
+  const call = (args: string) => ({ id: "c1", name: "file", arguments: args });
+
+  it("reads a JSON object; empty arguments are no arguments; fenced and double-encoded objects are tolerated", () => {
+    expect(parseToolArguments(call('{"op":"write","path":"a.txt"}'))).toEqual({ ok: true, args: { op: "write", path: "a.txt" } });
+    expect(parseToolArguments(call(""))).toEqual({ ok: true, args: {} });
+    expect(parseToolArguments(call("  \n"))).toEqual({ ok: true, args: {} });
+    expect(parseToolArguments(call('```json\n{"a":1}\n```'))).toEqual({ ok: true, args: { a: 1 } });
+    expect(parseToolArguments(call(JSON.stringify(JSON.stringify({ a: 2 }))))).toEqual({ ok: true, args: { a: 2 } });
+  });
+
+  it("anything but a JSON object is a reason in words naming the tool", () => {
+    const notJson = parseToolArguments(call("{op: write"));
+    expect(notJson).toMatchObject({ ok: false, reason: expect.stringMatching(/^the arguments of "file" are not JSON \(.+\): "\{op: write"$/) });
+    expect(parseToolArguments(call("[1,2]"))).toEqual({ ok: false, reason: 'the arguments of "file" are an array, not a JSON object of named arguments: "[1,2]"' });
+    expect(parseToolArguments(call("null"))).toMatchObject({ ok: false, reason: expect.stringContaining("are null, not a JSON object") });
+    expect(parseToolArguments(call('"write"'))).toMatchObject({ ok: false, reason: expect.stringContaining("are a string, not a JSON object") });
+    expect(parseToolArguments(call("42"))).toMatchObject({ ok: false, reason: expect.stringContaining("are a number") });
+  });
+});
+
+describe("tool calls over HTTP", () => {
+  const tools: ToolSpec[] = [
+    { name: "file", description: "Read or write a file.", parameters: { type: "object", properties: { op: { type: "string" }, path: { type: "string" } }, required: ["op", "path"] } },
+    { name: "finish", description: "Say the goal is achieved.", parameters: { type: "object", properties: { summary: { type: "string" } }, required: ["summary"] } },
+  ];
+  const conversation: ChatMessage[] = [
+    { role: "system", content: "You are an agent." },
+    { role: "user", content: "Goal: write notes.txt" },
+    { role: "assistant", content: null, toolCalls: [{ id: "call_1", name: "file", arguments: '{"op":"write","path":"notes.txt"}' }] },
+    { role: "tool", toolCallId: "call_1", content: '{"ok":true}' },
+    { role: "assistant", content: "Written; checking.", toolCalls: [{ id: "call_2", name: "file", arguments: '{"op":"read","path":"notes.txt"}' }] },
+    { role: "tool", toolCallId: "call_2", content: "hello" },
+  ];
+
+  it("sends tools, tool_choice and the conversation in the OpenAI format; parses the tool calls of the answer", async () => {
+    srv.replyWith("agent", () => ({ toolCalls: [{ id: "call_3", name: "finish", arguments: { summary: "done" } }] }));
+    const r = await chatCompletion(srv.provider("agent"), { messages: conversation, tools, toolChoice: "required", temperature: 0 });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.data).toMatchObject({ content: "", toolCalls: [{ id: "call_3", name: "finish", arguments: '{"summary":"done"}' }], finishReason: "tool_calls", model: "agent-model" });
+    expect(parseToolArguments(r.data.toolCalls[0])).toEqual({ ok: true, args: { summary: "done" } });
+    const sent = srv.requests.filter((x) => x.mode === "agent").at(-1)!.body as Record<string, unknown>;
+    expect(sent.tools).toEqual(tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } })));
+    expect(sent.tool_choice).toBe("required");
+    expect(sent.messages).toEqual([
+      { role: "system", content: "You are an agent." },
+      { role: "user", content: "Goal: write notes.txt" },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "file", arguments: '{"op":"write","path":"notes.txt"}' } }] },
+      { role: "tool", tool_call_id: "call_1", content: '{"ok":true}' },
+      { role: "assistant", content: "Written; checking.", tool_calls: [{ id: "call_2", type: "function", function: { name: "file", arguments: '{"op":"read","path":"notes.txt"}' } }] },
+      { role: "tool", tool_call_id: "call_2", content: "hello" },
+    ]);
+  });
+
+  it("text and tool calls together; a text answer has no tool calls; requests without tools send no tools", async () => {
+    srv.replyWith("chatty", (rec) => ((rec.body as { tools?: unknown }).tools ? { content: "On it.", toolCalls: [{ name: "file", arguments: '{"op":"list","path":"."}' }] } : { content: "plain" }));
+    const both = await chatCompletion(srv.provider("chatty"), { messages: conversation.slice(0, 2), tools, toolChoice: "auto" });
+    expect(both.ok && both.data).toMatchObject({ content: "On it.", toolCalls: [{ id: expect.stringMatching(/^call_chatty_/), name: "file", arguments: '{"op":"list","path":"."}' }], finishReason: "tool_calls" });
+    const text = await chatCompletion(srv.provider("chatty"), { messages: conversation.slice(0, 2), tools: [], toolChoice: "auto" });
+    expect(text.ok && text.data).toMatchObject({ content: "plain", toolCalls: [], finishReason: "stop" });
+    const sent = srv.requests.filter((x) => x.mode === "chatty").at(-1)!.body as Record<string, unknown>;
+    expect(sent).not.toHaveProperty("tools");
+    expect(sent).not.toHaveProperty("tool_choice");
+    const plain = await chatCompletion(srv.provider("ok"), req);
+    expect(plain.ok && plain.data.toolCalls).toEqual([]);
+    expect(srv.requests.filter((x) => x.mode === "ok").at(-1)!.body).not.toHaveProperty("tools");
+  });
+
+  it("content null without tool calls, tool_calls not an array, a call without a name: INVALID_OUTPUT naming the field", async () => {
+    const expectations: Record<string, RegExp> = {
+      notext: /choices\[0\]\.message\.content is null and there are no tool_calls: the provider sent neither text nor a tool call/,
+      badtools: /choices\[0\]\.message\.tool_calls: must be an array of tool calls/,
+      noname: /choices\[0\]\.message\.tool_calls\[0\]\.function\.name: must be a string/,
+    };
+    for (const [mode, reason] of Object.entries(expectations)) {
+      const r = await chatCompletion(srv.provider(mode), { ...req, tools });
+      expect(!r.ok && r.error).toMatchObject({ code: "HTTP_ERROR", status: 200, details: { kind: "invalid_output", agentErrorCode: "INVALID_OUTPUT", recoverable: false, provider: mode } });
+      expect(!r.ok && r.error.message).toMatch(/not a valid chat completion \(INVALID_OUTPUT\)/);
+      expect(!r.ok && r.error.message).toMatch(reason);
+    }
+  });
+
+  it('toolChoice "required" without tools is refused before any request (INVALID_ARGS, invalid_request)', async () => {
+    const before = srv.count("ok");
+    const r = await chatCompletion(srv.provider("ok"), { ...req, toolChoice: "required" });
+    expect(!r.ok && r.error).toMatchObject({ code: "INVALID_ARGS", details: { kind: "invalid_request", recoverable: false } });
+    expect(!r.ok && r.error.message).toMatch(/toolChoice is "required" but the request offers no tools/);
+    expect(srv.count("ok")).toBe(before);
+  });
+
+  it("script answers the i-th request with the i-th turn and repeats the last: an agent loop, deterministically", async () => {
+    srv.script("loop", [
+      { toolCalls: [{ name: "file", arguments: { op: "write", path: "notes.txt" } }] },
+      { content: "Checking.", toolCalls: [{ id: "fin", name: "finish", arguments: '{"summary":"done"}' }] },
+      "All done.",
+    ]);
+    const messages: ChatMessage[] = [{ role: "user", content: "Goal: write notes.txt" }];
+    const seen: string[] = [];
+    for (let turn = 0; turn < 4; turn++) {
+      const r = await chatCompletion(srv.provider("loop"), { messages, tools, toolChoice: "auto" });
+      if (!r.ok) throw new Error(r.error.message);
+      seen.push(r.data.toolCalls.map((c) => c.name).join(",") || `text:${r.data.content}`);
+      messages.push({ role: "assistant", content: r.data.content || null, toolCalls: r.data.toolCalls });
+      for (const c of r.data.toolCalls) messages.push({ role: "tool", toolCallId: c.id, content: JSON.stringify({ ran: c.name }) });
+    }
+    expect(seen).toEqual(["file", "finish", "text:All done.", "text:All done."]);
+    expect(srv.count("loop")).toBe(4);
+    const last = srv.requests.filter((x) => x.mode === "loop").at(-1)!.body as { messages: Array<Record<string, unknown>> };
+    expect(last.messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual(["call_loop_1_0", "fin"]);
+    // A text-only assistant turn goes out as plain text, without tool_calls.
+    expect(last.messages.at(-1)).toEqual({ role: "assistant", content: "All done." });
+    expect(() => srv.script("ok", ["x"])).toThrow(/built in/);
+    expect(() => srv.script("empty", [])).toThrow(/no turns/);
   });
 });
 

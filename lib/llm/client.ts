@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { fail, ok, type ToolError, type ToolResult } from "../tools/result";
-import { abortReason, errorCodes, readBodyCapped, rootMessage, type BodyRead } from "../tools/util";
+import { abortReason, errorCodes, errorMessage, readBodyCapped, rootMessage, type BodyRead } from "../tools/util";
 import type { Provider } from "./providers";
 
 /**
@@ -18,19 +18,53 @@ import type { Provider } from "./providers";
  *   cancelled       the caller's AbortSignal fired                    TIMEOUT                           yes
  *
  * `error.details` carries { kind, agentErrorCode (FAILURE_MODEL's code), recoverable, provider, model, latencyMs }.
+ *
+ * Function calling: `request.tools` / `toolChoice` go out as OpenAI `tools` / `tool_choice`; assistant
+ * messages with `toolCalls` and `tool` messages (`toolCallId`) are sent as `tool_calls` / `tool_call_id`.
+ * A completion carries `toolCalls` (empty when the model answered with text) and `content` ("" when it
+ * only called tools). Malformed `tool_calls` and a reply with neither text nor calls are invalid_output;
+ * toolChoice "required" without tools is invalid_request (INVALID_ARGS, nothing is sent).
+ * `parseToolArguments` reads a call's arguments.
  */
 
-export type ChatRole = "system" | "user" | "assistant";
-export interface ChatMessage {
-  role: ChatRole;
-  content: string;
+/**
+ * One function call a model asked for. `arguments` is the raw JSON text as the provider sent it
+ * (read it with `parseToolArguments`); `id` pairs it with the `tool` message that answers it.
+ */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
 }
+
+/** A message of the conversation. Tool calls and their results use the OpenAI wire format when sent. */
+export type ChatMessage =
+  | { role: "system" | "user"; content: string }
+  /** A model turn: text, tool calls, or both (content null when it only called tools). */
+  | { role: "assistant"; content: string | null; toolCalls?: ToolCall[] }
+  /** The result of the tool call `toolCallId`, as text (usually JSON). */
+  | { role: "tool"; toolCallId: string; content: string };
+export type ChatRole = ChatMessage["role"];
+
+/** A function the model may call: `parameters` is a JSON schema object for its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+/** "auto": the model chooses text or a call; "required": it must call a tool; "none": text only. */
+export type ToolChoice = "auto" | "required" | "none";
+
 export interface ChatRequest {
   messages: ChatMessage[];
   maxTokens?: number;
   temperature?: number;
   /** Ask for a JSON object (`response_format: {type: "json_object"}`). */
   json?: boolean;
+  /** Functions the model may call (sent as `tools: [{type: "function", function}]`). */
+  tools?: ToolSpec[];
+  /** Sent as `tool_choice`, only together with a non-empty `tools`. */
+  toolChoice?: ToolChoice;
 }
 
 export type LlmFailureKind = "rate_limited" | "unavailable" | "auth" | "invalid_request" | "invalid_output" | "cancelled";
@@ -55,7 +89,10 @@ export interface Usage {
 
 export interface Completion {
   [key: string]: unknown;
+  /** The model's text; "" when it answered with tool calls only. */
   content: string;
+  /** The functions the model asked to call, in order; empty when it answered with text. */
+  toolCalls: ToolCall[];
   /** The model the provider says answered (falls back to the configured one). */
   model: string;
   finishReason: string | null;
@@ -154,12 +191,31 @@ function excerpt(text: string, chars = EXCERPT_CHARS): string {
   return flat.length > chars ? `${flat.slice(0, chars)}…` : flat;
 }
 
+const toolCallSchema = z.object(
+  {
+    id: z.string({ error: "must be a string (the call's id)" }).nullish(),
+    type: z.literal("function", { error: 'must be "function" (the only kind of tool this client offers)' }).nullish(),
+    function: z.object(
+      {
+        name: z.string({ error: "must be a string (the name of the function to call)" }).trim().min(1, "must not be empty (the name of the function to call)"),
+        arguments: z.unknown().optional(),
+      },
+      { error: "must be an object with the function's name and arguments" },
+    ),
+  },
+  { error: "must be an object (one tool call)" },
+);
+
 const chatCompletionSchema = z.object({
   model: z.string().optional(),
   choices: z
     .array(
       z.object({
-        message: z.object({ role: z.string().optional(), content: z.string({ error: "must be a string (the provider sent no text)" }) }),
+        message: z.object({
+          role: z.string().optional(),
+          content: z.string({ error: "must be a string or null (the provider sent no text)" }).nullish(),
+          tool_calls: z.array(toolCallSchema, { error: "must be an array of tool calls" }).nullish(),
+        }),
         finish_reason: z.string().nullable().optional(),
       }),
     )
@@ -170,8 +226,23 @@ const chatCompletionSchema = z.object({
     .optional(),
 });
 
-/** Validates a 200 body as a chat completion; the reason in words when it is not one. */
-export function parseChatCompletion(bodyText: string): { ok: true; value: z.infer<typeof chatCompletionSchema> } | { ok: false; reason: string } {
+/** A validated chat completion, reduced to what a caller uses (choices[0]). */
+export interface ParsedChatCompletion {
+  model?: string;
+  /** "" when the model only called tools. */
+  content: string;
+  toolCalls: ToolCall[];
+  finishReason: string | null;
+  usage: Usage | null;
+}
+
+/**
+ * Validates a 200 body as a chat completion; the reason in words when it is not one. A completion
+ * must carry text or tool calls: `content` may be null or absent only when `tool_calls` is non-empty.
+ * A call without an id gets `call_<index>`; arguments sent as a JSON value instead of text are
+ * re-serialized, absent ones become "".
+ */
+export function parseChatCompletion(bodyText: string): { ok: true; value: ParsedChatCompletion } | { ok: false; reason: string } {
   let json: unknown;
   try {
     json = JSON.parse(bodyText);
@@ -182,8 +253,76 @@ export function parseChatCompletion(bodyText: string): { ok: true; value: z.infe
   if (!parsed.success) {
     return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`)).join("").replace(/^\./, "") || "body"}: ${i.message}`).join("; ") };
   }
-  if (!parsed.data.choices[0].message.content.trim()) return { ok: false, reason: "choices[0].message.content is empty" };
-  return { ok: true, value: parsed.data };
+  const choice = parsed.data.choices[0];
+  const content = choice.message.content ?? null;
+  const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).map((c, i) => ({
+    id: c.id?.trim() ? c.id : `call_${i}`,
+    name: c.function.name,
+    arguments: typeof c.function.arguments === "string" ? c.function.arguments : c.function.arguments == null ? "" : JSON.stringify(c.function.arguments),
+  }));
+  if (toolCalls.length === 0) {
+    if (content === null) return { ok: false, reason: `choices[0].message.content is ${choice.message.content === null ? "null" : "absent"} and there are no tool_calls: the provider sent neither text nor a tool call` };
+    if (!content.trim()) return { ok: false, reason: "choices[0].message.content is empty and there are no tool_calls" };
+  }
+  const u = parsed.data.usage;
+  return {
+    ok: true,
+    value: {
+      ...(parsed.data.model !== undefined ? { model: parsed.data.model } : {}),
+      content: content ?? "",
+      toolCalls,
+      finishReason: choice.finish_reason ?? null,
+      usage: u ? { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, totalTokens: u.total_tokens } : null,
+    },
+  };
+}
+
+/** JSON from a model's text: the whole text, or the body of a single ``` fenced block (as parseModelJson in lib/tools/llm.ts). */
+function parseFencedJson(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+  const trimmed = text.trim();
+  const fenced = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/i.exec(trimmed);
+  try {
+    return { ok: true, value: JSON.parse(fenced ? fenced[1] : trimmed) };
+  } catch (e) {
+    return { ok: false, reason: errorMessage(e) };
+  }
+}
+
+function jsonKind(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * The named arguments of a tool call as an object. Tolerated: "" or whitespace (no arguments → {}),
+ * a ``` fenced JSON block, and an object encoded twice (a JSON string holding the object's JSON).
+ * Anything else — not JSON, or JSON that is not an object — is `{ ok: false, reason }` in words;
+ * the caller decides (the runner turns it into a proposal the authority rejects).
+ */
+export function parseToolArguments(call: ToolCall): { ok: true; args: Record<string, unknown> } | { ok: false; reason: string } {
+  const raw = call.arguments ?? "";
+  if (!raw.trim()) return { ok: true, args: {} };
+  const parsed = parseFencedJson(raw);
+  if (!parsed.ok) return { ok: false, reason: `the arguments of "${call.name}" are not JSON (${parsed.reason}): "${excerpt(raw, 80)}"` };
+  let value = parsed.value;
+  if (typeof value === "string") {
+    const inner = parseFencedJson(value);
+    if (inner.ok && inner.value !== null && typeof inner.value === "object" && !Array.isArray(inner.value)) value = inner.value;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return { ok: false, reason: `the arguments of "${call.name}" are ${jsonKind(value)}, not a JSON object of named arguments: "${excerpt(raw, 80)}"` };
+  }
+  return { ok: true, args: value as Record<string, unknown> };
+}
+
+/** A message in the OpenAI wire format. */
+function wireMessage(m: ChatMessage): Record<string, unknown> {
+  if (m.role === "tool") return { role: "tool", tool_call_id: m.toolCallId, content: m.content };
+  if (m.role === "assistant") {
+    const calls = m.toolCalls ?? [];
+    if (calls.length === 0) return { role: "assistant", content: m.content ?? "" };
+    return { role: "assistant", content: m.content, tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) };
+  }
+  return { role: m.role, content: m.content };
 }
 
 const AGENT_CODE: Record<LlmFailureKind, LlmAgentErrorCode> = {
@@ -299,11 +438,26 @@ export async function chatCompletion(provider: Provider, request: ChatRequest, o
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const aborts = combineSignals(opts.signal, provider.timeoutMs);
-  const body: Record<string, unknown> = { model: provider.model, messages: request.messages, stream: false };
+  const body: Record<string, unknown> = { model: provider.model, messages: request.messages.map(wireMessage), stream: false };
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.json) body.response_format = { type: "json_object" };
+  const tools = request.tools ?? [];
+  if (tools.length > 0) {
+    body.tools = tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
+    if (request.toolChoice !== undefined) body.tool_choice = request.toolChoice;
+  }
   try {
+    if (request.toolChoice === "required" && tools.length === 0) {
+      return fail(
+        llmError(
+          { code: "INVALID_ARGS", message: `${label} was not called: toolChoice is "required" but the request offers no tools, so the model could not comply. Pass the tools, or leave toolChoice out.` },
+          "invalid_request",
+          provider,
+          0,
+        ),
+      );
+    }
     if (opts.signal?.aborted) return fail(transportError(opts.signal.reason, label, provider, "cancelled", opts.signal, 0));
     let res: Response;
     let read: BodyRead;
@@ -347,15 +501,8 @@ export async function chatCompletion(provider: Provider, request: ChatRequest, o
         ),
       );
     }
-    const choice = parsed.value.choices[0];
-    const u = parsed.value.usage;
-    return ok({
-      content: choice.message.content,
-      model: parsed.value.model ?? provider.model,
-      finishReason: choice.finish_reason ?? null,
-      usage: u ? { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, totalTokens: u.total_tokens } : null,
-      latencyMs,
-    });
+    const c = parsed.value;
+    return ok({ content: c.content, toolCalls: c.toolCalls, model: c.model ?? provider.model, finishReason: c.finishReason, usage: c.usage, latencyMs });
   } finally {
     aborts.cleanup();
   }

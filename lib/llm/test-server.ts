@@ -17,10 +17,24 @@ import type { Provider } from "./providers";
  *   auth401    401 {"error":{"message":"Incorrect API key provided"}}
  *   bad400     400 {"error":{"message":"maximum context length exceeded"}}
  *   reset      destroys the socket without answering
+ *   notext     200 whose message has content null and no tool_calls
+ *   badtools   200 whose tool_calls is an object, not an array
+ *   noname     200 with a tool call whose function has no name
  *
  * Scripted modes: `reply(mode, content)` makes `${url}/<mode>` answer chat with 200 and that content
  * (a string, or a function of the recorded request); models answers 200. Built-in names cannot be scripted.
+ * `replyWith(mode, fn)` answers with text and/or tool calls (finish_reason "tool_calls" when there are
+ * calls); `script(mode, turns)` answers the i-th chat request of the mode with turns[i] (the last
+ * turn repeats), so a test drives an agent loop deterministically.
  */
+
+/** One scripted model turn: text, tool calls, or both. `arguments` is JSON-stringified unless already a string. */
+export interface ScriptedTurn {
+  /** Default: null when there are tool calls, "" otherwise. */
+  content?: string | null;
+  /** Default id: `call_<mode>_<request number>_<index>`. */
+  toolCalls?: Array<{ id?: string; name: string; arguments: unknown }>;
+}
 
 export interface RecordedRequest {
   mode: string;
@@ -37,27 +51,41 @@ export interface FakeLlmServer {
   provider(mode: string, extra?: Partial<Provider>): Provider;
   /** Script a mode: its chat completions answer 200 with `content` (model `<mode>-model`). */
   reply(mode: string, content: string | ((req: RecordedRequest) => string)): void;
+  /** Script a mode: each chat completion answers what `fn` returns for the recorded request. */
+  replyWith(mode: string, fn: (req: RecordedRequest) => ScriptedTurn): void;
+  /** Script a mode: its i-th chat completion (counted from this call) answers turns[i]; the last turn repeats. A string turn is text. */
+  script(mode: string, turns: Array<ScriptedTurn | string>): void;
   close(): Promise<void>;
 }
 
-const BUILT_IN_MODES = new Set(["ok", "json", "fail500", "rate429", "ratebody", "slow", "malformed", "notjson", "auth401", "bad400", "reset"]);
+const BUILT_IN_MODES = new Set(["ok", "json", "fail500", "rate429", "ratebody", "slow", "malformed", "notjson", "auth401", "bad400", "reset", "notext", "badtools", "noname"]);
 
 export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promise<FakeLlmServer> {
   const slowMs = opts.slowMs ?? 1500;
   const requests: RecordedRequest[] = [];
-  const scripted = new Map<string, string | ((req: RecordedRequest) => string)>();
+  const scripted = new Map<string, (req: RecordedRequest) => ScriptedTurn>();
   const timers = new Set<NodeJS.Timeout>();
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { "content-type": "application/json", ...headers });
     res.end(JSON.stringify(body));
   };
-  const completion = (content: string, model = "fake-model") => ({
+  const completion = (content: string, model = "fake-model") => rawCompletion({ role: "assistant", content }, "stop", model);
+  const rawCompletion = (message: Record<string, unknown>, finishReason: string, model = "fake-model") => ({
     id: "chatcmpl-test",
     object: "chat.completion",
     model,
-    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    choices: [{ index: 0, message, finish_reason: finishReason }],
     usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
   });
+  const turnCompletion = (turn: ScriptedTurn, mode: string, n: number) => {
+    const calls = (turn.toolCalls ?? []).map((c, i) => ({
+      id: c.id ?? `call_${mode}_${n}_${i}`,
+      type: "function",
+      function: { name: c.name, arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}) },
+    }));
+    const content = turn.content !== undefined ? turn.content : calls.length ? null : "";
+    return rawCompletion({ role: "assistant", content, ...(calls.length ? { tool_calls: calls } : {}) }, calls.length ? "tool_calls" : "stop", `${mode}-model`);
+  };
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -77,11 +105,11 @@ export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promis
       const isChat = req.method === "POST" && endpoint === "/chat/completions";
       const isModels = req.method === "GET" && endpoint === "/models";
       if (!isChat && !isModels) return json(res, 404, { error: { message: `no route ${req.method} ${endpoint}` } });
-      const messages = (body as { messages?: { role: string; content: string }[] } | null)?.messages ?? [];
+      const messages = (body as { messages?: { role: string; content: string | null }[] } | null)?.messages ?? [];
       const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
       const okAnswer = () => (isModels ? json(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] }, { "x-ratelimit-remaining-requests": "99" }) : json(res, 200, completion(`echo: ${lastUser}`, `${mode}-model`)));
       const script = scripted.get(mode);
-      if (script !== undefined) return isModels ? okAnswer() : json(res, 200, completion(typeof script === "function" ? script(recorded) : script, `${mode}-model`));
+      if (script !== undefined) return isModels ? okAnswer() : json(res, 200, turnCompletion(script(recorded), mode, requests.filter((r) => r.mode === mode && r.path === "/chat/completions").length));
       switch (mode) {
         case "ok":
           return okAnswer();
@@ -112,11 +140,21 @@ export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promis
           return json(res, 400, { error: { message: "maximum context length exceeded" } });
         case "reset":
           return req.socket.destroy();
+        case "notext":
+          return isModels ? okAnswer() : json(res, 200, rawCompletion({ role: "assistant", content: null }, "stop"));
+        case "badtools":
+          return isModels ? okAnswer() : json(res, 200, rawCompletion({ role: "assistant", content: null, tool_calls: { name: "file", arguments: "{}" } }, "tool_calls"));
+        case "noname":
+          return isModels ? okAnswer() : json(res, 200, rawCompletion({ role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { arguments: "{}" } }] }, "tool_calls"));
         default:
           return json(res, 404, { error: { message: `unknown mode ${mode}` } });
       }
     });
   });
+  const scriptMode = (mode: string, fn: (req: RecordedRequest) => ScriptedTurn) => {
+    if (BUILT_IN_MODES.has(mode) || !/^[\w.-]+$/.test(mode)) throw new Error(`cannot script mode "${mode}": it is built in or not a single path segment`);
+    scripted.set(mode, fn);
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
@@ -125,9 +163,15 @@ export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promis
     requests,
     count: (mode) => requests.filter((r) => r.mode === mode).length,
     provider: (mode, extra = {}) => ({ name: mode, baseUrl: `${url}/${mode}`, model: `${mode}-model`, timeoutMs: 5_000, ...extra }),
-    reply: (mode, content) => {
-      if (BUILT_IN_MODES.has(mode) || !/^[\w.-]+$/.test(mode)) throw new Error(`cannot script mode "${mode}": it is built in or not a single path segment`);
-      scripted.set(mode, content);
+    reply: (mode, content) => scriptMode(mode, (req) => ({ content: typeof content === "function" ? content(req) : content })),
+    replyWith: (mode, fn) => scriptMode(mode, fn),
+    script: (mode, turns) => {
+      if (turns.length === 0) throw new Error(`cannot script mode "${mode}" with no turns: give at least one (the last one repeats)`);
+      let i = 0;
+      scriptMode(mode, () => {
+        const turn = turns[Math.min(i++, turns.length - 1)];
+        return typeof turn === "string" ? { content: turn } : turn;
+      });
     },
     close: () =>
       new Promise<void>((resolve) => {
