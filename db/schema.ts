@@ -5,6 +5,8 @@ import type { RecoveryPlan } from "../lib/mission/recovery";
 import type { GateApproval, GatePolicySnapshot } from "../lib/mission/gate-policy";
 import type { UserFacingError } from "../lib/errors";
 import type { MissionDefinition } from "../lib/mission/definition";
+import type { DecisionRecord, ProposedAction } from "../lib/authority/types";
+import type { Rule } from "../lib/authority/rules";
 
 /** People who sign in. Roles: admin, operator, reviewer, contributor, auditor (several allowed). */
 export const users = pgTable("users", {
@@ -146,12 +148,18 @@ export const savedQueries = pgTable(
 );
 export type SavedQueryRow = typeof savedQueries.$inferSelect;
 
-/** Everyone who writes events: users (`user:<id>`), workers (`worker:<host>:<pid>`), the CLI (`cli:<os user>`), the system. */
+/**
+ * The one actor registry (seed 002 FDR-N002): everyone who writes events, proposes or decides. Kind is
+ * human (console users `user:<id>`, the CLI `cli:<os user>`), agent (model-driven agents `agent:…`, LLMs
+ * `llm:…`) or system (workers, the authority, the diagnosis, health, gate policies). `meta` holds, for
+ * agents, provider, model and role; for every actor its origin (user, cli, worker, system, agent).
+ */
 export const actors = pgTable("actors", {
   id: text("id").primaryKey(),
-  kind: text("kind", { enum: ["user", "worker", "cli", "system", "agent"] }).notNull(),
+  kind: text("kind", { enum: ["human", "agent", "system"] }).notNull(),
   displayName: text("display_name").notNull(),
   userId: uuid("user_id").references(() => users.id),
+  meta: jsonb("meta").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 export type Actor = typeof actors.$inferSelect;
@@ -551,3 +559,53 @@ export const libraryMatches = pgTable(
   },
   (t) => [primaryKey({ columns: [t.missionId, t.seq, t.failureId] }), index("library_matches_entry").on(t.failureId, t.createdAt)],
 );
+
+/** Proposals (seed 002): the read model of `proposal.*` events, written in the same transaction. */
+export const proposals = pgTable(
+  "proposals",
+  {
+    id: uuid("id").primaryKey(),
+    missionId: uuid("mission_id")
+      .notNull()
+      .references(() => missions.id),
+    agent: text("agent").notNull(),
+    attempt: integer("attempt").notNull(),
+    actorId: text("actor_id")
+      .notNull()
+      .references(() => actors.id),
+    tool: text("tool").notNull(),
+    action: jsonb("action").$type<ProposedAction>().notNull(),
+    argsDigest: text("args_digest").notNull(),
+    level: integer("level").notNull(),
+    callId: text("call_id"),
+    status: text("status", { enum: ["pending", "approved", "rejected", "expired"] }).notNull(),
+    decision: jsonb("decision").$type<DecisionRecord>(),
+    decidedBy: text("decided_by"),
+    failureReason: text("failure_reason"),
+    pendingReason: text("pending_reason"),
+    gateId: uuid("gate_id"),
+    step: integer("step"),
+    submittedSeq: integer("submitted_seq").notNull(),
+    submittedAt: timestamp("submitted_at", { withTimezone: true, mode: "string" }).notNull(),
+    decidedAt: timestamp("decided_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [
+    index("proposals_mission").on(t.missionId, t.submittedSeq),
+    index("proposals_actor").on(t.actorId, t.submittedAt),
+    index("proposals_decider").on(t.decidedBy, t.decidedAt),
+    index("proposals_pending").on(t.submittedAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+export type ProposalRow = typeof proposals.$inferSelect;
+
+/** The admin's default authority policy, one row a version; the newest is in force (append-only). */
+export const authorityPolicies = pgTable("authority_policies", {
+  version: integer("version").primaryKey(),
+  rules: jsonb("rules").$type<Rule[]>().notNull(),
+  note: text("note"),
+  createdBy: text("created_by")
+    .notNull()
+    .references(() => actors.id),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+});
+export type AuthorityPolicyRow = typeof authorityPolicies.$inferSelect;

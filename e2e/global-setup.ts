@@ -9,6 +9,7 @@ import { runMigrations } from "../db/migrate";
 import { seedDatabase } from "../db/seed";
 import { freeLoopbackPort } from "../lib/net";
 import { ensureBuild, ROOT } from "../server/build";
+import { startReplayServer } from "../server/model-replay";
 
 /** The environment of an e2e web or worker process on 127.0.0.1:`port`. */
 export function serverEnv(opts: { databaseUrl: string; port: number; dataDir: string }): NodeJS.ProcessEnv {
@@ -74,7 +75,9 @@ export default async function globalSetup() {
 
   const port = await freeLoopbackPort();
   const baseURL = `http://127.0.0.1:${port}`;
-  const env = { ...serverEnv({ databaseUrl: dbUrl.toString(), port, dataDir }), FAULTLINE_POLL_MS: "500" };
+  // Autonomous agents' models in e2e: the recorded provider (db/seed/recordings/agents.json), as in demo mode.
+  const recorded = await startReplayServer();
+  const env = { ...serverEnv({ databaseUrl: dbUrl.toString(), port, dataDir }), FAULTLINE_POLL_MS: "500", FAULTLINE_RECORDED_PROVIDER: recorded.provider.baseUrl };
   const bin = path.join(ROOT, "bin", "faultline.mjs");
   // One log per run (kept), so a failure can be read after the fact.
   const logPath = path.join(dataDir, `e2e-server-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
@@ -94,6 +97,7 @@ export default async function globalSetup() {
     await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 15_000))]);
     web.kill("SIGKILL");
     worker.kill("SIGKILL");
+    await recorded.close();
     const d = new pg.Client({ connectionString: admin.toString() });
     await d.connect();
     // E2E_KEEP_DB=1 keeps the run's database for inspection after a failure.

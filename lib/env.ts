@@ -41,6 +41,14 @@ export const envSchema = z.object({
   FAULTLINE_DECISION_SLA_MS: int(3_600_000, 1000),
   /** Governance: someone who may decide gates is "on duty" when active in the console this recently (default 15 minutes). */
   FAULTLINE_ON_DUTY_MS: int(900_000, 1000),
+  /** Seed 002: how long an approval of a proposal stays valid before it must be decided again (default 15 minutes). */
+  FAULTLINE_APPROVAL_TTL_MS: int(900_000, 1000),
+  /**
+   * The recorded provider's base URL (server/model-replay.ts), set by `npm start` in demo mode and by the e2e
+   * setup: autonomous agents may use it (`provider: recorded`) besides FAULTLINE_LLM_PROVIDERS. It only
+   * replays recorded outputs; the optional LLM diagnosis never uses it.
+   */
+  FAULTLINE_RECORDED_PROVIDER: z.url({ error: "must be the recorded provider's base URL, e.g. http://127.0.0.1:4100/v1" }).optional(),
   FAULTLINE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Health checks (database, storage, LLM providers, websocket relay, workers) run this often. */
   FAULTLINE_HEALTH_INTERVAL_MS: int(10_000, 1000),

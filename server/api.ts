@@ -54,7 +54,7 @@ export function parseOr400<S extends z.ZodType>(schema: S, value: unknown, what:
 export const idSchema = z.guid();
 
 /** A malformed id names nothing: 404, like an id that does not exist. */
-export function parseIdOr404(id: string, what: "Mission" | "Gate" | "Pattern"): string {
+export function parseIdOr404(id: string, what: "Mission" | "Gate" | "Pattern" | "Proposal"): string {
   if (!idSchema.safeParse(id).success) throw new AppError("not_found", { userMessage: `${what} ${id} does not exist.` });
   return id;
 }

@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { agentProviders } from "./orchestrator/agent-providers";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -246,6 +247,8 @@ async function inProcessWorkerIfNone(h: DbHandle, url: string, missionId: string
     recoveryBinaries: e.FAULTLINE_RECOVERY_BINARIES,
     libraryProtocol: e.FAULTLINE_LIBRARY_PROTOCOL,
     llmProviders: e.FAULTLINE_LLM_PROVIDERS,
+    approvalTtlMs: e.FAULTLINE_APPROVAL_TTL_MS,
+    agentProviders: agentProviders(e),
     leaseMs: e.FAULTLINE_LEASE_MS,
     heartbeatMs: e.FAULTLINE_HEARTBEAT_MS,
     pollMs: e.FAULTLINE_POLL_MS,

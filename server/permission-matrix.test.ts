@@ -104,6 +104,8 @@ const MUTATIONS: Mutation[] = [
 
   // Route handlers.
   route("POST", "/api/v1/gates/[id]/decision", "gate.decide", { body: { decision: "abort" } }),
+  route("POST", "/api/v1/proposals/[id]/decision", "gate.decide", { body: { decision: "approve" } }),
+  route("PUT", "/api/v1/authority/policy", "policy.manage", { body: { rules: [] } }),
   route("POST", "/api/v1/library/contributions", "library.contribute", { body: {} }),
   route("PATCH", "/api/v1/library/contributions/[id]", "library.contribute", { body: {} }),
   route("POST", "/api/v1/library/contributions/[id]/comments", "library.contribute", { body: { body: "x" } }),

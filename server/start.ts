@@ -9,6 +9,7 @@ import { seedDatabase } from "../db/seed";
 import { env } from "../lib/env";
 import { loadDiagnosisConfig } from "../lib/diagnosis/config";
 import { ensureBuild, ROOT } from "./build";
+import { startReplayServer } from "./model-replay";
 
 const BIN = path.join(ROOT, "bin", "faultline.mjs");
 
@@ -60,6 +61,12 @@ export async function runLauncher(): Promise<void> {
     FAULTLINE_DATA_DIR: e.dataDir,
     NEXT_TELEMETRY_DISABLED: "1",
   };
+  // Demo mode: the demo's autonomous agents play recorded model outputs back (labelled; never a live model).
+  const recorded = e.FAULTLINE_DEMO_USERS && !e.FAULTLINE_RECORDED_PROVIDER ? await startReplayServer() : null;
+  if (recorded) {
+    Object.assign(childEnv, { FAULTLINE_RECORDED_PROVIDER: recorded.provider.baseUrl });
+    log(`Demo mode: autonomous demo agents use the recorded provider on ${recorded.url} (replays db/seed/recordings/agents.json; not a live model).`);
+  }
   let stopping = false;
   const children = new Set<ChildProcess>();
   const launch = (name: "web" | "worker", restarts = 0): void => {
@@ -97,6 +104,7 @@ export async function runLauncher(): Promise<void> {
       const killer = setTimeout(() => children.forEach((c) => c.kill("SIGKILL")), 20_000);
       await Promise.all(exits);
       clearTimeout(killer);
+      await recorded?.close();
       if (handle.owned) {
         log("stopping PostgreSQL …");
         await handle.stop();

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { agentProviders } from "./orchestrator/agent-providers";
 import { createDb } from "../db/client";
 import { env } from "../lib/env";
 import { loadDiagnosisConfig } from "../lib/diagnosis/config";
@@ -20,6 +21,8 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     recoveryBinaries: e.FAULTLINE_RECOVERY_BINARIES,
     libraryProtocol: e.FAULTLINE_LIBRARY_PROTOCOL,
     llmProviders: e.FAULTLINE_LLM_PROVIDERS,
+    approvalTtlMs: e.FAULTLINE_APPROVAL_TTL_MS,
+    agentProviders: agentProviders(e),
     leaseMs: e.FAULTLINE_LEASE_MS,
     heartbeatMs: e.FAULTLINE_HEARTBEAT_MS,
     pollMs: e.FAULTLINE_POLL_MS,

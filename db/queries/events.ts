@@ -4,7 +4,7 @@ import { applyEvent, progress, reduce, STATE_VERSION, type MissionDefinition, ty
 import { missionCreated } from "../../lib/mission/transitions";
 import { AppError } from "../../lib/errors";
 import type { Db, Executor, Tx } from "../client";
-import { agents, events, failureAudit, gates, missions, type EventRow } from "../schema";
+import { agents, events, failureAudit, gates, missions, proposals, type EventRow } from "../schema";
 import { auditChanges, type AuditChange } from "../../lib/mission/audit";
 import type { AuditActor } from "../../lib/audit";
 import { recordAudit } from "./audit-log";
@@ -105,7 +105,7 @@ export async function appendEvents(
     if (!built) continue;
     // Issue 6: the gate policy in force is snapshotted on the gate when it opens (a later change does not move its goalposts).
     const e = built.type === "gate.opened" && built.payload.policy === undefined ? await withGatePolicy(tx, state, built, at) : built;
-    const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: params.actorId, at } as MissionEvent;
+    const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: e.actorId ?? params.actorId, at } as MissionEvent;
     state = applyEvent(state, ev);
     stored.push(ev);
     audit.push(...auditChanges(ev, state));
@@ -113,6 +113,7 @@ export async function appendEvents(
   if (stored.length === 0) return { state, events: [] };
   await insertEvents(tx, stored);
   await writeProjections(tx, state);
+  await writeProposals(tx, state, stored);
   await writeAudit(tx, params.missionId, audit);
   await writeLearning(tx, stored, state.definition);
   await writeLibraryProtocol(tx, stored);
@@ -275,4 +276,46 @@ export async function listEventsAfter(db: Executor, params: { missionId: string;
     .orderBy(asc(events.seq))
     .limit(params.limit ?? 10_000);
   return rows.map(rowToEvent);
+}
+
+/** The proposals read model: the proposals these events touched, upserted from the state (same transaction). */
+async function writeProposals(tx: Tx, s: MissionState, stored: MissionEvent[]): Promise<void> {
+  const ids = new Set<string>();
+  for (const e of stored) {
+    if (e.type === "proposal.submitted" || e.type === "proposal.decided" || e.type === "proposal.expired") ids.add(e.payload.proposalId);
+    else if (e.type === "step.started" && e.payload.proposalId) ids.add(e.payload.proposalId);
+    else if (e.type === "gate.opened" && e.payload.proposalId) ids.add(e.payload.proposalId);
+  }
+  if (ids.size === 0) return;
+  const rows = s.proposals
+    .filter((p) => ids.has(p.id))
+    .map((p) => ({
+      id: p.id,
+      missionId: s.id,
+      agent: p.agent,
+      attempt: p.attempt,
+      actorId: p.actorId,
+      tool: p.action.tool,
+      action: p.action,
+      argsDigest: p.argsDigest,
+      level: p.level,
+      callId: p.callId,
+      status: p.status,
+      decision: p.decision,
+      decidedBy: p.decision?.decidedBy ?? null,
+      failureReason: p.decision?.failureReason ?? null,
+      pendingReason: p.decision?.pendingReason ?? null,
+      gateId: p.gateId,
+      step: p.step,
+      submittedSeq: p.submittedSeq,
+      submittedAt: p.submittedAt,
+      decidedAt: p.decision && p.decision.decision !== "pending" ? p.decision.decidedAt : null,
+    }));
+  await tx
+    .insert(proposals)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: proposals.id,
+      set: { status: sql`excluded.status`, decision: sql`excluded.decision`, decidedBy: sql`excluded.decided_by`, failureReason: sql`excluded.failure_reason`, pendingReason: sql`excluded.pending_reason`, gateId: sql`excluded.gate_id`, step: sql`excluded.step`, decidedAt: sql`excluded.decided_at` },
+    });
 }

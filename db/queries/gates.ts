@@ -9,6 +9,8 @@ import { actors, gates, missions, users } from "../schema";
 import { recordAudit } from "./audit-log";
 import { appendEvents } from "./events";
 import { getActorNames } from "./views";
+import { decideProposal } from "./authority";
+import { env } from "../../lib/env";
 
 export async function listOpenGates(db: Executor) {
   return db
@@ -59,6 +61,12 @@ export type DecideGateParams = { gateId: string; decision: GateDecision; note: s
  */
 export async function decideGate(db: Db, params: DecideGateParams): Promise<MissionState> {
   const actor: AuditActor = "actor" in params ? params.actor : { id: params.actorId, name: params.actorName, via: viaOf(params.actorId) };
+  // A proposal gate is answered through the authority (FDR-N013), never around it.
+  const [kind] = await db.select({ kind: gates.kind, proposalId: sql<string | null>`${gates.error}->'technical'->>'proposalId'` }).from(gates).where(eq(gates.id, params.gateId));
+  if (kind?.kind === "proposal" && kind.proposalId) {
+    const answer = params.decision === "approve" ? "approve" : params.decision === "reject" ? "reject" : "abort";
+    return (await decideProposal(db, { proposalId: kind.proposalId, answer, note: params.note, actor: { ...actor, kind: "human" }, approvalTtlMs: env().FAULTLINE_APPROVAL_TTL_MS })).state;
+  }
   let refusal: { error: AppError; missionId: string } | null = null;
   const state = await db.transaction(async (tx) => {
     const [g] = await tx.select({ missionId: gates.missionId }).from(gates).where(eq(gates.id, params.gateId));

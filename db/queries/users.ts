@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { ActorKind } from "../../lib/authority/types";
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import type { AuditActor } from "../../lib/audit";
 import { hashPassword, verifyPassword } from "../../lib/auth/password";
@@ -40,11 +41,17 @@ export async function upsertUser(db: Executor, params: { email: string; name: st
   return u;
 }
 
-export async function ensureActor(db: Executor, params: { id: string; kind: "user" | "worker" | "cli" | "system" | "agent"; displayName: string; userId?: string }) {
+/** Where an actor comes from; the registry's kind (FDR-N002: human, agent or system) follows from it. */
+export type ActorOrigin = "user" | "worker" | "cli" | "system" | "agent";
+const KIND_OF: Record<ActorOrigin, ActorKind> = { user: "human", cli: "human", worker: "system", system: "system", agent: "agent" };
+
+/** Registers an actor, or refreshes its name and meta (agents: provider, model, role). */
+export async function ensureActor(db: Executor, params: { id: string; kind: ActorOrigin; displayName: string; userId?: string; meta?: Record<string, unknown> }) {
+  const meta = { origin: params.kind, ...(params.meta ?? {}) };
   await db
     .insert(actors)
-    .values({ id: params.id, kind: params.kind, displayName: params.displayName, userId: params.userId ?? null })
-    .onConflictDoUpdate({ target: actors.id, set: { displayName: params.displayName } });
+    .values({ id: params.id, kind: KIND_OF[params.kind], displayName: params.displayName, userId: params.userId ?? null, meta })
+    .onConflictDoUpdate({ target: actors.id, set: { displayName: params.displayName, meta } });
 }
 
 export async function listActors(db: Executor) {

@@ -84,3 +84,35 @@ export function demoMissions(searchPort: number): MissionDefinition[] {
     },
   ].map((d) => missionDefinitionSchema.parse(d));
 }
+
+/**
+ * The demo's autonomous missions (seed 002): their model is the recorded provider (server/model-replay.ts,
+ * db/seed/recordings/agents.json), which `npm start` runs in demo mode. One succeeds after the authority
+ * rejects a dangerous proposal; one waits at a HITL prompt for the operator.
+ */
+export function demoAutonomousMissions(): MissionDefinition[] {
+  return [
+    {
+      name: "Build summary by an autonomous agent",
+      objective: "An autonomous agent writes the build summary; every action it chooses is a proposal the authority decides.",
+      allowedBinaries: ["ls", "rm"],
+      phases: [
+        {
+          name: "EXECUTION",
+          agents: [{ name: "summarizer", priority: "critical", autonomous: { goal: "Write a short summary of the build into build-summary.txt in the workspace, then finish.", tools: ["file", "shell"], maxActions: 6, evidence: [{ file_exists: "build-summary.txt" }], provider: "recorded" } }],
+        },
+      ],
+    },
+    {
+      name: "Key rotation waiting for an operator",
+      objective: "An autonomous agent stores the rotated key reference; writing under secrets/ needs a person's decision.",
+      rules: [{ id: "secrets-need-a-person", effect: "hold", tool: "file", path: "secrets/**", reason: "Anything written under secrets/ needs an operator's decision." }],
+      phases: [
+        {
+          name: "EXECUTION",
+          agents: [{ name: "rotator", priority: "critical", autonomous: { goal: "Store the rotated API key reference in secrets/api-key.ref in the workspace, then finish.", tools: ["file"], maxActions: 4, evidence: [{ file_exists: "secrets/api-key.ref" }], provider: "recorded" } }],
+        },
+      ],
+    },
+  ].map((d) => missionDefinitionSchema.parse(d));
+}

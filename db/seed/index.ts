@@ -6,7 +6,7 @@ import { createMission } from "../queries/events";
 import { listMissions } from "../queries/missions";
 import { countUsers, ensureActor, upsertUser } from "../queries/users";
 import { freeLoopbackPort } from "../../lib/net";
-import { demoMissions } from "./demo";
+import { demoAutonomousMissions, demoMissions } from "./demo";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -65,7 +65,8 @@ export async function seedDatabase(db: Db, opts: { demoUsers: boolean; missions?
   }
   result.libraryVersion = await loadStarterLibrary(db, starterLibrary(), SYSTEM_ACTOR);
   if (opts.missions !== false && (await listMissions(db, { limit: 1 })).length === 0) {
-    for (const definition of demoMissions(await freeLoopbackPort())) {
+    // The autonomous demo missions need the recorded provider, which runs in demo mode only.
+    for (const definition of [...demoMissions(await freeLoopbackPort()), ...(opts.demoUsers ? demoAutonomousMissions() : [])]) {
       await createMission(db, { definition, actorId: SYSTEM_ACTOR });
       result.createdMissions++;
     }

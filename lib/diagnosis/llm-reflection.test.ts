@@ -147,9 +147,9 @@ describe("reflectionRequest", () => {
       context: { taskGoal: "g".repeat(5000), previousActions: Array.from({ length: 20 }, (_, i) => ({ tool: "shell", args: { command: "npm", n: i, pad: "p".repeat(500) }, result: "r".repeat(2000), success: false })) },
     });
     const req = reflectionRequest(input, det, CFG);
-    const total = req.messages.reduce((n, m) => n + m.content.length, 0);
+    const total = req.messages.reduce((n, m) => n + (m.content?.length ?? 0), 0);
     expect(total).toBeLessThan(6000);
-    const user = req.messages[1].content;
+    const user = req.messages[1].content ?? "";
     expect(user).toContain("npm error code ENOSPC");
     expect(user).toContain("progress 2999 ");
     expect(user).not.toContain("npm error line 0:");
@@ -163,7 +163,7 @@ describe("reflectionRequest", () => {
       context: { taskGoal: long("g"), previousActions: Array.from({ length: 5 }, () => ({ tool: long("u"), args: { b: long("b") }, result: long("r"), success: false })) },
     });
     const worstReq = reflectionRequest(worst.input, worst.det, CFG);
-    expect(worstReq.messages.reduce((n, m) => n + m.content.length, 0)).toBeLessThanOrEqual(6000);
+    expect(worstReq.messages.reduce((n, m) => n + (m.content?.length ?? 0), 0)).toBeLessThanOrEqual(6000);
   });
 });
 

@@ -1,4 +1,4 @@
-import { agentDefinition } from "./definition";
+import { stepDefinitionOf } from "./steps";
 import type { MissionEvent } from "./events";
 import { allProvidersFailed, stepLabel } from "./failure";
 import type { MissionState } from "./types";
@@ -67,7 +67,7 @@ export function auditChanges(e: MissionEvent, after: MissionState): AuditChange[
   switch (e.type) {
     case "tool.failed": {
       const a = after.agents[e.payload.agent];
-      const step = agentDefinition(after.definition, a.name).steps[e.payload.step];
+      const step = stepDefinitionOf(after, a.name, e.payload.step, e.payload.attempt);
       const infra = allProvidersFailed(e.payload.error);
       return [
         {

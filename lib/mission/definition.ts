@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { RECOVERY_POLICIES } from "./recovery";
+import { rulesSchema } from "../authority/rules";
 
 /** RFC 001 §3.1 phase order. A definition may omit phases but never reorder them. */
 export const PHASES = ["CONTEXT_ENRICHMENT", "PLANNING", "RESEARCH", "DESIGN", "EXECUTION", "REVIEW"] as const;
@@ -71,12 +72,46 @@ export const stepSchema = z.strictObject({
 export type StepDefinition = z.infer<typeof stepSchema>;
 export type ToolCallDefinition = z.infer<typeof toolCallSchema>;
 
-export const agentSchema = z.strictObject({
-  name,
-  priority: z.enum(PRIORITIES, { error: `must be one of ${PRIORITIES.join(", ")}` }),
-  timeoutMs: z.number().int().positive().max(86_400_000).default(DEFAULT_AGENT_TIMEOUT_MS),
-  steps: z.array(stepSchema).min(1, "an agent needs at least one step"),
+/** Default proposal budget of an autonomous agent (seed 002: every model action is a proposal). */
+export const DEFAULT_MAX_ACTIONS = 20;
+
+/**
+ * An agent whose next action a model chooses (issue 14, seed 002). Every tool call the model makes is
+ * a proposal that the one authority decides; `finish` is approved only when `evidence` holds (FP-5).
+ */
+export const autonomousSchema = z.strictObject({
+  goal: z.string().trim().min(1, "must say what the agent is to achieve").max(4000, "must be at most 4000 characters"),
+  /** The only tools the model is offered. */
+  tools: z.array(z.enum(TOOL_NAMES, { error: `must be one of ${TOOL_NAMES.join(", ")}` })).min(1, "offer the model at least one tool"),
+  /** Proposals, approved or not, before the agent stops with RESOURCE_EXHAUSTED. */
+  maxActions: z.number().int().min(1).max(500).default(DEFAULT_MAX_ACTIONS),
+  /** The evidence rules scripted steps use, checked in the workspace when the model proposes `finish`. */
+  evidence: z.array(evidenceCheckSchema).default([]),
+  /** A provider name from FAULTLINE_LLM_PROVIDERS to try first (the others stay as fallback). */
+  provider: z.string().trim().min(1).max(80).optional(),
+  /** Sampling temperature (replay plays recorded outputs back: temperature 0 is still not deterministic). */
+  temperature: z.number().min(0).max(2).default(0),
 });
+export type AutonomousDefinition = z.infer<typeof autonomousSchema>;
+
+export const agentSchema = z
+  .strictObject({
+    name,
+    priority: z.enum(PRIORITIES, { error: `must be one of ${PRIORITIES.join(", ")}` }),
+    timeoutMs: z.number().int().positive().max(86_400_000).default(DEFAULT_AGENT_TIMEOUT_MS),
+    /** Scripted steps; an autonomous agent has none (the model proposes them). */
+    steps: z.array(stepSchema).default([]),
+    autonomous: autonomousSchema.optional(),
+  })
+  .superRefine(
+    (a, ctx) => {
+      // Runs even when another field is invalid (every field's error at once); steps may be unparsed then.
+      const steps = Array.isArray(a.steps) ? a.steps : [];
+      if (a.autonomous && steps.length) ctx.addIssue({ code: "custom", path: ["steps"], message: "an autonomous agent has no steps: its model proposes each action (remove steps, or remove autonomous)" });
+      if (!a.autonomous && steps.length === 0) ctx.addIssue({ code: "custom", path: ["steps"], message: "an agent needs at least one step (or `autonomous` with a goal and tools)" });
+    },
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  );
 export type AgentDefinition = z.infer<typeof agentSchema>;
 
 export const phaseSchema = z.strictObject({
@@ -101,6 +136,10 @@ export const missionDefinitionSchema = z
     recovery: z.enum(RECOVERY_POLICIES, { error: `must be one of ${RECOVERY_POLICIES.join(", ")}` }).default("propose"),
     /** Consult the failure-mode library after a failure's diagnosis (000 Output Protocol); false = ADR-0003 recovery only. */
     library: z.boolean({ error: "must be true or false" }).default(true),
+    /** Rules the authority applies to every proposal of this mission, beside the admin's default policy (deny wins). */
+    rules: rulesSchema.default([]),
+    /** The necessity level the author declares (0-3); the detected level is computed, and a lower declaration is a warning (FDR-N008). */
+    level: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)], { error: "must be 0, 1, 2 or 3" }).optional(),
     phases: z.array(phaseSchema).min(1, "a mission needs at least one phase"),
   })
   .superRefine((def, ctx) => {

@@ -1,4 +1,5 @@
 import { describeFailedEvidence } from "../tools/evidence";
+import { stepDefinitionOf } from "./steps";
 import { diagnose, patternTrigger, recoveryCandidates } from "../diagnosis/diagnose";
 import { diagnosticReflectionEvent } from "../diagnosis/context-log";
 import { inputContextFromToolError } from "../diagnosis/from-tool-error";
@@ -8,11 +9,18 @@ import { agentDefinition, TOOL_NAMES, type StepDefinition, type ToolCallDefiniti
 import { applyEvent } from "./reducer";
 import { recoveryStepKey, type DiagnosisProposalRecord, type MissionEvent, type NewMissionEvent } from "./events";
 import { chooseRecovery, helperSteps, rerunOverrides, STUCK_LOOP_REPEATS, stuckLoop, type PatternRef, type RecoveryChoice } from "./recovery";
-import { allProvidersFailed, approvalGate, exhaustedInfo, libraryGate, phaseGate, recoveryGate, stepLabel, toAgentError } from "./failure";
+import { allProvidersFailed, describeCall, approvalGate, exhaustedInfo, libraryGate, phaseGate, recoveryGate, stepLabel, toAgentError } from "./failure";
 import { actionVerdict, buildLibraryQuery, failureContext, LIBRARY_ACTION_TIMEOUT_MS, LIBRARY_HYPOTHESES, noveltyDraft, substituteAction, type LibraryConsultation, type LibraryQuery } from "./library";
 import { nextAction, phaseTimeLeft, type NextAction } from "./next-action";
 import * as t from "./transitions";
-import type { EvidenceRecord, MissionState } from "./types";
+import { approvedArgs, type AgentError, type AgentState, type EvidenceRecord, type MissionState } from "./types";
+import type { EvidenceCheck } from "./definition";
+import { ASK, FINISH, actionArgsProblem, buildPrompt, missionLevel, proposalGate, structuralError } from "./autonomous";
+import { attemptProposals } from "./steps";
+import { argsDigest } from "../authority/digest";
+import { decide, isApprovalValid, DEFAULT_APPROVAL_TTL_MS } from "../authority/authority";
+import type { Rule } from "../authority/rules";
+import type { ActorRecord, DecisionRecord } from "../authority/types";
 
 /**
  * The orchestration engine: performs one `nextAction` of a mission through an `EngineIO`. The worker
@@ -55,7 +63,23 @@ export interface EngineIO {
   library?(query: LibraryQuery, limit: number): Promise<LibraryConsultation>;
   /** The optional LLM reflection: a proposal checked against the deterministic diagnosis; null when no LLM is configured. */
   reflect?(input: InputContext, diagnosis: Diagnosis): Promise<DiagnosisProposalRecord | null>;
+  /**
+   * An autonomous agent's model turn (seed 002): the transcript goes to the model, its tool call comes back
+   * as the proposal. Absent = no LLM provider configured (an autonomous agent then stops, saying so).
+   */
+  think?(state: MissionState, agent: string, opts: { timeoutMs: number }): Promise<ThinkResult>;
+  /** The authority's inputs the engine cannot know: the admin's default policy, the approval lifetime, the workspace. */
+  authority?: { defaultPolicy(): Promise<Rule[]>; approvalTtlMs: number; workspace?(state: MissionState): string };
+  /** The agent's evidence rules checked now, in its workspace, against its last action's result (for `finish`). */
+  checkEvidence?(state: MissionState, agent: string, checks: EvidenceCheck[]): Promise<EvidenceRecord[]>;
+  /** Registers an actor (FDR-N002) before its first event. */
+  ensureActor?(actor: ActorRecord): Promise<void>;
 }
+
+/** What a model turn produced: one tool call (the first, if several), or text only, or a failure. */
+export type ThinkResult =
+  | { ok: true; actor: ActorRecord; call: { id: string | null; name: string; args: Record<string, unknown>; argsError: string | null } | null; text: string; model: { provider: string; model: string; latencyMs: number } }
+  | { ok: false; error: ToolError };
 
 export type StepOutcome = "progress" | "waiting" | "terminal" | "stopped";
 
@@ -67,7 +91,7 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
   if (action.kind === "wait") return { outcome: "waiting", state, action };
   if (io.stopped()) return { outcome: "stopped", state, action };
   // A phase past its timeout fails before any more of its work starts.
-  if (["runAgent", "continueAgent", "requestApproval", "rerunStep", "startRecovery", "recoveryStep", "recoveryRerun", "libraryProbe", "libraryResolve", "libraryRerun", "libraryGate"].includes(action.kind) && phaseTimeLeft(state, io.now()) <= 0) {
+  if (["runAgent", "continueAgent", "propose", "executeProposal", "stopAgent", "requestApproval", "rerunStep", "startRecovery", "recoveryStep", "recoveryRerun", "libraryProbe", "libraryResolve", "libraryRerun", "libraryGate"].includes(action.kind) && phaseTimeLeft(state, io.now()) <= 0) {
     const limit = state.definition.phases.find((p) => p.name === state.phase)?.timeoutMs;
     const abandoned = state.agentOrder.map((n) => state.agents[n]).filter((a) => a.recovery);
     return {
@@ -83,9 +107,33 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
       const a = state.agents[action.agent];
       return done(await io.append([t.agentStarted(a.name, a.attempt + 1)]));
     }
+    case "propose":
+      return done(await io.append(await proposeNext(state, action.agent, io, at)));
+    case "executeProposal": {
+      const a = state.agents[action.agent];
+      const p = state.proposals.find((x) => x.id === action.proposalId)!;
+      const args = approvedArgs(p);
+      // The approval binds to the digest of the args that run, and expires: a changed or expired approval is refused, never applied.
+      const valid = isApprovalValid(p.decision!, args, io.now());
+      if (!valid.ok) return done(await io.append([t.proposalExpired(p.id, valid.why === "expired" ? "expired" : "digest_mismatch", valid.message)]));
+      const index = a.steps.length;
+      const label = `${p.action.tool} ${describeCall(p.action.tool, args) ?? ""}`.trim();
+      const started = await io.append([t.stepStarted(state.id, a.name, a.attempt, index, p.action.tool, label, { proposalId: p.id, argsDigest: argsDigest(args) })]);
+      return executeStep(started, a.name, index, io, at);
+    }
+    case "stopAgent": {
+      const a = state.agents[action.agent];
+      const max = agentDefinition(state.definition, a.name).autonomous!.maxActions;
+      const message =
+        action.reason === "RESOURCE_EXHAUSTED"
+          ? `"${a.name}" used its ${max} proposals (maxActions) in attempt ${a.attempt} without an approved finish.`
+          : `The last ${attemptProposals(state, a).slice(-3).length} proposals of "${a.name}" were the same action and each was rejected: no permitted action is left to take.`;
+      return done(await io.append(stopEvents(a, structuralError(a, action.reason, message), io, at)));
+    }
     case "continueAgent": {
       const a = state.agents[action.agent];
       const def = agentDefinition(state.definition, a.name);
+      if (def.autonomous) return done(await io.append([t.autonomousCompleted(a.name, a.attempt, a.autonomous?.actions ?? 0)]));
       const index = a.steps.length;
       if (index >= def.steps.length) return done(await io.append([t.agentCompleted(a.name, a.attempt, def.steps.length)]));
       const started = await io.append([t.stepStarted(state.id, a.name, a.attempt, index, def.steps[index].tool, stepLabel(def.steps[index], index))]);
@@ -95,9 +143,8 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
       return done(await io.append([t.gateOpened(io.newId(), approvalGate(state, action.agent, action.step, at()), `Step ${action.step + 1} of "${action.agent}" is high-risk.`)]));
     case "interrupted": {
       const a = state.agents[action.agent];
-      const def = agentDefinition(state.definition, a.name);
       const st = a.steps[action.step];
-      if (st.status === "running" && io.idempotent(def.steps[action.step])) {
+      if (st.status === "running" && io.idempotent(stepDefinitionOf(state, a.name, action.step))) {
         const rerun = await io.append([t.stepRerun(a.name, a.attempt, action.step, st.idempotencyKey, "idempotent")]);
         return executeStep(rerun, a.name, action.step, io, at);
       }
@@ -183,7 +230,7 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
       return done(
         await io.append([
           t.libraryExhausted(a),
-          (s) => t.agentFailed(a.name, s.agents[a.name].attempt, toAgentError(error, agentDefinition(s.definition, a.name).steps[index], index)),
+          (s) => t.agentFailed(a.name, s.agents[a.name].attempt, toAgentError(error, stepDefinitionOf(s, a.name, index), index)),
           (s) => t.failureResponse(s, a.name, io.newId(), at(), { plan: null, note: "The failure-mode library's hypotheses were exhausted: an operator decides (flagged for investigation)." }, info),
         ]),
       );
@@ -196,7 +243,7 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
       return done(await io.append([t.phaseCompleted(state, action.phase)]));
     case "compensate": {
       const c = action.compensation;
-      const call = agentDefinition(state.definition, c.agent).steps[c.step].compensate!;
+      const call = stepDefinitionOf(state, c.agent, c.step, c.attempt).compensate!;
       // A compensation interrupted by a crash is run again: compensations are idempotent by key.
       const s1 = c.status === "pending" ? await io.append([t.compensationStarted(state.id, c.agent, c.attempt, c.step)]) : state;
       const { result, evidence } = await io.run(call, { state: s1, idempotencyKey: c.idempotencyKey, timeoutMs: call.timeoutMs ?? 60_000 });
@@ -228,7 +275,7 @@ async function executeStep(state: MissionState, agentName: string, index: number
   const action: NextAction = { kind: "continueAgent", agent: agentName };
   const a = state.agents[agentName];
   const def = agentDefinition(state.definition, agentName);
-  const step = def.steps[index];
+  const step = stepDefinitionOf(state, agentName, index);
   const label = stepLabel(step, index);
   const agentLeft = (a.startedAt ? Date.parse(a.startedAt) : io.now()) + def.timeoutMs - io.now();
   const phaseLeft = phaseTimeLeft(state, io.now());
@@ -277,6 +324,64 @@ async function executeStep(state: MissionState, agentName: string, index: number
   return { outcome: "progress", state: await io.append(events), action };
 }
 
+/** An agent stops without a failed step (a structural reason, or its model unavailable): the response matrix answers. */
+function stopEvents(a: AgentState, error: AgentError, io: EngineIO, at: () => string): Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)> {
+  return [t.agentFailed(a.name, a.attempt, error), (s) => t.failureResponse(s, a.name, io.newId(), at())];
+}
+
+/**
+ * One turn of an autonomous agent (seed 002): the model chooses an action; it becomes a proposal; the one
+ * authority decides it in the same transaction (approved, rejected with a FailureReason and counterfactual,
+ * or pending with a HITL prompt and a gate). A model that answers with text only proposes `finish`: its
+ * words are a claim, and only the evidence decides (FP-5).
+ */
+async function proposeNext(state: MissionState, agentName: string, io: EngineIO, at: () => string): Promise<Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)>> {
+  const a = state.agents[agentName];
+  const def = agentDefinition(state.definition, agentName);
+  const auto = def.autonomous!;
+  const left = Math.min((a.startedAt ? Date.parse(a.startedAt) : io.now()) + def.timeoutMs - io.now(), phaseTimeLeft(state, io.now()));
+  if (left <= 0) return stopEvents(a, structuralError(a, "TIMEOUT", `"${agentName}" reached its ${def.timeoutMs} ms time limit after ${a.autonomous?.actions ?? 0} proposal(s) without an approved finish.`), io, at);
+  if (!io.think) {
+    const message = `"${agentName}" is autonomous: a model chooses its actions, and no LLM provider is configured. Set FAULTLINE_LLM_PROVIDERS (a JSON array of OpenAI-compatible providers) and restart the worker, or give the agent scripted steps.`;
+    return stopEvents(a, structuralError(a, null, message, { code: "NOT_FOUND", message, details: { noProvidersConfigured: true } }, "PROVIDER_ERROR"), io, at);
+  }
+  const turn = await io.think(state, agentName, { timeoutMs: left });
+  if (!turn.ok) return stopEvents(a, { ...toAgentError(turn.error, { tool: "llm", args: {}, highRisk: false }, a.steps.length), context: { step: a.steps.length, stepName: "choosing its next action", tool: "model", toolError: turn.error }, failureReason: null }, io, at);
+  await io.ensureActor?.(turn.actor);
+  const call = turn.call ?? { id: null, name: FINISH, args: { summary: turn.text }, argsError: null };
+  const proposalId = io.newId();
+  const level = missionLevel(state.definition).effective;
+  const digest = argsDigest(call.args);
+  const evidence = call.name === FINISH && auto.evidence.length ? ((await io.checkEvidence?.(state, agentName, auto.evidence)) ?? []) : undefined;
+  const rejectedDigests = attemptProposals(state, a).filter((p) => p.status === "rejected").map((p) => p.argsDigest);
+  const record: DecisionRecord = decide({
+    proposal: { id: proposalId, actorId: turn.actor.actorId, agent: agentName, action: { tool: call.name, args: call.args }, argsDigest: digest },
+    level,
+    rules: state.definition.rules,
+    defaultPolicy: (await io.authority?.defaultPolicy()) ?? [],
+    allowedTools: auto.tools,
+    allowedBinaries: io.allowedBinaries?.(state) ?? state.definition.allowedBinaries,
+    workspace: io.authority?.workspace?.(state),
+    observations: evidence ? { evidence } : undefined,
+    history: { rejectedDigests },
+    now: io.now(),
+    approvalTtlMs: io.authority?.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
+    argsProblem: call.argsError ?? actionArgsProblem(call.name, call.args),
+  });
+  const events: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)> = [
+    t.proposalSubmitted({ proposalId, actorId: turn.actor.actorId, agent: agentName, attempt: a.attempt, action: { tool: call.name, args: call.args }, argsDigest: digest, level, callId: call.id, model: turn.model }),
+    (s) => t.proposalDecided(proposalId, record, { ...(evidence ? { evidence } : {}), ...(record.decision === "pending" ? { prompt: buildPrompt(s, s.proposals.find((p) => p.id === proposalId)!, record) } : {}) }),
+  ];
+  if (record.decision === "pending") {
+    events.push((s) => {
+      const p = s.proposals.find((x) => x.id === proposalId)!;
+      const prompt = buildPrompt(s, p, record);
+      return t.gateOpened(io.newId(), proposalGate(s, p, record, prompt, at()), call.name === ASK ? `"${agentName}" asked a question.` : `The authority holds the proposal for a decision (${record.pendingReason}).`);
+    });
+  }
+  return events;
+}
+
 /** Default time limit of a step that declares none (a recovery may scale it). */
 const DEFAULT_STEP_TIMEOUT_MS = 60_000;
 /** Time limit of one recovery helper step. */
@@ -287,7 +392,7 @@ function respondEvents(agentName: string, index: number, error: ToolError, choic
   return [
     (s) => {
       const a = s.agents[agentName];
-      return t.agentFailed(agentName, a.attempt, toAgentError(error, agentDefinition(s.definition, agentName).steps[index], index));
+      return t.agentFailed(agentName, a.attempt, toAgentError(error, stepDefinitionOf(s, agentName, index), index));
     },
     (s) => t.failureResponse(s, agentName, io.newId(), at(), { plan: choice?.plan ?? null, note: choice ? choice.reason : null }),
   ];
@@ -314,7 +419,7 @@ async function planAfterFailure(
   const loop = stuckLoop(a);
   if (loop && opts.diagnose && loop.count === STUCK_LOOP_REPEATS) events.push(t.loopDetected(a, index, loop));
   if (!io.diagnosis?.enabled) return { events, recovering: false, choice: null };
-  const step = agentDefinition(state.definition, agentName).steps[index];
+  const step = stepDefinitionOf(state, agentName, index);
   const input = await inputContext(state, agentName, index, error, data, io);
   const tried = a.recoveries.filter((r) => r.step === index).map((r) => r.strategy);
   const settings = { whyDepth: io.diagnosis.whyDepth, maxRecoveryAttempts: io.diagnosis.maxRecoveryAttempts };
@@ -415,9 +520,9 @@ function compact(data: Record<string, unknown>): Record<string, unknown> {
 /** ADR-0003 Input Context of a failed step: the failure and what the agent had around it. */
 async function inputContext(state: MissionState, agentName: string, index: number, error: ToolError, data: Record<string, unknown> | null, io: EngineIO): Promise<InputContext> {
   const a = state.agents[agentName];
-  const step = agentDefinition(state.definition, agentName).steps[index];
+  const step = stepDefinitionOf(state, agentName, index);
   const previousActions = state.completedSteps.slice(-3).map((c) => {
-    const s = agentDefinition(state.definition, c.agent).steps[c.step];
+    const s = stepDefinitionOf(state, c.agent, c.step, c.attempt);
     return { tool: s.tool, args: s.args, result: "ok", success: true };
   });
   return inputContextFromToolError(

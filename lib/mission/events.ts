@@ -6,6 +6,7 @@ import type { AgentError, DiagnosisSummary, EvidenceRecord, FinalStatus, GateDec
 import type { RecoveryPlan, RecoveryRecord } from "./recovery";
 import type { GatePolicySnapshot } from "./gate-policy";
 import type { HypothesisOutcome, LibraryDraft, LibraryHypothesis, LibraryQuery } from "./library";
+import type { DecisionRecord, HITLPrompt, NecessityLevel, ProposedAction } from "../authority/types";
 
 /** An LLM's diagnosis proposal as recorded: who proposed, what, and the deterministic verdict with its reasons. */
 export interface DiagnosisProposalRecord {
@@ -27,7 +28,13 @@ export type MissionEventBody =
   | { type: "mission.created"; payload: { definition: MissionDefinition } }
   | { type: "phase.started"; payload: { phase: Phase } }
   | { type: "agent.started"; payload: { agent: string; attempt: number } }
-  | { type: "step.started"; payload: { agent: string; attempt: number; step: number; tool: string; idempotencyKey: string } }
+  | { type: "step.started"; payload: { agent: string; attempt: number; step: number; tool: string; idempotencyKey: string; /** An autonomous agent's step: the approved proposal it runs. */ proposalId?: string; argsDigest?: string } }
+  /** Seed 002 FDR-N003: an actor proposes an action; it touches nothing until the authority approves it. */
+  | { type: "proposal.submitted"; payload: { proposalId: string; actorId: string; agent: string; attempt: number; action: ProposedAction; argsDigest: string; level: NecessityLevel; callId: string | null; model?: { provider: string; model: string; latencyMs: number } | null } }
+  /** The one authority's answer (or a person's, through it): approved, rejected, or pending with a HITL prompt. */
+  | { type: "proposal.decided"; payload: { proposalId: string; decision: DecisionRecord["decision"]; record: DecisionRecord; /** `finish`: the agent's evidence checked now. */ evidence?: EvidenceRecord[]; prompt?: HITLPrompt | null } }
+  /** An approval that may no longer run: it expired, or the args about to run do not match its digest. Never applied. */
+  | { type: "proposal.expired"; payload: { proposalId: string; why: "expired" | "digest_mismatch"; message: string } }
   | { type: "tool.succeeded"; payload: { agent: string; attempt: number; step: number; data: Record<string, unknown>; evidence: EvidenceRecord[] } }
   | { type: "tool.failed"; payload: { agent: string; attempt: number; step: number; error: ToolError; evidence: EvidenceRecord[] } }
   /** ADR-0003: the "5 whys" diagnosis of a tool failure, with its ContextLog record. */
@@ -59,7 +66,7 @@ export type MissionEventBody =
   | { type: "agent.completed"; payload: { agent: string; attempt: number } }
   | { type: "agent.failed"; payload: { agent: string; attempt: number; error: AgentError } }
   | { type: "mission.warning"; payload: { agent: string; message: string } }
-  | { type: "gate.opened"; payload: { gateId: string; kind: GateKind; agent: string; phase: Phase; step: number | null; options: GateOption[]; error: GateError; diagnosis?: DiagnosisSummary | null; recoveryPlan?: RecoveryPlan | null; recoveryNote?: string | null; /** Added by the database layer at append time (issue 6). */ policy?: GatePolicySnapshot | null; deadlineAt?: string | null } }
+  | { type: "gate.opened"; payload: { gateId: string; kind: GateKind; agent: string; phase: Phase; step: number | null; options: GateOption[]; error: GateError; /** Proposal gates. */ proposalId?: string | null; prompt?: HITLPrompt | null; diagnosis?: DiagnosisSummary | null; recoveryPlan?: RecoveryPlan | null; recoveryNote?: string | null; /** Added by the database layer at append time (issue 6). */ policy?: GatePolicySnapshot | null; deadlineAt?: string | null } }
   /** One person's choice on a gate whose policy needs several distinct approvals (N of M). */
   | { type: "gate.approval"; payload: { gateId: string; decision: GateDecision; note: string | null } }
   | { type: "gate.resolved"; payload: { gateId: string; decision: GateDecision; note: string | null; openMs: number } }
@@ -84,6 +91,8 @@ export type NewMissionEvent = MissionEventBody & {
   reason: string;
   impact: string;
   evidence: Record<string, unknown> | null;
+  /** Who this event is by, when not the appender (an agent's proposal, the authority's decision). */
+  actorId?: string;
 };
 
 /** An event as stored in the log. */
@@ -99,6 +108,9 @@ export const EVENT_TYPES: readonly MissionEventType[] = [
   "phase.started",
   "agent.started",
   "step.started",
+  "proposal.submitted",
+  "proposal.decided",
+  "proposal.expired",
   "tool.succeeded",
   "tool.failed",
   "diagnostic_reflection",

@@ -1,4 +1,6 @@
 import type { UserFacingError } from "../errors";
+import { stepDefinitionOf } from "./steps";
+import type { HITLPrompt } from "../authority/types";
 import type { ToolError } from "../tools/result";
 import { agentDefinition, phaseDefinition, type Phase, type Priority, type StepDefinition } from "./definition";
 import { hasValidEvidence } from "./status";
@@ -90,9 +92,9 @@ export function respondToFailure(state: MissionState, agent: AgentState, recover
   return { kind: "gate", options: agentGateOptions(state, agent, err, recovery) };
 }
 
-const option = (action: GateDecision, key: string, label: string, description: string): GateOption => ({ action, key, label, description, recommended: false });
+export const option = (action: GateDecision, key: string, label: string, description: string): GateOption => ({ action, key, label, description, recommended: false });
 
-function abortOption(state: MissionState): GateOption {
+export function abortOption(state: MissionState): GateOption {
   const kept = state.agentOrder.filter((n) => hasValidEvidence(state.agents[n])).length;
   const comp = compensationsOnAbort(state);
   return option(
@@ -104,7 +106,7 @@ function abortOption(state: MissionState): GateOption {
 }
 
 function compensationsOnAbort(state: MissionState): number {
-  return state.completedSteps.filter((c) => agentDefinition(state.definition, c.agent).steps[c.step].compensate).length;
+  return state.completedSteps.filter((c) => stepDefinitionOf(state, c.agent, c.step, c.attempt).compensate).length;
 }
 
 function recommend(options: GateOption[], action: GateDecision): GateOption[] {
@@ -188,6 +190,9 @@ export interface GateSpec {
   step: number | null;
   options: GateOption[];
   error: GateError;
+  /** A proposal gate: the pending proposal and its HITL prompt. */
+  proposalId?: string | null;
+  prompt?: HITLPrompt | null;
 }
 
 /** A failed phase (too many agents failed, or its timeout passed): retry phase, skip phase where allowed, abort. */
@@ -225,8 +230,7 @@ export function phaseGate(state: MissionState, at: string): GateSpec {
 /** FAILURE_MODEL crash recovery: resume from the last checkpoint, restart the phase, or abort and keep artifacts. */
 export function recoveryGate(state: MissionState, agentName: string, step: number, at: string): GateSpec {
   const a = state.agents[agentName];
-  const def = agentDefinition(state.definition, agentName);
-  const label = stepLabel(def.steps[step], step);
+  const label = stepLabel(stepDefinitionOf(state, agentName, step), step);
   const lastCompletedPhase = state.completedPhases.at(-1) ?? null;
   const incomplete = state.agentOrder.map((n) => state.agents[n]).filter((x) => x.phase === a.phase && (x.status === "running" || x.status === "pending"));
   const st = a.steps[step];

@@ -1,4 +1,5 @@
 import type { Diagnosis } from "../diagnosis/types";
+import { stepDefinitionOf } from "./steps";
 import type { ActionCheck, Category, ProbeAction, ResolutionAction, RiskLevel } from "../library/entry";
 import type { ToolError, ToolResult } from "../tools/result";
 import type { EvidenceRecord } from "../tools/evidence";
@@ -131,8 +132,7 @@ export interface FailureContext {
 }
 
 export function failureContext(s: MissionState, a: AgentState, index: number): FailureContext {
-  const def = s.definition.phases.flatMap((p) => p.agents).find((x) => x.name === a.name)!;
-  return { step: def.steps[index], error: a.steps[index]?.error ?? null };
+  return { step: stepDefinitionOf(s, a.name, index), error: a.steps[index]?.error ?? null };
 }
 
 // ---------------------------------------------------------------- the query

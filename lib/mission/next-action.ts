@@ -3,7 +3,9 @@ import { isSettled, isTerminal, nextPhase, openGate, phaseAgentsFailed } from ".
 import { deriveFinalStatus } from "./status";
 import { helperSteps } from "./recovery";
 import { libraryAction, type LibraryAction } from "./library";
-import type { CompensationState, FinalStatus, MissionState } from "./types";
+import type { AgentState, CompensationState, FinalStatus, MissionState } from "./types";
+import { attemptProposals, noExecutableAction, runsAsStep } from "./steps";
+import type { FailureReason } from "../authority/types";
 
 /** What the orchestrator must do next for a mission; a pure function of its state. */
 export type NextAction =
@@ -36,6 +38,12 @@ export type NextAction =
   | { kind: "completePhase"; phase: Phase }
   | { kind: "checkObjective" }
   | { kind: "finish"; finalStatus: FinalStatus }
+  /** An autonomous agent's model chooses its next action: a proposal the authority decides (seed 002). */
+  | { kind: "propose"; agent: string }
+  /** An approved proposal runs (its approval checked: unexpired, digest matching). */
+  | { kind: "executeProposal"; agent: string; proposalId: string }
+  /** An autonomous agent stops for a structural reason (budget used, no executable action). */
+  | { kind: "stopAgent"; agent: string; reason: FailureReason }
   /** The failure-mode library's walk over a failed step's hypotheses (lib/mission/library.ts). */
   | LibraryAction;
 
@@ -67,8 +75,9 @@ export function nextAction(s: MissionState): NextAction {
     if (inFlight) return { kind: "interrupted", agent: name, step: inFlight.index };
     const held = a.steps.find((st) => st.status === "interrupted");
     if (held) return held.resumeApproved ? { kind: "rerunStep", agent: name, step: held.index } : { kind: "interrupted", agent: name, step: held.index };
-    const next = a.steps.length;
     const def = agentDefinition(s.definition, name);
+    if (def.autonomous) return autonomousAction(s, a, def.autonomous.maxActions);
+    const next = a.steps.length;
     if (next < def.steps.length && def.steps[next].highRisk && !a.approvedSteps.includes(next)) return { kind: "requestApproval", agent: name, step: next };
     return { kind: "continueAgent", agent: name };
   }
@@ -83,4 +92,14 @@ export function phaseTimeLeft(s: MissionState, now: number): number {
   if (!phase || s.phase !== phase || !s.phaseStartedAt) return Infinity;
   const limit = phaseDefinition(s.definition, phase).timeoutMs;
   return limit ? Date.parse(s.phaseStartedAt) + limit - now : Infinity;
+}
+
+/** The loop of an autonomous agent: run what was approved, stop where nothing can go on, else propose. */
+function autonomousAction(s: MissionState, a: AgentState, maxActions: number): NextAction {
+  if (a.autonomous?.finished) return { kind: "continueAgent", agent: a.name };
+  const ready = attemptProposals(s, a).find((p) => p.status === "approved" && p.step === null && runsAsStep(p));
+  if (ready) return { kind: "executeProposal", agent: a.name, proposalId: ready.id };
+  if (noExecutableAction(s, a)) return { kind: "stopAgent", agent: a.name, reason: "NO_EXECUTABLE_ACTION" };
+  if ((a.autonomous?.actions ?? 0) >= maxActions) return { kind: "stopAgent", agent: a.name, reason: "RESOURCE_EXHAUSTED" };
+  return { kind: "propose", agent: a.name };
 }

@@ -8,9 +8,11 @@ import type { HypothesisOutcome, LibraryWalk } from "./library";
 import type { AgentState, CompensationState, GateState, MissionState, StepState } from "./types";
 
 import { SYSTEM_ACTOR_ID } from "./gate-policy";
+import { stepDefinitionOf } from "./steps";
+import type { ProposalState } from "./types";
 
 /** Bump when MissionState's shape changes: stored snapshots of an older version are rebuilt by reduce(events). */
-export const STATE_VERSION = 7;
+export const STATE_VERSION = 8;
 
 /** An event that the state machine does not allow in the current state. Names the transition. */
 export class IllegalTransitionError extends Error {
@@ -81,7 +83,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (a.phase !== s.phase) bad(`for agent "${a.name}" of ${a.phase} during ${s.phase}`);
       if (a.status !== "pending") bad(`for agent "${a.name}" which is ${a.status}`);
       if (e.payload.attempt !== a.attempt + 1) bad(`with attempt ${e.payload.attempt}; expected ${a.attempt + 1}`);
-      putAgent({ ...a, status: "running", attempt: e.payload.attempt, startedAt: e.at, steps: [], error: null, approvedSteps: [], undone: false, recovery: null, pendingRecovery: null, recoveries: [], library: null, libraryConsulted: [] });
+      putAgent({ ...a, status: "running", attempt: e.payload.attempt, startedAt: e.at, steps: [], error: null, approvedSteps: [], undone: false, recovery: null, pendingRecovery: null, recoveries: [], library: null, libraryConsulted: [], autonomous: a.autonomous ? { actions: 0, finished: null } : null });
       return s;
     }
 
@@ -92,8 +94,20 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}" whose step ${a.steps.length} has not succeeded`);
       if (e.payload.step !== expected) bad(`for step ${e.payload.step}; the next step of "${a.name}" is ${expected}`);
       const def = agentDefinition(s.definition, a.name);
-      if (expected >= def.steps.length) bad(`for step ${expected}; agent "${a.name}" has no such step`);
-      if (def.steps[expected].highRisk && !a.approvedSteps.includes(expected)) bad(`for high-risk step ${expected + 1} of "${a.name}" before an operator approved it`);
+      if (def.autonomous) {
+        // Seed 002: no tool runs without an approved, unexpired proposal whose digest matches the args about to run.
+        const p = s.proposals.find((x) => x.id === e.payload.proposalId) ?? bad(`for autonomous agent "${a.name}" without an approved proposal (FDR-N003: every action is a proposal)`);
+        if (p.agent !== a.name || p.attempt !== a.attempt) bad(`for proposal ${p.id} of agent "${p.agent}" attempt ${p.attempt}`);
+        const d = p.status === "approved" && p.decision ? p.decision : bad(`for proposal ${p.id}, which is ${p.status}, not approved`);
+        if (p.step !== null) bad(`for proposal ${p.id}, which already ran as step ${p.step}`);
+        if (p.action.tool === "finish" || p.action.tool === "ask") bad(`for proposal ${p.id} (${p.action.tool}), which is not a tool call`);
+        if (!e.payload.argsDigest || e.payload.argsDigest !== d.argsDigest) bad(`for proposal ${p.id} with args digest ${e.payload.argsDigest ?? "(none)"}; the approval binds to ${d.argsDigest}`);
+        if (d.expiresAt && Date.parse(e.at) > Date.parse(d.expiresAt)) bad(`for proposal ${p.id}, whose approval expired at ${d.expiresAt}`);
+        s.proposals = s.proposals.map((x) => (x.id === p.id ? { ...x, step: expected } : x));
+      } else {
+        if (expected >= def.steps.length) bad(`for step ${expected}; agent "${a.name}" has no such step`);
+        if (def.steps[expected].highRisk && !a.approvedSteps.includes(expected)) bad(`for high-risk step ${expected + 1} of "${a.name}" before an operator approved it`);
+      }
       putAgent({ ...a, steps: [...a.steps, { index: expected, tool: e.payload.tool, status: "running", idempotencyKey: e.payload.idempotencyKey, evidence: [], error: null, reruns: 0, resumeApproved: false }] });
       return s;
     }
@@ -107,11 +121,12 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (e.type === "tool.succeeded" && !(e.payload.evidence.length > 0 && e.payload.evidence.every((r) => r.passed))) {
         bad(`without passing evidence: a step succeeds only with evidence (RFC 001 §3.3)`);
       }
+      setProposalOutcome(s, a.name, a.attempt, st.index, e.type === "tool.succeeded" ? { ok: true, data: e.payload.data, error: null } : { ok: false, data: null, error: e.payload.error });
       if (e.type === "tool.succeeded") {
         putStep(a.repeatedFailure?.step === st.index ? { ...a, repeatedFailure: null } : a, { ...st, status: "succeeded", evidence: e.payload.evidence });
         s.completedSteps = [...s.completedSteps, { agent: a.name, attempt: a.attempt, step: st.index }];
       } else {
-        const def = agentDefinition(s.definition, a.name).steps[st.index];
+        const def = stepDefinitionOf(s, a.name, st.index);
         const repeatedFailure = countRepeat(a.repeatedFailure, st.index, failureSignature(a.name, st.index, def, e.payload.error));
         putStep({ ...a, repeatedFailure }, { ...st, status: "failed", evidence: e.payload.evidence, error: e.payload.error });
       }
@@ -270,17 +285,87 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       return s;
     }
 
+    case "proposal.submitted": {
+      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      mustBeFree();
+      if (s.proposals.some((x) => x.id === e.payload.proposalId)) bad(`reuses proposal id ${e.payload.proposalId}`);
+      const open = s.proposals.find((x) => x.agent === a.name && (x.status === "pending" || (x.status === "approved" && x.step === null && !isDone(x))));
+      if (open) bad(`for agent "${a.name}" while its proposal ${open.id} is still ${open.status === "pending" ? "pending" : "approved and not yet run"}`);
+      if (a.autonomous) {
+        const max = agentDefinition(s.definition, a.name).autonomous!.maxActions;
+        if (a.autonomous.actions >= max) bad(`for agent "${a.name}", which used its ${max} actions`);
+        if (a.autonomous.finished) bad(`for agent "${a.name}", whose finish was already approved`);
+        putAgent({ ...a, autonomous: { ...a.autonomous, actions: a.autonomous.actions + 1 } });
+      }
+      const p: ProposalState = {
+        id: e.payload.proposalId,
+        agent: a.name,
+        attempt: a.attempt,
+        actorId: e.payload.actorId,
+        action: e.payload.action,
+        argsDigest: e.payload.argsDigest,
+        level: e.payload.level,
+        callId: e.payload.callId,
+        submittedAt: e.at,
+        submittedSeq: e.seq,
+        status: "pending",
+        decision: null,
+        gateId: null,
+        step: null,
+        outcome: null,
+      };
+      s.proposals = [...s.proposals, p];
+      return s;
+    }
+
+    case "proposal.decided": {
+      const p = s.proposals.find((x) => x.id === e.payload.proposalId) ?? bad(`for unknown proposal ${e.payload.proposalId}`);
+      const r = e.payload.record;
+      if (p.status !== "pending" || (p.decision && p.decision.decision !== "pending")) bad(`for proposal ${p.id}, which was already decided (${p.status})`);
+      if (r.decision !== e.payload.decision) bad(`whose record says ${r.decision} but the decision is ${e.payload.decision}`);
+      if (p.decision?.decision === "pending" && e.payload.decision === "pending") bad(`for proposal ${p.id}, which is already pending`);
+      // FDR-N003: nobody verifies their own outputs; nobody decides their own proposal.
+      if (r.decidedBy === p.actorId || e.actorId === p.actorId) bad(`by ${r.decidedBy}, who proposed it (nobody decides their own proposal)`);
+      if (r.decision === "approved" && !r.argsDigest && p.action.tool !== "finish" && p.action.tool !== "ask") bad(`approving proposal ${p.id} without binding the approval to an args digest`);
+      const a = agentOf(p.agent);
+      const finish = p.action.tool === "finish";
+      if (finish && r.decision === "approved") {
+        const ev = e.payload.evidence ?? [];
+        // FP-5: finish is approved only on the agent's own evidence, checked now; a person may confirm an open-ended goal.
+        if (r.authority !== "hitl" && !(ev.length > 0 && ev.every((x) => x.passed))) bad(`approving finish of "${a.name}" without passing evidence (FP-5: the claim of success is never evidence)`);
+        if (a.status === "running" && a.attempt === p.attempt && a.autonomous) putAgent({ ...a, autonomous: { ...a.autonomous, finished: { proposalId: p.id, evidence: ev.length ? ev : [{ check: "confirmed_by", expected: "a person's confirmation", actual: r.decidedBy, passed: true }] } } });
+      }
+      const outcome = r.decision === "pending" ? null : describeDecision(p, r);
+      s.proposals = s.proposals.map((x) => (x.id === p.id ? { ...x, status: r.decision, decision: r, outcome } : x));
+      return withRunState(s);
+    }
+
+    case "proposal.expired": {
+      const p = s.proposals.find((x) => x.id === e.payload.proposalId) ?? bad(`for unknown proposal ${e.payload.proposalId}`);
+      if (p.status !== "approved" || p.step !== null) bad(`for proposal ${p.id}, which is ${p.status}${p.step !== null ? " and already ran" : ""}`);
+      s.proposals = s.proposals.map((x) => (x.id === p.id ? { ...x, status: "expired", outcome: `Not run: ${e.payload.message}` } : x));
+      return s;
+    }
+
     case "agent.completed": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
-      const total = agentDefinition(s.definition, a.name).steps.length;
-      if (a.steps.length !== total || a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}": not every step succeeded with evidence`);
+      if (a.autonomous) {
+        // FP-5: an autonomous agent completes only through an approved `finish`, i.e. its evidence held.
+        if (!a.autonomous.finished) bad(`for autonomous agent "${a.name}" before its finish was approved by the evidence (the model's claim is never evidence)`);
+        if (a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}": not every step succeeded with evidence`);
+      } else {
+        const total = agentDefinition(s.definition, a.name).steps.length;
+        if (a.steps.length !== total || a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}": not every step succeeded with evidence`);
+      }
       putAgent({ ...a, status: "completed" });
       return s;
     }
 
     case "agent.failed": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
-      if (!a.steps.some((st) => st.status === "failed")) bad(`for agent "${a.name}" with no failed step (NoSilentFailure: a failure needs its tool.failed)`);
+      // An autonomous agent may also stop for a structural reason (budget, time, no action, its model unavailable): that reason is the record.
+      const structural = a.autonomous && (e.payload.error.failureReason || e.payload.error.context.tool === "model");
+      if (!structural && !a.steps.some((st) => st.status === "failed")) bad(`for agent "${a.name}" with no failed step (NoSilentFailure: a failure needs its tool.failed)`);
       putAgent({ ...a, status: "failed", error: e.payload.error, library: null });
       return s;
     }
@@ -318,6 +403,11 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         if (stage === "resolution" ? w.stage !== "resolve" : stage === "oversight" || stage === "probe" ? w.stage !== "probe" : true) bad(`(library, ${stage}) while the walk of "${a.name}" is at ${w.stage}`);
         if (p.error.library?.failure_id !== w.hypotheses[w.current].failure_id) bad(`(library) about ${p.error.library?.failure_id}; the walk is at ${w.hypotheses[w.current].failure_id}`);
       }
+      if (p.kind === "proposal") {
+        const prop = s.proposals.find((x) => x.id === p.proposalId) ?? bad(`(proposal) for unknown proposal ${p.proposalId}`);
+        if (prop.status !== "pending" || prop.gateId) bad(`(proposal) for proposal ${prop.id}, which is ${prop.status}${prop.gateId ? " and already has a gate" : ""}`);
+        s.proposals = s.proposals.map((x) => (x.id === prop.id ? { ...x, gateId: p.gateId } : x));
+      }
       if (p.kind === "approval") {
         const def = agentDefinition(s.definition, a.name);
         if (p.step === null || !def.steps[p.step]?.highRisk) bad(`(approval) for step ${p.step} of "${a.name}", which is not high-risk`);
@@ -344,6 +434,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         policy: p.policy ?? null,
         deadlineAt: p.deadlineAt ?? null,
         approvals: [],
+        ...(p.kind === "proposal" ? { proposalId: p.proposalId ?? null, prompt: p.prompt ?? null } : {}),
       };
       s.gates = [...s.gates, gate];
       return withRunState(s);
@@ -371,6 +462,12 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         bad(`with "${d}" on gate ${g.id}, which needs ${g.policy.approvalsRequired} distinct approvals of it`);
       }
       s.gates = s.gates.map((x) => (x.id === g.id ? { ...x, status: "resolved", decision: d, decidedBy: e.actorId, note: e.payload.note, decidedAt: e.at, openMs: e.payload.openMs } : x));
+      if (g.kind === "proposal" && d !== "abort") {
+        // FDR-N013: a person's answer goes through the authority: its proposal.decided comes first; the gate only closes.
+        const prop = s.proposals.find((x) => x.id === g.proposalId);
+        if (!prop || prop.status === "pending") bad(`(${d}) for proposal gate ${g.id} before the authority recorded the decision of its proposal`);
+        return withRunState(s);
+      }
       const a = agentOf(g.agent);
       switch (d) {
         case "retry":
@@ -510,7 +607,7 @@ function created(id: string, definition: MissionState["definition"], at: string,
   const agents: Record<string, AgentState> = {};
   const agentOrder: string[] = [];
   for (const a of agentsInOrder(definition)) {
-    agents[a.name] = { name: a.name, phase: a.phase, priority: a.priority, status: "pending", attempt: 0, startedAt: null, steps: [], error: null, tolerated: false, approvedSteps: [], recovery: null, pendingRecovery: null, recoveries: [], repeatedFailure: null, library: null, libraryConsulted: [] };
+    agents[a.name] = { name: a.name, phase: a.phase, priority: a.priority, status: "pending", attempt: 0, startedAt: null, steps: [], error: null, tolerated: false, approvedSteps: [], recovery: null, pendingRecovery: null, recoveries: [], repeatedFailure: null, library: null, libraryConsulted: [], autonomous: a.autonomous ? { actions: 0, finished: null } : null };
     agentOrder.push(a.name);
   }
   return {
@@ -525,6 +622,7 @@ function created(id: string, definition: MissionState["definition"], at: string,
     agentOrder,
     completedPhases: [],
     gates: [],
+    proposals: [],
     objective: { checked: false, passed: null, evidence: [] },
     aborted: false,
     paused: null,
@@ -554,7 +652,7 @@ function planCompensations(s: MissionState, phase: Phase | null): CompensationSt
   const planned = new Set(s.compensations.map((c) => `${c.agent}/${c.attempt}/${c.step}`));
   return [...s.completedSteps]
     .reverse()
-    .filter((c) => (phase === null || s.agents[c.agent].phase === phase) && agentDefinition(s.definition, c.agent).steps[c.step].compensate && !planned.has(`${c.agent}/${c.attempt}/${c.step}`))
+    .filter((c) => (phase === null || s.agents[c.agent].phase === phase) && stepDefinitionOf(s, c.agent, c.step, c.attempt).compensate && !planned.has(`${c.agent}/${c.attempt}/${c.step}`))
     .map((c) => ({ ...c, idempotencyKey: compensationKey(s.id, c.agent, c.step, c.attempt), status: "pending" as const, error: null }));
 }
 
@@ -615,4 +713,30 @@ export function summarizeDiagnosis(d: Diagnosis): DiagnosisSummary {
     recoverySteps: d.recoveryPlan.steps.map((x) => ({ action: x.action, tool: x.tool, args: x.args, expectedOutcome: x.expectedOutcome })),
     fallbackChain: d.recoveryPlan.fallbackChain,
   };
+}
+
+/** A `finish` or `ask` proposal needs no step: once decided it is done. */
+function isDone(p: ProposalState): boolean {
+  return p.action.tool === "finish" || p.action.tool === "ask";
+}
+
+/** Largest outcome text kept on a proposal (what the proposer is told next). */
+const MAX_OUTCOME = 4000;
+
+function clip(text: string): string {
+  return text.length > MAX_OUTCOME ? `${text.slice(0, MAX_OUTCOME)}… [${text.length - MAX_OUTCOME} more characters not kept]` : text;
+}
+
+/** What the proposer is told of a decision that runs nothing (rejected, or a finish / ask answered). */
+function describeDecision(p: ProposalState, r: NonNullable<ProposalState["decision"]>): string | null {
+  if (r.decision === "approved" && !isDone(p)) return null; // its ToolResult will be the outcome
+  return clip(JSON.stringify({ decision: r.decision, failureReason: r.failureReason, explanation: r.reason, counterfactual: r.counterfactual, ...(r.note ? { note: r.note } : {}), ...(r.modified ? { modifiedArgs: r.modified.args } : {}) }));
+}
+
+/** The ToolResult of an autonomous agent's step, kept on its proposal for the model's next turn. */
+function setProposalOutcome(s: MissionState, agent: string, attempt: number, step: number, result: { ok: boolean; data: unknown; error: unknown }): void {
+  const p = s.proposals.find((x) => x.agent === agent && x.attempt === attempt && x.step === step);
+  if (!p) return;
+  const modified = p.decision?.modified ? { note: "A person modified your proposal before approving it; these args ran.", ranArgs: p.decision.modified.args } : {};
+  s.proposals = s.proposals.map((x) => (x === p ? { ...x, outcome: clip(JSON.stringify({ ...result, ...modified })) } : x));
 }

@@ -49,7 +49,7 @@ export async function simulate(definition: MissionDefinition, script: Simulation
     for (const item of list) {
       const e = typeof item === "function" ? item(state!) : item;
       if (!e) continue;
-      const ev = { ...e, missionId: id, seq: (state?.seq ?? 0) + 1, actorId, at: new Date((clock += 1000)).toISOString() } as MissionEvent;
+      const ev = { ...e, missionId: id, seq: (state?.seq ?? 0) + 1, actorId: e.actorId ?? actorId, at: new Date((clock += 1000)).toISOString() } as MissionEvent;
       state = applyEvent(state, ev);
       events.push(ev);
     }

@@ -2,8 +2,12 @@ import type { AgentState, FinalStatus, MissionState } from "./types";
 
 /** An agent that completed every step with passing evidence. */
 export function hasValidEvidence(a: AgentState): boolean {
-  return a.status === "completed" &&
-    !a.undone && a.steps.length > 0 && a.steps.every((s) => s.status === "succeeded" && s.evidence.length > 0 && s.evidence.every((r) => r.passed));
+  if (a.status !== "completed" || a.undone) return false;
+  const stepsHold = a.steps.every((s) => s.status === "succeeded" && s.evidence.length > 0 && s.evidence.every((r) => r.passed));
+  // An autonomous agent's evidence is its finish's: the agent's evidence rules checked by the authority (FP-5),
+  // never the model's claim; every action it ran must also have held.
+  if (a.autonomous) return stepsHold && Boolean(a.autonomous.finished?.evidence.length) && a.autonomous.finished!.evidence.every((r) => r.passed);
+  return a.steps.length > 0 && stepsHold;
 }
 
 /**

@@ -8,6 +8,7 @@ import { gateUserError, respondToFailure, type GateSpec } from "./failure";
 import { explainFinalStatus, deriveFinalStatus } from "./status";
 import type { AgentError, AgentState, EvidenceRecord, GateDecision, GateState, MissionState, PauseKind } from "./types";
 import { compensationKey } from "./events";
+import type { DecisionRecord, HITLPrompt, NecessityLevel, ProposedAction } from "../authority/types";
 import type { LibraryConsultation, LibraryDraft, LibraryGateInfo, LibraryQuery } from "./library";
 
 /**
@@ -40,12 +41,12 @@ export function agentStarted(agent: string, attempt: number): NewMissionEvent {
   };
 }
 
-export function stepStarted(missionId: string, agent: string, attempt: number, step: number, tool: string, label: string): NewMissionEvent {
+export function stepStarted(missionId: string, agent: string, attempt: number, step: number, tool: string, label: string, proposal?: { proposalId: string; argsDigest: string }): NewMissionEvent {
   const key = idempotencyKey(missionId, agent, step, attempt);
   return {
     type: "step.started",
-    payload: { agent, attempt, step, tool, idempotencyKey: key },
-    reason: `Step ${step + 1} of "${agent}": ${label}.`,
+    payload: { agent, attempt, step, tool, idempotencyKey: key, ...(proposal ?? {}) },
+    reason: proposal ? `Step ${step + 1} of "${agent}": ${label}, as approved in proposal ${proposal.proposalId} (args digest checked).` : `Step ${step + 1} of "${agent}": ${label}.`,
     impact: "A side effect may happen; its idempotency key is recorded before it runs.",
     evidence: { idempotencyKey: key },
   };
@@ -462,5 +463,46 @@ export function libraryExhausted(agent: AgentState): NewMissionEvent {
     reason: `Every hypothesis for step ${w.step + 1} of "${agent.name}" was tried: ${tried.map((t) => `${t.failure_id} ${t.outcome ?? "open"}`).join(", ")}.`,
     impact: "Escalated to an operator (Layer 4) and flagged for investigation.",
     evidence: { tried },
+  };
+}
+
+/** Seed 002 FDR-N003: an actor's proposal; nothing runs until the authority approves it. */
+export function proposalSubmitted(p: { proposalId: string; actorId: string; agent: string; attempt: number; action: ProposedAction; argsDigest: string; level: NecessityLevel; callId: string | null; model?: { provider: string; model: string; latencyMs: number } | null }): NewMissionEvent {
+  return {
+    type: "proposal.submitted",
+    payload: p,
+    actorId: p.actorId,
+    reason: `"${p.agent}" chose its next action: ${p.action.tool}.`,
+    impact: "Nothing runs until the authority decides.",
+    evidence: { argsDigest: p.argsDigest, level: p.level },
+  };
+}
+
+/** The authority's decision (a rule's, a level check's, or a person's through it), with its DecisionRecord. */
+export function proposalDecided(proposalId: string, record: DecisionRecord, extra: { evidence?: EvidenceRecord[]; prompt?: HITLPrompt | null } = {}): NewMissionEvent {
+  const what = record.decision === "approved" ? "approved" : record.decision === "rejected" ? `rejected (${record.failureReason})` : `pending (${record.pendingReason})`;
+  return {
+    type: "proposal.decided",
+    payload: { proposalId, decision: record.decision, record, ...extra },
+    actorId: record.decidedBy,
+    reason: record.reason,
+    impact: record.decision === "approved" ? (record.modified ? "The modified args run next (the approval binds to their digest)." : "The action runs next (the approval binds to its args digest).") : record.decision === "rejected" ? "Nothing runs; the proposer receives the decision and its counterfactual." : "The mission waits for a decision (HITL prompt).",
+    evidence: { decision: what, authority: record.authority, level: record.level, decisionTimeMs: record.decisionTimeMs, argsDigest: record.argsDigest ?? null },
+  };
+}
+
+/** An approval that can no longer be applied: expired, or the args about to run are not the ones approved. */
+export function proposalExpired(proposalId: string, why: "expired" | "digest_mismatch", message: string): NewMissionEvent {
+  return { type: "proposal.expired", payload: { proposalId, why, message }, reason: message, impact: "The approved action does not run; the agent proposes again.", evidence: { why } };
+}
+
+/** An autonomous agent's finish was approved by its evidence. */
+export function autonomousCompleted(agent: string, attempt: number, actions: number): NewMissionEvent {
+  return {
+    type: "agent.completed",
+    payload: { agent, attempt },
+    reason: `"${agent}" proposed finish and its evidence held (the claim itself is never evidence).`,
+    impact: `"${agent}" counts toward the mission's success.`,
+    evidence: { attempt, actions },
   };
 }

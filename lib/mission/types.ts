@@ -5,6 +5,7 @@ import type { EvidenceRecord } from "../tools/evidence";
 import type { MissionDefinition, Phase, Priority } from "./definition";
 import type { ActiveRecovery, RecoveryPlan, RecoveryRecord, RepeatedFailure } from "./recovery";
 import type { LibraryGateInfo, LibraryWalk } from "./library";
+import type { DecisionRecord, FailureReason, HITLPrompt, NecessityLevel, ProposedAction } from "../authority/types";
 
 export type { EvidenceRecord };
 
@@ -21,9 +22,10 @@ export type GateDecision = (typeof GATE_DECISIONS)[number];
 /**
  * agent: an agent failed; phase: a phase failed; recovery: a worker died mid-step; approval: a high-risk
  * step waits; library: the failure-mode library's walk needs a person (Layer 4 before a probe, a probe or
- * a resolution to perform).
+ * a resolution to perform); proposal: the authority answered "pending" on an agent's proposal (a HITL
+ * prompt waits for a person's decision, which goes through the authority).
  */
-export type GateKind = "agent" | "phase" | "recovery" | "approval" | "library";
+export type GateKind = "agent" | "phase" | "recovery" | "approval" | "library" | "proposal";
 export type PauseKind = "operator" | "infrastructure" | "client";
 
 /** FAILURE_MODEL AgentErrorCode. */
@@ -36,6 +38,8 @@ export interface AgentError {
   recoverable: boolean;
   retryAfter?: number;
   context: { step: number; stepName: string; tool: string; toolError: ToolError };
+  /** Seed 002 FailureReason, when the agent stopped for a structural reason (an autonomous agent's budget, time, no action). */
+  failureReason?: FailureReason | null;
 }
 
 export interface StepState {
@@ -96,6 +100,46 @@ export interface AgentState {
   library: LibraryWalk | null;
   /** Steps whose failure already consulted the library in the current attempt (once per failure). */
   libraryConsulted: number[];
+  /** An autonomous agent's loop (issue 14); null for scripted agents. */
+  autonomous?: AutonomousAgentState | null;
+}
+
+/** Where an autonomous agent's loop stands in its current attempt. */
+export interface AutonomousAgentState {
+  /** Proposals submitted in the current attempt (the maxActions budget). */
+  actions: number;
+  /** `finish` was approved: the evidence the authority checked (never the model's claim; FP-5). */
+  finished: { proposalId: string; evidence: EvidenceRecord[] } | null;
+}
+
+/** A proposal: the read model of its `proposal.*` events (seed 002 FDR-N003). */
+export interface ProposalState {
+  id: string;
+  agent: string;
+  attempt: number;
+  /** The agent actor that proposed (kind agent), or an external caller's actor. */
+  actorId: string;
+  action: ProposedAction;
+  /** sha-256 of the canonical JSON of the proposed args. */
+  argsDigest: string;
+  level: NecessityLevel;
+  /** The model's tool call id (or an external agent's callId). */
+  callId: string | null;
+  submittedAt: string;
+  submittedSeq: number;
+  status: "pending" | "approved" | "rejected" | "expired";
+  decision: DecisionRecord | null;
+  /** The gate a pending proposal opened (its HITL prompt is on the gate). */
+  gateId: string | null;
+  /** The step an approved tool proposal became, once it started. */
+  step: number | null;
+  /** What the proposer was told came of it: the ToolResult in short, or the decision. */
+  outcome: string | null;
+}
+
+/** The args an approved proposal runs: a decider's modification, or the args as proposed. */
+export function approvedArgs(p: ProposalState): Record<string, unknown> {
+  return p.decision?.modified?.args ?? p.action.args;
 }
 
 /** A gate's explanation; library gates (and the exhausted escalation) also carry the hypothesis. */
@@ -136,6 +180,9 @@ export interface GateState {
   deadlineAt: string | null;
   /** Distinct people's choices so far, on a gate whose policy needs several approvals. */
   approvals: GateApproval[];
+  /** A proposal gate's proposal and its HITL prompt (FDR-N017). */
+  proposalId?: string | null;
+  prompt?: HITLPrompt | null;
 }
 
 export interface MissionState {
@@ -153,6 +200,8 @@ export interface MissionState {
   /** Phases of the definition whose `phase.completed` was recorded. */
   completedPhases: Phase[];
   gates: GateState[];
+  /** Every proposal of the mission's agents, in submission order (seed 002). */
+  proposals: ProposalState[];
   objective: { checked: boolean; passed: boolean | null; evidence: EvidenceRecord[] };
   aborted: boolean;
   /** A pause not caused by a gate: operator, infrastructure or client. */

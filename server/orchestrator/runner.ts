@@ -19,6 +19,14 @@ import { ensureActor } from "../../db/queries/users";
 import type { Db } from "../../db/client";
 import { appendEvents } from "../../db/queries/events";
 import { missions } from "../../db/schema";
+import { getDefaultPolicy, lastAgentResult } from "../../db/queries/authority";
+import { agentDefinition } from "../../lib/mission/definition";
+import { agentActorId, modelTools, transcript } from "../../lib/mission/autonomous";
+import { completeWithFallback } from "../../lib/llm/chain";
+import { parseToolArguments } from "../../lib/llm/client";
+import { ok } from "../../lib/tools/result";
+import type { ThinkResult } from "../../lib/mission/engine";
+import { DEFAULT_APPROVAL_TTL_MS } from "../../lib/authority/authority";
 
 /** How long after a step's timeout the runner aborts a tool that did not stop by itself. */
 const TOOL_TIMEOUT_BACKSTOP_MS = 1000;
@@ -33,8 +41,12 @@ export interface RunContext {
   recoveryBinaries?: readonly string[];
   /** Consult the failure-mode library after a failure's diagnosis (FAULTLINE_LIBRARY_PROTOCOL; default on). */
   libraryProtocol?: boolean;
-  /** Providers for the optional LLM reflection; empty = none. */
+  /** Providers for the optional LLM reflection and autonomous agents' models; empty = none. */
   llmProviders?: readonly Provider[];
+  /** Providers for autonomous agents' models (the LLM providers, plus the recorded one in demo mode); default llmProviders. */
+  agentProviders?: readonly Provider[];
+  /** How long an approval stays valid (FAULTLINE_APPROVAL_TTL_MS; default 15 minutes). */
+  approvalTtlMs?: number;
   /** Aborted when the lease is lost or the worker shuts down for good. */
   signal: AbortSignal;
   /** True once the worker is shutting down: stop at the next step boundary. */
@@ -117,6 +129,19 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
     findPatterns: (when) => findPatterns(ctx.db, when),
     library: ctx.libraryProtocol === false ? undefined : (query, limit) => consultLibrary(ctx.db, query, limit),
     reflect: ctx.llmProviders?.length ? (input, d) => reflect(ctx, input, d) : undefined,
+    think: (ctx.agentProviders ?? ctx.llmProviders)?.length ? (state, agent, opts) => think(ctx, state, agent, opts) : undefined,
+    authority: {
+      defaultPolicy: async () => (await getDefaultPolicy(ctx.db)).rules,
+      approvalTtlMs: ctx.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
+      workspace: (state) => path.join(ctx.workspacesDir, state.id),
+    },
+    checkEvidence: async (state, agent, checks) => {
+      const workspace = path.join(ctx.workspacesDir, state.id);
+      await fs.mkdir(workspace, { recursive: true });
+      const last = await lastAgentResult(ctx.db, state.id, agent, state.agents[agent].attempt);
+      return evaluateEvidence({ tool: (last?.tool ?? "file") as "file", evidence: checks }, ok(last?.data ?? {}), { workspace });
+    },
+    ensureActor: (actor) => ensureActor(ctx.db, { id: actor.actorId, kind: actor.kind === "human" ? "user" : actor.kind, displayName: actor.name, meta: actor.meta }),
     workspaceState: async (state) => {
       const entries = await fs.readdir(path.join(ctx.workspacesDir, state.id), { withFileTypes: true }).catch(() => []);
       return { files: entries.filter((e) => e.isFile()).map((e) => e.name).slice(0, 200), directories: entries.filter((e) => e.isDirectory()).map((e) => e.name).slice(0, 200) };
@@ -151,6 +176,34 @@ async function reflect(ctx: RunContext, input: InputContext, d: Diagnosis): Prom
   const proposedBy = out.provider ? `llm:${out.provider}/${out.model ?? "model"}` : null;
   if (proposedBy) await ensureActor(ctx.db, { id: proposedBy, kind: "agent", displayName: `LLM ${out.model ?? ""} (${out.provider})`.trim() }).catch(() => undefined);
   return { status: out.status, proposedBy, provider: out.provider, model: out.model, proposal: out.proposal, reasons: out.reasons, elapsedMs: out.elapsedMs };
+}
+
+/**
+ * One model turn of an autonomous agent over the OpenAI-compatible client (provider chain, timeouts and
+ * fallback as everywhere): the transcript and the tools go out; the first tool call comes back as the
+ * proposal (its args parsed; a malformed one is still a proposal, which the authority rejects).
+ */
+async function think(ctx: RunContext, state: MissionState, agent: string, opts: { timeoutMs: number }): Promise<ThinkResult> {
+  const auto = agentDefinition(state.definition, agent).autonomous!;
+  const providers = [...(ctx.agentProviders ?? ctx.llmProviders ?? [])];
+  // The agent's provider first; the others stay as fallback.
+  const preferred = auto.provider ? providers.findIndex((p) => p.name === auto.provider) : -1;
+  if (preferred > 0) providers.unshift(...providers.splice(preferred, 1));
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, opts.timeoutMs))]);
+  const r = await completeWithFallback(providers, { messages: transcript(state, agent), tools: modelTools(auto), toolChoice: "auto", temperature: auto.temperature, maxTokens: 1024 }, signal, { idempotencyKey: `${state.id}/${agent}/${state.agents[agent].attempt}/think/${state.agents[agent].autonomous?.actions ?? 0}` });
+  if (!r.ok) return { ok: false, error: r.error };
+  const d = r.data;
+  const actor = { actorId: agentActorId(agent, d.provider, d.model), kind: "agent" as const, name: `${agent} (${d.model} via ${d.provider})`, meta: { provider: d.provider, model: d.model, role: "executor", agent } };
+  const first = d.toolCalls[0];
+  if (!first) return { ok: true, actor, call: null, text: d.content, model: { provider: d.provider, model: d.model, latencyMs: d.attempts.at(-1)?.latencyMs ?? 0 } };
+  const parsed = parseToolArguments(first);
+  return {
+    ok: true,
+    actor,
+    call: { id: first.id, name: first.name, args: parsed.ok ? parsed.args : { raw: first.arguments }, argsError: parsed.ok ? null : `the arguments are not a JSON object (${parsed.reason})` },
+    text: d.content,
+    model: { provider: d.provider, model: d.model, latencyMs: d.attempts.at(-1)?.latencyMs ?? 0 },
+  };
 }
 
 async function loadState(db: Db, id: string): Promise<MissionState> {

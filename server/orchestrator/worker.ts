@@ -8,6 +8,7 @@ import { claimMission, releaseMission, renewLeases } from "../../db/queries/miss
 import { ensureActor } from "../../db/queries/users";
 import { resolveTimedOutGates } from "../../db/queries/gates";
 import { SYSTEM_ACTOR } from "../../lib/audit";
+import { AUTHORITY_ACTOR_ID } from "../../lib/authority/types";
 import { workers } from "../../db/schema";
 import { DEFAULT_RECOVERY_BINARIES, runMission } from "./runner";
 import type { Provider } from "../../lib/llm/providers";
@@ -24,6 +25,10 @@ export interface WorkerOptions {
   libraryProtocol?: boolean;
   /** OpenAI-compatible providers for the optional LLM reflection (none: deterministic diagnosis only). */
   llmProviders?: readonly Provider[];
+  /** Providers autonomous agents' models may use: the LLM providers, plus the recorded one in demo mode. */
+  agentProviders?: readonly Provider[];
+  /** How long an approval of a proposal stays valid (FAULTLINE_APPROVAL_TTL_MS). */
+  approvalTtlMs?: number;
   leaseMs: number;
   heartbeatMs: number;
   pollMs: number;
@@ -71,6 +76,8 @@ export class Worker {
     await ensureActor(db, { id: this.id, kind: "worker", displayName: `Worker ${this.id.split(":").slice(1, 3).join(":")}` });
     // Gate policies' timeouts are decided as the system (issue 6).
     await ensureActor(db, { id: SYSTEM_ACTOR.id, kind: "system", displayName: SYSTEM_ACTOR.name });
+    // Seed 002: the one authority decides proposals as a system actor.
+    await ensureActor(db, { id: AUTHORITY_ACTOR_ID, kind: "system", displayName: "Faultline authority (rules, allowlists, level checks)" });
     await db.insert(workers).values({ id: this.id }).onConflictDoNothing();
     await this.listen();
     this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
@@ -147,7 +154,7 @@ export class Worker {
     const p = (async () => {
       try {
         const outcome = await runMission(
-          { db: this.opts.handle.db, workerId: this.id, workspacesDir: this.opts.workspacesDir, allowedBinaries: this.opts.allowedBinaries ?? [], recoveryBinaries: this.opts.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES, libraryProtocol: this.opts.libraryProtocol ?? true, llmProviders: this.opts.llmProviders ?? [], signal: controller.signal, shouldStop: () => this.stopping, log: this.log },
+          { db: this.opts.handle.db, workerId: this.id, workspacesDir: this.opts.workspacesDir, allowedBinaries: this.opts.allowedBinaries ?? [], recoveryBinaries: this.opts.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES, libraryProtocol: this.opts.libraryProtocol ?? true, llmProviders: this.opts.llmProviders ?? [], agentProviders: this.opts.agentProviders ?? this.opts.llmProviders ?? [], approvalTtlMs: this.opts.approvalTtlMs, signal: controller.signal, shouldStop: () => this.stopping, log: this.log },
           id,
         );
         this.log(`mission ${id}: ${outcome}`);

@@ -1,0 +1,188 @@
+import path from "node:path";
+import picomatch from "picomatch";
+import { z } from "zod";
+import { RULE_EFFECTS, type ProposedAction } from "./types";
+
+/**
+ * Authority rules (issue 14): `allow | deny | hold`, matched on tool, binary, path glob, host glob, an args
+ * pattern and whether the action writes outside the workspace. A mission carries its own rules; the admin
+ * edits the default policy; both go to the one authority, where deny wins over hold, and hold over allow.
+ * A rule matches when every matcher it names matches (a rule naming none matches every action of its tool).
+ */
+
+const glob = z.string().min(1, "must not be empty").max(500, "must be at most 500 characters");
+
+export const ruleSchema = z
+  .strictObject({
+    /** Names the rule in decisions (`rule:<id>`); defaults to its position. */
+    id: z.string().regex(/^[A-Za-z0-9._:-]{1,80}$/, "must be 1-80 letters, digits, '.', '_', ':' or '-'").optional(),
+    effect: z.enum(RULE_EFFECTS, { error: 'must be "allow", "deny" or "hold"' }),
+    /** A tool name (shell, file, http, llm, finish, ask) or "*". */
+    tool: z.string().min(1).optional(),
+    /** Glob on the shell command's binary name, e.g. "rm" or "{sh,bash}". */
+    binary: glob.optional(),
+    /** Glob on the workspace-relative path the action touches (file path; shell path arguments), e.g. "secrets/**". */
+    path: glob.optional(),
+    /** Glob on the host of an http URL, e.g. "*.prod.example.com". */
+    host: glob.optional(),
+    /** Regular expression tested against the action's command line (shell: `binary arg…`) or its canonical args JSON. */
+    args: z
+      .string()
+      .min(1)
+      .max(500)
+      .refine((s) => {
+        try {
+          new RegExp(s);
+          return true;
+        } catch {
+          return false;
+        }
+      }, "must be a valid regular expression")
+      .optional(),
+    /** Matches an action that writes outside the workspace (absolute or `..` paths of a file write or of a writing binary). */
+    outsideWorkspace: z.literal(true).optional(),
+    /** Why the rule exists: the decision's reason quotes it. */
+    reason: z.string().max(500).optional(),
+    /** Reviewer agents (actor ids) allowed to decide what this rule holds, never for their own mission (FDR-N017). */
+    reviewers: z.array(z.string().min(1)).optional(),
+  })
+  .refine((r) => r.effect === "hold" || !r.reviewers, { path: ["reviewers"], message: "only a hold rule has reviewers (they decide what it holds)" });
+
+export type Rule = z.infer<typeof ruleSchema>;
+
+export const rulesSchema = z.array(ruleSchema).max(200, "at most 200 rules");
+
+/** Binaries that write to the paths they are given; their path arguments outside the workspace are writes outside it. */
+const WRITING_BINARIES = new Set(["rm", "rmdir", "mv", "cp", "dd", "chmod", "chown", "chgrp", "truncate", "tee", "ln", "install", "mkdir", "touch", "shred", "unlink", "rsync", "tar", "unzip", "sed"]);
+
+/**
+ * Faultline's built-in default policy, in force until an admin publishes another: it denies obvious
+ * destruction and writes outside the workspace, and holds inline scripts no rule can read.
+ */
+export const DEFAULT_POLICY_RULES: Rule[] = [
+  {
+    id: "no-recursive-delete-outside-workspace",
+    effect: "deny",
+    tool: "shell",
+    binary: "rm",
+    args: String.raw`^rm(?=.*\s(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive|--no-preserve-root)(\s|$))(?=.*\s(/\S*|~\S*|\$HOME\S*|\.\.(/\S*)?)(\s|$))`,
+    reason: "Recursive deletion of /, the home directory or anything outside the workspace destroys data no mission owns.",
+  },
+  { id: "no-writes-outside-workspace", effect: "deny", outsideWorkspace: true, reason: "Agents write only inside the mission's workspace." },
+  { id: "no-disk-formatting", effect: "deny", tool: "shell", binary: "{mkfs,mkfs.*,fdisk,sfdisk,parted,wipefs,mkswap}", reason: "Formatting or partitioning disks is never a mission action." },
+  { id: "no-raw-device-writes", effect: "deny", tool: "shell", binary: "dd", args: String.raw`\sof=/dev/`, reason: "Writing to a raw device destroys it." },
+  { id: "no-power-off", effect: "deny", tool: "shell", binary: "{shutdown,reboot,halt,poweroff,init,systemctl}", args: String.raw`^(shutdown|reboot|halt|poweroff|init\s+[06]|systemctl\s+(poweroff|reboot|halt))`, reason: "Stopping the machine stops every mission on it." },
+  { id: "hold-inline-scripts", effect: "hold", tool: "shell", binary: "{sh,bash,zsh,dash,ksh,fish,python,python3,node,perl,ruby,php}", args: String.raw`\s(-c|-e|--eval)(\s|$)`, reason: "An inline script cannot be checked rule by rule: a person reads it first." },
+];
+
+/** What a rule is matched against, derived once per proposal. */
+export interface ActionFacts {
+  tool: string;
+  binary: string | null;
+  /** Workspace-relative, normalised paths the action touches ("../x" and absolute paths stay as given). */
+  paths: string[];
+  host: string | null;
+  /** The text an `args` pattern is tested against. */
+  line: string;
+  writesOutsideWorkspace: boolean;
+}
+
+function looksLikePath(arg: string): boolean {
+  return !arg.startsWith("-") && (arg.includes("/") || arg === "." || arg === ".." || arg.startsWith("~") || arg.startsWith("$HOME") || /\.[A-Za-z0-9]{1,8}$/.test(arg));
+}
+
+/** An argument's path part (`of=/dev/sda` → `/dev/sda`). */
+function pathPart(arg: string): string {
+  const eq = /^[A-Za-z]+=(.+)$/.exec(arg);
+  return eq ? eq[1] : arg;
+}
+
+/** True when a path given relative to the workspace leaves it (absolute, home-relative, or climbing out with ..). */
+export function leavesWorkspace(p: string): boolean {
+  if (p.startsWith("/") || p.startsWith("~") || p.startsWith("$HOME") || /^[A-Za-z]:[\\/]/.test(p)) return true;
+  const norm = path.posix.normalize(p.replace(/\\/g, "/"));
+  return norm === ".." || norm.startsWith("../");
+}
+
+/** The facts of an action the rules match on. Never throws on odd args: what cannot be read is left out. */
+export function actionFacts(action: ProposedAction): ActionFacts {
+  const a = action.args ?? {};
+  if (action.tool === "shell") {
+    const command = typeof a.command === "string" ? a.command : "";
+    const binary = command ? path.posix.basename(command) : null;
+    const args = Array.isArray(a.args) ? a.args.filter((x): x is string => typeof x === "string") : [];
+    const candidates = args.map(pathPart).filter(looksLikePath);
+    const writes = binary !== null && (WRITING_BINARIES.has(binary) || command.includes("/"));
+    return {
+      tool: "shell",
+      binary,
+      paths: candidates.map(normalise),
+      host: null,
+      line: [binary ?? command, ...args].join(" "),
+      writesOutsideWorkspace: (writes && candidates.some(leavesWorkspace)) || (typeof a.cwd === "string" && leavesWorkspace(a.cwd) && binary !== null && WRITING_BINARIES.has(binary)),
+    };
+  }
+  if (action.tool === "file") {
+    const p = typeof a.path === "string" ? a.path : ".";
+    return { tool: "file", binary: null, paths: [normalise(p)], host: null, line: stableLine(a), writesOutsideWorkspace: a.op === "write" && leavesWorkspace(p) };
+  }
+  if (action.tool === "http") {
+    let host: string | null = null;
+    try {
+      host = typeof a.url === "string" ? new URL(a.url).hostname : null;
+    } catch {
+      host = null;
+    }
+    return { tool: "http", binary: null, paths: [], host, line: `${typeof a.method === "string" ? a.method : "GET"} ${typeof a.url === "string" ? a.url : ""}`, writesOutsideWorkspace: false };
+  }
+  return { tool: action.tool, binary: null, paths: [], host: null, line: stableLine(a), writesOutsideWorkspace: false };
+}
+
+function normalise(p: string): string {
+  if (leavesWorkspace(p)) return p;
+  const n = path.posix.normalize(p.replace(/\\/g, "/")).replace(/^\.\//, "");
+  return n === "" ? "." : n;
+}
+
+function stableLine(a: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(a);
+  } catch {
+    return "";
+  }
+}
+
+const matchers = new Map<string, (s: string) => boolean>();
+function globMatch(pattern: string, value: string): boolean {
+  let m = matchers.get(pattern);
+  if (!m) {
+    m = picomatch(pattern, { dot: true, nocase: false });
+    matchers.set(pattern, m);
+  }
+  return m(value);
+}
+const regexes = new Map<string, RegExp>();
+function regexMatch(pattern: string, value: string): boolean {
+  let r = regexes.get(pattern);
+  if (!r) {
+    r = new RegExp(pattern);
+    regexes.set(pattern, r);
+  }
+  return r.test(value);
+}
+
+/** Does this rule match the action? Every matcher the rule names must match. */
+export function matchRule(rule: Rule, facts: ActionFacts): boolean {
+  if (rule.tool && rule.tool !== "*" && rule.tool !== facts.tool) return false;
+  if (rule.binary && (facts.binary === null || !globMatch(rule.binary, facts.binary))) return false;
+  if (rule.path && !facts.paths.some((p) => globMatch(rule.path!, p))) return false;
+  if (rule.host && (facts.host === null || !globMatch(rule.host, facts.host))) return false;
+  if (rule.args && !regexMatch(rule.args, facts.line)) return false;
+  if (rule.outsideWorkspace && !facts.writesOutsideWorkspace) return false;
+  return true;
+}
+
+/** The id a decision names a rule by: its own id, or its position. */
+export function ruleId(rule: Rule, index: number): string {
+  return rule.id ?? `#${index + 1}`;
+}

@@ -1,0 +1,43 @@
+import { agentDefinition, type StepDefinition } from "./definition";
+import { approvedArgs, type MissionState, type ProposalState } from "./types";
+
+/**
+ * The definition of step `index` of an agent's attempt: a scripted agent's from its definition; an
+ * autonomous agent's from the approved proposal that step ran (its args as approved, possibly modified
+ * by a person; the tool's default evidence). One place, so the failure model treats both alike.
+ */
+export function stepDefinitionOf(s: Pick<MissionState, "definition" | "proposals" | "agents">, agent: string, index: number, attempt = s.agents[agent]?.attempt): StepDefinition {
+  const def = agentDefinition(s.definition, agent);
+  if (!def.autonomous) return def.steps[index];
+  const p = proposalOfStep(s, agent, attempt, index);
+  if (!p) throw new Error(`Agent "${agent}" has no approved proposal for step ${index} of attempt ${attempt}`);
+  return { name: `proposal ${p.id.slice(0, 8)}`, tool: p.action.tool as StepDefinition["tool"], args: approvedArgs(p), highRisk: false };
+}
+
+export function proposalOfStep(s: Pick<MissionState, "proposals">, agent: string, attempt: number, index: number): ProposalState | undefined {
+  return s.proposals.find((p) => p.agent === agent && p.attempt === attempt && p.step === index);
+}
+
+/** The steps an agent's current attempt is to run: scripted ones all; an autonomous agent's only as proposals are approved (open-ended). */
+export function isAutonomous(s: Pick<MissionState, "definition">, agent: string): boolean {
+  return Boolean(agentDefinition(s.definition, agent).autonomous);
+}
+
+/** Proposals of an agent's current attempt, newest last. */
+export function attemptProposals(s: Pick<MissionState, "proposals">, a: { name: string; attempt: number }): ProposalState[] {
+  return s.proposals.filter((p) => p.agent === a.name && p.attempt === a.attempt);
+}
+
+/** How many consecutive identical rejected proposals mean the agent has no executable action left. */
+export const STUCK_REJECTIONS = 3;
+
+/** The agent keeps proposing the same forbidden action: nothing it would do is permitted (NO_EXECUTABLE_ACTION). */
+export function noExecutableAction(s: Pick<MissionState, "proposals">, a: { name: string; attempt: number }): boolean {
+  const last = attemptProposals(s, a).slice(-STUCK_REJECTIONS);
+  return last.length === STUCK_REJECTIONS && last.every((p) => p.status === "rejected" && p.argsDigest === last[0].argsDigest);
+}
+
+/** `finish` and `ask` are decided, never run as steps. */
+export function runsAsStep(p: Pick<ProposalState, "action">): boolean {
+  return p.action.tool !== "finish" && p.action.tool !== "ask";
+}
