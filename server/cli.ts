@@ -22,6 +22,8 @@ import { deletePattern, getPattern, listPatterns, MEMORY_KINDS, memoryRecords, r
 import { DiagnosisConfigError, loadDiagnosisConfig } from "../lib/diagnosis/config";
 import { loadStarterLibrary } from "../db/queries/library";
 import { starterLibrary, SYSTEM_ACTOR } from "../db/seed";
+import { detail, explainMission, explainText, oneLine, parseAnswer, proposalDecide, proposalShow, proposalsList, ProposalsUsageError } from "./proposals-command";
+import { missionLevel } from "../lib/mission/autonomous";
 import { LibraryUsageError, libraryExport, libraryImport, libraryQuery, libraryQueryBatch, parseFormat, parseLimit, readInput } from "./library-command";
 
 const USAGE = `faultline — control plane for agent missions that fail
@@ -34,11 +36,22 @@ Usage:
   faultline mission run FILE|- [--wait] [--json]
                                           start a mission from a YAML/JSON definition
   faultline mission list [--json]
-  faultline mission show ID [--json]      state, derived final status, open gates, events
+  faultline mission show ID [--json]      state, derived final status, open gates, proposals, events
+  faultline mission explain ID [--json]   { finalStatus, failureReason, explanation } of a mission
+  faultline mission validate FILE|- [--json]
+                                          check a definition: field errors, necessity level, warnings
   faultline mission pause ID [--note TEXT]   pause at the next step boundary
   faultline mission resume ID [--note TEXT]  resume a paused mission
   faultline mission abort ID [--note TEXT]   abort the mission: it ends FAILED after its compensations
   faultline gate list [--json]            open gates, oldest first
+  faultline proposals list [--mission ID] [--json]
+                                          pending proposals (or every proposal of a mission)
+  faultline proposals show PROPOSAL_ID [--json]
+                                          the proposal, its decision record, its HITL prompt
+  faultline proposals approve PROPOSAL_ID [--note TEXT]
+  faultline proposals reject PROPOSAL_ID --note TEXT
+  faultline proposals modify PROPOSAL_ID --args JSON [--scope GLOB,GLOB] [--note TEXT]
+                                          approve with the args that will run instead
   faultline diagnose [FILE|-]             "5 whys" diagnosis of failure contexts (JSON or JSON Lines)
   faultline gate decide GATE_ID DECISION [--note TEXT]
                                           retry | skip | abort, or what the gate offers
@@ -82,6 +95,8 @@ async function main(argv: string[]): Promise<number> {
       deprecated: { type: "boolean", default: false },
       batch: { type: "string" },
       limit: { type: "string" },
+      args: { type: "string" },
+      scope: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -137,8 +152,12 @@ async function main(argv: string[]): Promise<number> {
       if (sub === "run") return missionRun(rest[0], values.wait, values.json);
       if (sub === "list") return withDb({}, (h) => missionList(h, values.json));
       if (sub === "show") return withDb({}, (h) => missionShow(h, required(rest[0], "mission ID"), values.json));
+      if (sub === "explain") return withDb({}, (h) => missionExplain(h, required(rest[0], "mission ID"), values.json));
+      if (sub === "validate") return missionValidate(rest[0], values.json);
       if (sub === "pause" || sub === "resume" || sub === "abort") return withDb({}, (h) => missionControl(h, sub, required(rest[0], "mission ID"), values.note ?? null, values.json));
-      throw new UsageError(`Unknown command "mission ${sub ?? ""}". Use run, list, show, pause, resume or abort.`);
+      throw new UsageError(`Unknown command "mission ${sub ?? ""}". Use run, list, show, explain, validate, pause, resume or abort.`);
+    case "proposals":
+      return proposalsCommand(sub, rest, values);
     case "gate":
       if (sub === "list") return withDb({}, (h) => gateList(h, values.json));
       if (sub === "decide") return withDb({}, (h, url) => gateDecide(h, url, required(rest[0], "GATE_ID"), required(rest[1], "decision (retry|skip|abort)"), values.note ?? null, values.json));
@@ -340,10 +359,93 @@ async function missionShow(h: DbHandle, id: string, json: boolean): Promise<numb
   }
   const events = await listEventsAfter(h.db, { missionId: id });
   const s = row.state;
-  print(json, { mission: summary(s), finalStatus: s.finalStatus, explanation: s.finalStatus ? explainFinalStatus(s) : null, agents: s.agentOrder.map((n) => s.agents[n]), openGates: openGates(s), events }, () =>
-    [describe(s), "", ...events.map((e) => `  #${String(e.seq).padStart(3)} ${e.at}  ${e.type.padEnd(17)} ${e.actorId.padEnd(28)} ${e.reason}`)].join("\n"),
+  const proposals = (await proposalsList(h, id)).map((p) => p);
+  const why = explainMission(s);
+  print(
+    json,
+    { mission: summary(s), finalStatus: s.finalStatus, explanation: s.finalStatus ? explainFinalStatus(s) : null, failureReason: why.failureReason, failureExplanation: why.explanation, level: why.level, agents: s.agentOrder.map((n) => s.agents[n]), openGates: openGates(s), proposals, events },
+    () =>
+      [
+        describe(s),
+        ...(why.level.warning ? [`  WARNING: ${why.level.warning}`] : []),
+        ...(proposals.length ? ["", "  proposals:", ...proposals.map((p) => `    ${oneLine(p)}`)] : []),
+        "",
+        ...events.map((e) => `  #${String(e.seq).padStart(3)} ${e.at}  ${e.type.padEnd(17)} ${e.actorId.padEnd(28)} ${e.reason}`),
+      ].join("\n"),
   );
   return 0;
+}
+
+async function missionExplain(h: DbHandle, id: string, json: boolean): Promise<number> {
+  if (!UUID.test(id)) throw new UsageError(`"${id}" is not a mission ID (a UUID); list them with: faultline mission list`);
+  const row = await getMissionById(h.db, id);
+  if (!row) {
+    console.error(`No mission ${id}. List them with: faultline mission list`);
+    return EXIT.FAILED;
+  }
+  const e = explainMission(row.state);
+  print(json, { finalStatus: e.finalStatus, failureReason: e.failureReason, explanation: e.explanation, level: e.level }, () => explainText(row.state, e));
+  return 0;
+}
+
+/** Checks a definition without starting it: field errors (exit 2), else its necessity level and warnings (exit 0). */
+async function missionValidate(file: string | undefined, json: boolean): Promise<number> {
+  const parsed = parseMissionDefinition(readDefinition(file));
+  if (!parsed.ok) {
+    if (json) console.log(JSON.stringify({ ok: false, errors: parsed.errors }, null, 2));
+    else {
+      console.error(`The mission definition in ${file} is invalid:`);
+      for (const e of parsed.errors) console.error(`  ${e.path || "(definition)"}: ${e.message}`);
+    }
+    return EXIT.USAGE;
+  }
+  const lv = missionLevel(parsed.definition);
+  const warnings = lv.warning ? [lv.warning] : [];
+  print(json, { ok: true, name: parsed.definition.name, level: { effective: lv.effective, declared: lv.declared, observation: lv.observation, rules: lv.rules, language: lv.language, why: lv.why }, warnings }, () =>
+    [`The definition "${parsed.definition.name}" is valid.`, `  necessity level ${lv.effective}${lv.why.length ? `: ${lv.why.join("; ")}` : ": no model is involved (level 0)"}`, ...warnings.map((w) => `  WARNING: ${w}`)].join("\n"),
+  );
+  return 0;
+}
+
+async function proposalsCommand(sub: string | undefined, rest: string[], v: { json: boolean; mission?: string; note?: string; args?: string; scope?: string }): Promise<number> {
+  try {
+    if (sub === "list") {
+      return await withDb({}, async (h) => {
+        const rows = await proposalsList(h, v.mission);
+        print(v.json, { proposals: rows }, () => rows.map(oneLine).join("\n") || (v.mission ? "This mission has no proposals." : "No proposal waits for a decision."));
+        return 0;
+      });
+    }
+    if (sub === "show") {
+      return await withDb({}, async (h) => {
+        const r = await proposalShow(h, rest[0]);
+        if (!r) {
+          console.error(`No proposal ${rest[0]}. List them with: faultline proposals list`);
+          return EXIT.FAILED;
+        }
+        print(v.json, r, () => [detail(r.proposal), ...(r.prompt ? ["", "  prompt:", ...JSON.stringify(r.prompt, null, 2).split("\n").map((l) => `    ${l}`)] : [])].join("\n"));
+        return 0;
+      });
+    }
+    if (sub === "approve" || sub === "reject" || sub === "modify") {
+      const answer = parseAnswer(sub, { args: v.args, scope: v.scope, note: v.note });
+      return await withDb({}, async (h, url) => {
+        const { state, proposal } = await proposalDecide(h, rest[0], answer, cliActor(), env().FAULTLINE_APPROVAL_TTL_MS);
+        const inProcess = proposal.status === "approved" ? await inProcessWorkerIfNone(h, url, state.id) : null;
+        try {
+          const after = inProcess ? await waitForRest(h, url, state.id) : state;
+          print(v.json, { proposal, mission: summary(after), openGates: openGates(after) }, () => `${detail(proposal)}\n\n${describe(after)}`);
+          return 0;
+        } finally {
+          await inProcess?.stop();
+        }
+      });
+    }
+  } catch (e) {
+    if (e instanceof ProposalsUsageError) throw new UsageError(e.message);
+    throw e;
+  }
+  throw new UsageError(`Unknown command "proposals ${sub ?? ""}". Use list, show, approve, reject or modify.`);
 }
 
 async function missionControl(h: DbHandle, what: "pause" | "resume" | "abort", id: string, note: string | null, json: boolean): Promise<number> {

@@ -271,19 +271,21 @@ export function decideByPerson(input: PersonDecisionInput): PersonDecision {
   let args = action.args;
   let modified: DecisionRecord["modified"] = null;
   if (input.answer === "modify") {
-    if (!input.args || typeof input.args !== "object" || Array.isArray(input.args)) return { ok: false, code: "invalid", field: "args", message: "modify needs `args`: a JSON object with the args that will run instead." };
+    // A modification changes the args, or only narrows the scope of the args as proposed.
+    const next = input.args ?? (input.scope ? action.args : undefined);
+    if (!next || typeof next !== "object" || Array.isArray(next)) return { ok: false, code: "invalid", field: "args", message: "modify needs `args`: a JSON object with the args that will run instead (or a narrowed scope)." };
     if (action.tool === FINISH || action.tool === ASK) return { ok: false, code: "invalid", field: "decision", message: `A ${action.tool} proposal has no args to modify: approve or reject it.` };
-    const problem = input.argsProblem?.(input.args) ?? null;
+    const problem = input.argsProblem?.(next) ?? null;
     if (problem) return { ok: false, code: "invalid", field: "args", message: `The modified args do not fit the ${action.tool} tool's schema: ${problem}. Nothing was changed.` };
-    const verdict = ruleVerdict(input, { tool: action.tool, args: input.args });
+    const verdict = ruleVerdict(input, { tool: action.tool, args: next });
     if (verdict.effect === "deny") return { ok: false, code: "invalid", field: "args", message: `The modified args are denied by ${verdict.name} (${verdict.reason}): deny wins, even over a person. Nothing was changed.` };
     const allowed = input.scope?.allowedPaths;
     if (allowed) {
       if (!Array.isArray(allowed) || allowed.some((p) => typeof p !== "string" || !p)) return { ok: false, code: "invalid", field: "scope.allowedPaths", message: "scope.allowedPaths must be a list of path globs, e.g. [\"reports/**\"]." };
-      const outside = actionFacts({ tool: action.tool, args: input.args }).paths.filter((p) => !allowed.some((g) => picomatch(g, { dot: true })(p)));
+      const outside = actionFacts({ tool: action.tool, args: next }).paths.filter((p) => !allowed.some((g) => picomatch(g, { dot: true })(p)));
       if (outside.length) return { ok: false, code: "invalid", field: "scope.allowedPaths", message: `The args touch ${outside.join(", ")}, outside the narrowed scope (${allowed.join(", ")}). Change the args or widen the scope.` };
     }
-    args = input.args;
+    args = next;
     modified = { args, ...(allowed ? { scope: { allowedPaths: allowed } } : {}) };
   }
   const approved = input.answer !== "reject";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { getTool } from "../tools";
-import { detectLevel } from "../authority/necessity";
+import { detectLevel, type LevelResult } from "../authority/necessity";
 import { VERIFICATION_METHODS, type DecisionRecord, type FailureReason, type HITLAction, type HITLPrompt, type LevelDetection, type NecessityLevel } from "../authority/types";
 import type { ChatMessage } from "../llm/client";
 import { renderMissionState } from "../views/state-render";
@@ -24,7 +24,7 @@ export function agentActorId(agent: string, provider: string | null, model: stri
 }
 
 /** The necessity level of a mission definition, computed (FDR-N008). */
-export function missionLevel(def: MissionDefinition): LevelDetection & { effective: NecessityLevel; why: string[] } {
+export function missionLevel(def: MissionDefinition): LevelResult {
   return detectLevel({ agents: agentsInOrder(def).map((a) => ({ name: a.name, steps: a.steps, autonomous: a.autonomous })), declaredLevel: def.level });
 }
 

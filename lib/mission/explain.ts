@@ -190,8 +190,8 @@ function waiting(s: MissionState, g: GateState, failed: AgentState | null): Foun
       description: ask
         ? `"${g.agent}" asked: ${String(p!.action.args.question ?? "")} The mission continues when a person answers in the decision inbox.`
         : p
-          ? `A proposal of "${g.agent}" (${p.action.tool}) is pending: ${p.decision?.reason ?? g.error.message} A decider approves, modifies or rejects it in the decision inbox.`
-          : `A ${g.kind} gate is open for "${g.agent}": ${g.error.message}${failed?.error ? ` (${failed.error.context.toolError.code})` : ""}. A decider answers it in the decision inbox.`,
+          ? `A proposal of "${g.agent}" (${p.action.tool}) is pending: ${p.decision?.reason ?? g.error.what} A decider approves, modifies or rejects it in the decision inbox.`
+          : `A ${g.kind} gate is open for "${g.agent}": ${g.error.what}${failed?.error ? ` (${failed.error.context.toolError.code})` : ""}. A decider answers it in the decision inbox.`,
       evidence: [{ type: "gate", id: g.id, kind: g.kind, openedAt: g.openedAt, ...(p ? { proposalId: p.id, pendingReason: p.decision?.pendingReason ?? null } : {}) }],
       counterfactual: { change: { type: "obtain_confirmation", from: "a decider of this mission's gates" }, expectedOutcome: "success", confidence: "medium" },
     },
@@ -221,7 +221,7 @@ function abortOf(_s: MissionState, g: GateState): Found {
     explanation: {
       kind: "procedural",
       title: `The mission was aborted at a ${g.kind} gate`,
-      description: `${g.decidedBy ?? "A decider"} aborted the mission at the ${g.kind} gate of "${g.agent}": ${g.error.message}${g.note ? ` Note: "${g.note}".` : ""}`,
+      description: `${g.decidedBy ?? "A decider"} aborted the mission at the ${g.kind} gate of "${g.agent}": ${g.error.what}${g.note ? ` Note: "${g.note}".` : ""}`,
       evidence: [{ type: "gate", id: g.id, kind: g.kind, decision: g.decision, decidedBy: g.decidedBy, note: g.note }],
       counterfactual: null,
     },

@@ -27,7 +27,7 @@ export function renderMissionState(s: MissionState, opts: { proposals?: number }
 }
 
 /** One proposal in one line: who, what, and how it was decided. */
-export function describeProposal(p: ProposalState): string {
+export function describeProposal(p: Pick<ProposalState, "agent" | "action" | "decision" | "status">): string {
   const call = p.action.tool === "finish" ? `finish: ${String(p.action.args.summary ?? "").slice(0, 80)}` : p.action.tool === "ask" ? `ask: ${String(p.action.args.question ?? "").slice(0, 80)}` : `${p.action.tool} ${describeCall(p.action.tool, p.action.args) ?? JSON.stringify(p.action.args).slice(0, 80)}`;
   const d = p.decision;
   const how = !d ? p.status : d.decision === "pending" ? `pending (${d.pendingReason})` : d.decision === "rejected" ? `rejected (${d.failureReason}: ${d.reason})` : `${p.status === "expired" ? "approval expired" : "approved"} by ${d.authority}${d.modified ? " with modified args" : ""}`;
