@@ -35,7 +35,9 @@ function cause(s: MissionState): Found | null {
   const open = s.gates.find((g) => g.status === "open");
   const agents = s.agentOrder.map((n) => s.agents[n]);
   // The decisive agent: a failed critical one first, then any failed one not tolerated, then any failed one.
-  const failed = agents.find((a) => a.status === "failed" && a.priority === "critical") ?? agents.find((a) => a.status === "failed" && !a.tolerated) ?? agents.find((a) => a.status === "failed");
+  // A failed agent a person skipped (skip, skip_phase) still failed: its error is the cause.
+  const down = (a: AgentState) => a.status === "failed" || (a.status === "skipped" && a.error !== null);
+  const failed = agents.find((a) => down(a) && a.priority === "critical") ?? agents.find((a) => down(a) && !a.tolerated) ?? agents.find(down);
   const aborted = [...s.gates].reverse().find((g) => g.status === "resolved" && g.decision === "abort");
   if (open) return waiting(s, open, failed ?? null);
   if (aborted?.kind === "proposal") return proposalAbort(s, aborted);
@@ -61,6 +63,22 @@ function cause(s: MissionState): Found | null {
       explanation: { kind: "procedural", title: "The mission was aborted", description: "The mission was aborted by a decision before it could complete; nothing after the abort ran.", evidence: [{ type: "abort" }], counterfactual: null },
     };
   }
+  // Work a decider skipped at a gate (an approval declined, a phase skipped) without a failure of its own.
+  const skippedCritical = agents.find((a) => a.status === "skipped" && a.priority === "critical");
+  if (skippedCritical && s.finalStatus !== null) {
+    const g = [...s.gates].reverse().find((x) => x.status === "resolved" && x.agent === skippedCritical.name && (x.decision === "skip" || x.decision === "skip_phase"));
+    const approval = g?.kind === "approval";
+    return {
+      reason: approval ? "AUTHORITY_REJECTION" : "GOAL_UNREACHABLE",
+      explanation: {
+        kind: approval ? "governance" : "procedural",
+        title: approval ? `A high-risk step of "${skippedCritical.name}" was not approved` : `The critical work of "${skippedCritical.name}" was skipped`,
+        description: `${approval ? "The step needed an approval; the decider chose skip" : `"${skippedCritical.name}" is critical and did not run to the end (skipped${g ? ` at a ${g.kind} gate` : " with its phase"})`}${g?.note ? ` ("${g.note}")` : ""}, so its evidence is missing and the mission cannot succeed.`,
+        evidence: [{ type: "agent", agent: skippedCritical.name, status: "skipped" }, ...(g ? [{ type: "gate", id: g.id, kind: g.kind, decision: g.decision, decidedBy: g.decidedBy, note: g.note }] : [])],
+        counterfactual: approval ? { change: { type: "obtain_confirmation", from: "a decider of this mission's approval gates" }, expectedOutcome: "success", confidence: "medium" } : null,
+      },
+    };
+  }
   const tolerated = agents.filter((a) => a.status === "failed" || a.status === "skipped");
   if (s.finalStatus === "PARTIAL_SUCCESS" && tolerated.length) {
     return {
@@ -74,12 +92,31 @@ function cause(s: MissionState): Found | null {
       },
     };
   }
+  if (s.finalStatus !== null) {
+    // Total on ended missions: whatever else, the evidence did not prove the work.
+    const unproven = agents.filter((a) => a.status !== "completed");
+    return {
+      reason: "GOAL_UNREACHABLE",
+      explanation: {
+        kind: "informational",
+        title: "The evidence does not prove the mission's work",
+        description: `The mission ended ${s.finalStatus}: ${unproven.length ? `${unproven.map((a) => `"${a.name}" is ${a.status}`).join(", ")}` : "no agent's work counts as proven (a compensation undid it, or no critical agent completed)"}.`,
+        evidence: agents.map((a) => ({ type: "agent", agent: a.name, status: a.status, priority: a.priority })),
+        counterfactual: null,
+      },
+    };
+  }
   return null;
 }
 
 function agentCause(s: MissionState, a: AgentState, aborted: GateState | null): Found {
   const e = a.error;
-  const abortNote = aborted ? ` A person then aborted the mission at the gate${aborted.note ? ` ("${aborted.note}")` : ""}.` : "";
+  const skipped = [...s.gates].reverse().find((g) => g.status === "resolved" && g.agent === a.name && (g.decision === "skip" || g.decision === "skip_phase"));
+  const abortNote = aborted
+    ? ` A decider then aborted the mission at the gate${aborted.note ? ` ("${aborted.note}")` : ""}.`
+    : a.status === "skipped" && skipped
+      ? ` A decider chose ${skipped.decision} at the gate${skipped.note ? ` ("${skipped.note}")` : ""}, so its work is missing.`
+      : "";
   const proposals = s.proposals.filter((p) => p.agent === a.name && p.attempt === a.attempt);
   const rejected = proposals.filter((p) => p.status === "rejected");
   if (e?.failureReason === "NO_EXECUTABLE_ACTION") {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MissionEvent } from "./events";
-import { CI_BOUNDS, formatResult, KNOWN_VIOLATIONS, livenessBound, missingEvents, modelCheck, randomRuns, withDerivation, type ModelCheckOptions, type ModelCheckResult } from "./model-check";
+import { AUTONOMOUS_BOUNDS, CI_BOUNDS, formatResult, KNOWN_VIOLATIONS, livenessBound, missingEvents, modelCheck, randomRuns, withDerivation, type ModelCheckOptions, type ModelCheckResult } from "./model-check";
 import { applyEvent, reduce } from "./reducer";
 import { deriveFinalStatus } from "./status";
 import type { AgentState, FinalStatus, MissionState } from "./types";
@@ -21,6 +21,8 @@ const LIBRARY_EVENTS = ["library.hypotheses", "library.novel", "library.probe", 
 
 /** An operator's abort of the whole mission is explored in its own run (aborts: 1), below. */
 const ABORT_EVENTS = ["mission.aborted"];
+/** Autonomous agents' proposals are explored in their own run (autonomous: true), below. */
+const PROPOSAL_EVENTS = ["proposal.submitted", "proposal.decided", "proposal.expired"];
 /** The events a run never reached, in any order. */
 const missing = (r: ModelCheckResult) => [...missingEvents(r)].sort();
 const sorted = (list: string[]) => [...list].sort();
@@ -49,7 +51,7 @@ describe("the real engine and reducer satisfy the RFC 001 §3.8 invariants (exha
     expect(r.transitions).toBeGreaterThan(r.distinctStates);
     // Diagnoses are recorded only with diagnosis on (next test); ADR-0003 recovery and LLM proposals are covered
     // by lib/mission/recovery.test.ts and the worker tests, not by this model (see spec/README.md).
-    expect(missing(r)).toEqual(sorted(["diagnostic_reflection", ...NOT_MODELLED, ...LIBRARY_EVENTS, ...ABORT_EVENTS]));
+    expect(missing(r)).toEqual(sorted(["diagnostic_reflection", ...NOT_MODELLED, ...LIBRARY_EVENTS, ...ABORT_EVENTS, ...PROPOSAL_EVENTS]));
     for (const d of ["agent:retry", "agent:skip", "agent:abort", "agent:retry_phase", "agent:skip_phase", "phase:retry_phase", "phase:skip_phase", "phase:abort", "recovery:resume", "recovery:restart_phase", "recovery:abort", "approval:approve", "approval:skip", "approval:abort"]) {
       expect(r.coverage.decisions[d], d).toBeGreaterThan(0);
     }
@@ -63,7 +65,7 @@ describe("the real engine and reducer satisfy the RFC 001 §3.8 invariants (exha
     const r = await modelCheck({ ...CI_BOUNDS, steps: 1 });
     const withDiagnosis = await modelCheck({ ...CI_BOUNDS, steps: 1, diagnosis: true });
     expect(failed(withDiagnosis)).toEqual([]);
-    expect(missing(withDiagnosis)).toEqual(sorted([...NOT_MODELLED, ...LIBRARY_EVENTS, ...ABORT_EVENTS]));
+    expect(missing(withDiagnosis)).toEqual(sorted([...NOT_MODELLED, ...LIBRARY_EVENTS, ...ABORT_EVENTS, ...PROPOSAL_EVENTS]));
     // The model's failures (exit 1, a binary not allowed, a timeout past the phase deadline, all LLM providers
     // down) have no recovery that may run without a person, so a diagnosis changes no decision here.
     expect(withDiagnosis.distinctStates).toBe(r.distinctStates);
@@ -234,6 +236,41 @@ describe("the checker fails on planted bugs, with a shortest counterexample", ()
     const r2 = await modelCheck({ ...SMALL, system: { applyEvent: onlyDerive } });
     expect(failed(r2)).toEqual(["TerminalStatusDerived"]);
   });
+});
+
+describe("issue 14: autonomous agents under governance (exhaustive, bounded)", () => {
+  it("no tool runs without an approved, unexpired proposal whose digest matches; no SUCCESS from a claim; every failure explained", async () => {
+    const r = await modelCheck(AUTONOMOUS_BOUNDS);
+    console.log(formatResult(r));
+    expect(failed(r)).toEqual([]);
+    for (const name of ["NoUnapprovedAction", "NoSuccessFromClaim", "FailureExplained"]) expect(invariant(r, name).ok).toBe(true);
+    // Every kind of proposal outcome happened: rule-approved, denied, held and decided by a person, expired, finish both ways.
+    for (const e of PROPOSAL_EVENTS) expect(r.coverage.events[e], e).toBeGreaterThan(0);
+    for (const d of ["proposal:approve", "proposal:reject", "proposal:abort"]) expect(r.coverage.decisions[d], d).toBeGreaterThan(0);
+    for (const a of ["propose", "executeProposal", "stopAgent"]) expect(r.coverage.actions[a], a).toBeGreaterThan(0);
+    expect(r.terminalStates.SUCCESS).toBeGreaterThan(0);
+    expect(r.terminalStates.FAILED).toBeGreaterThan(0);
+    expect(r.longestPath!).toBeLessThanOrEqual(r.depthBound);
+  }, 240_000);
+
+  it("the canonical state hash is sound for proposals too: every merged pair of states has the same successors", async () => {
+    const r = await modelCheck({ ...AUTONOMOUS_BOUNDS, retries: 0, verifyAbstraction: true });
+    expect(failed(r)).toEqual([]);
+    expect(r.mergesVerified).toBeGreaterThan(0);
+  }, 240_000);
+
+  it("an authority that takes the agent's word for it (finish approved although the evidence failed) is caught: NoSuccessFromClaim", async () => {
+    const believesClaims: Reducer = (state, e) => {
+      const next = applyEvent(state, e);
+      if (e.type !== "proposal.decided" || e.payload.record.authority !== "evidence" || e.payload.decision !== "rejected") return next;
+      const p = next.proposals.find((x) => x.id === e.payload.proposalId)!;
+      const a = next.agents[p.agent];
+      return { ...next, proposals: next.proposals.map((x) => (x.id === p.id ? { ...x, status: "approved" as const } : x)), agents: { ...next.agents, [p.agent]: { ...a, autonomous: { ...a.autonomous!, finished: { proposalId: p.id, evidence: e.payload.evidence ?? [] } } } } };
+    };
+    const r = await modelCheck({ ...AUTONOMOUS_BOUNDS, retries: 0, system: { applyEvent: believesClaims } });
+    expect(failed(r)).toEqual(expect.arrayContaining(["NoSuccessFromClaim"]));
+    expect(eventsOf(r, "NoSuccessFromClaim").join(" ")).toMatch(/proposal\.decided/);
+  }, 240_000);
 });
 
 describe("property: random runs of the real engine replay to the same state", () => {

@@ -7,6 +7,11 @@ import { nextAction, phaseTimeLeft } from "./next-action";
 import { STUCK_LOOP_REPEATS } from "./recovery";
 import { applyEvent as realApplyEvent, isTerminal, openGate } from "./reducer";
 import { deriveFinalStatus } from "./status";
+import { argsDigest } from "../authority/digest";
+import { decideByPerson } from "../authority/authority";
+import { DEFAULT_POLICY_RULES } from "../authority/rules";
+import { agentActorId, FINISH } from "./autonomous";
+import { explainMission } from "./explain";
 import * as t from "./transitions";
 import { GATE_DECISIONS, type AgentState, type EvidenceRecord, type FinalStatus, type GateDecision, type GateState, type MissionState } from "./types";
 
@@ -68,6 +73,13 @@ export interface ModelCheckBounds {
    * every probe and resolution action confirms, rejects or cannot run.
    */
   library: boolean;
+  /**
+   * Issue 14: an autonomous (model-driven) critical agent joins the last phase. Each model turn proposes an
+   * allowed command, a forbidden one (`rm -rf /`, denied), a held file write (a proposal gate the operator
+   * approves, modifies or rejects, through the real authority), `finish` (the evidence holds or not), or the
+   * model is unreachable; `maxActions` 3.
+   */
+  autonomous: boolean;
 }
 
 export const DEFAULT_BOUNDS: ModelCheckBounds = {
@@ -85,6 +97,7 @@ export const DEFAULT_BOUNDS: ModelCheckBounds = {
   infra: true,
   diagnosis: false,
   library: false,
+  autonomous: false,
 };
 
 /**
@@ -93,7 +106,15 @@ export const DEFAULT_BOUNDS: ModelCheckBounds = {
  */
 export const CI_BOUNDS: ModelCheckBounds = { ...DEFAULT_BOUNDS, retries: 1 };
 
+/**
+ * Issue 14's bound: the autonomous agent beside one scripted critical agent, one phase, one retry; every
+ * model turn, every authority answer, operator approve / modify / reject / abort and late pick-ups.
+ */
+export const AUTONOMOUS_BOUNDS: ModelCheckBounds = { ...DEFAULT_BOUNDS, agents: 1, steps: 1, phases: 1, retries: 1, crashes: 0, pauses: 0, highRisk: false, compensate: false, timeouts: false, infra: false, autonomous: true };
+
 const PHASE_TIMEOUT_MS = 60_000;
+/** Shorter than a phase timeout: a step that times out past its deadline also outlives approvals given before it. */
+const APPROVAL_TTL_MS = 30_000;
 const AGENT_TIMEOUT_MS = 3_600_000;
 const MISSION_ID = "00000000-0000-4000-8000-00000000c0de";
 const T0 = Date.parse("2026-01-01T00:00:00Z");
@@ -127,7 +148,7 @@ export function modelDefinition(b: ModelCheckBounds): MissionDefinition {
   return missionDefinitionSchema.parse({
     name: "model check",
     objective: "every reachable state satisfies the RFC 001 invariants",
-    allowedBinaries: ["node"],
+    allowedBinaries: b.autonomous ? ["node", "rm"] : ["node"],
     objectiveChecks: Array.from({ length: b.objectiveChecks }, () => ({ tool: "shell", args: ARGS.shell })),
     phases: phases.map((name, j) => ({
       name,
@@ -136,7 +157,7 @@ export function modelDefinition(b: ModelCheckBounds): MissionDefinition {
       ...(b.timeouts ? { timeoutMs: PHASE_TIMEOUT_MS } : {}),
       agents: agents
         .filter((_, i) => i % phases.length === j)
-        .map(({ name: agent, priority }) => ({
+        .map(({ name: agent, priority }): Record<string, unknown> => ({
           name: agent,
           priority,
           timeoutMs: AGENT_TIMEOUT_MS,
@@ -147,10 +168,26 @@ export function modelDefinition(b: ModelCheckBounds): MissionDefinition {
             if (b.compensate && ((priority === "critical" && s === 0) || (priority === "important" && s === 1))) step.compensate = { tool: "shell", args: ARGS.shell };
             return step;
           }),
-        })),
+        }))
+        .concat(b.autonomous && j === phases.length - 1 ? [AUTONOMOUS_AGENT] : []),
     })),
+    rules: b.autonomous ? [{ id: "hold-held", effect: "hold", tool: "file", path: "held/**", reason: "a person decides writes under held/" }] : [],
   });
 }
+
+/** The model's autonomous agent (issue 14). */
+export const AUTONOMOUS_AGENT = { name: "auto", priority: "critical", timeoutMs: AGENT_TIMEOUT_MS, autonomous: { goal: "Write out.txt.", tools: ["shell", "file"] as string[], maxActions: 3, evidence: [{ file_exists: "out.txt" }] } };
+const AUTO_ACTOR = agentActorId(AUTONOMOUS_AGENT.name, "model", "checked");
+/** What the model proposes on one turn, and the exact args. */
+const MODEL_TURNS = ["allowed command", "forbidden command", "held write", "finish", "model unreachable"] as const;
+const TURN_CALLS: Record<Exclude<(typeof MODEL_TURNS)[number], "model unreachable">, { name: string; args: Record<string, unknown> }> = {
+  "allowed command": { name: "shell", args: { command: "node", args: ["--version"] } },
+  "forbidden command": { name: "shell", args: { command: "rm", args: ["-rf", "/"] } },
+  "held write": { name: "file", args: { op: "write", path: "held/out.txt", content: "x" } },
+  finish: { name: FINISH, args: { summary: "done" } },
+};
+const EVIDENCE_OUTCOMES = ["holds", "does not hold"];
+const MODIFIED_ARGS = { op: "write", path: "out.txt", content: "x" };
 
 function modelPhases(n: number): Phase[] {
   if (n < 1 || n > PHASES.length) throw new Error(`phases must be 1..${PHASES.length}`);
@@ -181,6 +218,8 @@ export function livenessBound(b: ModelCheckBounds): number {
       // probe (inconclusive), probe gate, decision and its record, resolution gate, decision and its record, re-run; then exhausted.
       if (b.library) bound += A * a.steps.length * (10 * MODEL_HYPOTHESES.length + 1);
       compensable += a.steps.filter((s) => s.compensate).length * A;
+      // An autonomous attempt: agent.started; per action its proposal, the decision at its gate, its run; the stop; its gate's decision.
+      if (a.autonomous) bound += A * (3 + 3 * a.autonomous.maxActions);
     }
   bound += 3 * (A * b.agents + def.phases.length);
   bound += 2 * def.phases.length;
@@ -252,7 +291,7 @@ interface Node {
   aborts: number;
 }
 
-type Action = { kind: "decide"; decision: GateDecision } | { kind: "pause" } | { kind: "resume" } | { kind: "abort" } | { kind: "engine"; choices: number[] };
+type Action = { kind: "decide"; decision: GateDecision; modify?: boolean; late?: boolean } | { kind: "pause" } | { kind: "resume" } | { kind: "abort" } | { kind: "engine"; choices: number[] };
 
 interface Transition {
   action: Action;
@@ -288,6 +327,9 @@ export const INVARIANTS = [
   "NoBlindRerun",
   "BoundedRetries",
   "MonotonicProgress",
+  "NoUnapprovedAction",
+  "NoSuccessFromClaim",
+  "FailureExplained",
 ] as const;
 export type InvariantName = (typeof INVARIANTS)[number];
 
@@ -390,6 +432,16 @@ async function perform(ctx: Ctx, node: Node, action: Action, describe = false): 
     library: ctx.b.library
       ? async () => (choose(LIBRARY_ANSWERS, describe ? "the library" : "") === 0 ? { libraryVersion: 1, abstained: false, hypotheses: MODEL_HYPOTHESES } : { libraryVersion: 1, abstained: true, hypotheses: [] })
       : undefined,
+    think: ctx.b.autonomous
+      ? async () => {
+          const turn = MODEL_TURNS[choose([...MODEL_TURNS], describe ? "the model proposes" : "")];
+          if (turn === "model unreachable") return { ok: false, error: ERRORS.infra };
+          const c = TURN_CALLS[turn];
+          return { ok: true, actor: { actorId: AUTO_ACTOR, kind: "agent", name: "auto", meta: {} }, call: { id: null, name: c.name, args: c.args, argsError: null }, text: "", model: { provider: "model", model: "checked", latencyMs: 0 } };
+        }
+      : undefined,
+    checkEvidence: async () => (choose(EVIDENCE_OUTCOMES, describe ? "the evidence at finish" : "") === 0 ? [{ check: "file_exists", expected: "out.txt", actual: true, passed: true }] : [{ check: "file_exists", expected: "out.txt", actual: false, passed: false, detail: "expected out.txt to exist" }]),
+    authority: { defaultPolicy: async () => DEFAULT_POLICY_RULES, approvalTtlMs: APPROVAL_TTL_MS },
     run: async (_call, { idempotencyKey, library }) => {
       const [, agent, stepStr, , comp] = idempotencyKey.split("/");
       let r: { result: ToolResult; evidence: EvidenceRecord[] };
@@ -408,7 +460,7 @@ async function perform(ctx: Ctx, node: Node, action: Action, describe = false): 
         }
         r = toolOutcome(o === "crash" ? "ok" : o);
       } else {
-        const step = ctx.info.get(agent)!.steps[Number(stepStr)];
+        const step = ctx.info.get(agent)!.steps[Number(stepStr)] ?? { tool: _call.tool };
         const options: EnvOutcome[] = ["ok", "no-evidence", "fail-recoverable", "fail-unrecoverable"];
         if (ctx.b.timeouts) options.push("timeout");
         if (ctx.b.infra && step.tool === "llm") options.push("infra");
@@ -435,8 +487,31 @@ async function perform(ctx: Ctx, node: Node, action: Action, describe = false): 
   try {
     if (action.kind === "decide") {
       const gate = openGate(state)!;
-      if (describe) labels.push(`operator decides ${action.decision} at the ${gate.kind} gate of ${gate.agent}`);
-      commit([t.gateResolved(gate, action.decision, null, at(), "operator")], "user:operator");
+      if (describe) labels.push(`operator decides ${action.decision}${action.modify ? " (modified args)" : ""}${action.late ? " (picked up after the approval expired)" : ""} at the ${gate.kind} gate of ${gate.agent}`);
+      const p = gate.proposalId ? state.proposals.find((x) => x.id === gate.proposalId) : undefined;
+      if (p && action.decision !== "abort") {
+        // A person's answer goes through the real authority, as the console, REST and CLI do.
+        const r = decideByPerson({
+          proposal: p,
+          pendingRecord: p.decision!,
+          decider: { actorId: "user:operator", kind: "human" },
+          proposerActorId: p.actorId,
+          answer: action.modify ? "modify" : action.decision === "approve" ? "approve" : "reject",
+          args: action.modify ? MODIFIED_ARGS : undefined,
+          note: action.decision === "approve" ? null : "not this",
+          now: clock,
+          approvalTtlMs: APPROVAL_TTL_MS,
+          rules: ctx.def.rules,
+          defaultPolicy: DEFAULT_POLICY_RULES,
+          allowedTools: AUTONOMOUS_AGENT.autonomous.tools,
+          allowedBinaries: ctx.def.allowedBinaries,
+          reviewerAllowed: false,
+        });
+        if (!r.ok) throw new Error(`the authority refused the operator's answer: ${r.message}`);
+        commit([t.proposalDecided(p.id, r.record), t.gateResolved(gate, action.decision, null, at(), "operator")], "user:operator");
+        // The worker picks the approval up only after it expired (it was down, or busy): it must refuse it.
+        if (action.late) clock += APPROVAL_TTL_MS + 1;
+      } else commit([t.gateResolved(gate, action.decision, null, at(), "operator")], "user:operator");
     } else if (action.kind === "pause") {
       labels.push("operator pauses");
       pauses++;
@@ -470,6 +545,11 @@ async function successors(ctx: Ctx, node: Node): Promise<Transition[]> {
   const out: Transition[] = [];
   const gate = openGate(s);
   if (gate) for (const o of gate.options) if (policyAllows(s, gate, o.action, ctx.b.retries)) out.push(await perform(ctx, node, { kind: "decide", decision: o.action }));
+  // Approve with modification: a held write approved with other args (what runs is bound to their digest).
+  if (gate?.kind === "proposal" && gate.options.some((o) => o.action === "approve") && s.proposals.find((p) => p.id === gate.proposalId)?.action.tool === "file") {
+    out.push(await perform(ctx, node, { kind: "decide", decision: "approve", modify: true }));
+    out.push(await perform(ctx, node, { kind: "decide", decision: "approve", late: true }));
+  }
   if (s.paused) out.push(await perform(ctx, node, { kind: "resume" }));
   else if (node.pauses < ctx.b.pauses) out.push(await perform(ctx, node, { kind: "pause" }));
   if (!s.aborted && node.aborts < ctx.b.aborts) out.push(await perform(ctx, node, { kind: "abort" }));
@@ -541,6 +621,17 @@ export function canonicalKey(node: Node, info: Ctx["info"]): string {
       k += `[${a.approvedSteps.join(",")}](`;
       for (const st of a.steps) k += `${st.status}${st.status === "succeeded" ? (passing(st.evidence) ? "+" : "-") : ""}${st.error ? "E" : ""}${st.resumeApproved ? "R" : ""},`;
       k += ")";
+      // An autonomous agent: its budget used, whether it finished, and its attempt's proposals (which action, how
+      // decided, whether it ran, whether an approval not yet run has expired at the node's clock).
+      if (a.autonomous) {
+        k += `A${a.autonomous.actions}${a.autonomous.finished ? `F${passing(a.autonomous.finished.evidence) ? "+" : "-"}` : ""}<`;
+        for (const p of s.proposals) {
+          if (p.agent !== n || p.attempt !== a.attempt) continue;
+          const live = p.status === "approved" && p.step === null && p.action.tool !== FINISH;
+          k += `${p.argsDigest.slice(7, 13)}${p.decision?.modified ? "m" : ""}${p.status[0]}${p.step !== null ? "r" : ""}${live && p.decision?.expiresAt && node.clock > Date.parse(p.decision.expiresAt) ? "x" : ""},`;
+        }
+        k += ">";
+      }
     } else if (a.status === "failed" || a.status === "skipped") {
       // phaseAgentsFailed reads whether a skipped agent had failed; the response matrix reads a failed agent's error until it responded.
       k += a.tolerated ? "T" : "";
@@ -550,7 +641,7 @@ export function canonicalKey(node: Node, info: Ctx["info"]): string {
     }
   }
   if (g) {
-    k += `|G${g.kind}:${g.agent}:${g.phase}:${g.step}:`;
+    k += `|G${g.kind}:${g.agent}:${g.phase}:${g.step}:${g.proposalId ? (s.proposals.find((p) => p.id === g.proposalId)?.action.tool ?? "?") : ""}:`;
     for (const o of g.options) k += `${o.action},`;
   } else k += "|g";
   k += "|";
@@ -625,8 +716,17 @@ class IntList {
 // Invariants
 // ---------------------------------------------------------------------------------------------------
 
-/** Independent of status.ts: an agent that completed every step of its definition, each with passing evidence. */
+/**
+ * Independent of status.ts: an agent that completed every step of its definition, each with passing evidence;
+ * an autonomous agent: every action that ran succeeded with passing evidence, and its finish was approved on
+ * passing evidence (or confirmed by a person), never on its own claim.
+ */
 function provenByEvidence(ctx: Ctx, a: AgentState): boolean {
+  if (a.autonomous !== undefined && a.autonomous !== null) {
+    if (a.status !== "completed" || !a.autonomous.finished || !passing(a.autonomous.finished.evidence)) return false;
+    for (const st of a.steps) if (st.status !== "succeeded" || !passing(st.evidence)) return false;
+    return true;
+  }
   if (a.status !== "completed" || a.steps.length !== ctx.info.get(a.name)!.steps.length) return false;
   for (const st of a.steps) if (st.status !== "succeeded" || !passing(st.evidence)) return false;
   return true;
@@ -683,6 +783,28 @@ function checkState(ctx: Ctx, s: MissionState): Violation[] {
     const held = open > 0 || s.paused !== null;
     if ((s.runState === "paused") !== held) out.push(v("RunStateProjection", `runState ${s.runState} but ${held ? "" : "no "}gate is open and paused is ${s.paused ? s.paused.kind : "null"}`));
   }
+  // Issue 14 (seed 002). NoSuccessFromClaim: an autonomous agent completes only through a finish proposal that the
+  // evidence (or a person) approved; the model's words are never evidence (FP-5).
+  for (const p of s.proposals) {
+    if (p.action.tool === FINISH && p.status === "approved" && p.decision?.authority !== "evidence" && p.decision?.authority !== "hitl")
+      out.push(v("NoSuccessFromClaim", `finish proposal ${p.id} of "${p.agent}" was approved by ${p.decision?.authority ?? "nobody"}, not by the evidence or a person`));
+    // FailureExplained: every rejected proposal says why (a FailureReason and a reason).
+    if (p.status === "rejected" && !(p.decision?.failureReason && p.decision.reason)) out.push(v("FailureExplained", `proposal ${p.id} of "${p.agent}" was rejected without a FailureReason and a reason`));
+  }
+  for (const n of s.agentOrder) {
+    const a = s.agents[n];
+    if (a.autonomous && a.status === "completed") {
+      const f = a.autonomous.finished ? s.proposals.find((p) => p.id === a.autonomous!.finished!.proposalId) : undefined;
+      if (!f || f.status !== "approved" || f.action.tool !== FINISH) out.push(v("NoSuccessFromClaim", `autonomous agent "${n}" completed without an approved finish proposal`));
+      else if (f.decision?.authority === "evidence" && !passing(a.autonomous.finished!.evidence)) out.push(v("NoSuccessFromClaim", `autonomous agent "${n}" completed on a finish whose evidence did not hold`));
+    }
+  }
+  // FailureExplained (FDR-N005, FE-R3): a mission that ended without SUCCESS has a FailureReason and an explanation that blames nobody.
+  if (isTerminal(s) && fs !== "SUCCESS") {
+    const e = explainMission(s);
+    if (!e.failureReason || !e.explanation) out.push(v("FailureExplained", `the mission ended ${fs} without a FailureReason and an explanation`));
+    else if (BLAME.test(`${e.explanation.title} ${e.explanation.description}`)) out.push(v("FailureExplained", `the explanation blames the model or the agent (FE-R3): ${e.explanation.title}`));
+  }
   // NoSuccessOnUndoneWork: the evidence of work that a saga compensation undid no longer proves it, so it
   // cannot count toward SUCCESS / PARTIAL_SUCCESS. (Checked last, so that it can be listed in KNOWN_VIOLATIONS.)
   if (fs === "SUCCESS" || fs === "PARTIAL_SUCCESS") {
@@ -711,6 +833,14 @@ function checkBatch(ctx: Ctx, before: MissionState, batch: MissionEvent[], after
       if (a.attempt === attempt && !(a.status === "failed" || a.status === "pending" || a.status === "skipped")) return v("NoSilentFailure", `after tool.failed for step ${step} of "${agent}", the agent is ${a.status}, not failed or retried`);
       if (a.attempt === attempt && a.steps[step] && a.steps[step].status !== "failed") return v("NoSilentFailure", `after tool.failed, step ${step} of "${agent}" is ${a.steps[step].status}`);
     }
+    // NoUnapprovedAction (seed 002): an autonomous agent's tool runs only for an approved, unexpired proposal whose digest matches.
+    if (e.type === "step.started" && before.agents[e.payload.agent]?.autonomous) {
+      const p = before.proposals.find((x) => x.id === e.payload.proposalId);
+      const args = p ? (p.decision?.modified?.args ?? p.action.args) : null;
+      if (!p || p.status !== "approved" || !p.decision) return v("NoUnapprovedAction", `step ${e.payload.step} of "${e.payload.agent}" started without an approved proposal`);
+      if (e.payload.argsDigest !== argsDigest(args) || p.decision.argsDigest !== argsDigest(args)) return v("NoUnapprovedAction", `step ${e.payload.step} of "${e.payload.agent}" started with args whose digest is not the approved one`);
+      if (p.decision.expiresAt && Date.parse(e.at) > Date.parse(p.decision.expiresAt)) return v("NoUnapprovedAction", `step ${e.payload.step} of "${e.payload.agent}" started after its approval expired`);
+    }
     if (e.type === "compensation.succeeded" && !(e.payload.evidence.length > 0 && e.payload.evidence.every((r) => r.passed))) return v("ToolContract", "compensation.succeeded without passing evidence");
     // RFC 001 §3.4, no blind continuation: a step whose worker died runs again by itself only if it is idempotent.
     if (e.type === "step.rerun" && e.payload.reason === "idempotent") {
@@ -734,6 +864,9 @@ function checkBatch(ctx: Ctx, before: MissionState, batch: MissionEvent[], after
 }
 
 const v = (invariant: InvariantName, message: string): Violation => ({ invariant, message });
+
+/** FE-R3: words that put a failure on the model or the agent instead of on structure. */
+export const BLAME = /\b(model|agent|llm)\b[^.]{0,40}\b(fault|mistake|blame|hallucinat\w*|misbehav\w*|incompeten\w*|stupid|wrong)\b|\bblame/i;
 
 // ---------------------------------------------------------------------------------------------------
 // The search
@@ -1116,6 +1249,9 @@ export function describeEvent(e: MissionEvent): string {
   if (e.type === "mission.paused") parts.push(String(p.kind));
   if (e.type === "objective.checked") parts.push(p.passed ? "passed" : "not passed");
   if (e.type === "mission.finished") parts.push(String(p.finalStatus));
+  if (e.type === "proposal.submitted") parts.push(`${(p.action as { tool: string }).tool} ${JSON.stringify((p.action as { args: unknown }).args)}`);
+  if (e.type === "proposal.decided") parts.push(`${String(p.decision)} by ${(p.record as { authority: string }).authority}`);
+  if (e.type === "proposal.expired") parts.push(String(p.why));
   return `${e.type}(${parts.join(", ")})`;
 }
 
