@@ -153,7 +153,8 @@ export async function decideProposal(db: Db, params: DecideProposalParams): Prom
       defaultPolicy: policy.rules,
       allowedTools: def.autonomous?.tools ?? [],
       allowedBinaries: m.state.definition.allowedBinaries,
-      reviewerAllowed: actor.kind === "agent" && reviewerAllowed(m.state.definition.rules, actor.id),
+      // A reviewer agent answers only where a rule names it, and never in a mission where it proposes itself.
+      reviewerAllowed: actor.kind === "agent" && reviewerAllowed(m.state.definition.rules, actor.id) && !m.state.proposals.some((x) => x.actorId === actor.id),
       argsProblem: (args) => actionArgsProblem(p.action.tool, args),
     });
     if (!r.ok) {
