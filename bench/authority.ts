@@ -13,7 +13,8 @@
  * per concurrency level), BENCH_DECIDE (default 50000 pure decisions).
  */
 import { performance } from "node:perf_hooks";
-import { createTestDatabase } from "../db/test-helpers";
+import { createDb } from "../db/client";
+import { startTemplateServer } from "../db/test-global-setup";
 import { appendEvents, createMission } from "../db/queries/events";
 import { ensureActor } from "../db/queries/users";
 import { argsDigest } from "../lib/authority/digest";
@@ -24,6 +25,8 @@ import { missionDefinitionSchema, type MissionState } from "../lib/mission";
 import * as t from "../lib/mission/transitions";
 
 const PROPOSALS = Number(process.env.BENCH_PROPOSALS ?? 2000);
+/** Proposals per mission before the agent moves to a fresh one: a realistic budget (maxActions is rarely above 50), and the mission's state snapshot, rewritten on every append, grows with its proposals. */
+const PER_MISSION = Number(process.env.BENCH_PER_MISSION ?? 50);
 const DECIDE = Number(process.env.BENCH_DECIDE ?? 50_000);
 const AGENT_ACTOR = "agent:bench@bench/model";
 
@@ -98,7 +101,12 @@ const definition = missionDefinitionSchema.parse({
 async function main() {
   log("pure decisions …");
   const pure = benchDecide();
-  const tdb = await createTestDatabase();
+  // A dedicated database (embedded under .data-test, or DATABASE_URL's server), dropped afterwards.
+  const server = await startTemplateServer({ dataDir: ".data-test", template: `faultline_bench_authority_${process.pid}` });
+  const url = new URL(server.url);
+  url.pathname = `/${server.template}`;
+  const handle = createDb(url.toString(), { max: 12, applicationName: "faultline-bench-authority" });
+  const tdb = { db: handle.db, url: url.toString() };
   try {
     await ensureActor(tdb.db, { id: "user:bench", kind: "user", displayName: "bench" });
     await ensureActor(tdb.db, { id: AGENT_ACTOR, kind: "agent", displayName: "bench agent", meta: { role: "executor" } });
@@ -124,7 +132,7 @@ async function main() {
             let used = 0;
             let rejected: string[] = [];
             for (let i = 0; i < per; i++) {
-              if (used >= 400) ((m = await fresh()), (used = 0), (rejected = []));
+              if (used >= PER_MISSION) ((m = await fresh()), (used = 0), (rejected = []));
               // Only proposals a rule rejects keep the loop going without running a step: the bench's mix.
               const action = ACTIONS[[0, 3, 4][i % 3]];
               const id = crypto.randomUUID();
@@ -164,7 +172,8 @@ async function main() {
       );
     }
   } finally {
-    await tdb.drop();
+    await handle.close();
+    await server.teardown();
   }
 }
 
