@@ -23,7 +23,7 @@ import { DiagnosisConfigError, loadDiagnosisConfig } from "../lib/diagnosis/conf
 import { loadStarterLibrary } from "../db/queries/library";
 import { starterLibrary, SYSTEM_ACTOR } from "../db/seed";
 import { detail, explainMission, explainText, oneLine, parseAnswer, proposalDecide, proposalShow, proposalsList, ProposalsUsageError } from "./proposals-command";
-import { missionLevel } from "../lib/mission/autonomous";
+import { missionLevel } from "../lib/mission/definition";
 import { LibraryUsageError, libraryExport, libraryImport, libraryQuery, libraryQueryBatch, parseFormat, parseLimit, readInput } from "./library-command";
 
 const USAGE = `faultline — control plane for agent missions that fail

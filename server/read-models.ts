@@ -4,6 +4,7 @@ import { listOpenGates } from "@/db/queries/gates";
 import { getMissionById, listMissions, type MissionSummary } from "@/db/queries/missions";
 import { getActorNames } from "@/db/queries/views";
 import { gateViewFromRow, type GateView } from "@/lib/views/gate-view";
+import type { HITLPrompt } from "@/lib/authority/types";
 import { toMissionDetail, type MissionDetail } from "@/lib/views/mission-detail";
 
 /** Read models shared by pages (initial data) and GET route handlers (react-query refetches). */
@@ -30,5 +31,12 @@ export async function loadOpenGates(db: Executor): Promise<GateView[]> {
   const rows = await listOpenGates(db);
   // Approvers' names for the gate policies' words.
   const names = await getActorNames(db, rows.flatMap((r) => (r.gate.approvals ?? []).map((a) => a.actorId)));
-  return rows.map((r) => gateViewFromRow(r, names));
+  // A proposal gate's HITL prompt lives in the mission's state (the gates projection does not carry it).
+  const prompts = new Map<string, HITLPrompt | null>();
+  for (const r of rows) {
+    if (r.gate.kind !== "proposal") continue;
+    const m = await getMissionById(db, r.gate.missionId);
+    prompts.set(r.gate.id, m?.state.gates.find((g) => g.id === r.gate.id)?.prompt ?? null);
+  }
+  return rows.map((r) => gateViewFromRow({ ...r, prompt: prompts.get(r.gate.id) ?? null }, names));
 }

@@ -8,6 +8,7 @@ import { useId, useState, useTransition, type KeyboardEvent } from "react";
 import { decideGateAction } from "@/app/(console)/gates/actions";
 import type { GateDecision, GateError } from "@/lib/mission/types";
 import { LibraryGateView } from "./library-view";
+import { ProposalDecision } from "../proposals/proposal-decision";
 import { gateDecisionFor, gateTitle, type GateView } from "@/lib/views/gate-view";
 import { whoMayDecide, type Decider } from "@/lib/mission/gate-policy";
 import { queryKeys } from "../query-keys";
@@ -150,6 +151,7 @@ export function GatePanel({
           </p>
         ) : null}
         {library ? <LibraryGateView info={library} /> : null}
+        {gate.kind === "proposal" && gate.proposalId && gate.prompt ? <ProposalDecision proposalId={gate.proposalId} prompt={gate.prompt} missionId={gate.missionId} canDecide={canDecide && !decided} /> : null}
         <GatePolicyLine gate={gate} />
       </div>
 

@@ -16,6 +16,8 @@ import { MissionControls } from "./mission-controls";
 import { PhaseBar } from "./phase-bar";
 import { actorLabel, Timeline } from "./timeline";
 import { progress } from "@/lib/mission/reducer";
+import { FailureExplanation } from "../proposals/failure-explanation";
+import { ProposalsPanel } from "../proposals/proposals-panel";
 
 /** The mission page: header, phases, agents, the open gate and the full event log, all live. */
 export function MissionView({ initial, canDecide, canControl, viewer = null, highlightSeq, canViewHistory }: { initial: MissionDetail; canDecide: boolean; canControl: boolean; viewer?: Decider | null; highlightSeq?: number; canViewHistory?: boolean }) {
@@ -64,6 +66,7 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
             {data.explanation}
           </p>
         ) : null}
+        <FailureExplanation mission={m} />
         <dl className="facts">
           <div>
             <dt>Progress</dt>
@@ -129,6 +132,8 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
         </h2>
         <AgentsTable mission={m} />
       </section>
+
+      <ProposalsPanel proposals={m.proposals ?? []} actors={data.actors} />
 
       <section aria-labelledby="timeline-title" className="stack-tight">
         <h2 id="timeline-title" className="section-title">

@@ -1,4 +1,3 @@
-import path from "node:path";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { RULE_EFFECTS, type ProposedAction } from "./types";
@@ -52,6 +51,23 @@ export type Rule = z.infer<typeof ruleSchema>;
 
 export const rulesSchema = z.array(ruleSchema).max(200, "at most 200 rules");
 
+/** POSIX path helpers (no node:path: the rules also run in the browser, for the console's checks). */
+function basename(p: string): string {
+  const parts = p.split("/").filter(Boolean);
+  return parts.length ? parts[parts.length - 1] : p;
+}
+
+/** Resolves "." and ".." segments; keeps leading ".." that climb out of the start; "" for the start itself. */
+function normalizePosix(p: string): string {
+  const out: string[] = [];
+  for (const seg of p.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === ".." && out.length && out[out.length - 1] !== "..") out.pop();
+    else out.push(seg);
+  }
+  return (p.startsWith("/") ? "/" : "") + out.join("/");
+}
+
 /** Binaries that write to the paths they are given; their path arguments outside the workspace are writes outside it. */
 const WRITING_BINARIES = new Set(["rm", "rmdir", "mv", "cp", "dd", "chmod", "chown", "chgrp", "truncate", "tee", "ln", "install", "mkdir", "touch", "shred", "unlink", "rsync", "tar", "unzip", "sed"]);
 
@@ -100,7 +116,7 @@ function pathPart(arg: string): string {
 /** True when a path given relative to the workspace leaves it (absolute, home-relative, or climbing out with ..). */
 export function leavesWorkspace(p: string): boolean {
   if (p.startsWith("/") || p.startsWith("~") || p.startsWith("$HOME") || /^[A-Za-z]:[\\/]/.test(p)) return true;
-  const norm = path.posix.normalize(p.replace(/\\/g, "/"));
+  const norm = normalizePosix(p.replace(/\\/g, "/"));
   return norm === ".." || norm.startsWith("../");
 }
 
@@ -109,7 +125,7 @@ export function actionFacts(action: ProposedAction): ActionFacts {
   const a = action.args ?? {};
   if (action.tool === "shell") {
     const command = typeof a.command === "string" ? a.command : "";
-    const binary = command ? path.posix.basename(command) : null;
+    const binary = command ? basename(command) : null;
     const args = Array.isArray(a.args) ? a.args.filter((x): x is string => typeof x === "string") : [];
     const candidates = args.map(pathPart).filter(looksLikePath);
     const writes = binary !== null && (WRITING_BINARIES.has(binary) || command.includes("/"));
@@ -140,7 +156,7 @@ export function actionFacts(action: ProposedAction): ActionFacts {
 
 function normalise(p: string): string {
   if (leavesWorkspace(p)) return p;
-  const n = path.posix.normalize(p.replace(/\\/g, "/")).replace(/^\.\//, "");
+  const n = normalizePosix(p.replace(/\\/g, "/"));
   return n === "" ? "." : n;
 }
 

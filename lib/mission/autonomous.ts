@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { getTool } from "../tools";
-import { detectLevel, type LevelResult } from "../authority/necessity";
 import { VERIFICATION_METHODS, type DecisionRecord, type FailureReason, type HITLAction, type HITLPrompt, type LevelDetection, type NecessityLevel } from "../authority/types";
 import type { ChatMessage } from "../llm/client";
 import { renderMissionState } from "../views/state-render";
@@ -23,10 +22,6 @@ export function agentActorId(agent: string, provider: string | null, model: stri
   return `agent:${agent}@${provider ?? "unconfigured"}/${model ?? "unknown"}`;
 }
 
-/** The necessity level of a mission definition, computed (FDR-N008). */
-export function missionLevel(def: MissionDefinition): LevelResult {
-  return detectLevel({ agents: agentsInOrder(def).map((a) => ({ name: a.name, steps: a.steps, autonomous: a.autonomous })), declaredLevel: def.level });
-}
 
 /** Tool descriptions the model is offered: one function per allowed tool, named as the tool, plus finish and ask. */
 export function modelTools(auto: AutonomousDefinition): Array<{ name: string; description: string; parameters: Record<string, unknown> }> {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { RECOVERY_POLICIES } from "./recovery";
 import { rulesSchema } from "../authority/rules";
+import { detectLevel, type LevelResult } from "../authority/necessity";
 
 /** RFC 001 §3.1 phase order. A definition may omit phases but never reorder them. */
 export const PHASES = ["CONTEXT_ENRICHMENT", "PLANNING", "RESEARCH", "DESIGN", "EXECUTION", "REVIEW"] as const;
@@ -242,4 +243,9 @@ export function definitionVocabulary(def: MissionDefinition): Set<string> {
   }
   if (calls.some((c) => c.tool === "http")) words.add("network");
   return words;
+}
+
+/** The necessity level of a mission definition, computed (FDR-N008). */
+export function missionLevel(def: MissionDefinition): LevelResult {
+  return detectLevel({ agents: agentsInOrder(def).map((a) => ({ name: a.name, steps: a.steps, autonomous: a.autonomous })), declaredLevel: def.level });
 }

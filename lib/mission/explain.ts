@@ -1,6 +1,6 @@
 import type { Counterfactual, FailureExplanation, FailureReason } from "../authority/types";
 import type { ToolErrorCode } from "../tools/result";
-import { missionLevel } from "./autonomous";
+import { missionLevel } from "./definition";
 import type { AgentState, FinalStatus, GateState, MissionState, ProposalState } from "./types";
 
 /**

@@ -1,6 +1,7 @@
 import type { UserFacingError } from "../errors";
 import type { DiagnosisSummary, GateDecision, GateError, GateKind, GateOption, GateState } from "../mission/types";
 import type { RecoveryPlan } from "../mission/recovery";
+import type { HITLPrompt } from "../authority/types";
 import { checkDecider, describePolicy, policyScope, type Decider, type GateApproval, type GatePolicySnapshot } from "../mission/gate-policy";
 
 /** The gate policy a gate opened under, as the console shows it (issue 6). */
@@ -63,6 +64,9 @@ export interface GateView {
   policy: GatePolicyView | null;
   /** When the policy's timeout decides as the system, and what it chooses then. */
   deadlineAt: string | null;
+  /** A proposal gate (seed 002): the pending proposal and its HITL prompt. */
+  proposalId: string | null;
+  prompt: HITLPrompt | null;
 }
 
 export function gateViewFromState(g: GateState, mission: { id: string; name: string; startedBy?: string }, names: Record<string, string> = {}): GateView {
@@ -87,6 +91,8 @@ export function gateViewFromState(g: GateState, mission: { id: string; name: str
     note: g.note,
     policy: policyView(g, { names, startedBy: mission.startedBy ?? null }),
     deadlineAt: g.deadlineAt ?? null,
+    proposalId: g.proposalId ?? null,
+    prompt: g.prompt ?? null,
   };
 }
 
@@ -114,7 +120,7 @@ export interface GateRowLike {
   approvals?: GateApproval[] | null;
 }
 
-export function gateViewFromRow(row: { gate: GateRowLike; missionName: string; startedBy?: string | null }, names: Record<string, string> = {}): GateView {
+export function gateViewFromRow(row: { gate: GateRowLike; missionName: string; startedBy?: string | null; prompt?: HITLPrompt | null }, names: Record<string, string> = {}): GateView {
   const g = row.gate;
   return {
     id: g.id,
@@ -137,6 +143,8 @@ export function gateViewFromRow(row: { gate: GateRowLike; missionName: string; s
     note: g.note,
     policy: policyView(g, { names, startedBy: row.startedBy ?? null }),
     deadlineAt: g.deadlineAt ? new Date(g.deadlineAt).toISOString() : null,
+    proposalId: typeof g.error.technical?.proposalId === "string" ? g.error.technical.proposalId : null,
+    prompt: row.prompt ?? null,
   };
 }
 

@@ -5,6 +5,9 @@ import { getDb } from "@/db/client";
 import { decideGateAs } from "@/server/gate-decision";
 import { authedAction } from "@/server/safe-action";
 import { GATE_DECISIONS } from "@/lib/mission/types";
+import { decideProposal } from "@/db/queries/authority";
+import { proposalDecisionInput } from "@/lib/authority/decision-input";
+import { env } from "@/lib/env";
 
 const decideGateInput = z.object({
   gateId: z.guid("must be a gate id"),
@@ -21,4 +24,23 @@ const decideGateInput = z.object({
 export const decideGateAction = authedAction({ name: "decideGate", permission: "gate.decide", input: decideGateInput }, async (input, { user, actor }) => {
   const r = await decideGateAs(getDb(), user, actor, { gateId: input.gateId, decision: input.decision, note: input.note });
   return { missionId: r.state.id, decision: input.decision, decidedAt: r.gate.decidedAt ?? new Date().toISOString(), runState: r.state.runState, resolved: r.resolved, approvals: r.approvals, required: r.required };
+});
+
+const decideProposalInput = z.object({ proposalId: z.guid("must be a proposal id") }).and(proposalDecisionInput);
+
+/**
+ * A person's answer to a pending proposal of an autonomous agent (approve, reject, modify with other args),
+ * through the one authority (permission gate.decide; the gate's policy, digest binding and audit in decideProposal).
+ */
+export const decideProposalAction = authedAction({ name: "decideProposal", permission: "gate.decide", input: decideProposalInput }, async (input, { user, actor }) => {
+  const { proposal, state } = await decideProposal(getDb(), {
+    proposalId: input.proposalId,
+    answer: input.decision,
+    args: input.args,
+    scope: input.scope,
+    note: input.note || null,
+    actor: { ...actor, name: user.name, kind: "human" },
+    approvalTtlMs: env().FAULTLINE_APPROVAL_TTL_MS,
+  });
+  return { missionId: state.id, status: proposal.status, argsDigest: proposal.decision?.argsDigest ?? null };
 });

@@ -1,0 +1,141 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useId, useMemo, useState, useTransition } from "react";
+import { decideProposalAction } from "@/app/(console)/gates/actions";
+import type { HITLPrompt } from "@/lib/authority/types";
+import { queryKeys } from "../query-keys";
+import { actionLine } from "./proposals-panel";
+
+type Args = Record<string, unknown>;
+
+/** Field-level differences between the proposed args and the edited ones (top level; nested values compared as JSON). */
+export function argsDiff(before: Args, after: Args): Array<{ field: string; before: string; after: string }> {
+  const show = (v: unknown) => (v === undefined ? "(absent)" : JSON.stringify(v));
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+    .map((field) => ({ field, before: show(before[field]), after: show(after[field]) }));
+}
+
+/** Parses the editor's text: a JSON object, or a specific error. */
+export function parseArgs(text: string): { ok: true; args: Args } | { ok: false; message: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, message: `Not valid JSON: ${(e as Error).message}. Fix the text; nothing was decided.` };
+  }
+  if (!v || typeof v !== "object" || Array.isArray(v)) return { ok: false, message: "The args must be a JSON object (like {\"path\": \"notes.txt\"}), not a list or a single value." };
+  return { ok: true, args: v as Args };
+}
+
+/**
+ * A proposal gate's HITL prompt (FDR-N017) and approve-with-modification: a JSON editor prefilled with the
+ * proposed args, checked as you type (JSON) and by the authority on send (the tool's schema, the rules: deny
+ * still wins), with the diff against the original. The approval binds to the digest of the args sent.
+ */
+export function ProposalDecision({ proposalId, prompt, missionId, canDecide }: { proposalId: string; prompt: HITLPrompt; missionId: string; canDecide: boolean }) {
+  const proposal = prompt.yourProposal as { action: { tool: string; args: Args }; argsDigest: string; actorId: string };
+  const original = proposal.action.args;
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState(() => JSON.stringify(original, null, 2));
+  const [note, setNote] = useState("");
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const queryClient = useQueryClient();
+  const ids = { editor: useId(), note: useId(), error: useId() };
+  const parsed = useMemo(() => parseArgs(text), [text]);
+  const diff = parsed.ok ? argsDiff(original, parsed.args) : [];
+  const modifiable = prompt.options.some((o) => o.type === "modify");
+  const error = !parsed.ok ? parsed.message : serverError;
+
+  function send() {
+    if (!parsed.ok || diff.length === 0 || pending) return;
+    setServerError(null);
+    startTransition(async () => {
+      const r = await decideProposalAction({ proposalId, decision: "modify", args: parsed.args, note: note.trim() || null });
+      if (r.status === "ok") setDone(`Approved with modified args (digest ${String(r.data.argsDigest).slice(7, 19)}…). The worker runs exactly these args.`);
+      else setServerError(r.error.message);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.missions.detail(missionId) }), queryClient.invalidateQueries({ queryKey: queryKeys.gates.all })]);
+    });
+  }
+
+  return (
+    <div className="stack-tight" data-testid="proposal-prompt">
+      <p>
+        <strong>Situation: </strong>
+        {prompt.situation}
+      </p>
+      <p>
+        <strong>Proposal: </strong>
+        <code>{actionLine(proposal.action)}</code> <span className="muted small">by {proposal.actorId}</span>
+      </p>
+      <p>
+        <strong>Why it waits: </strong>
+        <span className="badge tone-paused">{prompt.whyPending.reason}</span> {String(prompt.whyPending.details.reason ?? "")}
+      </p>
+      {canDecide && modifiable && !done ? (
+        open ? (
+          <div className="stack-tight">
+            <div className="field">
+              <label htmlFor={ids.editor}>Args that will run instead (JSON)</label>
+              <textarea
+                id={ids.editor}
+                className="mono"
+                rows={Math.min(14, text.split("\n").length + 1)}
+                value={text}
+                onChange={(e) => {
+                  setText(e.target.value);
+                  setServerError(null);
+                }}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? ids.error : undefined}
+                spellCheck={false}
+                data-testid="proposal-args-editor"
+              />
+            </div>
+            {error ? (
+              <p id={ids.error} className="result result-error" role="alert" data-testid="args-error">
+                {error}
+              </p>
+            ) : null}
+            {diff.length ? (
+              <ul className="small" aria-label="Changes against the proposal" data-testid="args-diff">
+                {diff.map((d) => (
+                  <li key={d.field}>
+                    <code>{d.field}</code>: <del>{d.before}</del> → <ins>{d.after}</ins>
+                  </li>
+                ))}
+              </ul>
+            ) : parsed.ok ? (
+              <p className="muted small">No change yet: edit the args, or use Approve above to run them as proposed.</p>
+            ) : null}
+            <div className="field">
+              <label htmlFor={ids.note}>Note (recorded with the decision and in the audit log)</label>
+              <textarea id={ids.note} rows={2} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
+            </div>
+            <div className="row">
+              <button type="button" className="btn btn-primary" onClick={send} disabled={!parsed.ok || diff.length === 0 || pending} data-testid="approve-modified">
+                {pending ? "Sending…" : "Approve modified"}
+              </button>
+              <button type="button" className="btn btn-secondary" onClick={() => setOpen(false)} disabled={pending}>
+                Cancel
+              </button>
+            </div>
+          </div>
+        ) : (
+          <button type="button" className="btn btn-secondary" onClick={() => setOpen(true)} data-testid="modify-proposal">
+            Modify before approving…
+          </button>
+        )
+      ) : null}
+      {done ? (
+        <p className="result result-ok" role="status" data-testid="modify-result">
+          <span aria-hidden="true">✓ </span>
+          {done}
+        </p>
+      ) : null}
+    </div>
+  );
+}
