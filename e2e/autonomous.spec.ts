@@ -51,7 +51,8 @@ test("an operator modifies a pending proposal's args in the inbox and approves; 
   await expect(diff).toContainText("content");
   await screenshots(page, "autonomous-inbox-modify");
   await prompt.getByTestId("approve-modified").click();
-  await expect(prompt.getByTestId("modify-result")).toContainText("Approved with modified args");
+  // The gate closes as the decision lands (the inbox is live); the inbox keeps what you chose.
+  await expect(page.getByTestId("inbox-decided").filter({ hasText: name })).toContainText("You chose approve with modified args");
 
   const mission = new MissionPage(page);
   await mission.open(id);
@@ -73,6 +74,14 @@ test("an operator modifies a pending proposal's args in the inbox and approves; 
   expect(proposals.proposals[0].decidedBy).toMatch(/^user:/);
   await screenshots(page, "autonomous-mission");
 
+  // The agent's actor page: what it proposed and how that was decided.
+  await page.goto("/actors");
+  await page.getByTestId("actor-row").filter({ hasText: proposals.proposals[0].actorId }).getByRole("link").click();
+  await expect(page.getByTestId("approval-rate")).toContainText("%");
+  await expect(page.getByText("What it proposed")).toBeVisible();
+  await expect(page.locator("main")).toContainText("summary-draft.txt");
+  await screenshots(page, "autonomous-actor");
+
   await auditorPage.goto("/audit");
   const entry = auditorPage.getByTestId("audit-table").getByRole("row").filter({ hasText: name }).filter({ hasText: "proposal.modify" });
   await expect(entry).toHaveCount(1);
@@ -80,4 +89,20 @@ test("an operator modifies a pending proposal's args in the inbox and approves; 
   await expect(entry).toContainText("file proposal before approving it");
   // The refused attempt (args outside the workspace) is on the record too.
   await expect(auditorPage.getByTestId("audit-table").getByRole("row").filter({ hasText: "no-writes-outside-workspace" }).first()).toContainText("refused");
+});
+
+test("an admin reads the default authority policy and publishes a new version; a bad rule is refused, naming the rule and field", async ({ adminPage: page }) => {
+  await page.goto("/admin/authority");
+  await expect(page.getByTestId("policy-rules")).toContainText("no-recursive-delete-outside-workspace");
+  const editor = page.getByTestId("policy-editor");
+  const rules = JSON.parse(await editor.inputValue()) as unknown[];
+  await editor.fill(JSON.stringify([...rules, { id: "bad", effect: "maybe" }], null, 2));
+  await page.getByTestId("policy-publish").click();
+  await expect(page.getByTestId("policy-result")).toContainText(`rule ${rules.length}.effect`);
+  const extra = { id: "no-invalid-hosts", effect: "deny", tool: "http", host: "*.example.invalid", reason: "e2e: a host that never exists" };
+  await editor.fill(JSON.stringify([...rules, extra], null, 2));
+  await page.getByTestId("policy-publish").click();
+  await expect(page.getByTestId("policy-result")).toContainText(/Published as version \d+/);
+  await expect(page.getByTestId("policy-rules")).toContainText("no-invalid-hosts");
+  await screenshots(page, "authority-policy");
 });

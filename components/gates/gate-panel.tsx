@@ -41,6 +41,8 @@ export interface GateDecided {
   missionName: string;
   agent: string;
   decision: GateDecision;
+  /** Approved with modified args (a proposal gate). */
+  modified?: boolean;
 }
 
 /**
@@ -151,7 +153,7 @@ export function GatePanel({
           </p>
         ) : null}
         {library ? <LibraryGateView info={library} /> : null}
-        {gate.kind === "proposal" && gate.proposalId && gate.prompt ? <ProposalDecision proposalId={gate.proposalId} prompt={gate.prompt} missionId={gate.missionId} canDecide={canDecide && !decided} /> : null}
+        {gate.kind === "proposal" && gate.proposalId && gate.prompt ? <ProposalDecision proposalId={gate.proposalId} prompt={gate.prompt} missionId={gate.missionId} canDecide={canDecide && !decided} onApproved={() => onDecided?.({ gateId: gate.id, missionId: gate.missionId, missionName: gate.missionName, agent: gate.agent, decision: "approve", modified: true })} /> : null}
         <GatePolicyLine gate={gate} />
       </div>
 

@@ -18,9 +18,10 @@ export function GatesInbox({ initialGates, canDecide, viewer = null }: { initial
     <div className="stack">
       <div role="status" aria-live="polite" className="stack-tight">
         {decided.map((d) => (
-          <p key={d.gateId} className="result result-ok">
+          <p key={d.gateId} className="result result-ok" data-testid="inbox-decided">
             <span aria-hidden="true">✓ </span>
-            You chose <strong>{d.decision}</strong> for “{d.agent}” in{" "}
+            You chose <strong>{d.decision}</strong>
+            {d.modified ? " with modified args" : ""} for “{d.agent}” in{" "}
             <Link className="link" href={`/missions/${d.missionId}`}>
               {d.missionName}
             </Link>

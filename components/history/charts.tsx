@@ -34,7 +34,7 @@ function Figure({ id, title, summary, children, table }: { id: string; title: st
 }
 
 /** Failures per hour or day, stacked by error type. */
-export function FailuresOverTime({ stats }: { stats: HistoryStats }) {
+export function FailuresOverTime({ stats, title, id = "chart-over-time" }: { stats: Pick<HistoryStats, "overTime" | "bucket">; title?: string; id?: string }) {
   const { buckets, types, counts } = stats.overTime;
   const totals = counts.map((row) => row.reduce((a, b) => a + b, 0));
   const max = Math.max(1, ...totals);
@@ -48,8 +48,8 @@ export function FailuresOverTime({ stats }: { stats: HistoryStats }) {
     : "no failures";
   return (
     <Figure
-      id="chart-over-time"
-      title={`Failures over time by error type (per ${stats.bucket})`}
+      id={id}
+      title={title ?? `Failures over time by error type (per ${stats.bucket})`}
       summary={summary}
       table={
         <table className="table hc-table">

@@ -33,9 +33,11 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
     { href: "/contributions", label: "Contributions", icon: "✎" },
     { href: "/history", label: "Failure history", icon: "☰" },
     { href: "/governance", label: "Governance", icon: "◎" },
+    { href: "/actors", label: "Actors", icon: "◇" },
     ...(can(user, "audit.view") ? [{ href: "/audit", label: "Audit log", icon: "⌘" }] : []),
     ...(can(user, "user.manage") ? [{ href: "/admin/users", label: "Users", icon: "☺" }] : []),
     ...(can(user, "policy.manage") ? [{ href: "/admin/policies", label: "Gate policies", icon: "⚖" }] : []),
+    ...(can(user, "policy.manage") ? [{ href: "/admin/authority", label: "Authority policy", icon: "§" }] : []),
   ];
 
   return (

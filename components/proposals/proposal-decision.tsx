@@ -5,7 +5,7 @@ import { useId, useMemo, useState, useTransition } from "react";
 import { decideProposalAction } from "@/app/(console)/gates/actions";
 import type { HITLPrompt } from "@/lib/authority/types";
 import { queryKeys } from "../query-keys";
-import { actionLine } from "./proposals-panel";
+import { actionLine } from "@/lib/views/state-render";
 
 type Args = Record<string, unknown>;
 
@@ -34,7 +34,7 @@ export function parseArgs(text: string): { ok: true; args: Args } | { ok: false;
  * proposed args, checked as you type (JSON) and by the authority on send (the tool's schema, the rules: deny
  * still wins), with the diff against the original. The approval binds to the digest of the args sent.
  */
-export function ProposalDecision({ proposalId, prompt, missionId, canDecide }: { proposalId: string; prompt: HITLPrompt; missionId: string; canDecide: boolean }) {
+export function ProposalDecision({ proposalId, prompt, missionId, canDecide, onApproved }: { proposalId: string; prompt: HITLPrompt; missionId: string; canDecide: boolean; onApproved?: (argsDigest: string | null) => void }) {
   const proposal = prompt.yourProposal as { action: { tool: string; args: Args }; argsDigest: string; actorId: string };
   const original = proposal.action.args;
   const [open, setOpen] = useState(false);
@@ -55,8 +55,10 @@ export function ProposalDecision({ proposalId, prompt, missionId, canDecide }: {
     setServerError(null);
     startTransition(async () => {
       const r = await decideProposalAction({ proposalId, decision: "modify", args: parsed.args, note: note.trim() || null });
-      if (r.status === "ok") setDone(`Approved with modified args (digest ${String(r.data.argsDigest).slice(7, 19)}…). The worker runs exactly these args.`);
-      else setServerError(r.error.message);
+      if (r.status === "ok") {
+        setDone(`Approved with modified args (digest ${String(r.data.argsDigest).slice(7, 19)}…). The worker runs exactly these args.`);
+        onApproved?.(r.data.argsDigest);
+      } else setServerError(r.error.message);
       await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.missions.detail(missionId) }), queryClient.invalidateQueries({ queryKey: queryKeys.gates.all })]);
     });
   }

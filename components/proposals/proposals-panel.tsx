@@ -1,17 +1,10 @@
 "use client";
 
 import type { ProposalState } from "@/lib/mission/types";
-import { describeCall } from "@/lib/mission/failure";
+import { actionLine } from "@/lib/views/state-render";
 import { RelativeTime } from "../ui/relative-time";
 
 const TONE: Record<ProposalState["status"], string> = { approved: "tone-success", rejected: "tone-failed", pending: "tone-paused", expired: "tone-neutral" };
-
-/** What a proposal asks for, in one line: the tool and its args summarised. */
-export function actionLine(action: ProposalState["action"]): string {
-  if (action.tool === "finish") return `finish — “${String(action.args.summary ?? "").slice(0, 120)}”`;
-  if (action.tool === "ask") return `ask — “${String(action.args.question ?? "").slice(0, 160)}”`;
-  return `${action.tool} ${describeCall(action.tool, action.args) ?? JSON.stringify(action.args).slice(0, 160)}`;
-}
 
 /** Who decided: a person's or reviewer agent's name, or the authority's rule. */
 function decider(p: ProposalState, actors: Record<string, string>): string {

@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { argsDigest } from "./digest";
-import { actionFacts, matchRule, ruleId, type ActionFacts, type Rule } from "./rules";
+import { actionFacts, describeMatchers, matchRule, ruleId, type ActionFacts, type Rule } from "./rules";
 import {
   AUTHORITY_ACTOR_ID,
   VERIFICATION_METHODS,
@@ -213,8 +213,7 @@ function hasEffects(facts: ActionFacts, action: ProposedAction): boolean {
 }
 
 function describeRule(rule: Rule): string {
-  const parts = [rule.tool && `tool ${rule.tool}`, rule.binary && `binary ${rule.binary}`, rule.path && `path ${rule.path}`, rule.host && `host ${rule.host}`, rule.args && `args /${rule.args}/`, rule.outsideWorkspace && "writes outside the workspace"].filter(Boolean);
-  return `${rule.effect} ${parts.join(", ") || "every action"}`;
+  return `${rule.effect} ${describeMatchers(rule)}`;
 }
 
 /** The policy evaluation of an action alone (deny/hold/allow by rule), for callers that re-check modified args. */

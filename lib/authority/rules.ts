@@ -202,3 +202,9 @@ export function matchRule(rule: Rule, facts: ActionFacts): boolean {
 export function ruleId(rule: Rule, index: number): string {
   return rule.id ?? `#${index + 1}`;
 }
+
+/** What a rule matches, in words ("tool shell · binary rm · args /…/"), for decisions and the console. */
+export function describeMatchers(rule: Rule): string {
+  const parts = [rule.tool && `tool ${rule.tool}`, rule.binary && `binary ${rule.binary}`, rule.path && `path ${rule.path}`, rule.host && `host ${rule.host}`, rule.args && `args /${rule.args}/`, rule.outsideWorkspace && "writes outside the workspace"].filter(Boolean);
+  return parts.join(" · ") || "every action";
+}

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { getTool } from "../tools";
 import { VERIFICATION_METHODS, type DecisionRecord, type FailureReason, type HITLAction, type HITLPrompt, type LevelDetection, type NecessityLevel } from "../authority/types";
 import type { ChatMessage } from "../llm/client";
-import { renderMissionState } from "../views/state-render";
+import { actionLine, renderMissionState } from "../views/state-render";
 import { agentDefinition, agentsInOrder, type AutonomousDefinition, type MissionDefinition, type ToolName } from "./definition";
-import { abortOption, describeCall, option, type GateSpec } from "./failure";
+import { abortOption, option, type GateSpec } from "./failure";
 import type { AgentError, AgentState, GateOption, MissionState, ProposalState } from "./types";
 
 /**
@@ -136,10 +136,7 @@ function suggestedQuestions(p: ProposalState): string[] {
 }
 
 export function describeAction(p: Pick<ProposalState, "action">): string {
-  const { tool, args } = p.action;
-  if (tool === FINISH) return "finish";
-  if (tool === ASK) return `ask "${String(args.question ?? "")}"`;
-  return `${tool} \`${describeCall(tool, args) ?? JSON.stringify(args)}\``;
+  return actionLine(p.action);
 }
 
 /** A pending proposal holds the mission at a gate whose options go through the authority (approve, reject) or abort. */

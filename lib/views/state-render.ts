@@ -26,9 +26,16 @@ export function renderMissionState(s: MissionState, opts: { proposals?: number }
   return lines.join("\n");
 }
 
+/** What a proposal asks for, in one line: the tool and its args summarised (console, CLI, prompts). */
+export function actionLine(action: ProposalState["action"]): string {
+  if (action.tool === "finish") return `finish: “${String(action.args.summary ?? "").slice(0, 120)}”`;
+  if (action.tool === "ask") return `ask: “${String(action.args.question ?? "").slice(0, 160)}”`;
+  return `${action.tool} ${describeCall(action.tool, action.args) ?? JSON.stringify(action.args).slice(0, 160)}`;
+}
+
 /** One proposal in one line: who, what, and how it was decided. */
 export function describeProposal(p: Pick<ProposalState, "agent" | "action" | "decision" | "status">): string {
-  const call = p.action.tool === "finish" ? `finish: ${String(p.action.args.summary ?? "").slice(0, 80)}` : p.action.tool === "ask" ? `ask: ${String(p.action.args.question ?? "").slice(0, 80)}` : `${p.action.tool} ${describeCall(p.action.tool, p.action.args) ?? JSON.stringify(p.action.args).slice(0, 80)}`;
+  const call = actionLine(p.action);
   const d = p.decision;
   const how = !d ? p.status : d.decision === "pending" ? `pending (${d.pendingReason})` : d.decision === "rejected" ? `rejected (${d.failureReason}: ${d.reason})` : `${p.status === "expired" ? "approval expired" : "approved"} by ${d.authority}${d.modified ? " with modified args" : ""}`;
   return `${p.agent}: ${call} → ${how}`;

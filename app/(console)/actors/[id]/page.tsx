@@ -1,0 +1,132 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { getActorSummary, type ProposalListRow } from "@/db/queries/authority";
+import { FailuresOverTime } from "@/components/history/charts";
+import { actionLine } from "@/lib/views/state-render";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { getPrincipal } from "@/server/auth";
+
+export const metadata: Metadata = { title: "Actor" };
+export const dynamic = "force-dynamic";
+
+/** One actor (FDR-N002): what it proposed, how that was decided, its approval rate, its failure reasons over time, what it decided. */
+export default async function ActorPage({ params }: { params: Promise<{ id: string }> }) {
+  const raw = (await params).id;
+  let id: string;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    notFound();
+  }
+  const user = await getPrincipal();
+  if (!user) redirect(`/login?callbackUrl=/actors/${raw}`);
+  if (!can(user, "mission.view")) return <p className="notice">{describeMissingPermission(user, "mission.view")}</p>;
+  if (id.length > 300) notFound();
+  const s = await getActorSummary(getDb(), id);
+  if (!s) notFound();
+  const days = [...new Set(s.failureReasonsByDay.map((r) => r.day))].sort();
+  const reasons = [...new Set(s.failureReasonsByDay.map((r) => r.reason))].sort();
+  const counts = days.map((d) => reasons.map((r) => s.failureReasonsByDay.find((x) => x.day === d && x.reason === r)?.count ?? 0));
+  const rate = s.proposed.approvalRate;
+  return (
+    <div className="stack">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link href="/actors" className="link">
+          Actors
+        </Link>
+        <span aria-hidden="true"> / </span>
+        <span aria-current="page">{s.actor.name}</span>
+      </nav>
+      <header className="mission-head card">
+        <h1 className="page-title">
+          {s.actor.name} <span className="badge tone-neutral">{s.actor.kind}</span>
+        </h1>
+        <p className="muted small">{s.actor.id}</p>
+        {Object.keys(s.actor.meta).length ? (
+          <p className="small">
+            {Object.entries(s.actor.meta)
+              .map(([k, v]) => `${k}: ${String(v)}`)
+              .join(" · ")}
+          </p>
+        ) : null}
+        <dl className="facts" data-testid="actor-facts">
+          <div>
+            <dt>Proposed</dt>
+            <dd>{s.proposed.total}</dd>
+          </div>
+          <div>
+            <dt>Approved</dt>
+            <dd>{s.proposed.approved + s.proposed.expired}</dd>
+          </div>
+          <div>
+            <dt>Rejected</dt>
+            <dd>{s.proposed.rejected}</dd>
+          </div>
+          <div>
+            <dt>Pending</dt>
+            <dd>{s.proposed.pending}</dd>
+          </div>
+          <div>
+            <dt>Approval rate</dt>
+            <dd data-testid="approval-rate">{rate === null ? "—" : `${Math.round(rate * 100)}%`}</dd>
+          </div>
+          <div>
+            <dt>Decided for others</dt>
+            <dd>{s.decided.total}</dd>
+          </div>
+        </dl>
+      </header>
+      {s.proposed.total ? <FailuresOverTime id="chart-actor-reasons" title="Rejections of this actor's proposals by failure reason (per day, last 30 days)" stats={{ bucket: "day", overTime: { buckets: days, types: reasons, counts } }} /> : null}
+      <ProposalTable title="What it proposed" rows={s.recent} who="decider" />
+      <ProposalTable title="What it decided" rows={s.recentDecisions} who="actor" />
+    </div>
+  );
+}
+
+function ProposalTable({ title, rows, who }: { title: string; rows: ProposalListRow[]; who: "decider" | "actor" }) {
+  if (!rows.length) return null;
+  return (
+    <section className="stack-tight">
+      <h2 className="section-title">{title}</h2>
+      <div className="table-wrap">
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Action</th>
+              <th scope="col">Decision</th>
+              <th scope="col">{who === "decider" ? "Decided by" : "Proposed by"}</th>
+              <th scope="col">Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((p) => (
+              <tr key={p.id}>
+                <td>
+                  <RelativeTime iso={p.submittedAt} />
+                </td>
+                <td>
+                  <code>{actionLine(p.action)}</code>
+                  <div className="small">
+                    <Link className="link" href={`/missions/${p.missionId}`}>
+                      mission
+                    </Link>
+                  </div>
+                </td>
+                <td>
+                  <span className="badge tone-neutral">{p.status}</span>
+                  {p.decision?.failureReason ? <div className="small">{p.decision.failureReason}</div> : null}
+                </td>
+                <td>{who === "decider" ? (p.deciderName ?? p.decidedBy ?? "—") : (p.actorName ?? p.actorId)}</td>
+                <td className="small">{p.decision?.reason ?? ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useState, useTransition } from "react";
+import { publishAuthorityPolicyAction } from "@/app/(console)/admin/authority/actions";
+import type { Rule } from "@/lib/authority/rules";
+
+/** Edits the default authority policy as JSON and publishes it as a new version (the server validates each rule). */
+export function PolicyEditor({ rules }: { rules: Rule[] }) {
+  const router = useRouter();
+  const [text, setText] = useState(() => JSON.stringify(rules, null, 2));
+  const [note, setNote] = useState("");
+  const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const [pending, startTransition] = useTransition();
+  const ids = { editor: useId(), note: useId() };
+
+  function publish() {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      setResult({ ok: false, message: `Not valid JSON: ${(e as Error).message}. Nothing was published.` });
+      return;
+    }
+    setResult(null);
+    startTransition(async () => {
+      const r = await publishAuthorityPolicyAction({ rules: parsed, note: note.trim() || null });
+      if (r.status === "ok") {
+        setResult({ ok: true, message: `Published as version ${r.data.version}. New proposals are decided under it.` });
+        router.refresh();
+      } else setResult({ ok: false, message: r.error.message });
+    });
+  }
+
+  return (
+    <section className="mission-head card" aria-labelledby="policy-edit-title">
+      <h2 id="policy-edit-title" className="section-title">
+        Publish a new version
+      </h2>
+      <div className="field">
+        <label htmlFor={ids.editor}>Rules (JSON list; see docs/governance.md, “Rules reference”)</label>
+        <textarea id={ids.editor} className="mono" rows={Math.min(30, text.split("\n").length + 1)} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} data-testid="policy-editor" />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.note}>Note (why; in the audit log)</label>
+        <input id={ids.note} value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} />
+      </div>
+      <div className="row">
+        <button type="button" className="btn btn-primary" onClick={publish} disabled={pending} data-testid="policy-publish">
+          {pending ? "Publishing…" : "Publish"}
+        </button>
+      </div>
+      {result ? (
+        <p className={`result ${result.ok ? "result-ok" : "result-error"}`} role={result.ok ? "status" : "alert"} data-testid="policy-result">
+          {result.message}
+        </p>
+      ) : null}
+    </section>
+  );
+}
