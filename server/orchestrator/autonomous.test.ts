@@ -10,6 +10,8 @@ import { auditLog, proposals } from "../../db/schema";
 import { missionDefinitionSchema, parseMissionDefinition, type MissionState } from "../../lib/mission";
 import { startReplayServer, type Recordings, type ReplayServer } from "../model-replay";
 import { useWorkerHarness } from "./test-harness";
+import { agentProviders } from "./agent-providers";
+import { demoAutonomousMissions } from "../../db/seed/demo";
 
 /**
  * Autonomous agents end to end (issue 14, seed 002): a real Worker on PostgreSQL, the real
@@ -190,6 +192,31 @@ describe("an autonomous agent under governance", () => {
     const s = await settle(id);
     expect(s.finalStatus).toBe("SUCCESS");
     expect(m.requests).toBe(0);
+  });
+});
+
+describe("the demo's autonomous missions, played by the recorded provider", () => {
+  it("one succeeds after its rm -rf / proposal is rejected; one waits at a HITL prompt for the operator", async () => {
+    const recorded = await startReplayServer();
+    servers.push(recorded);
+    const [build, rotate] = demoAutonomousMissions();
+    const buildId = await start(build as ReturnType<typeof autonomousMission>);
+    const rotateId = await start(rotate as ReturnType<typeof autonomousMission>);
+    await harness.startWorker({ agentProviders: agentProviders({ FAULTLINE_LLM_PROVIDERS: [], FAULTLINE_RECORDED_PROVIDER: `${recorded.url}/v1` }) });
+    const b = await settle(buildId);
+    expect(b.finalStatus).toBe("SUCCESS");
+    expect(b.proposals.map((p) => [p.action.tool, p.status])).toEqual([
+      ["shell", "rejected"],
+      ["file", "approved"],
+      ["finish", "approved"],
+    ]);
+    expect(b.proposals[0].actorId).toMatch(/^agent:summarizer@recorded\//);
+    const r = await settle(rotateId);
+    expect(r.runState).toBe("paused");
+    const gate = r.gates.find((g) => g.status === "open")!;
+    expect(gate.kind).toBe("proposal");
+    expect(gate.prompt?.whyPending.reason).toBe("POLICY_HOLD");
+    expect(gate.prompt?.currentState).toContain("Key rotation waiting for an operator");
   });
 });
 
