@@ -8,7 +8,7 @@ import { checkDecider } from "../../lib/mission/gate-policy";
 import { gateResolved, proposalDecided } from "../../lib/mission/transitions";
 import type { MissionState, ProposalState } from "../../lib/mission/types";
 import { appendEvents } from "./events";
-import { loadDecider } from "./gates";
+import { loadDecider } from "./users";
 import { getActorNames } from "./views";
 import { DEFAULT_POLICY_RULES, rulesSchema, type Rule } from "../../lib/authority/rules";
 import { recordAudit } from "./audit-log";

@@ -2,13 +2,14 @@ import { asc, eq, sql } from "drizzle-orm";
 import { gateApproval, gateResolved } from "../../lib/mission/transitions";
 import { AppError } from "../../lib/errors";
 import type { GateDecision, GateState, MissionState } from "../../lib/mission";
-import { approvedDecision, checkDecider, SYSTEM_ACTOR_ID, timeoutReason, type Decider } from "../../lib/mission/gate-policy";
+import { approvedDecision, checkDecider, SYSTEM_ACTOR_ID, timeoutReason } from "../../lib/mission/gate-policy";
 import { SYSTEM_ACTOR, type AuditActor, type AuditVia } from "../../lib/audit";
 import type { Db, Executor, Tx } from "../client";
-import { actors, gates, missions, users } from "../schema";
+import { actors, gates, missions } from "../schema";
 import { recordAudit } from "./audit-log";
 import { appendEvents } from "./events";
 import { getActorNames } from "./views";
+import { loadDecider } from "./users";
 import { decideProposal } from "./authority";
 import { env } from "../../lib/env";
 
@@ -30,20 +31,6 @@ export async function listGatesByMission(db: Executor, missionId: string) {
   return db.select().from(gates).where(eq(gates.missionId, missionId)).orderBy(asc(gates.openedAt));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * Who wants to decide, as a gate policy sees them: a person's roles and groups re-read from the
- * database (a deactivated or unknown user has none); the CLI has no roles (`null`); anyone else none.
- */
-export async function loadDecider(db: Executor, actorId: string): Promise<Decider> {
-  if (actorId.startsWith("cli:")) return { actorId, roles: null, groups: [] };
-  const userId = actorId.startsWith("user:") ? actorId.slice(5) : "";
-  if (!UUID.test(userId)) return { actorId, roles: [], groups: [] };
-  const [u] = await db.select({ roles: users.roles, groups: users.groups, active: users.active }).from(users).where(eq(users.id, userId));
-  if (!u || !u.active) return { actorId, roles: [], groups: [] };
-  return { actorId, roles: u.roles, groups: u.groups };
-}
 
 function viaOf(actorId: string): AuditVia {
   return actorId.startsWith("cli:") ? "cli" : actorId.startsWith("worker:") ? "worker" : actorId.startsWith("system") ? "system" : "web";

@@ -1,3 +1,4 @@
+import type { Decider } from "../../lib/mission/gate-policy";
 import { createHash, randomBytes } from "node:crypto";
 import type { ActorKind } from "../../lib/authority/types";
 import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
@@ -347,4 +348,19 @@ export async function listUserAuditRows(db: Executor, userId: string, limit = 20
     .where(or(and(eq(auditLog.targetType, "user"), eq(auditLog.targetId, userId)), eq(auditLog.actorId, userActorId(userId))))
     .orderBy(desc(auditLog.at), desc(auditLog.id))
     .limit(limit);
+}
+
+const USER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Who wants to decide, as a gate policy sees them: a person's roles and groups re-read from the
+ * database (a deactivated or unknown user has none); the CLI has no roles (`null`); anyone else none.
+ */
+export async function loadDecider(db: Executor, actorId: string): Promise<Decider> {
+  if (actorId.startsWith("cli:")) return { actorId, roles: null, groups: [] };
+  const userId = actorId.startsWith("user:") ? actorId.slice(5) : "";
+  if (!USER_UUID.test(userId)) return { actorId, roles: [], groups: [] };
+  const [u] = await db.select({ roles: users.roles, groups: users.groups, active: users.active }).from(users).where(eq(users.id, userId));
+  if (!u || !u.active) return { actorId, roles: [], groups: [] };
+  return { actorId, roles: u.roles, groups: u.groups };
 }

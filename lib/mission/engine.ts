@@ -13,11 +13,11 @@ import { allProvidersFailed, describeCall, approvalGate, exhaustedInfo, libraryG
 import { actionVerdict, buildLibraryQuery, failureContext, LIBRARY_ACTION_TIMEOUT_MS, LIBRARY_HYPOTHESES, noveltyDraft, substituteAction, type LibraryConsultation, type LibraryQuery } from "./library";
 import { nextAction, phaseTimeLeft, type NextAction } from "./next-action";
 import * as t from "./transitions";
-import { approvedArgs, type AgentError, type AgentState, type EvidenceRecord, type MissionState } from "./types";
+import type { AgentError, AgentState, EvidenceRecord, MissionState } from "./types";
 import type { EvidenceCheck } from "./definition";
 import { ASK, FINISH, actionArgsProblem, buildPrompt, proposalGate, structuralError } from "./autonomous";
 import { missionLevel } from "./definition";
-import { attemptProposals } from "./steps";
+import { approvedArgs, attemptProposals } from "./steps";
 import { argsDigest } from "../authority/digest";
 import { decide, isApprovalValid, DEFAULT_APPROVAL_TTL_MS } from "../authority/authority";
 import type { Rule } from "../authority/rules";

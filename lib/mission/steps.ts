@@ -1,5 +1,5 @@
 import { agentDefinition, type StepDefinition } from "./definition";
-import { approvedArgs, type MissionState, type ProposalState } from "./types";
+import type { MissionState, ProposalState } from "./types";
 
 /**
  * The definition of step `index` of an agent's attempt: a scripted agent's from its definition; an
@@ -40,4 +40,9 @@ export function noExecutableAction(s: Pick<MissionState, "proposals">, a: { name
 /** `finish` and `ask` are decided, never run as steps. */
 export function runsAsStep(p: Pick<ProposalState, "action">): boolean {
   return p.action.tool !== "finish" && p.action.tool !== "ask";
+}
+
+/** The args an approved proposal runs: a decider's modification, or the args as proposed. */
+export function approvedArgs(p: ProposalState): Record<string, unknown> {
+  return p.decision?.modified?.args ?? p.action.args;
 }

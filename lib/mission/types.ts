@@ -137,10 +137,6 @@ export interface ProposalState {
   outcome: string | null;
 }
 
-/** The args an approved proposal runs: a decider's modification, or the args as proposed. */
-export function approvedArgs(p: ProposalState): Record<string, unknown> {
-  return p.decision?.modified?.args ?? p.action.args;
-}
 
 /** A gate's explanation; library gates (and the exhausted escalation) also carry the hypothesis. */
 export type GateError = UserFacingError & { library?: LibraryGateInfo };

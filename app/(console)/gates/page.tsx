@@ -5,7 +5,7 @@ import { GatesInbox } from "@/components/gates/gates-inbox";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 import { loadOpenGates } from "@/server/read-models";
-import { loadDecider } from "@/db/queries/gates";
+import { loadDecider } from "@/db/queries/users";
 import { userActorId } from "@/db/queries/users";
 
 export const metadata: Metadata = { title: "Gates" };

@@ -6,7 +6,7 @@ import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { idSchema } from "@/server/api";
 import { getPrincipal } from "@/server/auth";
 import { loadMissionDetail } from "@/server/read-models";
-import { loadDecider } from "@/db/queries/gates";
+import { loadDecider } from "@/db/queries/users";
 import { userActorId } from "@/db/queries/users";
 
 export const metadata: Metadata = { title: "Mission" };
