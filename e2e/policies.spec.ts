@@ -55,7 +55,8 @@ test("an admin's policy needs 2 approvals and times out in 4 h: the operator's c
   await expect(inbox.getByTestId("gate-policy-who")).toContainText("2 approvals needed (1 so far:");
   await screenshots(admin, "gates-inbox-policy");
   await inbox.getByTestId("gate-option-abort").click();
-  await expect(inbox.getByTestId("gate-result")).toContainText("You chose abort.");
+  // The gate leaves the live inbox as the decision lands; the inbox keeps what the admin chose.
+  await expect(admin.getByTestId("inbox-decided").filter({ hasText: name })).toContainText("You chose abort");
   await expect(mission.finalStatus()).toHaveAttribute("data-value", "FAILED");
   await expect(operator.getByTestId("timeline-event").filter({ hasText: "gate.resolved" })).toContainText("(2 of 2)");
   await expect(operator.getByTestId("timeline-event").filter({ hasText: "gate.approval" })).toHaveCount(2);
