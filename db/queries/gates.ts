@@ -1,5 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { gateApproval, gateResolved } from "../../lib/mission/transitions";
+import { gateApproval, gateResolved, proposalDecided } from "../../lib/mission/transitions";
+import { timeoutRecord } from "../../lib/authority/authority";
 import { AppError } from "../../lib/errors";
 import type { GateDecision, GateState, MissionState } from "../../lib/mission";
 import { approvedDecision, checkDecider, SYSTEM_ACTOR_ID, timeoutReason } from "../../lib/mission/gate-policy";
@@ -154,10 +155,17 @@ export async function resolveTimedOutGates(db: Db, opts: { missionId?: string; l
       const policy = gate.policy!;
       const wanted = policy.timeoutOutcome ?? "abort";
       // Policies only allow outcomes every gate of the kind offers; abort is always offered.
-      const decision: GateDecision = gate.options.some((o) => o.action === wanted) ? wanted : "abort";
-      const reason = `${timeoutReason(policy)}${decision !== wanted ? ` (this gate does not offer ${wanted}: abort instead)` : ""}`;
+      let decision: GateDecision = gate.options.some((o) => o.action === wanted) ? wanted : "abort";
+      // A pending proposal is never approved on silence: the system rejects it through its record (or aborts).
+      const proposal = gate.kind === "proposal" ? m.state.proposals.find((p) => p.id === gate.proposalId && p.status === "pending") : undefined;
+      if (proposal && decision !== "abort") decision = "reject";
+      const reason = `${timeoutReason(policy)}${decision !== wanted ? ` (${proposal ? "a pending proposal is rejected, never approved, on silence" : `this gate does not offer ${wanted}: abort instead`})` : ""}`;
       const at = new Date().toISOString();
-      const { state } = await appendEvents(tx, { missionId, actorId: SYSTEM_ACTOR_ID, events: [gateResolved(gate, decision, reason, at, SYSTEM_ACTOR.name)] });
+      const { state } = await appendEvents(tx, {
+        missionId,
+        actorId: SYSTEM_ACTOR_ID,
+        events: [...(proposal && decision === "reject" ? [proposalDecided(proposal.id, timeoutRecord(proposal.decision!, SYSTEM_ACTOR_ID, timeoutReason(policy), Date.now()))] : []), gateResolved(gate, decision, reason, at, SYSTEM_ACTOR.name)],
+      });
       await recordAudit(tx, SYSTEM_ACTOR, {
         action: "gate.timeout",
         summary: `${reason}: gate "${gate.agent}" (${gate.kind}) of mission "${m.state.name}" decided by the system`,

@@ -316,6 +316,29 @@ export function decideByPerson(input: PersonDecisionInput): PersonDecision {
   };
 }
 
+/**
+ * Nobody answered a pending proposal before its gate policy's deadline: the system decides, and it never
+ * approves on silence (deny on doubt). The proposal is rejected as HUMAN_REQUIRED; the agent is told.
+ */
+export function timeoutRecord(pending: DecisionRecord, decidedBy: string, reason: string, now: number): DecisionRecord {
+  return {
+    decision: "rejected",
+    authority: "timeout",
+    level: pending.level,
+    verification: pending.verification,
+    decidedBy,
+    reason: `${reason}: nobody decided in time, and silence never approves (was pending: ${pending.reason})`,
+    failureReason: "HUMAN_REQUIRED",
+    pendingReason: null,
+    counterfactual: { change: { type: "obtain_confirmation", from: "a decider of this mission's gates, before the deadline" }, expectedOutcome: "success", confidence: "medium" },
+    decisionTimeMs: 0,
+    note: null,
+    decidedAt: new Date(now).toISOString(),
+    argsDigest: null,
+    expiresAt: null,
+  };
+}
+
 // ---------- the worker's check before running ----------
 
 export type ApprovalCheck = { ok: true } | { ok: false; why: "not_approved" | "expired" | "digest_mismatch"; message: string };

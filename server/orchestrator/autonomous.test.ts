@@ -6,7 +6,7 @@ import { createMission, listEventsAfter } from "../../db/queries/events";
 import { decideProposal } from "../../db/queries/authority";
 import { decideGate } from "../../db/queries/gates";
 import { ensureActor } from "../../db/queries/users";
-import { auditLog, proposals } from "../../db/schema";
+import { auditLog, gatePolicies, proposals } from "../../db/schema";
 import { missionDefinitionSchema, parseMissionDefinition, type MissionState } from "../../lib/mission";
 import { startReplayServer, type Recordings, type ReplayServer } from "../model-replay";
 import { useWorkerHarness } from "./test-harness";
@@ -192,6 +192,23 @@ describe("an autonomous agent under governance", () => {
     const s = await settle(id);
     expect(s.finalStatus).toBe("SUCCESS");
     expect(m.requests).toBe(0);
+  });
+});
+
+describe("a proposal nobody decides before its gate policy's deadline", () => {
+  it("is rejected by the system as HUMAN_REQUIRED, never approved on silence, even when the policy's outcome says approve", async () => {
+    const goal = "Write the report before the deadline.";
+    const m = await model(goal, [call("file", { op: "write", path: "notes.txt", content: "late\n" }), call("finish", { summary: "done" })]);
+    const def = autonomousMission(goal, { rules: [{ id: "hold-writes", effect: "hold", tool: "file", reason: "a person decides writes" }], maxActions: 2 });
+    await harness.tdb.db.insert(gatePolicies).values({ definition: def.name, gateKind: "proposal", timeoutMs: 1000, timeoutOutcome: "approve", createdBy: "user:op", updatedBy: "user:op" });
+    const id = await start(def);
+    await harness.startWorker({ llmProviders: provider(m), gateSweepMs: 200 });
+    const s = await waitFor(id, (x) => x.proposals[0]?.status === "rejected");
+    const p = s.proposals[0];
+    expect(p.decision).toMatchObject({ decision: "rejected", authority: "timeout", failureReason: "HUMAN_REQUIRED", decidedBy: "system" });
+    expect(p.step).toBeNull();
+    expect(s.gates.find((g) => g.proposalId === p.id)).toMatchObject({ status: "resolved", decision: "reject", decidedBy: "system" });
+    expect(fs.existsSync(path.join(harness.workspaces, id, "notes.txt"))).toBe(false);
   });
 });
 
