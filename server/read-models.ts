@@ -5,6 +5,7 @@ import { getMissionById, listMissions, type MissionSummary } from "@/db/queries/
 import { getActorNames } from "@/db/queries/views";
 import { gateViewFromRow, type GateView } from "@/lib/views/gate-view";
 import type { HITLPrompt } from "@/lib/authority/types";
+import { gatePrompt } from "@/lib/views/state-render";
 import { toMissionDetail, type MissionDetail } from "@/lib/views/mission-detail";
 
 /** Read models shared by pages (initial data) and GET route handlers (react-query refetches). */
@@ -31,12 +32,12 @@ export async function loadOpenGates(db: Executor): Promise<GateView[]> {
   const rows = await listOpenGates(db);
   // Approvers' names for the gate policies' words.
   const names = await getActorNames(db, rows.flatMap((r) => (r.gate.approvals ?? []).map((a) => a.actorId)));
-  // A proposal gate's HITL prompt lives in the mission's state (the gates projection does not carry it).
+  // Every open gate's HITL prompt (FDR-N017), from the mission's state: a proposal's as recorded, a failure gate's rendered.
   const prompts = new Map<string, HITLPrompt | null>();
   for (const r of rows) {
-    if (r.gate.kind !== "proposal") continue;
     const m = await getMissionById(db, r.gate.missionId);
-    prompts.set(r.gate.id, m?.state.gates.find((g) => g.id === r.gate.id)?.prompt ?? null);
+    const g = m?.state.gates.find((x) => x.id === r.gate.id);
+    prompts.set(r.gate.id, m && g ? gatePrompt(m.state, g) : null);
   }
   return rows.map((r) => gateViewFromRow({ ...r, prompt: prompts.get(r.gate.id) ?? null }, names));
 }

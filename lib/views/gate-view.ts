@@ -1,7 +1,8 @@
 import type { UserFacingError } from "../errors";
-import type { DiagnosisSummary, GateDecision, GateError, GateKind, GateOption, GateState } from "../mission/types";
+import type { DiagnosisSummary, GateDecision, GateError, GateKind, GateOption, GateState, MissionState } from "../mission/types";
 import type { RecoveryPlan } from "../mission/recovery";
 import type { HITLPrompt } from "../authority/types";
+import { gatePrompt } from "./state-render";
 import { checkDecider, describePolicy, policyScope, type Decider, type GateApproval, type GatePolicySnapshot } from "../mission/gate-policy";
 
 /** The gate policy a gate opened under, as the console shows it (issue 6). */
@@ -69,7 +70,7 @@ export interface GateView {
   prompt: HITLPrompt | null;
 }
 
-export function gateViewFromState(g: GateState, mission: { id: string; name: string; startedBy?: string }, names: Record<string, string> = {}): GateView {
+export function gateViewFromState(g: GateState, mission: MissionState | { id: string; name: string; startedBy?: string }, names: Record<string, string> = {}): GateView {
   return {
     id: g.id,
     missionId: mission.id,
@@ -92,7 +93,8 @@ export function gateViewFromState(g: GateState, mission: { id: string; name: str
     policy: policyView(g, { names, startedBy: mission.startedBy ?? null }),
     deadlineAt: g.deadlineAt ?? null,
     proposalId: g.proposalId ?? null,
-    prompt: g.prompt ?? null,
+    // Every gate's HITL prompt (a proposal's as recorded; a failure gate's from the same renderer) when the state is at hand.
+    prompt: "agents" in mission ? gatePrompt(mission, g) : (g.prompt ?? null),
   };
 }
 

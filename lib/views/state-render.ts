@@ -1,5 +1,6 @@
 import { describeCall } from "../mission/failure";
-import type { MissionState, ProposalState } from "../mission/types";
+import type { HITLAction, HITLPrompt } from "../authority/types";
+import type { GateDecision, GateState, MissionState, ProposalState } from "../mission/types";
 
 /**
  * The one renderer of a mission's current state as text (FDR-N016/N017): the console shows it beside a
@@ -39,4 +40,30 @@ export function describeProposal(p: Pick<ProposalState, "agent" | "action" | "de
   const d = p.decision;
   const how = !d ? p.status : d.decision === "pending" ? `pending (${d.pendingReason})` : d.decision === "rejected" ? `rejected (${d.failureReason}: ${d.reason})` : `${p.status === "expired" ? "approval expired" : "approved"} by ${d.authority}${d.modified ? " with modified args" : ""}`;
   return `${p.agent}: ${call} → ${how}`;
+}
+
+/** Decisions that give up on the gate's work (the agent's, the phase's or the hypothesis's goal), in HITLAction terms. */
+const GIVE_UP: readonly GateDecision[] = ["abort", "skip", "skip_phase", "skip_hypothesis"];
+
+/**
+ * FDR-N017 for failure gates: the same structured prompt a pending proposal gets (pendingReason GATE_OPEN),
+ * from the same renderer, so a person or a reviewer agent decides any gate from the same information. Each
+ * option keeps the gate's own decision key (`decision`) beside its HITLAction type.
+ */
+export function gatePrompt(s: MissionState, g: GateState): HITLPrompt {
+  if (g.prompt) return g.prompt;
+  const options = g.options.map((o): HITLAction & { decision: GateDecision } => ({ type: GIVE_UP.includes(o.action) ? "abort" : "retry", description: `${o.label}: ${o.description}`, decision: o.action }));
+  return {
+    situation: `${g.error.what}${g.error.why ? ` Why: ${g.error.why}` : ""}`,
+    currentState: renderMissionState(s),
+    yourProposal: { gateId: g.id, kind: g.kind, agent: g.agent, phase: g.phase, step: g.step, error: g.error.technical ?? null, diagnosis: g.diagnosis ? { rootCause: g.diagnosis.rootCause, recoveryStrategy: g.diagnosis.recoveryStrategy } : null },
+    whyPending: { reason: "GATE_OPEN", details: { kind: g.kind, agent: g.agent, code: (g.error.technical as { code?: unknown } | undefined)?.code ?? null } },
+    options,
+    responseFormat: {
+      type: "object",
+      properties: { decision: { enum: g.options.map((o) => o.action) }, note: { type: "string", description: "why (recorded with the decision)" } },
+      required: ["decision"],
+      additionalProperties: false,
+    },
+  };
 }

@@ -55,7 +55,8 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
         </div>
       </header>
       <div className="adm-two">
-        <UserAccessForm key={`${user.roles.join()}|${user.groups.join()}`} user={user} />
+        {/* Not keyed by the saved values: a remount after the save's refresh would drop "✓ Saved" before anyone reads it. */}
+        <UserAccessForm user={user} />
         <UserAccountActions user={user} isSelf={me.id === user.id} />
       </div>
       <section className="stack-tight" aria-labelledby="tokens-title">
