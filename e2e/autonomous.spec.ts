@@ -27,6 +27,17 @@ test("an operator modifies a pending proposal's args in the inbox and approves; 
   const name = `release summary ${Date.now().toString(36)}`;
   const id = await startMission(page.request, releaseSummary(name));
 
+  // The mission page while the write waits: why (the explanation, with what would change it) and the pending proposal, live.
+  const mission = new MissionPage(page);
+  await mission.open(id);
+  await expect(page.getByTestId("proposal-row").first()).toHaveAttribute("data-status", "pending", { timeout: 20_000 });
+  await expect(page.getByTestId("failure-reason")).toHaveText("HUMAN_REQUIRED");
+  await expect(page.getByTestId("explanation-counterfactual")).toContainText("confirmation from");
+  await expect(page.getByTestId("proposal-row").first()).toContainText("summary-draft.txt");
+  await expect(page.getByTestId("proposal-row").first()).toContainText("POLICY_HOLD");
+  await page.getByTestId("explanation-evidence").locator("summary").click();
+  await screenshots(page, "autonomous-mission-waiting");
+
   await page.goto("/gates");
   const panel = page.getByTestId("gate-panel").filter({ hasText: name });
   await expect(panel).toBeVisible({ timeout: 20_000 });
@@ -40,10 +51,26 @@ test("an operator modifies a pending proposal's args in the inbox and approves; 
   await editor.fill('{"op": "write", "path": ');
   await expect(prompt.getByTestId("args-error")).toContainText("Not valid JSON");
   await expect(prompt.getByTestId("approve-modified")).toBeDisabled();
+  // Keyboard: Esc closes the editor (focus back on Modify), M on the focused panel opens it again, focused.
+  await editor.press("Escape");
+  await expect(editor).toBeHidden();
+  await expect(prompt.getByTestId("modify-proposal")).toBeFocused();
+  await panel.focus();
+  await page.keyboard.press("m");
+  await expect(editor).toBeFocused();
+  await expect(editor).toHaveValue('{"op": "write", "path": ');
+  const pendingStill = async () => ((await (await page.request.get(`/api/v1/missions/${id}/proposals`)).json()) as { proposals: Array<{ status: string }> }).proposals.map((p) => p.status);
+  expect(await pendingStill()).toEqual(["pending"]);
   // Args the authority denies (outside the workspace): refused with the rule named, nothing decided.
   await editor.fill(JSON.stringify({ op: "write", path: "../escape.txt", content: "draft summary\n" }, null, 2));
   await prompt.getByTestId("approve-modified").click();
   await expect(prompt.getByTestId("args-error")).toContainText("no-writes-outside-workspace");
+  // Args that do not fit the file tool's schema: the field is named, nothing decided.
+  await editor.fill(JSON.stringify({ op: "write", path: "summary-final.txt", content: 42 }, null, 2));
+  await prompt.getByTestId("approve-modified").click();
+  await expect(prompt.getByTestId("args-error")).toContainText("content");
+  await expect(prompt.getByTestId("args-error")).toContainText("schema");
+  expect(await pendingStill()).toEqual(["pending"]);
 
   await editor.fill(JSON.stringify({ op: "write", path: "summary-final.txt", content: "Release 2.4: 3 fixes, 1 feature.\n" }, null, 2));
   const diff = prompt.getByTestId("args-diff");
@@ -54,7 +81,6 @@ test("an operator modifies a pending proposal's args in the inbox and approves; 
   // The gate closes as the decision lands (the inbox is live); the inbox keeps what you chose.
   await expect(page.getByTestId("inbox-decided").filter({ hasText: name })).toContainText("You chose approve with modified args");
 
-  const mission = new MissionPage(page);
   await mission.open(id);
   await expect(mission.finalStatus()).toHaveAttribute("data-value", "SUCCESS", { timeout: 20_000 });
   const rows = page.getByTestId("proposal-row");
@@ -76,7 +102,10 @@ test("an operator modifies a pending proposal's args in the inbox and approves; 
 
   // The agent's actor page: what it proposed and how that was decided.
   await page.goto("/actors");
-  await page.getByTestId("actor-row").filter({ hasText: proposals.proposals[0].actorId }).getByRole("link").click();
+  const actorRow = page.getByTestId("actor-row").filter({ hasText: proposals.proposals[0].actorId });
+  // Both of its proposals were approved (the write as modified, finish on evidence).
+  await expect(actorRow.getByTestId("actor-approval-rate")).toHaveText("100%");
+  await actorRow.getByRole("link").click();
   await expect(page.getByTestId("approval-rate")).toContainText("%");
   await expect(page.getByText("What it proposed")).toBeVisible();
   await expect(page.locator("main")).toContainText("summary-draft.txt");

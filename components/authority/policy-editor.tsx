@@ -39,11 +39,11 @@ export function PolicyEditor({ rules }: { rules: Rule[] }) {
       </h2>
       <div className="field">
         <label htmlFor={ids.editor}>Rules (JSON list; see docs/governance.md, “Rules reference”)</label>
-        <textarea id={ids.editor} className="mono" rows={Math.min(30, text.split("\n").length + 1)} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} data-testid="policy-editor" />
+        <textarea id={ids.editor} className="code-input" rows={Math.min(30, text.split("\n").length + 1)} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} data-testid="policy-editor" />
       </div>
       <div className="field">
         <label htmlFor={ids.note}>Note (why; in the audit log)</label>
-        <input id={ids.note} value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} />
+        <input type="text" id={ids.note} value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} />
       </div>
       <div className="row">
         <button type="button" className="btn btn-primary" onClick={publish} disabled={pending} data-testid="policy-publish">

@@ -81,6 +81,9 @@ export function GatePanel({
   // The failure-mode library's hypothesis, on library gates and on the exhausted escalation (lib/mission/library.ts).
   const library = (gate.error as GateError).library ?? null;
   const decided = result?.kind === "ok";
+  // A proposal gate can approve with other args (the M key opens the editor).
+  const [modifying, setModifying] = useState(false);
+  const modifiable = gate.kind === "proposal" && Boolean(gate.proposalId && gate.prompt?.options.some((o) => o.type === "modify"));
 
   function decide(decision: GateDecision) {
     if (!canDecide || pending || decided || !gate.options.some((o) => o.action === decision)) return;
@@ -107,6 +110,11 @@ export function GatePanel({
     const t = e.target as HTMLElement;
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     if (t.closest("textarea, input, select, [contenteditable='true'], summary, details[open] pre")) return;
+    if (modifiable && canDecide && !decided && e.key.toLowerCase() === "m") {
+      e.preventDefault();
+      setModifying(true);
+      return;
+    }
     const option = gate.options.find((o) => keyOf(o) === e.key.toLowerCase());
     if (!option || !canDecide) return;
     e.preventDefault();
@@ -153,7 +161,7 @@ export function GatePanel({
           </p>
         ) : null}
         {library ? <LibraryGateView info={library} /> : null}
-        {gate.kind === "proposal" && gate.proposalId && gate.prompt ? <ProposalDecision proposalId={gate.proposalId} prompt={gate.prompt} missionId={gate.missionId} canDecide={canDecide && !decided} onApproved={() => onDecided?.({ gateId: gate.id, missionId: gate.missionId, missionName: gate.missionName, agent: gate.agent, decision: "approve", modified: true })} /> : null}
+        {gate.kind === "proposal" && gate.proposalId && gate.prompt ? <ProposalDecision proposalId={gate.proposalId} prompt={gate.prompt} missionId={gate.missionId} canDecide={canDecide && !decided} open={modifying} onOpenChange={setModifying} onApproved={() => onDecided?.({ gateId: gate.id, missionId: gate.missionId, missionName: gate.missionName, agent: gate.agent, decision: "approve", modified: true })} /> : null}
         <GatePolicyLine gate={gate} />
       </div>
 
@@ -178,11 +186,12 @@ export function GatePanel({
             ))}
           </ul>
           <div className="field">
-            <label htmlFor={ids.note}>Note (optional, recorded with the decision)</label>
-            <textarea id={ids.note} value={note} onChange={(e) => setNote(e.target.value)} rows={2} maxLength={2000} disabled={pending || decided} placeholder="e.g. flaky network, retried after checking the runner" />
+            <label htmlFor={ids.note}>{gate.kind === "proposal" ? "Note (optional, recorded with the decision; on Reject, the agent receives it as your reason)" : "Note (optional, recorded with the decision)"}</label>
+            <textarea id={ids.note} value={note} onChange={(e) => setNote(e.target.value)} rows={2} maxLength={2000} disabled={pending || decided} placeholder={gate.kind === "proposal" ? "e.g. write to reports/ instead, not the repository root" : "e.g. flaky network, retried after checking the runner"} />
           </div>
           <p id={ids.hint} className="muted small">
-            Shortcut: with this panel focused, press {gate.options.map((o) => keyOf(o).toUpperCase()).join(" / ")} to choose {gate.options.map((o) => o.label).join(" / ")}.
+            Shortcut: with this panel focused, press {gate.options.map((o) => keyOf(o).toUpperCase()).join(" / ")} to choose {gate.options.map((o) => o.label).join(" / ")}
+            {modifiable ? ", M to modify the args before approving" : ""}.
           </p>
         </>
       ) : (

@@ -34,7 +34,7 @@ function Figure({ id, title, summary, children, table }: { id: string; title: st
 }
 
 /** Failures per hour or day, stacked by error type. */
-export function FailuresOverTime({ stats, title, id = "chart-over-time" }: { stats: Pick<HistoryStats, "overTime" | "bucket">; title?: string; id?: string }) {
+export function FailuresOverTime({ stats, title, id = "chart-over-time", noun = "failures" }: { stats: Pick<HistoryStats, "overTime" | "bucket">; title?: string; id?: string; noun?: string }) {
   const { buckets, types, counts } = stats.overTime;
   const totals = counts.map((row) => row.reduce((a, b) => a + b, 0));
   const max = Math.max(1, ...totals);
@@ -44,8 +44,8 @@ export function FailuresOverTime({ stats, title, id = "chart-over-time" }: { sta
   const bw = buckets.length ? (W - pad.l) / buckets.length : 0;
   const y = (v: number) => ((H - pad.b - pad.t) * v) / max;
   const summary = buckets.length
-    ? `${n(totals.reduce((a, b) => a + b, 0))} failures in ${buckets.length} ${stats.bucket === "hour" ? "hours" : "days"}; by type ${types.map((t, i) => `${t} ${n(counts.reduce((a, row) => a + row[i], 0))}`).join(", ")}`
-    : "no failures";
+    ? `${n(totals.reduce((a, b) => a + b, 0))} ${noun} in ${buckets.length} ${stats.bucket === "hour" ? "hours" : "days"}; by type ${types.map((t, i) => `${t} ${n(counts.reduce((a, row) => a + row[i], 0))}`).join(", ")}`
+    : `no ${noun}`;
   return (
     <Figure
       id={id}
@@ -79,7 +79,7 @@ export function FailuresOverTime({ stats, title, id = "chart-over-time" }: { sta
       }
     >
       {buckets.length === 0 ? (
-        <p className="muted">No failures in this view.</p>
+        <p className="muted">No {noun} in this view.</p>
       ) : (
         <>
           <div className="hc-plot" aria-hidden="true">

@@ -2,7 +2,7 @@
 
 import { explainMission } from "@/lib/mission/explain";
 import type { MissionState } from "@/lib/mission/types";
-import { describeChange } from "./proposals-panel";
+import { describeChange } from "./labels";
 
 /**
  * FDR-N005 at the top of the mission page: why a mission did not succeed (or what it waits for), as
@@ -12,15 +12,16 @@ export function FailureExplanation({ mission }: { mission: MissionState }) {
   const e = explainMission(mission);
   const x = e.explanation;
   if (!x && !e.level.warning && e.level.effective === 0) return null;
+  const ended = mission.runState === "completed" || mission.runState === "failed";
   return (
     <div className="stack-tight" data-testid="failure-explanation">
       {x ? (
-        <div className={`result ${mission.runState === "completed" || mission.runState === "failed" ? "result-error" : "result-ok"}`}>
+        <div className={ended ? "result result-error stack-tight" : "explanation tone-border-paused stack-tight"} data-kind={x.kind}>
           <p>
-            <span className="badge tone-failed" data-testid="failure-reason">
+            <span className={`badge ${ended ? "tone-failed" : "tone-paused"}`} data-testid="failure-reason">
               {e.failureReason}
             </span>{" "}
-            <strong>{x.title}</strong>
+            <strong data-testid="explanation-title">{x.title}</strong>
           </p>
           <p>{x.description}</p>
           {x.counterfactual ? (
@@ -30,9 +31,19 @@ export function FailureExplanation({ mission }: { mission: MissionState }) {
             </p>
           ) : null}
           {x.evidence.length ? (
-            <details className="small">
+            <details className="small" data-testid="explanation-evidence">
               <summary>Evidence ({x.evidence.length})</summary>
-              <pre className="pre-wrap">{JSON.stringify(x.evidence, null, 2)}</pre>
+              <ul className="evidence-list">
+                {x.evidence.map((item, i) => (
+                  <li key={i}>
+                    <code>{item.type}</code>{" "}
+                    {Object.entries(item)
+                      .filter(([k]) => k !== "type")
+                      .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+                      .join(" · ")}
+                  </li>
+                ))}
+              </ul>
             </details>
           ) : null}
         </div>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useMemo, useState, useTransition } from "react";
+import { useEffect, useId, useMemo, useRef, useState, useTransition, type KeyboardEvent } from "react";
 import { decideProposalAction } from "@/app/(console)/gates/actions";
 import type { HITLPrompt } from "@/lib/authority/types";
 import { queryKeys } from "../query-keys";
@@ -29,36 +29,84 @@ export function parseArgs(text: string): { ok: true; args: Args } | { ok: false;
   return { ok: true, args: v as Args };
 }
 
+/** A refused decision in words: too late (409), a field (400) named with its problem, or the server's message. */
+export function decisionErrorText(e: { code: string; message: string; fieldErrors?: Array<{ path: string; message: string }> }): string {
+  const fields = (e.fieldErrors ?? []).map((f) => `${f.path || "(input)"}: ${f.message}`);
+  if (fields.length) return `Not sent: ${fields.join("; ")}. Nothing was decided.`;
+  if (e.code === "conflict") return `Too late: ${e.message} The inbox refreshes with what happened.`;
+  return e.message;
+}
+
 /**
  * A proposal gate's HITL prompt (FDR-N017) and approve-with-modification: a JSON editor prefilled with the
  * proposed args, checked as you type (JSON) and by the authority on send (the tool's schema, the rules: deny
  * still wins), with the diff against the original. The approval binds to the digest of the args sent.
  */
-export function ProposalDecision({ proposalId, prompt, missionId, canDecide, onApproved }: { proposalId: string; prompt: HITLPrompt; missionId: string; canDecide: boolean; onApproved?: (argsDigest: string | null) => void }) {
+export function ProposalDecision({
+  proposalId,
+  prompt,
+  missionId,
+  canDecide,
+  open,
+  onOpenChange,
+  onApproved,
+}: {
+  proposalId: string;
+  prompt: HITLPrompt;
+  missionId: string;
+  canDecide: boolean;
+  /** The editor is open (the gate panel opens it on its M shortcut too). */
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onApproved?: (argsDigest: string | null) => void;
+}) {
   const proposal = prompt.yourProposal as { action: { tool: string; args: Args }; argsDigest: string; actorId: string };
   const original = proposal.action.args;
-  const [open, setOpen] = useState(false);
+  const editorRef = useRef<HTMLTextAreaElement>(null);
+  const modifyRef = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(open);
   const [text, setText] = useState(() => JSON.stringify(original, null, 2));
   const [note, setNote] = useState("");
   const [serverError, setServerError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const queryClient = useQueryClient();
-  const ids = { editor: useId(), note: useId(), error: useId() };
+  const ids = { editor: useId(), note: useId(), error: useId(), keys: useId(), heading: useId() };
   const parsed = useMemo(() => parseArgs(text), [text]);
   const diff = parsed.ok ? argsDiff(original, parsed.args) : [];
   const modifiable = prompt.options.some((o) => o.type === "modify");
   const error = !parsed.ok ? parsed.message : serverError;
+  const [tooLate, setTooLate] = useState(false);
+
+  // Opening moves focus into the editor; closing (Cancel, Escape) gives it back to the Modify button.
+  useEffect(() => {
+    if (open && !wasOpen.current) editorRef.current?.focus();
+    if (!open && wasOpen.current) modifyRef.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+
+  function onEditorKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      onOpenChange(false);
+    } else if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      send();
+    }
+  }
 
   function send() {
-    if (!parsed.ok || diff.length === 0 || pending) return;
+    if (!parsed.ok || diff.length === 0 || pending || tooLate) return;
     setServerError(null);
     startTransition(async () => {
       const r = await decideProposalAction({ proposalId, decision: "modify", args: parsed.args, note: note.trim() || null });
       if (r.status === "ok") {
         setDone(`Approved with modified args (digest ${String(r.data.argsDigest).slice(7, 19)}…). The worker runs exactly these args.`);
         onApproved?.(r.data.argsDigest);
-      } else setServerError(r.error.message);
+      } else {
+        setServerError(decisionErrorText(r.error));
+        if (r.error.code === "conflict") setTooLate(true);
+      }
       await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.missions.detail(missionId) }), queryClient.invalidateQueries({ queryKey: queryKeys.gates.all })]);
     });
   }
@@ -79,20 +127,25 @@ export function ProposalDecision({ proposalId, prompt, missionId, canDecide, onA
       </p>
       {canDecide && modifiable && !done ? (
         open ? (
-          <div className="stack-tight">
+          <div className="proposal-modify stack-tight" role="group" aria-labelledby={ids.heading}>
+            <p id={ids.heading} className="proposal-modify-title">
+              Approve with modified args
+            </p>
             <div className="field">
               <label htmlFor={ids.editor}>Args that will run instead (JSON)</label>
               <textarea
+                ref={editorRef}
                 id={ids.editor}
-                className="mono"
+                className="code-input"
                 rows={Math.min(14, text.split("\n").length + 1)}
                 value={text}
                 onChange={(e) => {
                   setText(e.target.value);
-                  setServerError(null);
+                  if (!tooLate) setServerError(null);
                 }}
+                onKeyDown={onEditorKeyDown}
                 aria-invalid={error ? true : undefined}
-                aria-describedby={error ? ids.error : undefined}
+                aria-describedby={`${ids.keys}${error ? ` ${ids.error}` : ""}`}
                 spellCheck={false}
                 data-testid="proposal-args-editor"
               />
@@ -103,7 +156,7 @@ export function ProposalDecision({ proposalId, prompt, missionId, canDecide, onA
               </p>
             ) : null}
             {diff.length ? (
-              <ul className="small" aria-label="Changes against the proposal" data-testid="args-diff">
+              <ul className="args-diff small" aria-label="Changes against the proposal" data-testid="args-diff">
                 {diff.map((d) => (
                   <li key={d.field}>
                     <code>{d.field}</code>: <del>{d.before}</del> → <ins>{d.after}</ins>
@@ -111,25 +164,32 @@ export function ProposalDecision({ proposalId, prompt, missionId, canDecide, onA
                 ))}
               </ul>
             ) : parsed.ok ? (
-              <p className="muted small">No change yet: edit the args, or use Approve above to run them as proposed.</p>
+              <p className="muted small">No change yet: edit the args, or choose Approve below to run them as proposed.</p>
             ) : null}
             <div className="field">
-              <label htmlFor={ids.note}>Note (recorded with the decision and in the audit log)</label>
+              <label htmlFor={ids.note}>Why you changed them (optional; recorded with the decision and in the audit log)</label>
               <textarea id={ids.note} rows={2} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
             </div>
             <div className="row">
-              <button type="button" className="btn btn-primary" onClick={send} disabled={!parsed.ok || diff.length === 0 || pending} data-testid="approve-modified">
+              <button type="button" className="btn btn-primary" onClick={send} disabled={!parsed.ok || diff.length === 0 || pending || tooLate} aria-keyshortcuts="Control+Enter" data-testid="approve-modified">
                 {pending ? "Sending…" : "Approve modified"}
               </button>
-              <button type="button" className="btn btn-secondary" onClick={() => setOpen(false)} disabled={pending}>
+              <button type="button" className="btn btn-secondary" onClick={() => onOpenChange(false)} disabled={pending}>
                 Cancel
               </button>
+              <span id={ids.keys} className="muted small">
+                In the editor: Ctrl+Enter approves the modified args, Esc cancels.
+              </span>
             </div>
           </div>
         ) : (
-          <button type="button" className="btn btn-secondary" onClick={() => setOpen(true)} data-testid="modify-proposal">
-            Modify before approving…
-          </button>
+          <div className="row">
+            <button ref={modifyRef} type="button" className="btn btn-secondary" onClick={() => onOpenChange(true)} aria-keyshortcuts="m" data-testid="modify-proposal">
+              Modify before approving…
+              <kbd aria-hidden="true">M</kbd>
+            </button>
+            <span className="muted small">Change the args (JSON); the authority checks them again, and what you approve is what runs.</span>
+          </div>
         )
       ) : null}
       {done ? (

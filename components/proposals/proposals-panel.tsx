@@ -3,16 +3,8 @@
 import type { ProposalState } from "@/lib/mission/types";
 import { actionLine } from "@/lib/views/state-render";
 import { RelativeTime } from "../ui/relative-time";
-
-const TONE: Record<ProposalState["status"], string> = { approved: "tone-success", rejected: "tone-failed", pending: "tone-paused", expired: "tone-neutral" };
-
-/** Who decided: a person's or reviewer agent's name, or the authority's rule. */
-function decider(p: ProposalState, actors: Record<string, string>): string {
-  const d = p.decision;
-  if (!d) return "—";
-  if (d.decidedBy === "system:authority") return `authority (${d.authority})`;
-  return actors[d.decidedBy] ?? d.decidedBy;
-}
+import { ProposalStatusBadge } from "../ui/status";
+import { ActorLink, Decider, describeChange } from "./labels";
 
 /**
  * Every proposal of the mission's autonomous agents (seed 002), oldest first, live with the mission page:
@@ -26,14 +18,16 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
         Proposals <span className="muted">({proposals.length}: every action a model chose, decided before it ran)</span>
       </h2>
       <div className="table-wrap">
-        <table className="table">
+        <table className="table proposals-table">
           <thead>
             <tr>
               <th scope="col">Agent</th>
-              <th scope="col">Action</th>
+              <th scope="col" style={{ minWidth: "16rem" }}>
+                Action
+              </th>
               <th scope="col">Decision</th>
               <th scope="col">Decided by</th>
-              <th scope="col" style={{ minWidth: "18rem" }}>
+              <th scope="col" style={{ minWidth: "16rem" }}>
                 Why
               </th>
             </tr>
@@ -45,8 +39,12 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
               return (
                 <tr key={p.id} data-testid="proposal-row" data-proposal-id={p.id} data-status={p.status}>
                   <td>
-                    <strong>{p.agent}</strong>
-                    <div className="muted small">{actors[p.actorId] ?? p.actorId}</div>
+                    <strong>
+                      <ActorLink id={p.actorId} name={p.agent} title={`${actors[p.actorId] ?? p.actorId}: what it proposed, how that was decided`} />
+                    </strong>
+                    <div className="muted small" style={{ whiteSpace: "nowrap" }}>
+                      attempt {p.attempt}
+                    </div>
                   </td>
                   <td>
                     <code className="proposal-action">{actionLine(p.action)}</code>
@@ -56,19 +54,17 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
                       </div>
                     ) : null}
                     <div className="muted small" title={d?.argsDigest ?? p.argsDigest}>
-                      digest {(d?.argsDigest ?? p.argsDigest).slice(7, 19)}… · level {p.level}
+                      digest {(d?.argsDigest ?? p.argsDigest).slice(7, 19)}…{modified ? " (of the modified args)" : ""} · level {p.level}
                       {p.step !== null ? ` · ran as step ${p.step + 1}` : ""}
                     </div>
                   </td>
                   <td>
-                    <span className={`badge ${TONE[p.status]}`} data-testid="proposal-status">
-                      {p.status}
-                    </span>
+                    <ProposalStatusBadge status={p.status} />
                     {d?.failureReason ? <div className="small">{d.failureReason}</div> : null}
                     {d?.pendingReason ? <div className="small">{d.pendingReason}</div> : null}
                   </td>
                   <td>
-                    {decider(p, actors)}
+                    <Decider decision={d} nameOf={(a) => actors[a]} />
                     {d && d.decision !== "pending" ? (
                       <div className="muted small">
                         <RelativeTime iso={d.decidedAt} />
@@ -92,20 +88,4 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
       </div>
     </section>
   );
-}
-
-/** A counterfactual change in words. */
-export function describeChange(c: NonNullable<NonNullable<ProposalState["decision"]>["counterfactual"]>["change"]): string {
-  switch (c.type) {
-    case "relax_constraint":
-      return `relax ${c.constraint}`;
-    case "add_observation":
-      return `observe ${typeof c.observation === "string" ? c.observation : JSON.stringify(c.observation)}`;
-    case "increase_confidence":
-      return `confidence ${c.to}`;
-    case "resolve_ambiguity":
-      return `resolve ${typeof c.resolution === "string" ? c.resolution : JSON.stringify(c.resolution)}`;
-    case "obtain_confirmation":
-      return `confirmation from ${c.from}`;
-  }
 }

@@ -1,4 +1,4 @@
-import type { FinalStatus, RunState } from "@/lib/mission/types";
+import type { FinalStatus, ProposalState, RunState } from "@/lib/mission/types";
 
 /** Status colours always come with an icon and words, never colour alone. */
 
@@ -14,6 +14,14 @@ const FINAL: Record<FinalStatus, { icon: string; label: string; tone: string }> 
   SUCCESS: { icon: "✓", label: "SUCCESS", tone: "success" },
   PARTIAL_SUCCESS: { icon: "◐", label: "PARTIAL SUCCESS", tone: "partial" },
   FAILED: { icon: "✕", label: "FAILED", tone: "failed" },
+};
+
+const PROPOSAL: Record<ProposalState["status"], { icon: string; label: string; tone: string }> = {
+  pending: { icon: "‖", label: "pending", tone: "paused" },
+  approved: { icon: "✓", label: "approved", tone: "success" },
+  rejected: { icon: "✕", label: "rejected", tone: "failed" },
+  // Approved, but not run: the approval expired or the args no longer matched its digest.
+  expired: { icon: "⌛", label: "expired", tone: "neutral" },
 };
 
 /** A coloured badge that always carries an icon and words; `value` is the machine value tests read. */
@@ -35,6 +43,11 @@ export function RunStateBadge({ runState }: { runState: RunState }) {
 
 export function FinalStatusBadge({ status, large }: { status: FinalStatus; large?: boolean }) {
   return <IconBadge {...FINAL[status]} large={large} testId="final-status" value={status} />;
+}
+
+/** A proposal's status (pending, approved, rejected, expired); `data-value` is the status. */
+export function ProposalStatusBadge({ status }: { status: ProposalState["status"] }) {
+  return <IconBadge {...(PROPOSAL[status] ?? { icon: "?", label: status, tone: "neutral" })} testId="proposal-status" value={status} />;
 }
 
 /** The run state while a mission runs; once terminal, its derived final status. */

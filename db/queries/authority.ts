@@ -240,13 +240,35 @@ export async function getActorSummary(db: Executor, actorId: string, opts: { day
   };
 }
 
-/** Every actor with how many proposals it made and decided (the actors list). */
-export async function listActorsWithCounts(db: Executor): Promise<Array<{ id: string; kind: string; name: string; meta: Record<string, unknown>; proposed: number; decided: number }>> {
-  const rows = await db.execute<{ id: string; kind: string; name: string; meta: Record<string, unknown>; proposed: number; decided: number }>(sql`
+export interface ActorListRow {
+  id: string;
+  kind: string;
+  name: string;
+  meta: Record<string, unknown>;
+  /** Proposals it made, and how many of them were approved (an expired approval was an approval) or rejected. */
+  proposed: number;
+  approved: number;
+  rejected: number;
+  /** approved / (approved + rejected), as on the actor's page; null while none of its proposals is decided. */
+  approvalRate: number | null;
+  /** Proposals it decided (a person or a reviewer agent). */
+  decided: number;
+}
+
+/** Every actor with how many proposals it made (and how they were decided) and decided (the actors list). */
+export async function listActorsWithCounts(db: Executor): Promise<ActorListRow[]> {
+  const rows = await db.execute<Omit<ActorListRow, "approvalRate">>(sql`
     select a.id, a.kind, a.display_name as name, a.meta,
-      (select count(*)::int from proposals p where p.actor_id = a.id) as proposed,
-      (select count(*)::int from proposals p where p.decided_by = a.id) as decided
+      coalesce(p.proposed, 0) as proposed, coalesce(p.approved, 0) as approved, coalesce(p.rejected, 0) as rejected,
+      (select count(*)::int from proposals d where d.decided_by = a.id) as decided
     from actors a
+    left join (
+      select actor_id,
+        count(*)::int as proposed,
+        (count(*) filter (where status in ('approved', 'expired')))::int as approved,
+        (count(*) filter (where status = 'rejected'))::int as rejected
+      from proposals group by actor_id
+    ) p on p.actor_id = a.id
     order by a.kind, a.display_name`);
-  return rows.rows;
+  return rows.rows.map((r) => ({ ...r, approvalRate: r.approved + r.rejected ? r.approved / (r.approved + r.rejected) : null }));
 }

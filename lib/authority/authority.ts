@@ -141,13 +141,13 @@ function verdictOf(input: DecideInput): Verdict {
     return {
       decision: "rejected",
       authority: deny.name,
-      reason: `Denied by ${deny.name}: ${deny.rule.reason ?? describeRule(deny.rule)}.`,
+      reason: sentence(`Denied by ${deny.name}: ${deny.rule.reason ?? describeRule(deny.rule)}`),
       failureReason: "AUTHORITY_REJECTION",
       counterfactual: { change: { type: "relax_constraint", constraint: deny.name }, expectedOutcome: counterfactualOutcome(input, facts, { without: deny.name }), confidence: "high" },
     };
   }
   const hold = matched.find((m) => m.rule.effect === "hold");
-  if (hold) return { decision: "pending", authority: hold.name, reason: `Held by ${hold.name}: ${hold.rule.reason ?? describeRule(hold.rule)}.`, pendingReason: "POLICY_HOLD" };
+  if (hold) return { decision: "pending", authority: hold.name, reason: sentence(`Held by ${hold.name}: ${hold.rule.reason ?? describeRule(hold.rule)}`), pendingReason: "POLICY_HOLD" };
   const allow = matched.find((m) => m.rule.effect === "allow");
   if (input.level >= 1 && input.history?.rejectedDigests.includes(input.proposal.argsDigest)) {
     return {
@@ -162,8 +162,14 @@ function verdictOf(input: DecideInput): Verdict {
   if (input.level === 2 && !allow && hasEffects(facts, action)) {
     return { decision: "pending", authority: "level", reason: "At necessity level 2 an action with effects needs a rule that allows it or a person's decision (semantic audit); no allow rule matched.", pendingReason: "LOW_CONFIDENCE" };
   }
-  if (allow) return { decision: "approved", authority: allow.name, reason: `Allowed by ${allow.name}${allow.rule.reason ? `: ${allow.rule.reason}` : ""}.` };
+  if (allow) return { decision: "approved", authority: allow.name, reason: sentence(`Allowed by ${allow.name}${allow.rule.reason ? `: ${allow.rule.reason}` : ""}`) };
   return { decision: "approved", authority: "default", reason: `Within the agent's allowlists, and no rule denies or holds it (${input.rules.length} mission rule(s), ${input.defaultPolicy.length} default-policy rule(s) checked).` };
+}
+
+/** A rule's reason as the end of a sentence: one final period, not two when the reason has its own. */
+function sentence(s: string): string {
+  const t = s.trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
 function finishVerdict(input: DecideInput): Verdict {

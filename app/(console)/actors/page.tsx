@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ActorLink } from "@/components/proposals/labels";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { listActorsWithCounts } from "@/db/queries/authority";
@@ -34,6 +34,9 @@ export default async function ActorsPage() {
                 Proposed
               </th>
               <th scope="col" className="num">
+                Approval rate
+              </th>
+              <th scope="col" className="num">
                 Decided
               </th>
             </tr>
@@ -42,9 +45,7 @@ export default async function ActorsPage() {
             {rows.map((a) => (
               <tr key={a.id} data-testid="actor-row">
                 <td>
-                  <Link className="link" href={`/actors/${encodeURIComponent(a.id)}`}>
-                    {a.name}
-                  </Link>
+                  <ActorLink id={a.id} name={a.name} />
                   <div className="muted small">{a.id}</div>
                 </td>
                 <td>
@@ -52,6 +53,9 @@ export default async function ActorsPage() {
                 </td>
                 <td className="small">{a.kind === "agent" ? `${String(a.meta.provider ?? "?")} / ${String(a.meta.model ?? "?")}` : "—"}</td>
                 <td className="num">{a.proposed}</td>
+                <td className="num" data-testid="actor-approval-rate" title={a.approvalRate === null ? "none of its proposals is decided yet" : `${a.approved} approved, ${a.rejected} rejected`}>
+                  {a.approvalRate === null ? "—" : `${Math.round(a.approvalRate * 100)}%`}
+                </td>
                 <td className="num">{a.decided}</td>
               </tr>
             ))}

@@ -6,6 +6,8 @@ import { getActorSummary, type ProposalListRow } from "@/db/queries/authority";
 import { FailuresOverTime } from "@/components/history/charts";
 import { actionLine } from "@/lib/views/state-render";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { ProposalStatusBadge } from "@/components/ui/status";
+import { ActorLink, Decider } from "@/components/proposals/labels";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 
@@ -79,7 +81,7 @@ export default async function ActorPage({ params }: { params: Promise<{ id: stri
           </div>
         </dl>
       </header>
-      {s.proposed.total ? <FailuresOverTime id="chart-actor-reasons" title="Rejections of this actor's proposals by failure reason (per day, last 30 days)" stats={{ bucket: "day", overTime: { buckets: days, types: reasons, counts } }} /> : null}
+      {s.proposed.total ? <FailuresOverTime id="chart-actor-reasons" title="Rejections of this actor's proposals by failure reason (per day, last 30 days)" noun="rejections" stats={{ bucket: "day", overTime: { buckets: days, types: reasons, counts } }} /> : null}
       <ProposalTable title="What it proposed" rows={s.recent} who="decider" />
       <ProposalTable title="What it decided" rows={s.recentDecisions} who="actor" />
     </div>
@@ -92,7 +94,7 @@ function ProposalTable({ title, rows, who }: { title: string; rows: ProposalList
     <section className="stack-tight">
       <h2 className="section-title">{title}</h2>
       <div className="table-wrap">
-        <table className="table">
+        <table className="table proposals-table">
           <thead>
             <tr>
               <th scope="col">When</th>
@@ -110,17 +112,28 @@ function ProposalTable({ title, rows, who }: { title: string; rows: ProposalList
                 </td>
                 <td>
                   <code>{actionLine(p.action)}</code>
+                  {p.decision?.modified ? (
+                    <div className="small">
+                      Ran with modified args: <code>{actionLine({ tool: p.action.tool, args: p.decision.modified.args })}</code>
+                    </div>
+                  ) : null}
                   <div className="small">
                     <Link className="link" href={`/missions/${p.missionId}`}>
-                      mission
+                      Open its mission
                     </Link>
                   </div>
                 </td>
                 <td>
-                  <span className="badge tone-neutral">{p.status}</span>
+                  <ProposalStatusBadge status={p.status} />
                   {p.decision?.failureReason ? <div className="small">{p.decision.failureReason}</div> : null}
                 </td>
-                <td>{who === "decider" ? (p.deciderName ?? p.decidedBy ?? "—") : (p.actorName ?? p.actorId)}</td>
+                <td>
+                  {who === "actor" ? (
+                    <ActorLink id={p.actorId} name={p.actorName} />
+                  ) : (
+                    <Decider decision={p.decision} nameOf={() => p.deciderName} />
+                  )}
+                </td>
                 <td className="small">{p.decision?.reason ?? ""}</td>
               </tr>
             ))}
