@@ -1,4 +1,5 @@
 import pg from "pg";
+import type { SQL } from "drizzle-orm";
 import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import * as schema from "./schema";
 
@@ -55,4 +56,13 @@ export function getDbHandle(): DbHandle {
 
 export function getDb(): Db {
   return getDbHandle().db;
+}
+
+/**
+ * The rows of a raw SQL query (`sql\`…\``). Use this rather than reading the driver's result shape:
+ * it stays the same whichever driver runs underneath.
+ */
+export async function queryRows<T = Record<string, unknown>>(ex: Executor, query: SQL): Promise<T[]> {
+  const result = await ex.execute(query);
+  return (result as unknown as { rows: T[] }).rows;
 }
