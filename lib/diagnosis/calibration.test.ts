@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { expectedCalibrationError, reliabilityBins } from "./calibration";
+
+describe("calibration", () => {
+  it("a forecaster whose 0.9s are right 9 times in 10 is calibrated", () => {
+    const cases = Array.from({ length: 10 }, (_, i) => ({ confidence: 0.9, correct: i < 9 }));
+    expect(expectedCalibrationError(cases)).toBeCloseTo(0, 10);
+  });
+  it("an overconfident one is not: 0.95 stated, half right", () => {
+    const cases = Array.from({ length: 10 }, (_, i) => ({ confidence: 0.95, correct: i % 2 === 0 }));
+    expect(expectedCalibrationError(cases)).toBeCloseTo(0.45, 10);
+  });
+  it("bins cover [0, 1], confidence 1 falls in the last bin, empty bins stay for the chart", () => {
+    const bins = reliabilityBins([{ confidence: 1, correct: true }, { confidence: 0, correct: false }], 5);
+    expect(bins).toHaveLength(5);
+    expect(bins[4]).toMatchObject({ count: 1, accuracy: 1, meanConfidence: 1 });
+    expect(bins[0]).toMatchObject({ count: 1, accuracy: 0 });
+    expect(bins[2]).toMatchObject({ count: 0, accuracy: null, meanConfidence: null });
+  });
+  it("no cases: no error to state", () => {
+    expect(expectedCalibrationError([])).toBeNull();
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Calibration: does a stated confidence mean what it says? Cases are (confidence, correct) pairs,
+ * from labelled corpora (bench) or from operators confirming or correcting a diagnosis. The
+ * reliability diagram bins them by stated confidence and compares each bin's mean confidence with its
+ * observed accuracy; the expected calibration error (ECE) is the case-weighted mean of the gaps.
+ */
+export interface CalibrationCase {
+  /** Stated confidence in [0, 1]. */
+  confidence: number;
+  /** Was the statement right? */
+  correct: boolean;
+}
+
+export interface ReliabilityBin {
+  /** Inclusive lower and exclusive upper bound of stated confidence (the last bin includes 1). */
+  from: number;
+  to: number;
+  count: number;
+  /** Mean stated confidence of the cases in the bin (null when empty). */
+  meanConfidence: number | null;
+  /** Share of the bin's cases that were right (null when empty). */
+  accuracy: number | null;
+}
+
+export const DEFAULT_BIN_COUNT = 10;
+
+/** Equal-width bins over [0, 1]; empty bins are kept so charts have a stable x axis. */
+export function reliabilityBins(cases: readonly CalibrationCase[], binCount = DEFAULT_BIN_COUNT): ReliabilityBin[] {
+  const bins = Array.from({ length: binCount }, (_, i) => ({ from: i / binCount, to: (i + 1) / binCount, n: 0, conf: 0, ok: 0 }));
+  for (const c of cases) {
+    const clamped = Math.min(1, Math.max(0, c.confidence));
+    const i = Math.min(binCount - 1, Math.floor(clamped * binCount));
+    bins[i].n += 1;
+    bins[i].conf += clamped;
+    if (c.correct) bins[i].ok += 1;
+  }
+  return bins.map((b) => ({ from: b.from, to: b.to, count: b.n, meanConfidence: b.n ? b.conf / b.n : null, accuracy: b.n ? b.ok / b.n : null }));
+}
+
+/** ECE: Σ (n_bin / n) · |accuracy_bin − confidence_bin|; null with no cases. */
+export function expectedCalibrationError(cases: readonly CalibrationCase[], binCount = DEFAULT_BIN_COUNT): number | null {
+  if (cases.length === 0) return null;
+  let sum = 0;
+  for (const b of reliabilityBins(cases, binCount)) {
+    if (b.count === 0) continue;
+    sum += (b.count / cases.length) * Math.abs((b.accuracy ?? 0) - (b.meanConfidence ?? 0));
+  }
+  return sum;
+}
