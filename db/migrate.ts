@@ -1,9 +1,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
-import { drizzle } from "drizzle-orm/node-postgres";
-import { migrate } from "drizzle-orm/node-postgres/migrator";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
 import type { Db } from "./client";
+import { withConnection } from "./client";
 import { rebuildStaleSnapshots } from "./queries/events";
 import * as schema from "./schema";
 
@@ -11,15 +11,19 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
 
 /** Applies committed migrations; safe when several processes start at once (advisory lock). */
 export async function runMigrations(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query("select pg_advisory_lock(7242001)");
-    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
-    const rebuilt = await rebuildStaleSnapshots(drizzle(client, { schema }) as unknown as Db);
-    if (rebuilt) console.log(`[migrate] rebuilt ${rebuilt} mission snapshot(s) from their events`);
-  } finally {
-    await client.query("select pg_advisory_unlock(7242001)").catch(() => {});
-    await client.end();
-  }
+  await withConnection(
+    url,
+    async (sql) => {
+      await sql`select pg_advisory_lock(7242001)`;
+      try {
+        const db = drizzle(sql, { schema });
+        await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+        const rebuilt = await rebuildStaleSnapshots(db as unknown as Db);
+        if (rebuilt) console.log(`[migrate] rebuilt ${rebuilt} mission snapshot(s) from their events`);
+      } finally {
+        await sql`select pg_advisory_unlock(7242001)`.catch(() => {});
+      }
+    },
+    { applicationName: "faultline-migrate" },
+  );
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { withConnection, withDatabaseName } from "./client";
 import { ensureDatabase } from "./embedded";
 import { runMigrations } from "./migrate";
 
@@ -15,24 +15,17 @@ import { runMigrations } from "./migrate";
  */
 export async function startTemplateServer(opts: { dataDir: string; template: string }): Promise<{ url: string; template: string; teardown: () => Promise<void> }> {
   const handle = await ensureDatabase({ dataDir: path.resolve(opts.dataDir), databaseUrl: process.env.DATABASE_URL });
-  const admin = new URL(handle.url);
-  admin.pathname = "/postgres";
-  const c = new pg.Client({ connectionString: admin.toString() });
-  await c.connect();
-  await c.query(`drop database if exists ${opts.template} with (force)`);
-  await c.query(`create database ${opts.template}`);
-  await c.end();
-  const tpl = new URL(handle.url);
-  tpl.pathname = `/${opts.template}`;
-  await runMigrations(tpl.toString());
+  const admin = withDatabaseName(handle.url, "postgres");
+  await withConnection(admin, async (sql) => {
+    await sql.unsafe(`drop database if exists ${opts.template} with (force)`);
+    await sql.unsafe(`create database ${opts.template}`);
+  });
+  await runMigrations(withDatabaseName(handle.url, opts.template));
   return {
     url: handle.url,
     template: opts.template,
     teardown: async () => {
-      const d = new pg.Client({ connectionString: admin.toString() });
-      await d.connect();
-      await d.query(`drop database if exists ${opts.template} with (force)`).catch(() => {});
-      await d.end();
+      await withConnection(admin, (sql) => sql.unsafe(`drop database if exists ${opts.template} with (force)`)).catch(() => {});
       await handle.stop();
     },
   };

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { inject } from "vitest";
-import { createDb, type DbHandle } from "./client";
+import { createDb, withConnection, withDatabaseName, type DbHandle } from "./client";
 import "./test-global-setup";
 
 export interface TestDatabase extends DbHandle {
@@ -13,24 +12,16 @@ export interface TestDatabase extends DbHandle {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = inject("databaseUrl");
   const name = `t_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
-  const admin = new URL(base);
-  admin.pathname = "/postgres";
-  const c = new pg.Client({ connectionString: admin.toString() });
-  await c.connect();
-  await c.query(`create database ${name} template ${inject("templateDatabase")}`);
-  await c.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const handle = createDb(url.toString(), { max: 10, applicationName: "faultline-test" });
+  const admin = withDatabaseName(base, "postgres");
+  await withConnection(admin, (sql) => sql.unsafe(`create database ${name} template ${inject("templateDatabase")}`));
+  const url = withDatabaseName(base, name);
+  const handle = createDb(url, { max: 10, applicationName: "faultline-test" });
   return {
     ...handle,
-    url: url.toString(),
+    url,
     async drop() {
       await handle.close().catch(() => {});
-      const d = new pg.Client({ connectionString: admin.toString() });
-      await d.connect();
-      await d.query(`drop database if exists ${name} with (force)`);
-      await d.end();
+      await withConnection(admin, (sql) => sql.unsafe(`drop database if exists ${name} with (force)`));
     },
   };
 }
@@ -40,8 +31,8 @@ export async function dbError(p: Promise<unknown>): Promise<string> {
   try {
     await p;
   } catch (e) {
-    const err = e as Error & { cause?: Error };
-    return `${err.message} ${err.cause?.message ?? ""} ${(err.cause as { constraint?: string })?.constraint ?? ""}`;
+    const err = e as Error & { cause?: Error & { constraint_name?: string } };
+    return `${err.message} ${err.cause?.message ?? ""} ${err.cause?.constraint_name ?? ""}`;
   }
   return "no error";
 }

@@ -2,8 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import pg from "pg";
-import { createDb } from "../db/client";
+import { createDb, withConnection, withDatabaseName } from "../db/client";
 import { ensureDatabase } from "../db/embedded";
 import { runMigrations } from "../db/migrate";
 import { seedDatabase } from "../db/seed";
@@ -58,14 +57,9 @@ export default async function globalSetup() {
   const server = await ensureDatabase({ dataDir, databaseUrl: process.env.DATABASE_URL });
   assertLocalDatabase(server.url);
   const name = `faultline_e2e_${Date.now().toString(36)}_${randomBytes(2).toString("hex")}`;
-  const admin = new URL(server.url);
-  admin.pathname = "/postgres";
-  const c = new pg.Client({ connectionString: admin.toString() });
-  await c.connect();
-  await c.query(`create database ${name}`);
-  await c.end();
-  const dbUrl = new URL(server.url);
-  dbUrl.pathname = `/${name}`;
+  const admin = withDatabaseName(server.url, "postgres");
+  await withConnection(admin, (sql) => sql.unsafe(`create database ${name}`));
+  const dbUrl = new URL(withDatabaseName(server.url, name));
   await runMigrations(dbUrl.toString());
   const h = createDb(dbUrl.toString(), { max: 2 });
   await seedDatabase(h.db, { demoUsers: true, missions: false });
@@ -98,12 +92,9 @@ export default async function globalSetup() {
     web.kill("SIGKILL");
     worker.kill("SIGKILL");
     await recorded.close();
-    const d = new pg.Client({ connectionString: admin.toString() });
-    await d.connect();
     // E2E_KEEP_DB=1 keeps the run's database for inspection after a failure.
-    if (process.env.E2E_KEEP_DB !== "1") await d.query(`drop database if exists ${name} with (force)`).catch(() => {});
+    if (process.env.E2E_KEEP_DB !== "1") await withConnection(admin, (sql) => sql.unsafe(`drop database if exists ${name} with (force)`)).catch(() => {});
     else console.log(`[e2e] kept database ${name}`);
-    await d.end();
     await server.stop();
   };
 }

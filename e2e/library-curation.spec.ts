@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import pg from "pg";
+import { withConnection } from "../db/client";
 import { expect, screenshots, test } from "./fixtures";
 
 /**
@@ -138,17 +138,13 @@ test("an edit of an existing entry is prefilled and shows a side-by-side diff to
 
 test("a proven learned pattern is proposed from Patterns, and a mission's novel-failure draft is picked up and submitted", async ({ contributorPage: c }) => {
   const stamp = Date.now().toString(36);
-  const db = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-  await db.connect();
-  try {
-    await db.query(`insert into learned_patterns ("when", "then", error_type, tools, successes, failures, confidence) values ($1, 'wait_and_retry_after', 'rate_limited', '{http}', 4, 0, 0.833)`, [`api_${stamp}_rate_limit`]);
-    await db.query(`insert into actors (id, kind, display_name) values ('worker:e2e-curation', 'worker', 'worker e2e') on conflict do nothing`);
-    await db.query(`insert into library_contributions (kind, status, origin, author_id, entry) values ('new', 'draft', 'novel_failure', 'worker:e2e-curation', $1)`, [
+  await withConnection(process.env.E2E_DATABASE_URL!, async (db) => {
+    await db.unsafe(`insert into learned_patterns ("when", "then", error_type, tools, successes, failures, confidence) values ($1, 'wait_and_retry_after', 'rate_limited', '{http}', 4, 0, 0.833)`, [`api_${stamp}_rate_limit`]);
+    await db.unsafe(`insert into actors (id, kind, display_name) values ('worker:e2e-curation', 'worker', 'worker e2e') on conflict do nothing`);
+    await db.unsafe(`insert into library_contributions (kind, status, origin, author_id, entry) values ('new', 'draft', 'novel_failure', 'worker:e2e-curation', $1::jsonb)`, [
       JSON.stringify({ category: "State", surface_symptom: `frobnicate ${stamp} exits 3: quantum flux misaligned`, risk_level: "High", source: "incident_analysis", context_tags: ["shell", "exit-3"] }),
     ]);
-  } finally {
-    await db.end();
-  }
+  });
 
   // Patterns → Propose to library → a prefilled draft.
   await c.goto("/patterns");

@@ -1,4 +1,4 @@
-import pg from "pg";
+import { withConnection } from "../db/client";
 import { expect, screenshots, startMission, test } from "./fixtures";
 
 /**
@@ -61,10 +61,7 @@ test("an entry shows all its fields, its history and the mission failure that ma
     phases: [{ name: "EXECUTION", agents: [{ name: "arm", priority: "critical", steps: [{ tool: "shell", args: { command: "node", args: ["-e", "console.log('ok')"] } }] }] }],
   });
   // library_matches is the orchestrator's projection of library.hypotheses events: one row is written here directly.
-  const c = new pg.Client({ connectionString: process.env.E2E_DATABASE_URL });
-  await c.connect();
-  await c.query("insert into library_matches (mission_id, seq, failure_id, rank, match_score, outcome) values ($1, 9999, 'FM-PHY-0001', 1, 0.87, 'confirmed')", [missionId]);
-  await c.end();
+  await withConnection(process.env.E2E_DATABASE_URL!, (sql) => sql`insert into library_matches (mission_id, seq, failure_id, rank, match_score, outcome) values (${missionId}, 9999, 'FM-PHY-0001', 1, 0.87, 'confirmed')`);
 
   await page.goto("/library/FM-PHY-0001");
   await expect(page.getByTestId("entry-title")).toHaveText("Internal latch");

@@ -53,7 +53,7 @@ const json = (method: string, path: string, body: unknown) => from(jsonRequest(m
 
 /** Runs `fn` and returns its result with the audit rows it wrote. */
 async function audited<T>(fn: () => Promise<T>): Promise<{ result: T; rows: AuditLogRow[] }> {
-  const [{ max }] = (await tdb.db.execute(sql`select coalesce(max(id), 0)::int as max from audit_log`)).rows as Array<{ max: number }>;
+  const [{ max }] = (await tdb.db.execute(sql`select coalesce(max(id), 0)::int as max from audit_log`)) as Array<{ max: number }>;
   const result = await fn();
   return { result, rows: await tdb.db.select().from(auditLog).where(gt(auditLog.id, max)).orderBy(auditLog.id) };
 }

@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { and, eq, gt, sql } from "drizzle-orm";
-import pg from "pg";
 import { createDb, type DbHandle } from "../db/client";
+import { listenToChannel } from "../db/listen";
 import { createMission, EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
 import { decideGate, listOpenGates } from "../db/queries/gates";
 import { abortMission, pauseMission, resumeMission } from "../db/queries/mission-control";
@@ -290,12 +290,9 @@ async function liveWorkers(h: DbHandle): Promise<number> {
 
 /** Waits until the mission is terminal or paused at a gate (LISTEN, with polling as a fallback). */
 async function waitForRest(h: DbHandle, url: string, id: string): Promise<MissionState> {
-  const listener = new pg.Client({ connectionString: url, application_name: "faultline-cli-wait" });
   let wake: () => void = () => {};
-  listener.on("notification", (n) => n.payload?.includes(id) && wake());
-  listener.on("error", () => {});
-  await listener.connect();
-  await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
+  const listener = listenToChannel(url, EVENTS_CHANNEL, { applicationName: "faultline-cli-wait", onPayload: (p) => p.includes(id) && wake() });
+  await listener.ready;
   try {
     for (;;) {
       const row = await getMissionById(h.db, id);
@@ -310,7 +307,7 @@ async function waitForRest(h: DbHandle, url: string, id: string): Promise<Missio
       });
     }
   } finally {
-    await listener.end().catch(() => {});
+    await listener.close();
   }
 }
 

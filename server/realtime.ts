@@ -1,8 +1,8 @@
 import type http from "node:http";
-import pg from "pg";
 import { decode } from "next-auth/jwt";
 import { Server, type Socket } from "socket.io";
 import { createDb, type DbHandle } from "../db/client";
+import { listenToChannel } from "../db/listen";
 import { EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
 import { ensureActor, loadSessionUser } from "../db/queries/users";
 import { sessionStart } from "../lib/auth/user-admin";
@@ -181,89 +181,44 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
     socket.on("unsubscribe:missions", () => void socket.leave(MISSIONS_ROOM));
   });
 
-  // --- LISTEN with reconnect and backoff.
-  let listener: pg.Client | null = null;
-  let closed = false;
-  let attempt = 0;
-  let retryTimer: NodeJS.Timeout | null = null;
-
-  function onNotify(msg: pg.Notification) {
-    if (msg.channel !== EVENTS_CHANNEL || !msg.payload) return;
+  // --- LISTEN (reconnecting with backoff); NOTIFY is a hint, the event log by seq is the truth.
+  function onNotify(payload: string) {
     let json: unknown;
     try {
-      json = JSON.parse(msg.payload);
+      json = JSON.parse(payload);
     } catch {
-      return log(`ignored a NOTIFY that is not JSON: ${msg.payload.slice(0, 200)}`);
+      return log(`ignored a NOTIFY that is not JSON: ${payload.slice(0, 200)}`);
     }
     const p = notifyPayloadSchema.safeParse(json);
-    if (!p.success) return log(`ignored a NOTIFY without {m, s}: ${msg.payload.slice(0, 200)}`);
+    if (!p.success) return log(`ignored a NOTIFY without {m, s}: ${payload.slice(0, 200)}`);
     io.to(MISSIONS_ROOM).emit("missions:changed", { missionId: p.data.m, seq: p.data.s });
     syncMission(p.data.m);
   }
 
-  function scheduleReconnect(reason: string) {
-    if (closed || retryTimer) return;
-    setRealtimeHealth("degraded", `its database LISTEN connection was lost (${reason}); reconnecting, so live updates are delayed`);
-    const delay = Math.min(15_000, 500 * 2 ** attempt) + Math.floor(Math.random() * 250);
-    attempt += 1;
-    log(`LISTEN connection lost (${reason}); reconnecting in ${delay} ms`);
-    retryTimer = setTimeout(() => {
-      retryTimer = null;
-      void connectListener();
-    }, delay);
-  }
-
-  async function connectListener(): Promise<void> {
-    if (closed) return;
-    const client = new pg.Client({ connectionString: opts.databaseUrl, application_name: "faultline-web-listen" });
-    client.on("notification", onNotify);
-    client.on("error", (e) => {
-      if (listener === client) listener = null;
-      void client.end().catch(() => {});
-      scheduleReconnect(e.message);
-    });
-    client.on("end", () => {
-      if (listener === client) {
-        listener = null;
-        scheduleReconnect("connection ended");
-      }
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
-    } catch (e) {
-      void client.end().catch(() => {});
-      scheduleReconnect(e instanceof Error ? e.message : String(e));
-      return;
-    }
-    if (closed) {
-      await client.end().catch(() => {});
-      return;
-    }
-    listener = client;
-    setRealtimeHealth("healthy");
-    const wasReconnect = attempt > 0;
-    attempt = 0;
-    if (wasReconnect) {
+  const listener = listenToChannel(opts.databaseUrl, EVENTS_CHANNEL, {
+    applicationName: "faultline-web-listen",
+    maxBackoffMs: 15_000,
+    onPayload: onNotify,
+    onListening: (reconnected) => {
+      setRealtimeHealth("healthy");
+      if (!reconnected) return;
       // NOTIFYs may have been missed while disconnected: catch every watched mission up from the table.
       log("LISTEN connection restored; catching up");
       for (const m of watermark.keys()) syncMission(m);
       io.to(MISSIONS_ROOM).emit("missions:changed", { missionId: null, seq: 0 });
-    }
-  }
-
-  void connectListener();
+    },
+    onLost: (reason, retryInMs) => {
+      setRealtimeHealth("degraded", `its database LISTEN connection was lost (${reason}); reconnecting, so live updates are delayed`);
+      log(`LISTEN connection lost (${reason}); reconnecting in ${retryInMs} ms`);
+    },
+  });
 
   return {
     io,
     async close() {
-      closed = true;
       presence.close();
       setRealtimeHealth("unavailable", "the relay was shut down");
-      if (retryTimer) clearTimeout(retryTimer);
-      const l = listener;
-      listener = null;
-      await l?.end().catch(() => {});
+      await listener.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await Promise.allSettled([...queues.values()]);
       await handle.close();

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuditActor } from "../../lib/audit";
 import { auditFiltersSchema, parseAuditFilters, type AuditFilters } from "../../lib/audit/filters";
 import { auditLog } from "../schema";
 import { createTestDatabase, dbError, type TestDatabase } from "../test-helpers";
+import { withConnection } from "../client";
 import { auditLogRecords, countAuditLog, listAuditLog, recordAudit } from "./audit-log";
 
 let tdb: TestDatabase;
@@ -33,17 +33,13 @@ describe("the audit log (PostgreSQL)", () => {
     expect(await dbError(tdb.db.update(auditLog).set({ summary: "rewritten" }))).toMatch(/append-only: UPDATE is not allowed/);
     expect(await dbError(tdb.db.delete(auditLog))).toMatch(/append-only: DELETE is not allowed/);
     expect(await dbError(tdb.db.execute(sql`truncate audit_log`))).toMatch(/append-only: TRUNCATE is not allowed/);
-    const raw = new pg.Client({ connectionString: tdb.url });
-    await raw.connect();
-    try {
-      await expect(raw.query("update audit_log set actor_name = 'someone else'")).rejects.toThrow(/append-only: UPDATE is not allowed/);
-      await expect(raw.query("delete from audit_log where id = (select min(id) from audit_log)")).rejects.toThrow(/append-only: DELETE is not allowed/);
-      await expect(raw.query("truncate audit_log")).rejects.toThrow(/append-only: TRUNCATE is not allowed/);
+    await withConnection(tdb.url, async (raw) => {
+      await expect(raw`update audit_log set actor_name = 'someone else'`).rejects.toThrow(/append-only: UPDATE is not allowed/);
+      await expect(raw`delete from audit_log where id = (select min(id) from audit_log)`).rejects.toThrow(/append-only: DELETE is not allowed/);
+      await expect(raw`truncate audit_log`).rejects.toThrow(/append-only: TRUNCATE is not allowed/);
       // An insert through the same raw client works: append-only, not read-only.
-      await raw.query("insert into audit_log (actor_id, actor_name, action, summary, via) values ('system', 'Faultline (system)', 'gate.timeout', 'raw insert', 'system')");
-    } finally {
-      await raw.end();
-    }
+      await raw`insert into audit_log (actor_id, actor_name, action, summary, via) values ('system', 'Faultline (system)', 'gate.timeout', 'raw insert', 'system')`;
+    });
     const { entries } = await listAuditLog(tdb.db, {});
     expect(entries.map((e) => e.summary)).toEqual(["raw insert", "Ana Auditee disabled learned pattern 'x → y'."]);
   });

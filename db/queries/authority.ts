@@ -270,5 +270,5 @@ export async function listActorsWithCounts(db: Executor): Promise<ActorListRow[]
       from proposals group by actor_id
     ) p on p.actor_id = a.id
     order by a.kind, a.display_name`);
-  return rows.rows.map((r) => ({ ...r, approvalRate: r.approved + r.rejected ? r.approved / (r.approved + r.rejected) : null }));
+  return rows.map((r) => ({ ...r, approvalRate: r.approved + r.rejected ? r.approved / (r.approved + r.rejected) : null }));
 }

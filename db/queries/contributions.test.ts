@@ -58,7 +58,7 @@ const kettleQuery = { observed_symptom: "kettle switch springs back off immediat
 
 /** The next free id of a series, from the starter library: a new entry must never take an existing id. */
 const nextId = (prefix: string) => `${prefix}-${String(Math.max(...starterLibrary().filter((e) => e.failure_id.startsWith(`${prefix}-`)).map((e) => Number(e.failure_id.split("-")[2]))) + 1).padStart(4, "0")}`;
-const version = async () => ((await tdb.db.execute(sql`select max(version)::int as v from library_versions`)).rows[0] as { v: number }).v;
+const version = async () => ((await tdb.db.execute(sql`select max(version)::int as v from library_versions`))[0] as { v: number }).v;
 
 describe("contributions (PostgreSQL)", () => {
   it("validates a submission field by field and accepts an incomplete draft", async () => {
@@ -177,7 +177,7 @@ describe("contributions (PostgreSQL)", () => {
     expect(failed.reason.code).toBe("conflict");
     expect(await version()).toBe(v0 + 1);
     const published = await tdb.db.execute(sql`select count(*)::int as n from library_entries where title = 'Kettle scale on the element'`);
-    expect((published.rows[0] as { n: number }).n).toBe(1);
+    expect((published[0] as { n: number }).n).toBe(1);
   });
 
   it("threads comments (a reply names its parent); comments are append-only", async () => {

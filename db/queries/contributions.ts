@@ -316,7 +316,7 @@ export async function markInReview(db: Db, p: { id: string; reviewerId: string }
 /** The next free id of a domain (FM-SW-0073 after FM-SW-0072). Call under the library publish lock. */
 async function nextFailureId(tx: Tx, domain: Domain): Promise<string> {
   const prefix = PREFIX[domain];
-  const [{ n }] = (await tx.execute(sql`select coalesce(max(substring(failure_id from '\\d+$')::int), 0)::int as n from library_entries where failure_id like ${`${prefix}-%`}`)).rows as Array<{ n: number }>;
+  const [{ n }] = (await tx.execute(sql`select coalesce(max(substring(failure_id from '\\d+$')::int), 0)::int as n from library_entries where failure_id like ${`${prefix}-%`}`)) as Array<{ n: number }>;
   return `${prefix}-${String(n + 1).padStart(4, "0")}`;
 }
 

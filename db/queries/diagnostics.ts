@@ -41,14 +41,14 @@ export async function diagnosticsReport(db: Executor, opts: { days?: number; def
   const since = new Date(Date.now() - days * 86_400_000).toISOString();
   const where = sql`e.type in ${TYPES} and e.created_at >= ${since}${opts.definition ? sql` and m.name = ${opts.definition}` : sql``}`;
   const from = sql`from events e join missions m on m.id = e.mission_id where ${where}`;
-  const [total] = (await db.execute(sql`select ${COUNTS} ${from}`)).rows as unknown as DiagnosticsCounts[];
-  const byDay = (await db.execute(sql`select to_char(date_trunc('day', e.created_at at time zone 'UTC'), 'YYYY-MM-DD') as key, ${COUNTS} ${from} group by 1 order by 1`)).rows as unknown as DiagnosticsRow[];
+  const [total] = (await db.execute(sql`select ${COUNTS} ${from}`)) as unknown as DiagnosticsCounts[];
+  const byDay = (await db.execute(sql`select to_char(date_trunc('day', e.created_at at time zone 'UTC'), 'YYYY-MM-DD') as key, ${COUNTS} ${from} group by 1 order by 1`)) as unknown as DiagnosticsRow[];
   // Definitions with nothing to measure (an approval gate, no failure) are left out.
   const byDefinition = (
     await db.execute(sql`select m.name as key, ${COUNTS} ${from} group by 1 having count(*) filter (where e.type in ('diagnostic_reflection', 'recovery.started', 'recovery.fast_path')) > 0 order by diagnosed desc, 1 limit 50`)
-  ).rows as unknown as DiagnosticsRow[];
+  ) as unknown as DiagnosticsRow[];
   const byType = (
     await db.execute(sql`select e.payload->'diagnosis'->'errorClassification'->>'type' as type, count(*)::int as count ${from} and e.type = 'diagnostic_reflection' group by 1 order by 2 desc`)
-  ).rows as unknown as Array<{ type: string; count: number }>;
+  ) as unknown as Array<{ type: string; count: number }>;
   return { since, total, byDay, byDefinition, byType };
 }

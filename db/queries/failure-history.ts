@@ -134,7 +134,7 @@ async function historyPage(db: Executor, params: { filters: HistoryFilters; curs
   const rowsOf = async (ids: SQL) => {
     // The page's ids first (an index range read), then the joins for just those rows.
     const res = await db.execute(sql`with page as (${ids}) select ${ROW_COLUMNS} from page p join "failure_audit" f on f."id" = p."id" ${ROW_JOINS} ${order}`);
-    return res.rows as unknown as Array<Omit<HistoryRow, "outcome">>;
+    return res as unknown as Array<Omit<HistoryRow, "outcome">>;
   };
   let raw: Array<Omit<HistoryRow, "outcome">> | null = null;
   if (f.q) {
@@ -159,7 +159,7 @@ function withOutcome(r: Omit<HistoryRow, "outcome">): HistoryRow {
 /** How many failures match: exact up to COUNT_CAP, else `capped` (show "10,000+"). */
 export async function countFailureHistory(db: Executor, filters: HistoryFilters, now?: number): Promise<{ count: number; capped: boolean }> {
   const res = await db.execute(sql`select count(*)::int as n from (select 1 from "failure_audit" f where ${historyWhere(filters, now)} limit ${COUNT_CAP + 1}) s`);
-  const n = Number((res.rows[0] as { n: number }).n);
+  const n = Number((res[0] as { n: number }).n);
   return n > COUNT_CAP ? { count: COUNT_CAP, capped: true } : { count: n, capped: false };
 }
 
@@ -188,7 +188,7 @@ function distinctValues(column: string, limit = 200): SQL {
 
 /** Values for the filter dropdowns (every value present in the history, not only in the current view). */
 export async function historyFacets(db: Executor): Promise<HistoryFacets> {
-  const values = async (column: string) => ((await db.execute(distinctValues(column))).rows as Array<{ v: string }>).map((r) => r.v);
+  const values = async (column: string) => ((await db.execute(distinctValues(column))) as Array<{ v: string }>).map((r) => r.v);
   const [definitions, errorTypes, modes, recorders, starters, deciders, phases] = await Promise.all([
     values("definition"),
     values("error_type"),
@@ -202,12 +202,12 @@ export async function historyFacets(db: Executor): Promise<HistoryFacets> {
   const names = new Map<string, string>();
   if (ids.length) {
     const r = await db.execute(sql`select "id", "display_name" as name from "actors" where "id" in ${sql`(${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`}`);
-    for (const x of r.rows as Array<{ id: string; name: string }>) names.set(x.id, x.name);
+    for (const x of r as unknown as Array<{ id: string; name: string }>) names.set(x.id, x.name);
   }
   const titles = new Map<string, string>();
   if (modes.length) {
     const r = await db.execute(sql`select "failure_id" as id, "title" from "library_entries" where "failure_id" in ${sql`(${sql.join(modes.map((i) => sql`${i}`), sql`, `)})`}`);
-    for (const x of r.rows as Array<{ id: string; title: string }>) titles.set(x.id, x.title);
+    for (const x of r as unknown as Array<{ id: string; title: string }>) titles.set(x.id, x.title);
   }
   const actorOption = (id: string) => ({ value: id, label: names.get(id) ?? id });
   return {
@@ -216,7 +216,7 @@ export async function historyFacets(db: Executor): Promise<HistoryFacets> {
     failureModes: modes.map((v) => ({ value: v, label: titles.has(v) ? `${v} — ${titles.get(v)}` : v })),
     actors: ids.filter((i) => recorders.includes(i) || starters.includes(i)).map(actorOption).sort((a, b) => a.label.localeCompare(b.label)),
     deciders: deciders.map(actorOption).sort((a, b) => a.label.localeCompare(b.label)),
-    phases: (phases.rows as Array<{ v: string }>).map((r) => ({ value: r.v, label: r.v })).sort((a, b) => a.value.localeCompare(b.value)),
+    phases: (phases as unknown as Array<{ v: string }>).map((r) => ({ value: r.v, label: r.v })).sort((a, b) => a.value.localeCompare(b.value)),
   };
 }
 
@@ -243,7 +243,7 @@ export async function failureHistoryStats(db: Executor, filters: HistoryFilters,
   const where = historyWhere(filters, now);
   const fromMs = filters.from
     ? resolveTimeBound(filters.from, now)
-    : await db.execute(sql`select extract(epoch from min(f."timestamp")) * 1000 as ms from "failure_audit" f where ${where}`).then((r) => Number((r.rows[0] as { ms: number | null }).ms ?? now));
+    : await db.execute(sql`select extract(epoch from min(f."timestamp")) * 1000 as ms from "failure_audit" f where ${where}`).then((r) => Number((r[0] as { ms: number | null }).ms ?? now));
   const toMs = filters.to ? resolveTimeBound(filters.to, now) : now;
   const bucket: "hour" | "day" = toMs - fromMs <= 3 * 86_400_000 ? "hour" : "day";
   const [series, resolution, modes, outcomes] = await Promise.all([
@@ -259,7 +259,7 @@ export async function failureHistoryStats(db: Executor, filters: HistoryFilters,
       where ${where} and f."failure_mode" is not null group by 1, 2 order by 3 desc, 1 limit 10`),
     db.execute(sql`select ${outcomeSql()} as o, count(*)::int as n from "failure_audit" f where ${where} group by 1 order by 2 desc`),
   ]);
-  const points = series.rows as Array<{ b: string; t: string; n: number }>;
+  const points = series as unknown as Array<{ b: string; t: string; n: number }>;
   const buckets = [...new Set(points.map((p) => p.b))];
   const totals = new Map<string, number>();
   for (const p of points) totals.set(p.t, (totals.get(p.t) ?? 0) + p.n);
@@ -269,9 +269,9 @@ export async function failureHistoryStats(db: Executor, filters: HistoryFilters,
   return {
     bucket,
     overTime: { buckets, types, counts },
-    resolutionByLevel: (resolution.rows as Array<{ level: string; n: number; p50: number; p90: number }>).map((r) => ({ level: r.level, count: r.n, medianMs: Math.round(Number(r.p50)), p90Ms: Math.round(Number(r.p90)) })),
-    topFailureModes: (modes.rows as Array<{ m: string; title: string | null; n: number }>).map((r) => ({ failureMode: r.m, title: r.title, count: r.n })),
-    outcomes: (outcomes.rows as Array<{ o: Outcome; n: number }>).map((r) => ({ outcome: r.o, count: r.n })),
+    resolutionByLevel: (resolution as unknown as Array<{ level: string; n: number; p50: number; p90: number }>).map((r) => ({ level: r.level, count: r.n, medianMs: Math.round(Number(r.p50)), p90Ms: Math.round(Number(r.p90)) })),
+    topFailureModes: (modes as unknown as Array<{ m: string; title: string | null; n: number }>).map((r) => ({ failureMode: r.m, title: r.title, count: r.n })),
+    outcomes: (outcomes as unknown as Array<{ o: Outcome; n: number }>).map((r) => ({ outcome: r.o, count: r.n })),
   };
 }
 

@@ -147,11 +147,11 @@ export async function resolveTimedOutGates(db: Db, opts: { missionId?: string; l
         where g.status = 'open' and g.deadline_at is not null and g.deadline_at <= now() ${only}
         order by g.deadline_at limit 1
         for update of m skip locked`);
-      const missionId = due.rows[0]?.id;
+      const missionId = due[0]?.id;
       if (!missionId) return null;
       const [m] = await tx.select({ state: missions.state }).from(missions).where(eq(missions.id, missionId));
       // The projection and the snapshot are written in one transaction: the gate is open in both.
-      const gate = m.state.gates.find((x) => x.id === due.rows[0].gate_id)!;
+      const gate = m.state.gates.find((x) => x.id === due[0].gate_id)!;
       const policy = gate.policy!;
       const wanted = policy.timeoutOutcome ?? "abort";
       // Policies only allow outcomes every gate of the kind offers; abort is always offered.

@@ -33,7 +33,7 @@ async function runToRest(ids: string[]) {
   try {
     for (const id of ids) {
       for (let i = 0; i < 200; i++) {
-        const { rows } = await tdb.db.execute(sql`select run_state from missions where id = ${id}`);
+        const rows = await tdb.db.execute(sql`select run_state from missions where id = ${id}`);
         if (["completed", "failed", "paused"].includes((rows[0] as { run_state: string }).run_state)) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -82,7 +82,7 @@ describe("governance: map, measure, manage from the real records", () => {
     const fine = await createMission(tdb.db, { definition: definition({ name: "Gov fine" }), actorId: "user:op" });
     const skipped = await createMission(tdb.db, { definition: definition({ name: "Gov skipped", agents: [{ name: "opt", priority: "critical", steps: [{ tool: "shell", args: { command: "rsync", args: ["a"] } }] }] }), actorId: "user:op" });
     await runToRest([stuck.id, fine.id, skipped.id]);
-    const { rows } = await tdb.db.execute(sql`select id from gates where mission_id = ${skipped.id} and status = 'open'`);
+    const rows = await tdb.db.execute(sql`select id from gates where mission_id = ${skipped.id} and status = 'open'`);
     await decideGate(tdb.db, { gateId: (rows[0] as { id: string }).id, decision: "abort", note: null, actorId: "user:op", actorName: "Olivia Operator" });
 
     const m = await measures(tdb.db, 7);

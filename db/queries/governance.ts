@@ -10,7 +10,7 @@ import type { Executor } from "../client";
  * the missions, the failure history, the gates, the gate policies and the users.
  */
 
-const rows = async <T>(db: Executor, q: ReturnType<typeof sql>): Promise<T[]> => (await db.execute(q)).rows as T[];
+const rows = async <T>(db: Executor, q: ReturnType<typeof sql>): Promise<T[]> => (await db.execute(q)) as T[];
 
 // ---------------------------------------------------------------- Map
 

@@ -22,7 +22,7 @@ export async function countWorkers(db: Executor, opts: { staleAfterMs: number })
       count(*) filter (where heartbeat_at <  now() - make_interval(secs => ${ms}::double precision / 1000)) as stale
     from workers
     where active`);
-  const row = result.rows[0];
+  const row = result[0];
   return { active: Number(row?.active ?? 0), stale: Number(row?.stale ?? 0) };
 }
 

@@ -95,11 +95,11 @@ export async function listEntries(db: Executor, f: BrowseFilters): Promise<{ ent
     ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}
     order by ${order}
     limit ${f.per} offset ${(f.page - 1) * f.per}`);
-  const rows = res.rows as unknown as Array<EntrySummary & { total: number }>;
+  const rows = res as unknown as Array<EntrySummary & { total: number }>;
   let total = rows[0]?.total ?? 0;
   if (!rows.length && f.page > 1) {
     // Past the last page: still say how many there are.
-    const [c] = (await db.execute(sql`select count(*)::int as n from library_entries e ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}`)).rows as Array<{ n: number }>;
+    const [c] = (await db.execute(sql`select count(*)::int as n from library_entries e ${where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``}`)) as Array<{ n: number }>;
     total = c.n;
   }
   return { entries: rows.map(({ total: _t, ...r }) => r), total, page: f.page, per: f.per, pages: Math.max(1, Math.ceil(total / f.per)) };
@@ -108,7 +108,7 @@ export async function listEntries(db: Executor, f: BrowseFilters): Promise<{ ent
 /** Tags of the published entries, most used first (for the tag filter). */
 export async function popularTags(db: Executor, limit = 40): Promise<Array<{ tag: string; n: number }>> {
   const res = await db.execute(sql`select t as tag, count(*)::int as n from library_entries e, unnest(e.context_tags) t where not e.deprecated group by t order by n desc, t limit ${limit}`);
-  return res.rows as Array<{ tag: string; n: number }>;
+  return res as unknown as Array<{ tag: string; n: number }>;
 }
 
 /** The library as a whole: current version, published and deprecated entry counts. */
@@ -117,7 +117,7 @@ export async function librarySummary(db: Executor): Promise<{ version: number | 
     await db.execute(sql`select (select max(version) from library_versions)::int as version,
       (select count(*) from library_entries where not deprecated)::int as published,
       (select count(*) from library_entries where deprecated)::int as deprecated`)
-  ).rows as Array<{ version: number | null; published: number; deprecated: number }>;
+  ) as Array<{ version: number | null; published: number; deprecated: number }>;
   return r;
 }
 
@@ -146,7 +146,7 @@ export async function entryRevisions(db: Executor, failureId: string): Promise<E
     left join library_versions lv on lv.version = v.library_version
     where v.failure_id = ${failureId}
     order by v.revision desc`);
-  return res.rows as unknown as EntryRevision[];
+  return res as unknown as EntryRevision[];
 }
 
 export interface EntryMatch {
@@ -168,7 +168,7 @@ export async function entryMatches(db: Executor, failureId: string, limit = 50):
     where m.failure_id = ${failureId}
     order by m.created_at desc, m.mission_id, m.seq
     limit ${limit}`);
-  const rows = res.rows as unknown as Array<EntryMatch & { total: number }>;
+  const rows = res as unknown as Array<EntryMatch & { total: number }>;
   return { matches: rows.map(({ total: _t, ...m }) => m), total: rows[0]?.total ?? 0 };
 }
 
@@ -204,5 +204,5 @@ export async function listVersions(db: Executor, opts: { limit?: number } = {}):
     from library_versions v left join actors a on a.id = v.author_id
     order by v.version desc
     limit ${Math.max(1, Math.min(1000, opts.limit ?? 200))}`);
-  return res.rows as unknown as LibraryVersionView[];
+  return res as unknown as LibraryVersionView[];
 }

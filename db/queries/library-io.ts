@@ -100,7 +100,7 @@ export async function exportEntries(db: Executor, opts: { includeDeprecated?: bo
     .from(libraryEntries)
     .where(opts.includeDeprecated ? undefined : eq(libraryEntries.deprecated, false))
     .orderBy(asc(libraryEntries.failureId));
-  const [{ version }] = (await db.execute(sql`select max(version)::int as version from library_versions`)).rows as Array<{ version: number | null }>;
+  const [{ version }] = (await db.execute(sql`select max(version)::int as version from library_versions`)) as Array<{ version: number | null }>;
   return {
     version,
     entries: rows.map((r) => {

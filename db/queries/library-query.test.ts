@@ -30,7 +30,7 @@ async function snapshot() {
     (select count(*)::int from library_entry_versions) as versions,
     (select count(*)::int from library_versions) as library_versions,
     (select sum(revision)::int from library_entries) as revisions`);
-  return r.rows[0];
+  return r[0];
 }
 
 describe("queryLibrary (PostgreSQL)", () => {
@@ -138,7 +138,7 @@ describe("queryLibrary (PostgreSQL)", () => {
            (select lexeme, df from library_term_stats where df > 0 and lexeme <> '' except select lexeme, count(*)::int from library_terms group by lexeme)) d) as df_diff,
         (select df from library_term_stats where lexeme = '') as n,
         (select count(*)::int from library_entries where not deprecated) as active`);
-      return r.rows[0] as { postings_diff: number; df_diff: number; n: number; active: number };
+      return r[0] as { postings_diff: number; df_diff: number; n: number; active: number };
     };
     const check = async () => {
       const x = await exact();
@@ -150,13 +150,13 @@ describe("queryLibrary (PostgreSQL)", () => {
     const e = starter.find((x) => x.failure_id === "FM-PHY-0002")!;
     await tdb.db.transaction((tx) => publishChanges(tx, { changes: [{ kind: "upsert", entry: { ...e, title: "Swollen runners (zyzzogeton test word)" } }], authorId: "user:admin", summary: "edit" }));
     await check();
-    const [{ df }] = (await tdb.db.execute(sql`select df from library_term_stats where lexeme = 'zyzzogeton'`)).rows as Array<{ df: number }>;
+    const [{ df }] = (await tdb.db.execute(sql`select df from library_term_stats where lexeme = 'zyzzogeton'`)) as Array<{ df: number }>;
     expect(df).toBe(1);
     await tdb.db.transaction((tx) => publishChanges(tx, { changes: [{ kind: "deprecate", failureId: "FM-PHY-0002" }], authorId: "user:admin", summary: "deprecate" }));
     await check();
     await tdb.db.transaction((tx) => publishChanges(tx, { changes: [{ kind: "restore", failureId: "FM-PHY-0002" }, { kind: "upsert", entry: e }], authorId: "user:admin", summary: "restore" }));
     await check();
-    expect((await tdb.db.execute(sql`select df from library_term_stats where lexeme = 'zyzzogeton'`)).rows[0]).toEqual({ df: 0 });
+    expect((await tdb.db.execute(sql`select df from library_term_stats where lexeme = 'zyzzogeton'`))[0]).toEqual({ df: 0 });
   });
 
   it("never returns a deprecated entry", async () => {

@@ -224,7 +224,7 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
         from f3, q, qsum
         order by f3.raw desc, f3.failure_id collate "C"
         limit ${limit}`);
-  return res.rows as unknown as Candidate[];
+  return res as unknown as Candidate[];
 }
 
 export interface LibraryQueryResult {

@@ -25,7 +25,7 @@ describe("the failure-mode library store (PostgreSQL)", () => {
     const e = await getEntry(tdb.db, starter[0].failure_id);
     expect(e).toMatchObject({ failure_id: starter[0].failure_id, title: starter[0].title, revision: 1, libraryVersion: 1, deprecated: false });
     // The weighted search document is maintained by the database.
-    const [{ ok }] = (await tdb.db.execute(sql`select count(*)::int as ok from library_entries where search @@ plainto_tsquery('english', 'drawer')`)).rows as Array<{ ok: number }>;
+    const [{ ok }] = (await tdb.db.execute(sql`select count(*)::int as ok from library_entries where search @@ plainto_tsquery('english', 'drawer')`)) as Array<{ ok: number }>;
     expect(ok).toBeGreaterThan(2);
   });
 

@@ -72,7 +72,7 @@ export type EntryChange = { kind: "upsert"; entry: LibraryEntry } | { kind: "dep
 export async function publishChanges(tx: Tx, p: { changes: EntryChange[]; authorId: string; reviewerId?: string | null; summary: string }): Promise<number | null> {
   // One publisher at a time: versions are numbered without gaps.
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('faultline_library_publish'))`);
-  const [{ current }] = (await tx.execute(sql`select coalesce(max(version), 0)::int as current from library_versions`)).rows as Array<{ current: number }>;
+  const [{ current }] = (await tx.execute(sql`select coalesce(max(version), 0)::int as current from library_versions`)) as Array<{ current: number }>;
   const version = current + 1;
   const ids = p.changes.map((c) => (c.kind === "upsert" ? c.entry.failure_id : c.failureId));
   const existing = new Map((ids.length ? await tx.select().from(libraryEntries).where(inArray(libraryEntries.failureId, ids)) : []).map((r) => [r.failureId, r]));
@@ -135,7 +135,7 @@ export async function setEntryDeprecated(db: Db, p: { failureId: string; depreca
 /** Loads the starter library into an empty library (version 1); a library that has versions is left alone. */
 export async function loadStarterLibrary(db: Db, entries: LibraryEntry[], authorId: string): Promise<number | null> {
   return db.transaction(async (tx) => {
-    const [{ n }] = (await tx.execute(sql`select count(*)::int as n from library_versions`)).rows as Array<{ n: number }>;
+    const [{ n }] = (await tx.execute(sql`select count(*)::int as n from library_versions`)) as Array<{ n: number }>;
     if (n > 0) return null;
     return publishChanges(tx, { changes: entries.map((entry) => ({ kind: "upsert" as const, entry })), authorId, summary: `Starter library: ${entries.length} failure modes written by the Faultline team (expert curation).` });
   });
@@ -160,12 +160,12 @@ export async function listLibraryVersions(db: Executor, limit = 100) {
  */
 export async function rollbackLibrary(db: Db, p: { to: number; authorId: string; audit?: AuditActor }): Promise<number | null> {
   return db.transaction(async (tx) => {
-    const [{ current }] = (await tx.execute(sql`select coalesce(max(version), 0)::int as current from library_versions`)).rows as Array<{ current: number }>;
+    const [{ current }] = (await tx.execute(sql`select coalesce(max(version), 0)::int as current from library_versions`)) as Array<{ current: number }>;
     if (!Number.isInteger(p.to) || p.to < 1 || p.to >= current) throw new AppError("bad_request", { userMessage: `Roll back to a version from 1 to ${current - 1} (the library is at version ${current}).` });
-    const changed = (await tx.execute(sql`select distinct failure_id from library_entry_versions where library_version > ${p.to}`)).rows as Array<{ failure_id: string }>;
+    const changed = (await tx.execute(sql`select distinct failure_id from library_entry_versions where library_version > ${p.to}`)) as Array<{ failure_id: string }>;
     const changes: EntryChange[] = [];
     for (const { failure_id } of changed) {
-      const [asOf] = (await tx.execute(sql`select data, change from library_entry_versions where failure_id = ${failure_id} and library_version <= ${p.to} order by revision desc limit 1`)).rows as Array<{ data: LibraryEntry; change: string }>;
+      const [asOf] = (await tx.execute(sql`select data, change from library_entry_versions where failure_id = ${failure_id} and library_version <= ${p.to} order by revision desc limit 1`)) as Array<{ data: LibraryEntry; change: string }>;
       const [now] = await tx.select({ deprecated: libraryEntries.deprecated }).from(libraryEntries).where(eq(libraryEntries.failureId, failure_id));
       if (!asOf) {
         changes.push({ kind: "deprecate", failureId: failure_id });

@@ -54,7 +54,7 @@ export async function claimMission(db: Executor, params: { workerId: string; lea
       limit 1
     )
     returning id`);
-  return res.rows[0]?.id ?? null;
+  return res[0]?.id ?? null;
 }
 
 /** Extends the leases a worker holds; returns the ids it still holds. */

@@ -211,7 +211,7 @@ describe("API tokens (PostgreSQL)", () => {
     const { token, view } = await createApiToken(tdb.db, admin, { userId: user.id, name: "ci-bot", expiresInDays: 30 });
     expect(token).toMatch(/^flt_[A-Za-z0-9_-]{43}$/);
     expect(view).toMatchObject({ name: "ci-bot", prefix: token.slice(0, 12), state: "active", lastUsedAt: null });
-    const [stored] = (await tdb.db.execute(sql`select * from api_tokens where id = ${view.id}`)).rows as Array<Record<string, unknown>>;
+    const [stored] = (await tdb.db.execute(sql`select * from api_tokens where id = ${view.id}`)) as Array<Record<string, unknown>>;
     expect(JSON.stringify(stored)).not.toContain(token);
     const p = await principalFromBearer(`Bearer ${token}`);
     expect(p).toEqual({ id: user.id, name: "Ana Operator (token ci-bot)", email: user.email, roles: ["operator"] });

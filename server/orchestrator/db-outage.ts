@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 
-const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006", "53300"]);
+// Node socket errors, PostgreSQL SQLSTATEs (admin shutdown, cannot connect now, connection exceptions, too many
+// connections) and postgres.js's own codes for a connection that closed, ended or timed out while connecting.
+const CONNECTION_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT", "57P01", "57P02", "57P03", "08000", "08001", "08003", "08004", "08006", "53300"]);
 
 /** True when an error means the database could not be reached (as opposed to a query being wrong). */
 export function isConnectionError(e: unknown): boolean {

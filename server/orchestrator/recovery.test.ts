@@ -391,7 +391,7 @@ describe("memory export (memoryRecords)", () => {
     expect(episodic).toHaveLength(600);
     expect(new Set(episodic.map((r) => r.id)).size).toBe(600);
     const n = await tdb.db.execute<{ n: number }>(sql`select count(*)::int as n from session_memory`);
-    expect(all).toHaveLength(n.rows[0].n);
+    expect(all).toHaveLength(n[0].n);
   });
 });
 

@@ -1,8 +1,8 @@
 import os from "node:os";
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { sql } from "drizzle-orm";
 import type { DbHandle } from "../../db/client";
+import { listenToChannel, type Listener } from "../../db/listen";
 import { EVENTS_CHANNEL, LeaseLostError, type EventsNotification } from "../../db/queries/events";
 import { claimMission, releaseMission, renewLeases } from "../../db/queries/missions";
 import { ensureActor } from "../../db/queries/users";
@@ -51,9 +51,7 @@ export class Worker {
   readonly id: string;
   private readonly held = new Map<string, AbortController>();
   private readonly running = new Set<Promise<void>>();
-  private listener: pg.Client | null = null;
-  private listenClient: pg.Client | null = null;
-  private relistenTimer: NodeJS.Timeout | null = null;
+  private listener: Listener | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private stopping = false;
   /** Resolves the current sleep; a wake-up while not sleeping is remembered (wakePending) instead of lost. */
@@ -98,8 +96,7 @@ export class Worker {
     await all;
     clearTimeout(timer);
     if (this.heartbeat) clearInterval(this.heartbeat);
-    if (this.relistenTimer) clearTimeout(this.relistenTimer);
-    await this.listener?.end().catch(() => {});
+    await this.listener?.close();
     await this.opts.handle.db
       .update(workers)
       .set({ active: false, stoppedAt: sql`now()` })
@@ -183,53 +180,29 @@ export class Worker {
     }
   }
 
-  private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.opts.databaseUrl, application_name: "faultline-worker-listen" });
-    this.listenClient = client;
-    client.on("notification", (n) => {
-      try {
-        const p = JSON.parse(n.payload ?? "{}") as EventsNotification;
-        if (p.w) this.wake();
-      } catch {
-        /* a malformed hint is ignored: polling catches up */
-      }
-    });
-    client.on("error", (e) => {
-      if (this.listenClient !== client) return; // a late error of a connection already replaced
-      this.log(`LISTEN connection lost (${e.message}); polling until it is back`);
-      this.listener = null;
-      this.relisten();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
-    } catch (e) {
-      void client.end().catch(() => {});
-      throw e;
-    }
-    this.listener = client;
-  }
-
   /**
-   * Reconnects the LISTEN connection every second until it is back. (It used to try once: a database
-   * outage longer than a second left the worker on polling alone for good. Found by the chaos suite.)
+   * LISTEN for wake-up hints, reconnecting until the database is back however long it is away (a
+   * worker once stayed on polling alone for good after an outage longer than a second: chaos suite).
    */
-  private relisten(): void {
-    if (this.stopping || this.relistenTimer) return;
-    this.relistenTimer = setTimeout(() => {
-      this.relistenTimer = null;
-      if (this.stopping) return;
-      this.listen().then(
-        () => {
-          this.log("LISTEN connection back");
-          this.wake(); // wake-ups may have been missed meanwhile
-        },
-        (e: Error) => {
-          this.log(`LISTEN reconnect failed (${e.message.split("\n")[0]}); retrying`);
-          this.relisten();
-        },
-      );
-    }, 1000);
+  private async listen(): Promise<void> {
+    this.listener = listenToChannel(this.opts.databaseUrl, EVENTS_CHANNEL, {
+      applicationName: "faultline-worker-listen",
+      onPayload: (payload) => {
+        try {
+          const p = JSON.parse(payload) as EventsNotification;
+          if (p.w) this.wake();
+        } catch {
+          /* a malformed hint is ignored: polling catches up */
+        }
+      },
+      onListening: (reconnected) => {
+        if (!reconnected) return;
+        this.log("LISTEN connection back");
+        this.wake(); // wake-ups may have been missed meanwhile
+      },
+      onLost: (reason, retryInMs) => this.log(`LISTEN connection lost (${reason}); polling, retrying in ${retryInMs} ms`),
+    });
+    await this.listener.ready;
   }
 
   private wake(): void {

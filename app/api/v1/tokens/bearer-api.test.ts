@@ -58,7 +58,7 @@ describe("Bearer API tokens on /api/v1", () => {
     const { token: revoked, view } = await createApiToken(tdb.db, anaActor(), { userId: ana.id, name: "old-bot" });
     await revokeApiToken(tdb.db, anaActor(), { id: view.id });
     const { token: expired, view: ev } = await createApiToken(tdb.db, anaActor(), { userId: ana.id, name: "short-bot", expiresInDays: 1 });
-    await tdb.pool.query("update api_tokens set expires_at = now() - interval '1 minute' where id = $1", [ev.id]);
+    await tdb.sql`update api_tokens set expires_at = now() - interval '1 minute' where id = ${ev.id}`;
     for (const [t, words] of [
       [revoked, /"old-bot".*revoked/],
       [expired, /"short-bot".*expired/],
