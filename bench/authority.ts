@@ -14,6 +14,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { createDb } from "../db/client";
+import { percentile, progress } from "./util";
 import { startTemplateServer } from "../db/test-global-setup";
 import { appendEvents, createMission } from "../db/queries/events";
 import { ensureActor } from "../db/queries/users";
@@ -31,19 +32,7 @@ const DECIDE = Number(process.env.BENCH_DECIDE ?? 50_000);
 const AGENT_ACTOR = "agent:bench@bench/model";
 
 const log = (m: string) => console.log(`[bench] ${m}`);
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 const ms = (x: number) => `${x.toFixed(3)} ms`;
-
-/** A terminal progress bar on one line. */
-function progress(label: string, done: number, total: number): void {
-  if (!process.stdout.isTTY) return;
-  const width = 30;
-  const filled = Math.round((done / total) * width);
-  process.stdout.write(`\r[bench] ${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total}${done === total ? "\n" : ""}`);
-}
 
 const RULES: Rule[] = [
   { id: "no-prod", effect: "deny", host: "*.prod.example.com", reason: "production is off limits" },

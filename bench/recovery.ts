@@ -20,6 +20,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { EVENTS_CHANNEL } from "../db/queries/events";
 import { listenToChannel } from "../db/listen";
+import { percentile } from "./util";
 import { eq } from "drizzle-orm";
 import { missions } from "../db/schema";
 import { definition } from "../lib/mission/test-fixtures";
@@ -38,10 +39,6 @@ const [THINK_MIN_MS, THINK_MAX_MS] = (process.env.BENCH_THINK_MS ?? "20-100").sp
 
 const log = (m: string) => console.log(`[bench] ${m}`);
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 const fmtS = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const fmtMs = (ms: number) => `${ms.toFixed(1)} ms`;
 

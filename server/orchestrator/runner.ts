@@ -90,23 +90,33 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
     newId: () => randomUUID(),
     append: async (events) => {
       const write = (list: typeof events) => ctx.db.transaction((tx) => appendEvents(tx, { missionId, actorId: ctx.workerId, leaseOwner: ctx.workerId, events: list }));
-      try {
-        return (await write(events)).state;
-      } catch (e) {
-        if (!isConnectionError(e)) throw e;
-        // FAILURE_MODEL level 3: the database is unavailable. The mission is paused until it returns;
-        // then the pause and the resume are recorded before the progress that waited for them.
-        const since = Date.now();
-        ctx.log(`mission ${missionId}: database unavailable (${(e as Error).message}); waiting for it`);
-        const downMs = await waitForDatabase(ctx.db, since, ctx.signal);
-        const from = new Date(since).toISOString();
-        return (
-          await write([
-            (s) => (s.paused ? null : t.missionPaused("infrastructure", `The database became unavailable at ${from} (${(e as Error).message.split("\n")[0]}); no progress could be recorded.`)),
-            (s) => (s.paused?.kind === "infrastructure" ? t.missionResumed(`The database is available again after ${Math.round(downMs / 100) / 10} s; the mission resumes from its last committed event.`) : null),
-            ...events,
-          ])
-        ).state;
+      // FAILURE_MODEL level 3: the database is unavailable. The mission is paused until it returns; then
+      // the pause and the resume are recorded before the progress that waited for them. The database may
+      // blink again between answering and our write (connections terminated one after another): keep
+      // waiting until the write lands, however many times, instead of giving the mission up.
+      let outage: { since: number; message: string } | null = null;
+      for (;;) {
+        try {
+          if (!outage) return (await write(events)).state;
+          const downMs = await waitForDatabase(ctx.db, outage.since, ctx.signal);
+          const { since, message } = outage;
+          const from = new Date(since).toISOString();
+          return (
+            await write([
+              (s) => (s.paused ? null : t.missionPaused("infrastructure", `The database became unavailable at ${from} (${message}); no progress could be recorded.`)),
+              (s) => (s.paused?.kind === "infrastructure" ? t.missionResumed(`The database is available again after ${Math.round(downMs / 100) / 10} s; the mission resumes from its last committed event.`) : null),
+              ...events,
+            ])
+          ).state;
+        } catch (e) {
+          if (!isConnectionError(e)) throw e;
+          const message = (e as Error).message.split("\n")[0];
+          if (outage) ctx.log(`mission ${missionId}: database still unavailable (${message}); waiting for it`);
+          else {
+            outage = { since: Date.now(), message };
+            ctx.log(`mission ${missionId}: database unavailable (${message}); waiting for it`);
+          }
+        }
       }
     },
     run: async (call, { state, idempotencyKey, timeoutMs, recovery, library }) => {

@@ -187,6 +187,8 @@ export class Worker {
   private async listen(): Promise<void> {
     this.listener = listenToChannel(this.opts.databaseUrl, EVENTS_CHANNEL, {
       applicationName: "faultline-worker-listen",
+      // A reconnect attempt is cheap and a worker that misses wake-ups only polls: try every second at most.
+      maxBackoffMs: 1000,
       onPayload: (payload) => {
         try {
           const p = JSON.parse(payload) as EventsNotification;

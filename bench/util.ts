@@ -1,0 +1,16 @@
+/** What the benchmarks share: percentiles and a terminal progress bar. */
+
+/** The p-th percentile (nearest rank) of `values`; NaN when empty. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** A progress bar on one terminal line (nothing when stdout is not a terminal, e.g. in CI logs). */
+export function progress(label: string, done: number, total: number): void {
+  if (!process.stdout.isTTY) return;
+  const width = 30;
+  const filled = Math.round((done / Math.max(1, total)) * width);
+  process.stdout.write(`\r[bench] ${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total}${done >= total ? "\n" : ""}`);
+}
