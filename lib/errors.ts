@@ -66,3 +66,8 @@ export function toErrorBody(e: unknown): { status: number; body: { error: { code
   if (isAppError(e)) return { status: e.status, body: { error: { code: e.code, message: e.userMessage, ...(e.details ? { details: e.details } : {}) } } };
   return { status: 500, body: { error: { code: "internal", message: "The server could not complete this request because of an internal error. It has been logged; try again, and report it if it persists." } } };
 }
+
+/** A zod issue path as `phases[0].agents[1].name`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), "");
+}

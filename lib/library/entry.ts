@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parse as parseYaml } from "yaml";
-import { formatPath } from "../mission/definition";
+import { formatPath } from "../errors";
 
 /**
  * The Failure Mode Reference Library entry (000: "Entry Schema"), with the document's field names,

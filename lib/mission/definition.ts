@@ -1,8 +1,12 @@
 import { z } from "zod";
 import { parse as parseYaml, YAMLParseError } from "yaml";
-import { RECOVERY_POLICIES } from "./recovery";
+import { formatPath } from "../errors";
 import { rulesSchema } from "../authority/rules";
 import { detectLevel, type LevelResult } from "../authority/necessity";
+
+/** Mission policy: `auto` applies the plan for recoverable failures of low-risk steps; `propose` offers it at the gate. */
+export const RECOVERY_POLICIES = ["auto", "propose"] as const;
+export type RecoveryPolicy = (typeof RECOVERY_POLICIES)[number];
 
 /** RFC 001 §3.1 phase order. A definition may omit phases but never reorder them. */
 export const PHASES = ["CONTEXT_ENRICHMENT", "PLANNING", "RESEARCH", "DESIGN", "EXECUTION", "REVIEW"] as const;
@@ -199,10 +203,6 @@ function readable(message: string): string {
   return missing ? `is required (${missing[1] === "array" ? "a list" : `a ${missing[1]}`})` : message;
 }
 
-/** A zod issue path as `phases[0].agents[1].name`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), "");
-}
 
 /** Agents in execution order with their phase. */
 export function agentsInOrder(def: MissionDefinition): Array<AgentDefinition & { phase: Phase }> {

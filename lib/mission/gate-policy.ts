@@ -1,7 +1,17 @@
 import { z } from "zod";
 import { PERMISSIONS, ROLES, type Role } from "../auth/roles";
 import { groupsSchema } from "../auth/user-admin";
-import { GATE_DECISIONS, type GateDecision, type GateKind } from "./types";
+
+/** Every decision a gate can offer; which ones a gate offers depends on its kind. */
+export const GATE_DECISIONS = ["retry", "skip", "abort", "retry_phase", "skip_phase", "resume", "restart_phase", "approve", "recover", "run_probe", "skip_hypothesis", "confirm", "reject", "done", "not_done"] as const;
+export type GateDecision = (typeof GATE_DECISIONS)[number];
+/**
+ * agent: an agent failed; phase: a phase failed; recovery: a worker died mid-step; approval: a high-risk
+ * step waits; library: the failure-mode library's walk needs a person (Layer 4 before a probe, a probe or
+ * a resolution to perform); proposal: the authority answered "pending" on an agent's proposal (a HITL
+ * prompt waits for a person's decision, which goes through the authority).
+ */
+export type GateKind = "agent" | "phase" | "recovery" | "approval" | "library" | "proposal";
 
 /**
  * Gate policies (issue 6, governance): per mission definition and gate kind, who may decide (roles,

@@ -2,7 +2,10 @@ import type { PlannedAlternative } from "../diagnosis/diagnose";
 import type { RecoveryStep } from "../diagnosis/types";
 import type { ToolError } from "../tools/result";
 import type { StepDefinition } from "./definition";
-import type { AgentState, MissionState } from "./types";
+import type { ActiveRecovery, AgentState, MissionState, PatternRef, RecoveryPlan, RecoveryRecord, RepeatedFailure } from "./types";
+
+export { RECOVERY_POLICIES, type RecoveryPolicy } from "./definition";
+export type { ActiveRecovery, PatternRef, RecoveryPlan, RecoveryRecord, RepeatedFailure } from "./types";
 
 /**
  * ADR-0003 recovery planner, the mission side: which recovery (if any) the orchestrator applies to a
@@ -14,62 +17,15 @@ import type { AgentState, MissionState } from "./types";
  * the approach instead (another binary, a manual download) are shown in the diagnosis, not applied.
  */
 
-/** Mission policy: `auto` applies the plan for recoverable failures of low-risk steps; `propose` offers it at the gate. */
-export const RECOVERY_POLICIES = ["auto", "propose"] as const;
-export type RecoveryPolicy = (typeof RECOVERY_POLICIES)[number];
 
 /** Tools a recovery helper step may use (the `retry` pseudo-tool re-runs the failed step). */
 const HELPER_TOOLS = new Set(["shell", "http", "file"]);
 /** An action that failed this many times in a row the same way is a stuck loop. */
 export const STUCK_LOOP_REPEATS = 3;
 
-/** A learned pattern as the planner sees it. */
-export interface PatternRef {
-  id: string;
-  when: string;
-  then: string;
-  successes: number;
-  failures: number;
-  confidence: number;
-  threshold: number;
-  enabled: boolean;
-}
 
-/** A recovery the orchestrator can run: the strategy, its concrete steps, and where it came from. */
-export interface RecoveryPlan {
-  strategy: string;
-  description: string;
-  /** Helper steps, then one `retry` step (re-run the failed step with these argument changes). */
-  steps: RecoveryStep[];
-  tools: string[];
-  /** `pattern`: a learned pattern chose the strategy without full reflection (fast path). */
-  source: "diagnosis" | "pattern";
-  pattern: PatternRef | null;
-  /** The learned-pattern trigger of the failure. */
-  when: string;
-  diagnosisId: string;
-  errorType: string;
-  rootCause: string;
-}
 
-/** A recovery in progress on an agent's failed step. */
-export interface ActiveRecovery extends RecoveryPlan {
-  step: number;
-  attemptNo: number;
-  /** Who started it: the auto policy, or an operator's "Apply recovery plan". */
-  by: "auto" | "operator";
-  /** Helper steps completed so far. */
-  done: number;
-}
 
-/** One recovery attempt of the agent's current attempt, and how it ended. */
-export interface RecoveryRecord {
-  step: number;
-  attemptNo: number;
-  strategy: string;
-  source: RecoveryPlan["source"];
-  outcome: "succeeded" | "failed" | "abandoned";
-}
 
 export function helperSteps(plan: Pick<RecoveryPlan, "steps">): RecoveryStep[] {
   return plan.steps.filter((s) => s.tool !== "retry");
@@ -113,11 +69,6 @@ function stableJson(v: unknown): string {
  * The agent's latest failing action and how many times in a row it failed the same way (across the
  * agent's retries: only a success of that step, or a different failure, starts the count again).
  */
-export interface RepeatedFailure {
-  step: number;
-  signature: string;
-  count: number;
-}
 
 /** The next RepeatedFailure after a failure with this signature. */
 export function countRepeat(prev: RepeatedFailure | null, step: number, signature: string): RepeatedFailure {

@@ -1,11 +1,13 @@
-import type { GateApproval, GatePolicySnapshot } from "./gate-policy";
+import type { GateApproval, GateDecision, GateKind, GatePolicySnapshot } from "./gate-policy";
 import type { ErrorOption, UserFacingError } from "../errors";
 import type { ToolError } from "../tools/result";
 import type { EvidenceRecord } from "../tools/evidence";
 import type { MissionDefinition, Phase, Priority } from "./definition";
-import type { ActiveRecovery, RecoveryPlan, RecoveryRecord, RepeatedFailure } from "./recovery";
+import type { RecoveryStep } from "../diagnosis/types";
 import type { LibraryGateInfo, LibraryWalk } from "./library";
 import type { DecisionRecord, FailureReason, HITLPrompt, NecessityLevel, ProposedAction } from "../authority/types";
+
+export { GATE_DECISIONS, type GateDecision, type GateKind } from "./gate-policy";
 
 export type { EvidenceRecord };
 
@@ -16,16 +18,6 @@ export type AgentStatus = "pending" | "running" | "completed" | "failed" | "skip
 /** `interrupted`: started, but its worker died before recording a result. */
 export type StepStatus = "running" | "succeeded" | "failed" | "interrupted";
 export type FinalStatus = "SUCCESS" | "PARTIAL_SUCCESS" | "FAILED";
-/** Every decision a gate can offer; which ones a gate offers depends on its kind. */
-export const GATE_DECISIONS = ["retry", "skip", "abort", "retry_phase", "skip_phase", "resume", "restart_phase", "approve", "recover", "run_probe", "skip_hypothesis", "confirm", "reject", "done", "not_done"] as const;
-export type GateDecision = (typeof GATE_DECISIONS)[number];
-/**
- * agent: an agent failed; phase: a phase failed; recovery: a worker died mid-step; approval: a high-risk
- * step waits; library: the failure-mode library's walk needs a person (Layer 4 before a probe, a probe or
- * a resolution to perform); proposal: the authority answered "pending" on an agent's proposal (a HITL
- * prompt waits for a person's decision, which goes through the authority).
- */
-export type GateKind = "agent" | "phase" | "recovery" | "approval" | "library" | "proposal";
 export type PauseKind = "operator" | "infrastructure" | "client";
 
 /** FAILURE_MODEL AgentErrorCode. */
@@ -228,4 +220,60 @@ export interface CompensationState {
   idempotencyKey: string;
   status: "pending" | "running" | "succeeded" | "failed";
   error: ToolError | null;
+}
+
+// ─── Recovery (ADR-0003) as the mission state carries it; lib/mission/recovery.ts plans it.
+
+/** A learned pattern as the planner sees it. */
+export interface PatternRef {
+  id: string;
+  when: string;
+  then: string;
+  successes: number;
+  failures: number;
+  confidence: number;
+  threshold: number;
+  enabled: boolean;
+}
+
+/** A recovery the orchestrator can run: the strategy, its concrete steps, and where it came from. */
+export interface RecoveryPlan {
+  strategy: string;
+  description: string;
+  /** Helper steps, then one `retry` step (re-run the failed step with these argument changes). */
+  steps: RecoveryStep[];
+  tools: string[];
+  /** `pattern`: a learned pattern chose the strategy without full reflection (fast path). */
+  source: "diagnosis" | "pattern";
+  pattern: PatternRef | null;
+  /** The learned-pattern trigger of the failure. */
+  when: string;
+  diagnosisId: string;
+  errorType: string;
+  rootCause: string;
+}
+
+/** A recovery in progress on an agent's failed step. */
+export interface ActiveRecovery extends RecoveryPlan {
+  step: number;
+  attemptNo: number;
+  /** Who started it: the auto policy, or an operator's "Apply recovery plan". */
+  by: "auto" | "operator";
+  /** Helper steps completed so far. */
+  done: number;
+}
+
+/** One recovery attempt of the agent's current attempt, and how it ended. */
+export interface RecoveryRecord {
+  step: number;
+  attemptNo: number;
+  strategy: string;
+  source: RecoveryPlan["source"];
+  outcome: "succeeded" | "failed" | "abandoned";
+}
+
+export interface RepeatedFailure {
+  step: number;
+  signature: string;
+  count: number;
 }

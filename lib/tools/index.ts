@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { TOOL_NAMES, type ToolName } from "../mission/definition";
 import { fileTool } from "./file";
 import { errorMessage } from "./util";
-import { formatPath } from "../mission/definition";
+import { formatPath } from "../errors";
 import { httpTool } from "./http";
 import { llmTool } from "./llm";
 import { assertToolResult, fail, type Tool, type ToolContext, type ToolResult } from "./result";
