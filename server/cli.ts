@@ -256,25 +256,8 @@ async function missionRun(file: string | undefined, wait: boolean, json: boolean
 /** Without a running worker (no `npm start`), the CLI runs the mission itself with an in-process worker. */
 async function inProcessWorkerIfNone(h: DbHandle, url: string, missionId: string): Promise<{ stop(): Promise<void> } | null> {
   if ((await liveWorkers(h)) > 0) return null;
-  const { Worker } = await import("./orchestrator/worker");
-  const e = env();
-  const w = new Worker({
-    handle: h,
-    databaseUrl: url,
-    workspacesDir: path.join(e.dataDir, "workspaces"),
-    allowedBinaries: e.FAULTLINE_ALLOWED_BINARIES,
-    recoveryBinaries: e.FAULTLINE_RECOVERY_BINARIES,
-    libraryProtocol: e.FAULTLINE_LIBRARY_PROTOCOL,
-    llmProviders: e.FAULTLINE_LLM_PROVIDERS,
-    approvalTtlMs: e.FAULTLINE_APPROVAL_TTL_MS,
-    agentProviders: agentProviders(e),
-    leaseMs: e.FAULTLINE_LEASE_MS,
-    heartbeatMs: e.FAULTLINE_HEARTBEAT_MS,
-    pollMs: e.FAULTLINE_POLL_MS,
-    concurrency: 1,
-    onlyMissionId: missionId,
-    log: () => {},
-  });
+  const [{ Worker }, { workerOptions }] = await Promise.all([import("./orchestrator/worker"), import("./worker")]);
+  const w = new Worker({ ...workerOptions(h, url), concurrency: 1, onlyMissionId: missionId, log: () => {} });
   await w.start();
   return w;
 }

@@ -1,19 +1,16 @@
 import path from "node:path";
 import { agentProviders } from "./orchestrator/agent-providers";
-import { createDb } from "../db/client";
+import { createDb, type DbHandle } from "../db/client";
 import { env } from "../lib/env";
 import { loadDiagnosisConfig } from "../lib/diagnosis/config";
-import { Worker } from "./orchestrator/worker";
+import { Worker, type WorkerOptions } from "./orchestrator/worker";
 import { applyHealthReport } from "./orchestrator/health-pause";
 import { checkHealth, startHealthMonitor } from "./health";
 
-/** The worker process: `faultline worker` (the launcher starts one). Needs DATABASE_URL. */
-export async function runWorkerProcess(databaseUrl: string): Promise<void> {
+/** A worker's options from the environment (the worker process and the CLI's in-process worker). */
+export function workerOptions(handle: DbHandle, databaseUrl: string): WorkerOptions {
   const e = env();
-  // A bad AUTONOMOUS_* value stops the worker now, with the variable's name (not at the first failure).
-  loadDiagnosisConfig();
-  const handle = createDb(databaseUrl, { max: e.FAULTLINE_WORKER_CONCURRENCY + 4, applicationName: "faultline-worker" });
-  const worker = new Worker({
+  return {
     handle,
     databaseUrl,
     workspacesDir: path.join(e.dataDir, "workspaces"),
@@ -27,7 +24,16 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     heartbeatMs: e.FAULTLINE_HEARTBEAT_MS,
     pollMs: e.FAULTLINE_POLL_MS,
     concurrency: e.FAULTLINE_WORKER_CONCURRENCY,
-  });
+  };
+}
+
+/** The worker process: `faultline worker` (the launcher starts one). Needs DATABASE_URL. */
+export async function runWorkerProcess(databaseUrl: string): Promise<void> {
+  const e = env();
+  // A bad AUTONOMOUS_* value stops the worker now, with the variable's name (not at the first failure).
+  loadDiagnosisConfig();
+  const handle = createDb(databaseUrl, { max: e.FAULTLINE_WORKER_CONCURRENCY + 4, applicationName: "faultline-worker" });
+  const worker = new Worker(workerOptions(handle, databaseUrl));
   await worker.start();
   // Health checks every FAULTLINE_HEALTH_INTERVAL_MS: unavailable shared dependencies pause active missions.
   const monitor = startHealthMonitor({
