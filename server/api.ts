@@ -6,6 +6,7 @@ import { AppError, isAppError, toErrorBody } from "@/lib/errors";
 import { getPrincipal } from "./auth";
 import { zodFieldErrors } from "./action-result";
 import { exportResponse } from "./export-stream";
+import { controlSchema } from "./api-contract";
 
 /**
  * Route handler plumbing for app/api/v1: authorize with `can` (401 JSON without a session, 403 JSON
@@ -58,8 +59,6 @@ export function parseIdOr404(id: string, what: "Mission" | "Gate" | "Pattern" | 
   if (!idSchema.safeParse(id).success) throw new AppError("not_found", { userMessage: `${what} ${id} does not exist.` });
   return id;
 }
-
-const controlSchema = z.object({ note: z.string().trim().max(2000, "must be at most 2000 characters").nullish() });
 
 /** The optional body of pause/resume: `{ note }`; an empty body is fine. */
 export async function controlBody(req: Request): Promise<{ note: string | null }> {

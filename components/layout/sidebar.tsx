@@ -34,6 +34,7 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
     { href: "/history", label: "Failure history", icon: "☰" },
     { href: "/governance", label: "Governance", icon: "◎" },
     { href: "/actors", label: "Actors", icon: "◇" },
+    { href: "/api-reference", label: "API reference", icon: "{}" },
     ...(can(user, "audit.view") ? [{ href: "/audit", label: "Audit log", icon: "⌘" }] : []),
     ...(can(user, "user.manage") ? [{ href: "/admin/users", label: "Users", icon: "☺" }] : []),
     ...(can(user, "policy.manage") ? [{ href: "/admin/policies", label: "Gate policies", icon: "⚖" }] : []),

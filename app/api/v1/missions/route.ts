@@ -1,24 +1,21 @@
-import { z } from "zod";
 import { getDb } from "@/db/client";
 import { createMission } from "@/db/queries/events";
 import { userActorId } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
 import { parseMissionDefinition, validateMissionDefinition, type ParseDefinitionResult } from "@/lib/mission/definition";
 import { apiRoute, readJson } from "@/server/api";
+import { api, missionTextBody } from "@/server/api-contract";
 import { loadMissionList } from "@/server/read-models";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute({ name: "GET missions", permission: "mission.view" }, async () => {
+export const GET = apiRoute(api.listMissions, async () => {
   return Response.json({ missions: await loadMissionList(getDb()) });
 });
 
-/** `{ text: "<yaml or json>" }` carries a definition as text; any other object is the definition itself. */
-const textBody = z.object({ text: z.string() }).strict();
-
-export const POST = apiRoute({ name: "POST missions", permission: "mission.create" }, async ({ req, user, actor }) => {
+export const POST = apiRoute(api.createMission, async ({ req, user, actor }) => {
   const body = await readJson(req);
-  const asText = textBody.safeParse(body);
+  const asText = missionTextBody.safeParse(body);
   const parsed: ParseDefinitionResult = asText.success ? parseMissionDefinition(asText.data.text) : validateMissionDefinition(body);
   if (!parsed.ok) {
     throw new AppError("unprocessable", {

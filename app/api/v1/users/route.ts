@@ -2,12 +2,13 @@ import { getDb } from "@/db/client";
 import { createUser, listUsers } from "@/db/queries/users";
 import { newUserSchema } from "@/lib/auth/user-admin";
 import { apiRoute, parseOr400, readJson } from "@/server/api";
+import { api } from "@/server/api-contract";
 import { absoluteLink } from "./link";
 
 export const dynamic = "force-dynamic";
 
 /** Every user with roles, groups, status and last activity (permission user.manage). */
-export const GET = apiRoute({ name: "GET users", permission: "user.manage" }, async () => {
+export const GET = apiRoute(api.listUsers, async () => {
   return Response.json({ users: await listUsers(getDb()) });
 });
 
@@ -17,7 +18,7 @@ export const GET = apiRoute({ name: "GET users", permission: "user.manage" }, as
  * invitation, the one-time link (`invite.url`, valid 7 days, shown only in this response). 400 with
  * field errors; 409 for an email already used.
  */
-export const POST = apiRoute({ name: "POST user", permission: "user.manage" }, async ({ req, actor }) => {
+export const POST = apiRoute(api.createUser, async ({ req, actor }) => {
   const input = parseOr400(newUserSchema, await readJson(req), "user");
   const { user, invite } = await createUser(getDb(), actor, input);
   return Response.json({ user, invite: invite ? { ...invite, url: absoluteLink(req, invite.path) } : null }, { status: 201 });

@@ -1,21 +1,18 @@
-import { z } from "zod";
 import { getDb } from "@/db/client";
 import { AUDIT_EXPORT_COLUMNS, auditLogRecords, recordAudit } from "@/db/queries/audit-log";
-import { auditFiltersSchema, describeAuditFilters, auditFilterParams } from "@/lib/audit/filters";
-import { apiRoute, EXPORT_FORMATS, exportResponse, parseOr400 } from "@/server/api";
+import { describeAuditFilters, auditFilterParams } from "@/lib/audit/filters";
+import { apiRoute, exportResponse, parseOr400 } from "@/server/api";
+import { api } from "@/server/api-contract";
 
 export const dynamic = "force-dynamic";
-
-const formatSchema = z.object({ format: z.enum(EXPORT_FORMATS, { error: "must be csv or jsonl" }).default("jsonl") });
 
 /**
  * The filtered audit log as a download (audit.view), streamed: `?format=csv|jsonl` plus the filters of
  * GET /api/v1/audit. The export is itself recorded (audit.export) with the filters it used.
  */
-export const GET = apiRoute({ name: "GET audit export", permission: "audit.view" }, async ({ req, actor }) => {
+export const GET = apiRoute(api.exportAudit, async ({ req, actor }) => {
   const sp = new URL(req.url).searchParams;
-  const { format } = parseOr400(formatSchema, { format: sp.get("format") ?? undefined }, "format");
-  const filters = parseOr400(auditFiltersSchema, auditFilterParams(sp), "filter");
+  const { format, ...filters } = parseOr400(api.exportAudit.query, { ...auditFilterParams(sp), format: sp.get("format") ?? undefined }, "query string");
   const db = getDb();
   await recordAudit(db, actor, {
     action: "audit.export",

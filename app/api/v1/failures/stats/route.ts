@@ -1,7 +1,8 @@
 import { getDb } from "@/db/client";
 import { failureHistoryStats } from "@/db/queries/failure-history";
-import { filterParams, historyFiltersSchema } from "@/lib/history/filters";
+import { filterParams } from "@/lib/history/filters";
 import { apiRoute, parseOr400 } from "@/server/api";
+import { api } from "@/server/api-contract";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
  * error type (hourly up to 3 days, else daily), time to resolution by level (median, p90), top failure
  * modes, recovery outcomes. Needs history.view.
  */
-export const GET = apiRoute({ name: "GET failures stats", permission: "history.view" }, async ({ req }) => {
-  const filters = parseOr400(historyFiltersSchema, filterParams(new URL(req.url).searchParams), "filter");
+export const GET = apiRoute(api.failureStats, async ({ req }) => {
+  const filters = parseOr400(api.failureStats.query, filterParams(new URL(req.url).searchParams), "filter");
   return Response.json(await failureHistoryStats(getDb(), filters));
 });

@@ -1,6 +1,7 @@
 import { getDb } from "@/db/client";
 import { browseFiltersSchema, librarySummary, listEntries, searchParamsObject } from "@/db/queries/library-browse";
 import { apiRoute, parseOr400 } from "@/server/api";
+import { api } from "@/server/api-contract";
 
 export const dynamic = "force-dynamic";
 
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
  * `category`, `risk`, `tag` (all of), `source` (repeat or comma-separate), `deprecated=hide|show|only`,
  * `sort=relevance|id|title|risk|updated`, `page`, `per` (25, 50, 100).
  */
-export const GET = apiRoute({ name: "GET library entries", permission: "library.view" }, async ({ req }) => {
+export const GET = apiRoute(api.libraryEntries, async ({ req }) => {
   const filters = parseOr400(browseFiltersSchema, searchParamsObject(new URL(req.url).searchParams), "filter");
   const db = getDb();
   const [page, summary] = await Promise.all([listEntries(db, filters), librarySummary(db)]);

@@ -1,20 +1,15 @@
-import { z } from "zod";
 import { getDb } from "@/db/client";
 import { exportEntries } from "@/db/queries/library-io";
-import { exportFileName, LIBRARY_FORMATS, serializeLibrary } from "@/lib/library/io";
+import { exportFileName, serializeLibrary } from "@/lib/library/io";
 import { apiRoute, parseOr400 } from "@/server/api";
+import { api } from "@/server/api-contract";
 
 export const dynamic = "force-dynamic";
 
-const options = z.object({
-  format: z.enum(LIBRARY_FORMATS, { error: "must be json or yaml" }).optional().default("yaml"),
-  deprecated: z.enum(["include"], { error: "can only be include (adds deprecated entries)" }).optional(),
-});
-
 /** The published library as a file in the document's schema (`?format=json|yaml`, default yaml; `?deprecated=include`). Admin only (library.manage), like the console's export. */
-export const GET = apiRoute({ name: "GET library export", permission: "library.manage" }, async ({ req }) => {
+export const GET = apiRoute(api.exportLibrary, async ({ req }) => {
   const sp = new URL(req.url).searchParams;
-  const opts = parseOr400(options, { format: sp.get("format") ?? undefined, deprecated: sp.get("deprecated") ?? undefined }, "query string");
+  const opts = parseOr400(api.exportLibrary.query, { format: sp.get("format") ?? undefined, deprecated: sp.get("deprecated") ?? undefined }, "query string");
   const { version, entries } = await exportEntries(getDb(), { includeDeprecated: opts.deprecated === "include" });
   return new Response(serializeLibrary(entries, opts.format, { version, exportedAt: new Date().toISOString() }), {
     headers: {

@@ -1,15 +1,12 @@
-import { z } from "zod";
 import { getDb } from "@/db/client";
 import { importLibraryFile } from "@/db/queries/library-io";
 import { userActorId } from "@/db/queries/users";
 import { AppError } from "@/lib/errors";
-import { describeFileError, LIBRARY_FORMATS, MAX_LIBRARY_FILE_CHARS } from "@/lib/library/io";
+import { describeFileError, MAX_LIBRARY_FILE_CHARS } from "@/lib/library/io";
 import { apiRoute, parseOr400 } from "@/server/api";
+import { api } from "@/server/api-contract";
 
 export const dynamic = "force-dynamic";
-
-const flag = z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((v) => v === "true" || v === "1");
-const options = z.object({ replace: flag.optional().default(false), dryRun: flag.optional().default(false), format: z.enum(LIBRARY_FORMATS, { error: "must be json or yaml" }).optional() });
 
 /**
  * Imports a library file as ONE new version (library.manage). The body is the file itself: JSON
@@ -18,9 +15,9 @@ const options = z.object({ replace: flag.optional().default(false), dryRun: flag
  * preview only. 200 `{ version, counts: {added, edited, unchanged, deprecated, restored}, ids }`;
  * 400 lists every invalid field with the entry's position, failure_id and line.
  */
-export const POST = apiRoute({ name: "POST library import", permission: "library.manage" }, async ({ req, user, actor }) => {
+export const POST = apiRoute(api.importLibrary, async ({ req, user, actor }) => {
   const sp = new URL(req.url).searchParams;
-  const opts = parseOr400(options, { replace: sp.get("replace") ?? undefined, dryRun: sp.get("dryRun") ?? undefined, format: sp.get("format") ?? undefined }, "query string");
+  const opts = parseOr400(api.importLibrary.query, { replace: sp.get("replace") ?? undefined, dryRun: sp.get("dryRun") ?? undefined, format: sp.get("format") ?? undefined }, "query string");
   const type = req.headers.get("content-type") ?? "";
   const format = opts.format ?? (/json/i.test(type) ? "json" : /yaml/i.test(type) ? "yaml" : undefined);
   const text = await req.text();

@@ -3,6 +3,7 @@ import { deleteGatePolicy, getGatePolicyById, toPolicyView, updateGatePolicy } f
 import { AppError } from "@/lib/errors";
 import { gatePolicyInput } from "@/lib/mission/gate-policy";
 import { apiRoute, idSchema, parseOr400, readJson } from "@/server/api";
+import { api } from "@/server/api-contract";
 
 
 export const dynamic = "force-dynamic";
@@ -12,20 +13,20 @@ function policyId(id: string): string {
   return id;
 }
 
-export const GET = apiRoute<{ id: string }>({ name: "GET policy", permission: "gate.view" }, async ({ params }) => {
+export const GET = apiRoute<{ id: string }>(api.getPolicy, async ({ params }) => {
   const row = await getGatePolicyById(getDb(), policyId(params.id));
   if (!row) throw new AppError("not_found", { userMessage: `Gate policy ${params.id} does not exist.` });
   return Response.json({ policy: toPolicyView(row) });
 });
 
 /** Replaces a policy (the whole policy, as POST): 200; 400 with field errors; 404; 409 duplicate scope. Open gates keep their snapshot. */
-export const PUT = apiRoute<{ id: string }>({ name: "PUT policy", permission: "policy.manage" }, async ({ req, actor, params }) => {
+export const PUT = apiRoute<{ id: string }>(api.putPolicy, async ({ req, actor, params }) => {
   const id = policyId(params.id);
   const input = parseOr400(gatePolicyInput, await readJson(req), "gate policy");
   return Response.json({ policy: toPolicyView(await updateGatePolicy(getDb(), { id, input, actor })) });
 });
 
 /** Deletes a policy: 200 with what was deleted; 404. Open gates keep their snapshot. */
-export const DELETE = apiRoute<{ id: string }>({ name: "DELETE policy", permission: "policy.manage" }, async ({ actor, params }) => {
+export const DELETE = apiRoute<{ id: string }>(api.deletePolicy, async ({ actor, params }) => {
   return Response.json({ deleted: toPolicyView(await deleteGatePolicy(getDb(), { id: policyId(params.id), actor })) });
 });

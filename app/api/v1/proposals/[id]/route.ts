@@ -2,13 +2,14 @@ import { getDb } from "@/db/client";
 import { getProposalRow } from "@/db/queries/authority";
 import { getMissionById } from "@/db/queries/missions";
 import { apiRoute, parseIdOr404 } from "@/server/api";
+import { api } from "@/server/api-contract";
 import { toProposalView } from "@/server/proposal-view";
 import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
 
 /** One proposal with its decision record, and its HITL prompt while it is pending. */
-export const GET = apiRoute<{ id: string }>({ name: "GET proposal", permission: "mission.view" }, async ({ params }) => {
+export const GET = apiRoute<{ id: string }>(api.getProposal, async ({ params }) => {
   const id = parseIdOr404(params.id, "Proposal");
   const db = getDb();
   const row = await getProposalRow(db, id);

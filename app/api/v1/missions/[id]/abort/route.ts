@@ -1,11 +1,12 @@
 import { getDb } from "@/db/client";
 import { abortMission } from "@/db/queries/mission-control";
 import { apiRoute, controlBody, parseIdOr404 } from "@/server/api";
+import { api } from "@/server/api-contract";
 
 export const dynamic = "force-dynamic";
 
 /** Aborts the whole mission: it ends FAILED after its compensations. Body (optional): `{ "note": "why" }`. */
-export const POST = apiRoute<{ id: string }>({ name: "POST mission abort", permission: "mission.control" }, async ({ req, actor, params }) => {
+export const POST = apiRoute<{ id: string }>(api.abortMission, async ({ req, actor, params }) => {
   const id = parseIdOr404(params.id, "Mission");
   const { note } = await controlBody(req);
   const state = await abortMission(getDb(), { missionId: id, actor, note });

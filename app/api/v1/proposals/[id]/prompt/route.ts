@@ -2,6 +2,7 @@ import { getDb } from "@/db/client";
 import { getProposalRow } from "@/db/queries/authority";
 import { getMissionById } from "@/db/queries/missions";
 import { apiRoute, parseIdOr404 } from "@/server/api";
+import { api } from "@/server/api-contract";
 import { AppError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
  * The HITLPrompt of a pending proposal (FDR-N017): situation, currentState (the console's renderer),
  * yourProposal, whyPending, options, responseFormat. 409 once it was decided (the decision is on the proposal).
  */
-export const GET = apiRoute<{ id: string }>({ name: "GET proposal prompt", permission: "mission.view" }, async ({ params }) => {
+export const GET = apiRoute<{ id: string }>(api.proposalPrompt, async ({ params }) => {
   const id = parseIdOr404(params.id, "Proposal");
   const db = getDb();
   const row = await getProposalRow(db, id);

@@ -2,6 +2,7 @@ import { getDb } from "@/db/client";
 import { getUserOr404, resetUserPassword } from "@/db/queries/users";
 import { resetModeSchema } from "@/lib/auth/user-admin";
 import { apiRoute, parseOr400, readJson } from "@/server/api";
+import { api } from "@/server/api-contract";
 import { absoluteLink } from "../../link";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +12,7 @@ export const dynamic = "force-dynamic";
  * password (they must change it at sign-in), `{mode:"link"}` a one-time link (24 hours). Shown only in
  * this response. Their sessions end at once.
  */
-export const POST = apiRoute<{ id: string }>({ name: "POST reset-password", permission: "user.manage" }, async ({ req, actor, params }) => {
+export const POST = apiRoute<{ id: string }>(api.resetPassword, async ({ req, actor, params }) => {
   const db = getDb();
   await getUserOr404(db, params.id);
   const { mode } = parseOr400(resetModeSchema, await readJson(req), "reset");

@@ -1,0 +1,143 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { api, type Endpoint } from "@/server/api-contract";
+import { getPrincipal } from "@/server/auth";
+import { openApiDocument } from "@/server/openapi";
+
+export const metadata: Metadata = { title: "API reference" };
+export const dynamic = "force-dynamic";
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: Record<string, unknown>;
+}
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema?: unknown }> };
+}
+
+/** One line for a parameter's schema: its type, allowed values, bounds and default. */
+function describeSchema(s: Record<string, unknown> | undefined): string {
+  if (!s) return "";
+  const parts: string[] = [];
+  if (Array.isArray(s.enum)) parts.push((s.enum as unknown[]).join(" | "));
+  else if (typeof s.type === "string") parts.push(s.format ? `${s.type} (${String(s.format)})` : s.type);
+  else if (Array.isArray(s.anyOf)) parts.push((s.anyOf as Array<Record<string, unknown>>).map((x) => (Array.isArray(x.enum) ? (x.enum as unknown[]).join(" | ") : String(x.type ?? "…"))).join(" or "));
+  if (s.minimum !== undefined || s.maximum !== undefined) parts.push(`${s.minimum ?? "…"}–${s.maximum ?? "…"}`);
+  if (s.maxLength !== undefined) parts.push(`at most ${String(s.maxLength)} characters`);
+  if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
+  return parts.join(", ");
+}
+
+/** Text whose `backticked` parts are code, as the contract writes them. */
+function withCode(text: string) {
+  return text.split("`").map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part));
+}
+
+/**
+ * The REST API's reference, rendered from /api/v1/openapi.json (the document the contract generates),
+ * grouped by tag: method, path, what it needs, its parameters and the JSON schema of its body. Rendered
+ * here rather than with Swagger UI or Redoc: both are megabytes of client code, neither supports
+ * React 19 cleanly, and the console's pages must pass axe in both themes.
+ */
+export default async function ApiReferencePage() {
+  const user = await getPrincipal();
+  if (!user) redirect("/login?callbackUrl=/api-reference");
+  if (!can(user, "mission.view")) return <p className="notice">{describeMissingPermission(user, "mission.view")}</p>;
+  const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Operation>> };
+  const endpoints = Object.entries(api) as Array<[string, Endpoint]>;
+  const tags = [...new Set(endpoints.map(([, e]) => e.tag))];
+  return (
+    <div className="stack">
+      <header className="page-head">
+        <div>
+          <h1 className="page-title">API reference</h1>
+          <p className="muted">
+            Every <code>/api/v1</code> operation, generated from the schemas the server validates requests with. Authenticate with <code>Authorization: Bearer flt_…</code> (create a token under{" "}
+            <a className="link" href="/account/tokens">
+              Account → API tokens
+            </a>
+            ); the token acts with your roles. Errors are <code>{"{ error: { code, message, details? } }"}</code>; invalid input is a 400 naming each field. The machine-readable document:{" "}
+            <a className="link" href="/api/v1/openapi.json" data-testid="openapi-link">
+              /api/v1/openapi.json
+            </a>{" "}
+            (OpenAPI 3.1).
+          </p>
+        </div>
+      </header>
+      <nav aria-label="API sections">
+        <ul className="row wrap">
+          {tags.map((t) => (
+            <li key={t}>
+              <a className="link" href={`#tag-${t.replace(/\W+/g, "-").toLowerCase()}`}>
+                {t}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {tags.map((tag) => (
+        <section key={tag} className="stack-tight" aria-labelledby={`tag-${tag.replace(/\W+/g, "-").toLowerCase()}`}>
+          <h2 id={`tag-${tag.replace(/\W+/g, "-").toLowerCase()}`} className="section-title">
+            {tag}
+          </h2>
+          {endpoints
+            .filter(([, e]) => e.tag === tag)
+            .map(([key, e]) => {
+              const op = doc.paths[e.path]?.[e.method.toLowerCase()];
+              const body = op?.requestBody ? Object.entries(op.requestBody.content) : [];
+              return (
+                <article key={key} className="card adm-panel stack-tight" data-testid="api-operation" data-operation={key} id={key}>
+                  <h3 className="row">
+                    <span className="badge">{e.method}</span> <code>{e.path}</code>
+                  </h3>
+                  <p>{withCode(e.summary)}</p>
+                  {e.description ? <p className="muted small">{withCode(e.description)}</p> : null}
+                  <p className="small">
+                    Needs <code>{e.permission}</code>. Answers {e.ok.status}: {withCode(e.ok.description)}.
+                  </p>
+                  {op?.parameters?.length ? (
+                    <div className="table-wrap">
+                      <table className="table">
+                        <caption className="sr-only">Parameters of {e.method} {e.path}</caption>
+                        <thead>
+                          <tr>
+                            <th scope="col">Parameter</th>
+                            <th scope="col">In</th>
+                            <th scope="col">Values</th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {op.parameters.map((p) => (
+                            <tr key={`${p.in}-${p.name}`}>
+                              <td>
+                                <code>{p.name}</code>
+                                {p.required ? " (required)" : ""}
+                              </td>
+                              <td>{p.in}</td>
+                              <td className="small">{[describeSchema(p.schema), p.description].filter(Boolean).join(" — ")}</td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </div>
+                  ) : null}
+                  {body.map(([type, media]) => (
+                    <details key={type}>
+                      <summary>Request body ({type})</summary>
+                      <pre className="code-input small">{JSON.stringify(media.schema ?? { type: "string" }, null, 2)}</pre>
+                    </details>
+                  ))}
+                </article>
+              );
+            })}
+        </section>
+      ))}
+    </div>
+  );
+}

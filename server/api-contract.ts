@@ -1,0 +1,289 @@
+import { z } from "zod";
+import { PATTERN_THRESHOLD_MAX, PATTERN_THRESHOLD_MIN } from "@/db/queries/learning";
+import { MAX_PAGE_SIZE } from "@/db/queries/failure-history";
+import { browseFiltersSchema } from "@/db/queries/library-browse";
+import { libraryQuerySchema } from "@/db/queries/library-query";
+import { auditFiltersSchema } from "@/lib/audit/filters";
+import type { Action } from "@/lib/auth/roles";
+import { newTokenSchema, newUserSchema, resetModeSchema, userPatchSchema } from "@/lib/auth/user-admin";
+import { proposalDecisionInput } from "@/lib/authority/decision-input";
+import { historyFiltersSchema } from "@/lib/history/filters";
+import { commentInputSchema, CONTRIBUTION_ORIGINS, CONTRIBUTION_STATUSES, contributionInputSchema, reviewInputSchema } from "@/lib/library/contribution";
+import { LIBRARY_FORMATS } from "@/lib/library/io";
+import { missionDefinitionSchema } from "@/lib/mission/definition";
+import { gatePolicyInput } from "@/lib/mission/gate-policy";
+import { GATE_DECISIONS } from "@/lib/mission/types";
+import { EXPORT_FORMATS } from "./export-stream";
+
+/**
+ * The REST API's contract: every `/api/v1` operation with its permission and the zod schemas that
+ * validate its path, query and body. Route handlers take their name, permission and schemas from here
+ * (`apiRoute(api.x, …)`, `parseOr400(api.x.body, …)`), and `/api/v1/openapi.json` is generated from the
+ * same objects (server/openapi.ts): the document cannot drift from what the server accepts.
+ */
+export interface Endpoint {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** OpenAPI path: `/api/v1/gates/{id}/decision`. */
+  path: string;
+  /** For logs: "POST gate decision". */
+  name: string;
+  permission: Action;
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The body's media type when it is not JSON (library import takes the file itself). */
+  bodyMediaTypes?: string[];
+  /** Success status and what it returns; errors are documented once for all. */
+  ok: { status: 200 | 201 | 204; description: string; mediaType?: string };
+}
+
+const note = z.string().trim().max(2000, "must be at most 2000 characters").nullish();
+const uuidParam = z.object({ id: z.string().meta({ description: "A UUID", format: "uuid" }) });
+const anyParam = (description: string) => z.object({ id: z.string().meta({ description }) });
+const memoryQuery = z.object({ missionId: z.guid({ error: "must be a mission id (a UUID)" }).optional() });
+const flag = z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).transform((v) => v === "true" || v === "1");
+
+/** Query of the export downloads: `?format=csv|jsonl` (defaults differ per download). */
+export const exportFormatQuery = (fallback: (typeof EXPORT_FORMATS)[number]) => z.object({ format: z.enum(EXPORT_FORMATS, { error: "must be csv or jsonl" }).default(fallback) });
+
+/** `{ text: "<yaml or json>" }` carries a mission definition as text; any other body is the definition itself. */
+export const missionTextBody = z.strictObject({ text: z.string() });
+
+/** The optional body of pause/resume/abort: `{ note }`. */
+export const controlSchema = z.object({ note });
+
+export const api = {
+  // ── missions
+  listMissions: { method: "GET", path: "/api/v1/missions", name: "GET missions", permission: "mission.view", tag: "Missions", summary: "List missions", ok: { status: 200, description: "`{ missions }`, newest first" } },
+  createMission: {
+    method: "POST",
+    path: "/api/v1/missions",
+    name: "POST missions",
+    permission: "mission.create",
+    tag: "Missions",
+    summary: "Start a mission",
+    description: "The body is the mission definition as JSON, or `{ text }` carrying YAML or JSON text. 422 lists every invalid field.",
+    body: z.union([missionTextBody, missionDefinitionSchema]),
+    ok: { status: 201, description: "`{ mission }` (its state); `Location` names it" },
+  },
+  getMission: { method: "GET", path: "/api/v1/missions/{id}", name: "GET mission", permission: "mission.view", tag: "Missions", summary: "A mission: state, final status and its explanation, open gates", params: uuidParam, ok: { status: 200, description: "The mission" } },
+  missionEvents: {
+    method: "GET",
+    path: "/api/v1/missions/{id}/events",
+    name: "GET mission events",
+    permission: "mission.view",
+    tag: "Missions",
+    summary: "The mission's event log after a seq, ascending",
+    params: uuidParam,
+    query: z.object({
+      after: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").default(0),
+      limit: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1).max(10_000).default(1000),
+    }),
+    ok: { status: 200, description: "`{ missionId, lastSeq, events }`" },
+  },
+  missionProposals: { method: "GET", path: "/api/v1/missions/{id}/proposals", name: "GET mission proposals", permission: "mission.view", tag: "Proposals", summary: "Every proposal of a mission with its decision record", params: uuidParam, ok: { status: 200, description: "`{ proposals }`" } },
+  pauseMission: { method: "POST", path: "/api/v1/missions/{id}/pause", name: "POST mission pause", permission: "mission.control", tag: "Missions", summary: "Pause at the next step boundary", params: uuidParam, body: controlSchema, ok: { status: 200, description: "`{ mission: { id, runState, paused } }`" } },
+  resumeMission: { method: "POST", path: "/api/v1/missions/{id}/resume", name: "POST mission resume", permission: "mission.control", tag: "Missions", summary: "Resume a paused mission", params: uuidParam, body: controlSchema, ok: { status: 200, description: "The mission" } },
+  abortMission: { method: "POST", path: "/api/v1/missions/{id}/abort", name: "POST mission abort", permission: "mission.control", tag: "Missions", summary: "Abort: the mission ends FAILED after its compensations", params: uuidParam, body: controlSchema, ok: { status: 200, description: "The mission" } },
+
+  // ── gates and proposals
+  listGates: { method: "GET", path: "/api/v1/gates", name: "GET gates", permission: "gate.view", tag: "Gates", summary: "Open gates, oldest first, with their HITL prompts", ok: { status: 200, description: "`{ gates }`" } },
+  decideGate: {
+    method: "POST",
+    path: "/api/v1/gates/{id}/decision",
+    name: "POST gate decision",
+    permission: "gate.decide",
+    tag: "Gates",
+    summary: "Decide an open gate",
+    description: "Under an N-of-M policy `resolved` stays false until N people chose the same option. 403: the gate's policy refuses you; 409: already resolved, or you already chose; 422: not one of the gate's options.",
+    params: uuidParam,
+    body: z.object({
+      decision: z.enum(GATE_DECISIONS, { error: `must be one of ${GATE_DECISIONS.join(", ")} (the gate's options say which apply)` }),
+      note,
+    }),
+    ok: { status: 200, description: "`{ gate, mission, resolved, approvals, required }`" },
+  },
+  getProposal: { method: "GET", path: "/api/v1/proposals/{id}", name: "GET proposal", permission: "mission.view", tag: "Proposals", summary: "A proposal and its decision record", params: uuidParam, ok: { status: 200, description: "`{ proposal }`" } },
+  proposalPrompt: { method: "GET", path: "/api/v1/proposals/{id}/prompt", name: "GET proposal prompt", permission: "mission.view", tag: "Proposals", summary: "The HITL prompt of a pending proposal", params: uuidParam, ok: { status: 200, description: "`{ prompt }`" } },
+  decideProposal: {
+    method: "POST",
+    path: "/api/v1/proposals/{id}/decision",
+    name: "POST proposal decision",
+    permission: "gate.decide",
+    tag: "Proposals",
+    summary: "Approve, reject or modify a pending proposal (through the authority)",
+    description: "409 when it is decided or expired; 400 names the field (schema of the tool's args, rules: a deny rule wins over a person).",
+    params: uuidParam,
+    body: proposalDecisionInput,
+    ok: { status: 200, description: "`{ proposal, decision, mission: { id, runState } }`" },
+  },
+
+  // ── actors and the authority
+  listActors: { method: "GET", path: "/api/v1/actors", name: "GET actors", permission: "mission.view", tag: "Actors", summary: "Actors (people, agents, system) with proposal counts and approval rate", ok: { status: 200, description: "`{ actors }`" } },
+  getActor: { method: "GET", path: "/api/v1/actors/{id}", name: "GET actor", permission: "mission.view", tag: "Actors", summary: "One actor: what it proposed and decided, rejections by reason per day", params: anyParam("An actor id, URL-encoded (`user:<uuid>`, `agent:writer@…`, `system:authority`)"), ok: { status: 200, description: "The actor's summary" } },
+  getAuthorityPolicy: { method: "GET", path: "/api/v1/authority/policy", name: "GET authority policy", permission: "mission.view", tag: "Authority", summary: "The default authority policy in force", ok: { status: 200, description: "`{ version, rules, … }`" } },
+  putAuthorityPolicy: {
+    method: "PUT",
+    path: "/api/v1/authority/policy",
+    name: "PUT authority policy",
+    permission: "policy.manage",
+    tag: "Authority",
+    summary: "Publish a new version of the default authority policy",
+    description: "Each rule is checked; a bad rule is refused naming the rule and the field (`rule 2.effect`).",
+    body: z.strictObject({ rules: z.array(z.unknown(), { error: "must be a list of rules" }), note }),
+    ok: { status: 200, description: "The published version" },
+  },
+
+  // ── gate policies
+  listPolicies: { method: "GET", path: "/api/v1/policies", name: "GET policies", permission: "gate.view", tag: "Gate policies", summary: "Gate policies", ok: { status: 200, description: "`{ policies }`" } },
+  createPolicy: { method: "POST", path: "/api/v1/policies", name: "POST policies", permission: "policy.manage", tag: "Gate policies", summary: "Create a gate policy", body: gatePolicyInput, ok: { status: 201, description: "`{ policy }`" } },
+  getPolicy: { method: "GET", path: "/api/v1/policies/{id}", name: "GET policy", permission: "gate.view", tag: "Gate policies", summary: "One gate policy", params: uuidParam, ok: { status: 200, description: "`{ policy }`" } },
+  putPolicy: { method: "PUT", path: "/api/v1/policies/{id}", name: "PUT policy", permission: "policy.manage", tag: "Gate policies", summary: "Replace a gate policy (open gates keep the policy they opened with)", params: uuidParam, body: gatePolicyInput, ok: { status: 200, description: "`{ policy }`" } },
+  deletePolicy: { method: "DELETE", path: "/api/v1/policies/{id}", name: "DELETE policy", permission: "policy.manage", tag: "Gate policies", summary: "Delete a gate policy", params: uuidParam, ok: { status: 200, description: "`{ deleted }`" } },
+
+  // ── failure history and audit
+  listFailures: {
+    method: "GET",
+    path: "/api/v1/failures",
+    name: "GET failures",
+    permission: "history.view",
+    tag: "Failure history",
+    summary: "One page of the failure history, newest first",
+    description: "Filters as on the History page; a bad value is a 400 naming the field. `total` is exact up to 10,000 (`capped`).",
+    query: historyFiltersSchema.safeExtend({
+      cursor: z.string().max(400).optional(),
+      limit: z.coerce.number({ error: `must be a number from 1 to ${MAX_PAGE_SIZE}` }).int(`must be a whole number from 1 to ${MAX_PAGE_SIZE}`).min(1).max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`).default(100),
+    }),
+    ok: { status: 200, description: "`{ rows, nextCursor, total: { count, capped } }`" },
+  },
+  failureStats: { method: "GET", path: "/api/v1/failures/stats", name: "GET failures stats", permission: "history.view", tag: "Failure history", summary: "Counts of the filtered failures by type, day, level, mission, outcome", query: historyFiltersSchema, ok: { status: 200, description: "The statistics" } },
+  exportFailures: { method: "GET", path: "/api/v1/failures/export", name: "GET failures export", permission: "history.view", tag: "Failure history", summary: "The filtered failure history as a streamed CSV or JSON Lines download", query: historyFiltersSchema.safeExtend(exportFormatQuery("csv").shape), ok: { status: 200, description: "The file", mediaType: "text/csv" } },
+  listAudit: {
+    method: "GET",
+    path: "/api/v1/audit",
+    name: "GET audit",
+    permission: "audit.view",
+    tag: "Audit",
+    summary: "The audit log, newest first",
+    query: auditFiltersSchema.safeExtend({
+      cursor: z.string().max(200, "must be the nextCursor of the previous page").optional(),
+      limit: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be at least 1").max(500, "must be at most 500").optional(),
+    }),
+    ok: { status: 200, description: "`{ entries, nextCursor }`" },
+  },
+  exportAudit: { method: "GET", path: "/api/v1/audit/export", name: "GET audit export", permission: "audit.view", tag: "Audit", summary: "The filtered audit log as a streamed download", query: auditFiltersSchema.safeExtend(exportFormatQuery("jsonl").shape), ok: { status: 200, description: "The file", mediaType: "application/x-ndjson" } },
+
+  // ── learned patterns and memory
+  listPatterns: { method: "GET", path: "/api/v1/patterns", name: "GET patterns", permission: "mission.view", tag: "Patterns", summary: "Learned recovery patterns", ok: { status: 200, description: "`{ patterns }`" } },
+  patchPattern: {
+    method: "PATCH",
+    path: "/api/v1/patterns/{id}",
+    name: "PATCH pattern",
+    permission: "pattern.manage",
+    tag: "Patterns",
+    summary: "Enable or disable a pattern, set its fast-path threshold",
+    params: uuidParam,
+    body: z
+      .strictObject(
+        {
+          enabled: z.boolean({ error: "must be true or false" }).optional(),
+          threshold: z.number({ error: "must be a number" }).min(PATTERN_THRESHOLD_MIN, `must be at least ${PATTERN_THRESHOLD_MIN}`).max(PATTERN_THRESHOLD_MAX, `must be at most ${PATTERN_THRESHOLD_MAX}`).optional(),
+        },
+        { error: (i) => (i.code === "unrecognized_keys" ? `only enabled and threshold can be changed (got ${i.keys.join(", ")})` : "must be a JSON object") },
+      )
+      .refine((b) => b.enabled !== undefined || b.threshold !== undefined, "give enabled (true or false) and/or threshold (0.5 to 1)"),
+    ok: { status: 200, description: "`{ pattern }`" },
+  },
+  deletePattern: { method: "DELETE", path: "/api/v1/patterns/{id}", name: "DELETE pattern", permission: "pattern.manage", tag: "Patterns", summary: "Delete a pattern and its record", params: uuidParam, ok: { status: 204, description: "Deleted" } },
+  sessionMemory: { method: "GET", path: "/api/v1/memory/session", name: "GET memory session", permission: "memory.export", tag: "Memory", summary: "Session memory as JSON Lines, oldest first", query: memoryQuery, ok: { status: 200, description: "JSON Lines", mediaType: "application/x-ndjson" } },
+  episodicMemory: { method: "GET", path: "/api/v1/memory/episodic", name: "GET memory episodic", permission: "memory.export", tag: "Memory", summary: "Episodic memory as JSON Lines, oldest first", query: memoryQuery, ok: { status: 200, description: "JSON Lines", mediaType: "application/x-ndjson" } },
+
+  // ── failure-mode library
+  libraryEntries: { method: "GET", path: "/api/v1/library/entries", name: "GET library entries", permission: "library.view", tag: "Library", summary: "Entries of the library, one page at a time", query: browseFiltersSchema, ok: { status: 200, description: "`{ libraryVersion, entries, total, page, per }`" } },
+  libraryEntry: { method: "GET", path: "/api/v1/library/entries/{id}", name: "GET library entry", permission: "library.view", tag: "Library", summary: "One entry with its history and the mission failures it matched", params: anyParam("A failure id (`FM-PHY-0001`)"), ok: { status: 200, description: "The entry" } },
+  libraryVersions: { method: "GET", path: "/api/v1/library/versions", name: "GET library versions", permission: "library.view", tag: "Library", summary: "Published library versions", ok: { status: 200, description: "`{ versions }`" } },
+  queryLibrary: {
+    method: "POST",
+    path: "/api/v1/library/query",
+    name: "POST library query",
+    permission: "library.view",
+    tag: "Library",
+    summary: "Ranked failure-mode hypotheses for an observed symptom (stateless)",
+    query: z.object({
+      limit: z.coerce.number({ error: "must be a number from 1 to 50" }).int("must be a whole number").min(1, "must be at least 1").max(50, "must be at most 50").optional(),
+      include: z.enum(["entry"], { error: "can only be entry (adds each hypothesis's full entry)" }).optional(),
+    }),
+    body: libraryQuerySchema,
+    ok: { status: 200, description: "`{ results: [{ failure_id, match_score, hypothesis, entry? }], abstained }`" },
+  },
+  exportLibrary: {
+    method: "GET",
+    path: "/api/v1/library/export",
+    name: "GET library export",
+    permission: "library.manage",
+    tag: "Library",
+    summary: "The published library as a file in the document's schema",
+    query: z.object({
+      format: z.enum(LIBRARY_FORMATS, { error: "must be json or yaml" }).optional().default("yaml"),
+      deprecated: z.enum(["include"], { error: "can only be include (adds deprecated entries)" }).optional(),
+    }),
+    ok: { status: 200, description: "The library file", mediaType: "application/yaml" },
+  },
+  importLibrary: {
+    method: "POST",
+    path: "/api/v1/library/import",
+    name: "POST library import",
+    permission: "library.manage",
+    tag: "Library",
+    summary: "Import a library file as one new version",
+    description: "The body is the file itself, JSON or YAML. `replace=true`: its entries become the whole published library. `dryRun=true`: the preview only. 400 lists every invalid field with the entry's position, failure_id and line.",
+    query: z.object({ replace: flag.optional().default(false), dryRun: flag.optional().default(false), format: z.enum(LIBRARY_FORMATS, { error: "must be json or yaml" }).optional() }),
+    bodyMediaTypes: ["application/json", "application/yaml", "text/yaml"],
+    ok: { status: 200, description: "`{ version, counts: { added, edited, unchanged, deprecated, restored }, ids }`" },
+  },
+  rollbackLibrary: {
+    method: "POST",
+    path: "/api/v1/library/rollback",
+    name: "POST library rollback",
+    permission: "library.manage",
+    tag: "Library",
+    summary: "Roll the library back to a version, as a new version",
+    body: z.strictObject({ to: z.number({ error: "must be a library version number" }).int("must be a whole number").min(1, "must be at least 1") }, { error: (i) => (i.code === "unrecognized_keys" ? `only "to" is accepted (got ${i.keys.join(", ")})` : 'must be a JSON object like {"to": 3}') }),
+    ok: { status: 200, description: "`{ version, rolledBackTo }`" },
+  },
+  listContributions: {
+    method: "GET",
+    path: "/api/v1/library/contributions",
+    name: "GET contributions",
+    permission: "library.view",
+    tag: "Contributions",
+    summary: "Library contributions, most recently changed first (others' drafts are not listed)",
+    query: z.strictObject({
+      status: z.enum(CONTRIBUTION_STATUSES, { error: `must be one of ${CONTRIBUTION_STATUSES.join(", ")}` }).optional(),
+      origin: z.enum(CONTRIBUTION_ORIGINS, { error: `must be one of ${CONTRIBUTION_ORIGINS.join(", ")}` }).optional(),
+      mine: z.enum(["1", "0", "true", "false"], { error: "must be 1 or 0" }).optional(),
+      limit: z.coerce.number({ error: "must be a number" }).int().min(1).max(500).optional(),
+    }),
+    ok: { status: 200, description: "`{ contributions }`" },
+  },
+  createContribution: { method: "POST", path: "/api/v1/library/contributions", name: "POST contribution", permission: "library.contribute", tag: "Contributions", summary: "Propose a new entry or an edit (`target_failure_id`)", body: contributionInputSchema, ok: { status: 201, description: "`{ contribution, similar: { results, abstained } }`" } },
+  getContribution: { method: "GET", path: "/api/v1/library/contributions/{id}", name: "GET contribution", permission: "library.view", tag: "Contributions", summary: "One contribution with its reviews, comments and diff", params: uuidParam, ok: { status: 200, description: "The contribution" } },
+  patchContribution: { method: "PATCH", path: "/api/v1/library/contributions/{id}", name: "PATCH contribution", permission: "library.contribute", tag: "Contributions", summary: "The author changes and (by default) submits it", params: uuidParam, body: contributionInputSchema, ok: { status: 200, description: "`{ contribution }`" } },
+  reviewContribution: { method: "POST", path: "/api/v1/library/contributions/{id}/reviews", name: "POST contribution review", permission: "library.review", tag: "Contributions", summary: "Approve, reject or request changes", params: uuidParam, body: reviewInputSchema, ok: { status: 200, description: "The review's outcome" } },
+  commentContribution: { method: "POST", path: "/api/v1/library/contributions/{id}/comments", name: "POST contribution comment", permission: "library.contribute", tag: "Contributions", summary: "Comment on a contribution", params: uuidParam, body: commentInputSchema, ok: { status: 201, description: "`{ comment }`" } },
+
+  // ── users and tokens
+  listUsers: { method: "GET", path: "/api/v1/users", name: "GET users", permission: "user.manage", tag: "Users", summary: "Users", ok: { status: 200, description: "`{ users }`" } },
+  createUser: { method: "POST", path: "/api/v1/users", name: "POST user", permission: "user.manage", tag: "Users", summary: "Create a user (with a password, or an invitation link)", body: newUserSchema, ok: { status: 201, description: "`{ user, invite }` (invite: the link when no password was given)" } },
+  getUser: { method: "GET", path: "/api/v1/users/{id}", name: "GET user", permission: "user.manage", tag: "Users", summary: "One user", params: uuidParam, ok: { status: 200, description: "`{ user }`" } },
+  patchUser: { method: "PATCH", path: "/api/v1/users/{id}", name: "PATCH user", permission: "user.manage", tag: "Users", summary: "Change a user's roles, groups, name or active state", params: uuidParam, body: userPatchSchema, ok: { status: 200, description: "`{ user }`" } },
+  resetPassword: { method: "POST", path: "/api/v1/users/{id}/reset-password", name: "POST reset-password", permission: "user.manage", tag: "Users", summary: "Reset a user's password (temporary password or a reset link)", params: uuidParam, body: resetModeSchema, ok: { status: 200, description: "The temporary password or the link, shown once" } },
+  listTokens: { method: "GET", path: "/api/v1/tokens", name: "GET tokens", permission: "token.manage", tag: "Tokens", summary: "Your API tokens", ok: { status: 200, description: "`{ tokens }`" } },
+  createToken: { method: "POST", path: "/api/v1/tokens", name: "POST token", permission: "token.manage", tag: "Tokens", summary: "Create an API token (shown once)", body: newTokenSchema, ok: { status: 201, description: "`{ token, apiToken }`" } },
+  revokeToken: { method: "DELETE", path: "/api/v1/tokens/{id}", name: "DELETE token", permission: "token.manage", tag: "Tokens", summary: "Revoke an API token", params: uuidParam, ok: { status: 200, description: "`{ apiToken }`" } },
+} as const satisfies Record<string, Endpoint>;
+
+export type ApiOperation = keyof typeof api;
