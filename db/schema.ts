@@ -609,3 +609,56 @@ export const authorityPolicies = pgTable("authority_policies", {
   createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
 });
 export type AuthorityPolicyRow = typeof authorityPolicies.$inferSelect;
+
+/** Webhook subscriptions (issue 15): which events go to which URL, signed with the subscription's secret. */
+export const webhookSubscriptions = pgTable("webhook_subscriptions", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  url: text("url").notNull(),
+  events: text("events").array().notNull(),
+  /** HMAC-SHA256 key of the signature header; shown to the admin once, at creation. */
+  secret: text("secret").notNull(),
+  description: text("description"),
+  active: boolean("active").notNull().default(true),
+  createdBy: text("created_by")
+    .notNull()
+    .references(() => actors.id),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+});
+export type WebhookSubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+
+export interface WebhookAttempt {
+  at: string;
+  /** HTTP status, or null when no answer came (refused, timed out). */
+  status: number | null;
+  error: string | null;
+  ms: number;
+}
+
+/** One event for one subscription, with every attempt to deliver it. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    subscriptionId: uuid("subscription_id")
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
+    /** The event log position it came from (`events.position`); unique per subscription: never queued twice. */
+    eventPosition: bigint("event_position", { mode: "number" }).notNull(),
+    eventType: text("event_type").notNull(),
+    missionId: uuid("mission_id"),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    status: text("status", { enum: ["pending", "delivered", "gave_up"] }).notNull().default("pending"),
+    attempts: jsonb("attempts").$type<WebhookAttempt[]>().notNull().default(sql`'[]'::jsonb`),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [uniqueIndex("webhook_deliveries_once").on(t.subscriptionId, t.eventPosition, t.eventType), index("webhook_deliveries_due").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`), index("webhook_deliveries_subscription").on(t.subscriptionId, t.createdAt)],
+);
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/** How far the dispatcher has read the event log (one row). */
+export const webhookCursor = pgTable("webhook_cursor", {
+  id: integer("id").primaryKey(),
+  position: bigint("position", { mode: "number" }).notNull(),
+});

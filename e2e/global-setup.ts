@@ -71,7 +71,7 @@ export default async function globalSetup() {
   const baseURL = `http://127.0.0.1:${port}`;
   // Autonomous agents' models in e2e: the recorded provider (db/seed/recordings/agents.json), as in demo mode.
   const recorded = await startReplayServer();
-  const env = { ...serverEnv({ databaseUrl: dbUrl.toString(), port, dataDir }), FAULTLINE_POLL_MS: "500", FAULTLINE_RECORDED_PROVIDER: recorded.provider.baseUrl };
+  const env = { ...serverEnv({ databaseUrl: dbUrl.toString(), port, dataDir }), FAULTLINE_POLL_MS: "500", FAULTLINE_RECORDED_PROVIDER: recorded.provider.baseUrl, FAULTLINE_WEBHOOK_RETRY_MS: "200" };
   const bin = path.join(ROOT, "bin", "faultline.mjs");
   // One log per run (kept), so a failure can be read after the fact.
   const logPath = path.join(dataDir, `e2e-server-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);

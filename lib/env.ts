@@ -43,6 +43,8 @@ export const envSchema = z.object({
   FAULTLINE_ON_DUTY_MS: int(900_000, 1000),
   /** Seed 002: how long an approval of a proposal stays valid before it must be decided again (default 15 minutes). */
   FAULTLINE_APPROVAL_TTL_MS: int(900_000, 1000),
+  /** First webhook retry after this many ms, doubling up to an hour, for 24 hours. */
+  FAULTLINE_WEBHOOK_RETRY_MS: int(10_000, 10),
   /**
    * The recorded provider's base URL (server/model-replay.ts), set by `npm start` in demo mode and by the e2e
    * setup: autonomous agents may use it (`provider: recorded`) besides FAULTLINE_LLM_PROVIDERS. It only

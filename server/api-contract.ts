@@ -13,6 +13,7 @@ import { LIBRARY_FORMATS } from "@/lib/library/io";
 import { missionDefinitionSchema } from "@/lib/mission/definition";
 import { gatePolicyInput } from "@/lib/mission/gate-policy";
 import { GATE_DECISIONS } from "@/lib/mission/types";
+import { webhookSubscriptionInput } from "@/lib/webhooks";
 import { EXPORT_FORMATS } from "./export-stream";
 
 /**
@@ -37,7 +38,7 @@ export interface Endpoint {
   /** The body's media type when it is not JSON (library import takes the file itself). */
   bodyMediaTypes?: string[];
   /** Success status and what it returns; errors are documented once for all. */
-  ok: { status: 200 | 201 | 204; description: string; mediaType?: string };
+  ok: { status: 200 | 201 | 202 | 204; description: string; mediaType?: string };
 }
 
 const note = z.string().trim().max(2000, "must be at most 2000 characters").nullish();
@@ -284,6 +285,24 @@ export const api = {
   listTokens: { method: "GET", path: "/api/v1/tokens", name: "GET tokens", permission: "token.manage", tag: "Tokens", summary: "Your API tokens", ok: { status: 200, description: "`{ tokens }`" } },
   createToken: { method: "POST", path: "/api/v1/tokens", name: "POST token", permission: "token.manage", tag: "Tokens", summary: "Create an API token (shown once)", body: newTokenSchema, ok: { status: 201, description: "`{ token, apiToken }`" } },
   revokeToken: { method: "DELETE", path: "/api/v1/tokens/{id}", name: "DELETE token", permission: "token.manage", tag: "Tokens", summary: "Revoke an API token", params: uuidParam, ok: { status: 200, description: "`{ apiToken }`" } },
+
+  // ── webhooks
+  listWebhooks: { method: "GET", path: "/api/v1/webhooks", name: "GET webhooks", permission: "webhook.manage", tag: "Webhooks", summary: "Webhook subscriptions with their delivery counts (never their secrets)", ok: { status: 200, description: "`{ subscriptions }`" } },
+  createWebhook: {
+    method: "POST",
+    path: "/api/v1/webhooks",
+    name: "POST webhook",
+    permission: "webhook.manage",
+    tag: "Webhooks",
+    summary: "Subscribe a URL to events",
+    description: "Deliveries are POSTed as JSON with `Faultline-Event`, `Faultline-Delivery` and `Faultline-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\" with the secret>`. A non-2xx answer or no answer within 10 s is retried with exponential backoff (10 s doubling, at most an hour apart) for 24 hours. The secret is in this response only.",
+    body: webhookSubscriptionInput,
+    ok: { status: 201, description: "`{ subscription, secret }`" },
+  },
+  patchWebhook: { method: "PATCH", path: "/api/v1/webhooks/{id}", name: "PATCH webhook", permission: "webhook.manage", tag: "Webhooks", summary: "Pause or resume a subscription", params: uuidParam, body: z.strictObject({ active: z.boolean({ error: "must be true or false" }) }), ok: { status: 200, description: "`{ subscription }`" } },
+  deleteWebhook: { method: "DELETE", path: "/api/v1/webhooks/{id}", name: "DELETE webhook", permission: "webhook.manage", tag: "Webhooks", summary: "Delete a subscription and its delivery log", params: uuidParam, ok: { status: 204, description: "Deleted" } },
+  webhookDeliveries: { method: "GET", path: "/api/v1/webhooks/{id}/deliveries", name: "GET webhook deliveries", permission: "webhook.manage", tag: "Webhooks", summary: "A subscription's deliveries, newest first, with every attempt (status code, error, time)", params: uuidParam, ok: { status: 200, description: "`{ deliveries }`" } },
+  redeliverWebhook: { method: "POST", path: "/api/v1/webhooks/deliveries/{id}/redeliver", name: "POST webhook redeliver", permission: "webhook.manage", tag: "Webhooks", summary: "Send a delivery again now (a new attempt in its log)", params: uuidParam, ok: { status: 202, description: "Queued" } },
 } as const satisfies Record<string, Endpoint>;
 
 export type ApiOperation = keyof typeof api;

@@ -6,6 +6,7 @@ import { loadDiagnosisConfig } from "../lib/diagnosis/config";
 import { Worker, type WorkerOptions } from "./orchestrator/worker";
 import { applyHealthReport } from "./orchestrator/health-pause";
 import { checkHealth, startHealthMonitor } from "./health";
+import { WebhookDispatcher } from "./webhooks";
 
 /** A worker's options from the environment (the worker process and the CLI's in-process worker). */
 export function workerOptions(handle: DbHandle, databaseUrl: string): WorkerOptions {
@@ -42,10 +43,13 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     onReport: (report) => void applyHealthReport(handle.db, worker.id, report, (m) => console.log(`[worker] ${m}`)).catch((err) => console.error(`[worker] health pause failed: ${err instanceof Error ? err.message : err}`)),
     log: (m) => console.log(`[worker] health ${m}`),
   });
+  // Webhook deliveries: their own loop beside the missions, never awaited by them.
+  const webhooks = new WebhookDispatcher({ db: handle.db, retryBaseMs: e.FAULTLINE_WEBHOOK_RETRY_MS, log: (m) => console.log(`[worker] ${m}`) });
+  webhooks.start();
   await new Promise<void>((resolve) => {
     const shutdown = (sig: string) => {
       console.log(`[worker] ${sig}: finishing or releasing held missions…`);
-      void worker.stop().then(resolve);
+      void Promise.all([worker.stop(), webhooks.stop()]).then(() => resolve());
     };
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));

@@ -39,6 +39,7 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
     ...(can(user, "user.manage") ? [{ href: "/admin/users", label: "Users", icon: "☺" }] : []),
     ...(can(user, "policy.manage") ? [{ href: "/admin/policies", label: "Gate policies", icon: "⚖" }] : []),
     ...(can(user, "policy.manage") ? [{ href: "/admin/authority", label: "Authority policy", icon: "§" }] : []),
+    ...(can(user, "webhook.manage") ? [{ href: "/admin/webhooks", label: "Webhooks", icon: "↗" }] : []),
   ];
 
   return (

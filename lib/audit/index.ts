@@ -63,6 +63,10 @@ export const AUDIT_ACTIONS = [
   "saved_query.delete",
   "history.export",
   "audit.export",
+  "webhook.create",
+  "webhook.update",
+  "webhook.delete",
+  "webhook.redeliver",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -24,6 +24,7 @@ export const ACTIONS = [
   "policy.manage",
   "token.manage",
   "account.manage",
+  "webhook.manage",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -59,6 +60,8 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   "token.manage": ROLES,
   /** Change one's own password (everyone who can sign in). */
   "account.manage": ROLES,
+  /** Webhook subscriptions (where gate, proposal and mission events are sent, with their secrets) and their delivery log. */
+  "webhook.manage": ["admin"],
 };
 
 export interface Principal {

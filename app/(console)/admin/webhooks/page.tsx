@@ -1,0 +1,46 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getDb } from "@/db/client";
+import { listWebhookDeliveries, listWebhookSubscriptions } from "@/db/queries/webhooks";
+import { WebhooksAdmin } from "@/components/admin/webhooks-admin";
+import { LiveRefresh } from "@/components/realtime/live-refresh";
+import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { getPrincipal } from "@/server/auth";
+
+export const metadata: Metadata = { title: "Webhooks" };
+export const dynamic = "force-dynamic";
+
+/** Webhook subscriptions (issue 15) and each one's delivery log, with redeliver. */
+export default async function WebhooksPage() {
+  const user = await getPrincipal();
+  if (!user) redirect("/login?callbackUrl=/admin/webhooks");
+  if (!can(user, "webhook.manage")) {
+    return (
+      <p className="notice" role="alert">
+        {describeMissingPermission(user, "webhook.manage")}
+      </p>
+    );
+  }
+  const db = getDb();
+  const subscriptions = await listWebhookSubscriptions(db);
+  const deliveries = Object.fromEntries(await Promise.all(subscriptions.map(async (s) => [s.id, (await listWebhookDeliveries(db, s.id, 20)).map((d) => ({ id: d.id, eventType: d.eventType, missionId: d.missionId, status: d.status, attempts: d.attempts, createdAt: d.createdAt }))] as const)));
+  return (
+    <div className="stack">
+      <LiveRefresh />
+      <header className="page-head">
+        <div>
+          <h1 className="page-title">Webhooks</h1>
+          <p className="muted">
+            Faultline POSTs gate, proposal and mission events to these URLs as they happen, signed with each subscription&apos;s secret (header <code>Faultline-Signature: t=…,v1=…</code>: HMAC-SHA256 of{" "}
+            <code>&lt;t&gt;.&lt;body&gt;</code>). A failed delivery is retried with exponential backoff for 24 hours; every attempt is in the log below. See{" "}
+            <a className="link" href="/api-reference#createWebhook">
+              the API reference
+            </a>
+            .
+          </p>
+        </div>
+      </header>
+      <WebhooksAdmin subscriptions={subscriptions} deliveries={deliveries} />
+    </div>
+  );
+}

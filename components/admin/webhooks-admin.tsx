@@ -1,0 +1,187 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useId, useState, useTransition, type FormEvent } from "react";
+import { createWebhookAction, deleteWebhookAction, redeliverWebhookAction, setWebhookActiveAction } from "@/app/(console)/admin/webhooks/actions";
+import type { WebhookSubscriptionView } from "@/db/queries/webhooks";
+import type { WebhookAttempt } from "@/db/schema";
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENTS } from "@/lib/webhooks";
+import { RelativeTime } from "../ui/relative-time";
+import { IconBadge } from "../ui/status";
+import { FieldMessages, FormErrorBox, ShownOnce, toFormError, type FormError } from "./form-errors";
+
+export interface DeliveryRow {
+  id: string;
+  eventType: string;
+  missionId: string | null;
+  status: "pending" | "delivered" | "gave_up";
+  attempts: WebhookAttempt[];
+  createdAt: string;
+}
+
+const DELIVERY_STATE = {
+  delivered: { icon: "✓", label: "Delivered", tone: "success" },
+  pending: { icon: "↻", label: "Retrying", tone: "paused" },
+  gave_up: { icon: "✕", label: "Gave up", tone: "failed" },
+} as const;
+
+/** What each attempt got: "500 → 200", or the error when no answer came. */
+function attemptsLine(attempts: WebhookAttempt[]): string {
+  return attempts.length ? attempts.map((a) => (a.status === null ? `no answer (${a.error})` : String(a.status))).join(" → ") : "not yet sent";
+}
+
+export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: WebhookSubscriptionView[]; deliveries: Record<string, DeliveryRow[]> }) {
+  const router = useRouter();
+  const ids = { url: useId(), desc: useId(), e: useId() };
+  const [err, setErr] = useState<FormError | null>(null);
+  const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
+  const [pending, start] = useTransition();
+
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    start(async () => {
+      const r = await createWebhookAction({ url: String(f.get("url") ?? ""), events: f.getAll("events").map(String) as never, description: String(f.get("description") ?? "") || null });
+      if (r.status === "error") return setErr(toFormError(r.error));
+      setErr(null);
+      setCreated({ url: r.data.url, secret: r.data.secret });
+      form.reset();
+      router.refresh();
+    });
+  }
+  const act = (run: () => Promise<{ status: string; error?: { message: string } }>) =>
+    start(async () => {
+      const r = await run();
+      if (r.status === "error" && r.error) return setErr({ message: r.error.message, fields: [] });
+      setErr(null);
+      router.refresh();
+    });
+
+  return (
+    <>
+      <section className="card adm-panel stack-tight" aria-labelledby="new-webhook-title">
+        <h2 className="section-title" id="new-webhook-title">
+          New subscription
+        </h2>
+        <form className="stack-tight" onSubmit={onSubmit} noValidate data-testid="new-webhook-form">
+          <div className="field">
+            <label htmlFor={ids.url}>URL (receives a POST per event)</label>
+            <input id={ids.url} name="url" type="text" inputMode="url" autoComplete="off" placeholder="https://hooks.example.org/faultline" aria-invalid={err?.fields.some((x) => x.path === "url") || undefined} aria-describedby={`${ids.e}-url`} />
+            <FieldMessages id={`${ids.e}-url`} err={err} path="url" />
+          </div>
+          <fieldset className="field" aria-describedby={`${ids.e}-events`}>
+            <legend>Events</legend>
+            {WEBHOOK_EVENTS.map((ev) => (
+              <label key={ev} className="row">
+                <input type="checkbox" name="events" value={ev} defaultChecked={ev === "gate.opened" || ev === "proposal.pending"} /> <code>{ev}</code> <span className="muted small">{WEBHOOK_EVENT_DESCRIPTIONS[ev]}</span>
+              </label>
+            ))}
+            <FieldMessages id={`${ids.e}-events`} err={err} path="events" />
+          </fieldset>
+          <div className="field">
+            <label htmlFor={ids.desc}>Description (optional)</label>
+            <input id={ids.desc} name="description" type="text" autoComplete="off" placeholder="ops pager" />
+          </div>
+          <div className="row">
+            <button type="submit" className="btn btn-primary" disabled={pending} data-testid="new-webhook-submit">
+              {pending ? "Subscribing…" : "Subscribe"}
+            </button>
+          </div>
+        </form>
+        <FormErrorBox err={err} testId="webhook-error" />
+        <div aria-live="polite">{created ? <ShownOnce label={`Signing secret of ${created.url}`} value={created.secret} note="Shown only now: your receiver needs it to check each delivery's Faultline-Signature." testId="new-webhook-secret" /> : null}</div>
+      </section>
+
+      {subscriptions.length === 0 ? (
+        <p className="notice" data-testid="webhooks-empty">
+          No subscriptions yet.
+        </p>
+      ) : (
+        subscriptions.map((s) => (
+          <section key={s.id} className="card adm-panel stack-tight" data-testid="webhook" aria-label={`Webhook ${s.url}`}>
+            <div className="row">
+              <h2 className="section-title">
+                <code>{s.url}</code>
+              </h2>
+              <IconBadge icon={s.active ? "✓" : "‖"} label={s.active ? "Active" : "Paused"} tone={s.active ? "success" : "neutral"} testId="webhook-state" value={s.active ? "active" : "paused"} />
+            </div>
+            <p className="small">
+              {s.events.map((e) => (
+                <code key={e}>{e} </code>
+              ))}
+              {s.description ? <span className="muted"> — {s.description}</span> : null}
+            </p>
+            <p className="small muted" data-testid="webhook-counts">
+              {s.delivered} delivered, {s.pending} retrying, {s.gaveUp} given up
+            </p>
+            <div className="row">
+              <button type="button" className="btn btn-secondary" disabled={pending} onClick={() => act(() => setWebhookActiveAction({ id: s.id, active: !s.active }))}>
+                {s.active ? "Pause" : "Resume"}
+              </button>
+              <button type="button" className="btn btn-danger" disabled={pending} onClick={() => window.confirm(`Delete the webhook to ${s.url} and its delivery log?`) && act(() => deleteWebhookAction({ id: s.id }))}>
+                Delete
+              </button>
+            </div>
+            {(deliveries[s.id] ?? []).length ? (
+              <div className="table-wrap">
+                <table className="table" data-testid="webhook-deliveries">
+                  <caption className="sr-only">Latest deliveries to {s.url}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">Event</th>
+                      <th scope="col">State</th>
+                      <th scope="col">Attempts</th>
+                      <th scope="col">
+                        <span className="sr-only">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {deliveries[s.id].map((d) => {
+                      const st = DELIVERY_STATE[d.status];
+                      const last = d.attempts.at(-1);
+                      return (
+                        <tr key={d.id} data-testid="webhook-delivery" data-status={d.status}>
+                          <td>
+                            <RelativeTime iso={d.createdAt} />
+                          </td>
+                          <td>
+                            <code>{d.eventType}</code>
+                            {d.missionId ? (
+                              <>
+                                {" "}
+                                <a className="link small" href={`/missions/${d.missionId}`}>
+                                  mission
+                                </a>
+                              </>
+                            ) : null}
+                          </td>
+                          <td>
+                            <IconBadge icon={st.icon} label={st.label} tone={st.tone} testId="webhook-delivery-state" value={d.status} />
+                          </td>
+                          <td className="small" data-testid="webhook-attempts">
+                            {attemptsLine(d.attempts)}
+                            {last?.error ? <div className="muted">{last.error}</div> : null}
+                          </td>
+                          <td>
+                            <button type="button" className="btn btn-secondary btn-small" disabled={pending} onClick={() => act(() => redeliverWebhookAction({ id: d.id }))}>
+                              Redeliver
+                            </button>
+                          </td>
+                        </tr>
+                      );
+                    })}
+                  </tbody>
+                </table>
+              </div>
+            ) : (
+              <p className="muted small">No deliveries yet.</p>
+            )}
+          </section>
+        ))
+      )}
+    </>
+  );
+}
