@@ -253,6 +253,51 @@ describe("faultline library", () => {
     expect(r.stderr).toMatch(/2 of 5 lines could not be answered/);
   });
 
+  it("imports entries with the reference document's own ids (PHYS-042, MAT-017, STATE-008), keeps them as given, and ranks them for a matching query", async () => {
+    const doc = [
+      "- failure_id: PHYS-042",
+      "  title: Internal latch",
+      "  category: Physical",
+      "  surface_symptom: Drawer shows 0 mm displacement on a pull within normal force; no flex, no sound",
+      "  hidden_reality: A hidden internal latch or child-safety catch holds the drawer shut.",
+      "  diagnostic_probe: Look and feel under the drawer front for a catch; push in slightly, then pull.",
+      "  resolution_path: Release the catch (press the tab), then pull with normal force.",
+      "  risk_level: Low",
+      "  context_tags: [drawer, furniture, latch]",
+      "- failure_id: MAT-017",
+      "  title: Swollen wooden drawer",
+      "  category: Material",
+      "  surface_symptom: Drawer moves a few mm then binds; force rises with humidity above 70 %",
+      "  hidden_reality: The wood absorbed moisture and swelled against the carcass.",
+      "  diagnostic_probe: Check the humidity and look for rub marks along the drawer sides.",
+      "  resolution_path: Pull with gentle side-to-side motion; dry the room; plane the rubbing edge later.",
+      "  risk_level: Medium",
+      "  context_tags: [drawer, wood, humidity]",
+      "- failure_id: STATE-008",
+      "  title: Cabinet locked by key",
+      "  category: State",
+      "  surface_symptom: Door does not move at all; a keyhole is visible on the front panel",
+      "  hidden_reality: The cabinet is locked.",
+      "  diagnostic_probe: Check the keyhole and ask whether a key is available.",
+      "  resolution_path: Unlock with the key, or escalate to a person.",
+      "  risk_level: Requires-Oversight",
+      "  context_tags: [cabinet, lock, key]",
+    ].join("\n");
+    const file = path.join(dataDir, "document-ids.yaml");
+    fs.writeFileSync(file, doc);
+    const r = await cli(["library", "import", file, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).ids.added).toEqual(["PHYS-042", "MAT-017", "STATE-008"]);
+    const q = await cli(["library", "query", "--json", JSON.stringify({ observed_symptom: "0 mm displacement on pull, drawer does not move, no flex", object_class: "drawer" }), "--limit", "3"]);
+    expect(q.code, q.stderr).toBe(0);
+    expect(JSON.parse(q.stdout).results[0].failure_id).toBe("PHYS-042");
+    const bad = path.join(dataDir, "bad-id.yaml");
+    fs.writeFileSync(bad, doc.replace("PHYS-042", "phys 42"));
+    const refused = await cli(["library", "import", bad]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/failure_id: must be an upper-case prefix and a number, such as FM-PHY-0001 or PHYS-042/);
+  });
+
   it("refuses a bad library file with the entry position, id, field and line; nothing is imported", async () => {
     const file = path.join(dataDir, "bad.yaml");
     fs.writeFileSync(file, jar.replace("FM-TST-0200", "FM-TST-0201").replace("risk_level: Low", "risk_level: Severe").replace("category: State", "category: Mood"));

@@ -198,7 +198,9 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
                where c.cid = any(${`{${norm.outcome.flatMap((o, i) => (o ? [i] : [])).join(",")}}`}::int[]))::float8 as outcome,
             (select count(*) from unnest(e.context_tags) t where t = any(q.tags))::float8 / greatest(1, least(cardinality(q.tags), 4))::float8 as tags,
             case when ${domain}::text = '' then 0
-                 when (${domain}::text = 'phy') = (e.failure_id like 'FM-PHY-%') then 1 else 0 end::float8 as domain,
+                 -- Software entries: Faultline's FM-SW series, or any entry with a machine-run probe or resolution
+                 -- (ids alone cannot say: a document's PHYS-042 and MAT-017 are physical, and so is FM-PHY-0001).
+                 when (${domain}::text = 'sw') = (e.failure_id like 'FM-SW-%' or e.probe_action is not null or e.resolution_action is not null) then 1 else 0 end::float8 as domain,
             cand.s1::float8 as s1
             ${opts.withRow ? sql`, to_jsonb(e) - 'search' as row` : sql``}
           from cand join library_entries e on e.failure_id = cand.failure_id, q, qsum

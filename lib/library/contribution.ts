@@ -40,9 +40,9 @@ const reasonSchema = z.string({ error: "is required: say why" }).trim().min(3, "
 /** What a contributor sends (form or REST). `entry` is validated separately: fully on submit, partially for a draft. */
 export const contributionInputSchema = z.strictObject({
   /** The entry an edit changes; absent for a new entry. */
-  target_failure_id: z.string().regex(FAILURE_ID, "must be an existing failure id such as FM-PHY-0001").optional(),
+  target_failure_id: z.string().regex(FAILURE_ID, "must be an existing failure id such as FM-PHY-0001 or PHYS-042").optional(),
   /** The existing entry a new one is a variant of (after seeing the similar entries). */
-  variant_of: z.string().regex(FAILURE_ID, "must be a failure id such as FM-PHY-0001").nullish(),
+  variant_of: z.string().regex(FAILURE_ID, "must be a failure id such as FM-PHY-0001 or PHYS-042").nullish(),
   /** For a new entry: FM-PHY (physical) or FM-SW (software) ids. Guessed from the entry when absent. */
   domain: z.enum(DOMAINS, { error: "must be physical or software" }).optional(),
   summary: z.string().trim().max(500, "must be at most 500 characters").default(""),

@@ -47,11 +47,15 @@ export type ResolutionAction = z.infer<typeof resolutionActionSchema>;
 
 const text = (min: number, max: number) => z.string().trim().min(min, `must be at least ${min} characters`).max(max, `must be at most ${max} characters`);
 
-export const FAILURE_ID = /^FM-[A-Z]{2,5}-\d{4,6}$/;
+/**
+ * A failure id: Faultline's series (`FM-PHY-0001`, `FM-SW-0004`) or any document's own `PREFIX-NUMBER`
+ * (`PHYS-042`, `MAT-017`, `STATE-008`): an upper-case prefix (letters, digits, inner dashes) and a number.
+ */
+export const FAILURE_ID = /^[A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*-\d{1,6}$/;
 
 export const entrySchema = z.strictObject({
   /** Immutable identifier, e.g. FM-PHY-0001. */
-  failure_id: z.string().regex(FAILURE_ID, "must look like FM-PHY-0001 (FM, a 2–5 letter domain, a 4–6 digit number)"),
+  failure_id: z.string().regex(FAILURE_ID, "must be an upper-case prefix and a number, such as FM-PHY-0001 or PHYS-042"),
   title: text(2, 80).optional(),
   category: z.enum(CATEGORIES, { error: `must be one of ${CATEGORIES.join(", ")}` }),
   surface_symptom: text(10, 400),

@@ -13,7 +13,7 @@ const reason = z.string().trim().min(5, "say why in at least 5 characters (it go
 
 /** An admin deprecates or restores an entry with a reason: one new library version (library.manage). */
 export const setEntryDeprecatedAction = authedAction(
-  { name: "setEntryDeprecated", permission: "library.manage", input: z.object({ failureId: z.string().regex(FAILURE_ID, "must be a failure id like FM-PHY-0001"), deprecated: z.boolean(), reason }) },
+  { name: "setEntryDeprecated", permission: "library.manage", input: z.object({ failureId: z.string().regex(FAILURE_ID, "must be a failure id like FM-PHY-0001 or PHYS-042"), deprecated: z.boolean(), reason }) },
   async (input, { user, actor }) => {
     const version = await setEntryDeprecated(getDb(), { ...input, authorId: userActorId(user.id), audit: actor });
     return { version, failureId: input.failureId, deprecated: input.deprecated };

@@ -11,6 +11,6 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute<{ id: string }>(api.libraryEntry, async ({ params }) => {
   const id = params.id.toUpperCase();
   const detail = FAILURE_ID.test(id) ? await entryDetail(getDb(), id) : null;
-  if (!detail) throw new AppError("not_found", { userMessage: `Failure mode ${params.id} does not exist. Ids look like FM-PHY-0001; search with GET /api/v1/library/entries?q=…` });
+  if (!detail) throw new AppError("not_found", { userMessage: `Failure mode ${params.id} does not exist. Ids look like FM-PHY-0001 or PHYS-042; search with GET /api/v1/library/entries?q=…` });
   return Response.json(detail);
 });
