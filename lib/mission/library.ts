@@ -4,7 +4,9 @@ import type { ActionCheck, Category, ProbeAction, ResolutionAction, RiskLevel } 
 import type { ToolError, ToolResult } from "../tools/result";
 import type { EvidenceRecord } from "../tools/evidence";
 import type { StepDefinition } from "./definition";
-import type { AgentState, GateDecision, MissionState } from "./types";
+import type { AgentState, GateDecision, HypothesisOutcome, LibraryGateInfo, LibraryGateStage, LibraryHypothesis, LibraryWalk, MissionState } from "./types";
+
+export type { HypothesisOutcome, LibraryGateInfo, LibraryGateStage, LibraryHypothesis, LibraryWalk } from "./types";
 
 /**
  * The Failure Mode Reference Library's Output Protocol in the orchestrator (000, "Output Protocol",
@@ -27,68 +29,12 @@ export interface LibraryQuery {
   environmental_context?: string[];
 }
 
-/** A ranked hypothesis as recorded in `library.hypotheses`: the entry as it was when it was consulted. */
-export interface LibraryHypothesis {
-  failure_id: string;
-  rank: number;
-  match_score: number;
-  title: string;
-  category: string;
-  risk_level: RiskLevel;
-  risk_notes: string | null;
-  diagnostic_probe: string;
-  resolution_path: string;
-  probe_action: ProbeAction | null;
-  resolution_action: ResolutionAction | null;
-}
-
-export type HypothesisOutcome = "confirmed" | "rejected" | "resolved" | "unresolved" | "skipped";
-
 /** What the library answered for a failure. `error`: the query itself failed (the protocol is skipped). */
 export interface LibraryConsultation {
   libraryVersion: number | null;
   abstained: boolean;
   hypotheses: LibraryHypothesis[];
   error?: string;
-}
-
-/** The walk over a failed step's hypotheses (AgentState.library). */
-export interface LibraryWalk {
-  step: number;
-  /** seq of the `library.hypotheses` event (the library_matches key). */
-  seq: number;
-  hypotheses: Array<LibraryHypothesis & { outcome: HypothesisOutcome | null }>;
-  /** The hypothesis being worked on (index into hypotheses). */
-  current: number;
-  /** probe → (confirmed) resolve → rerun; rejected or unresolved → the next hypothesis's probe. */
-  stage: "probe" | "resolve" | "rerun";
-  /** A Requires-Oversight hypothesis's probe was allowed by an operator (Layer 4). */
-  oversightApproved: boolean;
-  /** Its probe/resolution action could not run or decide: an operator is asked instead. */
-  actionFailed: boolean;
-  /** An operator's decision at a library gate, recorded as a library event at the next boundary. */
-  decision: { stage: LibraryGateStage; decision: GateDecision } | null;
-}
-
-export type LibraryGateStage = "oversight" | "probe" | "resolution";
-
-/** What a library gate (and the exhausted escalation) shows about the hypothesis. */
-export interface LibraryGateInfo {
-  stage: LibraryGateStage | "exhausted";
-  failure_id: string | null;
-  title: string | null;
-  risk_level: RiskLevel | null;
-  risk_notes: string | null;
-  match_score: number | null;
-  rank: number | null;
-  total: number;
-  diagnostic_probe: string | null;
-  resolution_path: string | null;
-  /** Why an action did not run by itself (no action, risk, unknown placeholder, failed run). */
-  note: string | null;
-  /** The exhausted escalation: flagged for investigation, with every hypothesis tried. */
-  flagged: boolean;
-  tried: Array<{ failure_id: string; title: string; outcome: HypothesisOutcome | null }>;
 }
 
 /** What the next library step of a walking agent is (nextAction's part). */
