@@ -10,7 +10,7 @@ import { applyEvent } from "./reducer";
 import { recoveryStepKey, type DiagnosisProposalRecord, type MissionEvent, type NewMissionEvent } from "./events";
 import { chooseRecovery, helperSteps, rerunOverrides, STUCK_LOOP_REPEATS, stuckLoop, type PatternRef, type RecoveryChoice } from "./recovery";
 import { allProvidersFailed, describeCall, approvalGate, exhaustedInfo, libraryGate, phaseGate, recoveryGate, stepLabel, toAgentError } from "./failure";
-import { actionVerdict, buildLibraryQuery, failureContext, LIBRARY_ACTION_TIMEOUT_MS, LIBRARY_HYPOTHESES, noveltyDraft, substituteAction, type LibraryConsultation, type LibraryQuery } from "./library";
+import { actionVerdict, buildLibraryQuery, failureContext, LIBRARY_ACTION_TIMEOUT_MS, LIBRARY_HYPOTHESES, noveltyDraft, substituteAction, WEAK_MATCH_BELOW, type LibraryConsultation, type LibraryQuery } from "./library";
 import { nextAction, phaseTimeLeft, type NextAction } from "./next-action";
 import * as t from "./transitions";
 import type { AgentError, AgentState, EvidenceRecord, MissionState } from "./types";
@@ -467,8 +467,11 @@ async function planAfterFailure(
     const found = await io.library(query, LIBRARY_HYPOTHESES);
     // An optional agent's failure never holds the mission: its hypotheses are recorded, not walked.
     const walked = a.priority !== "optional";
-    events.push(t.libraryHypotheses(a, index, query, found, walked));
-    if (found.hypotheses.length && walked) return { events, recovering: true, choice: null };
+    // Weak matches are listed, never probed: the walk covers only hypotheses likely enough to be the cause.
+    const strong = found.hypotheses.filter((h) => h.match_score >= WEAK_MATCH_BELOW);
+    const weak = found.hypotheses.filter((h) => h.match_score < WEAK_MATCH_BELOW);
+    events.push(t.libraryHypotheses(a, index, query, { ...found, hypotheses: strong }, walked, weak));
+    if (strong.length && walked) return { events, recovering: true, choice: null };
     if (!found.error && !found.hypotheses.length) {
       const physical = Boolean(query.force_applied) || !["shell", "http", "file", "llm"].some((x) => query.object_class?.startsWith(`${x}:`));
       const draft = noveltyDraft(query, error, d, { missionId: state.id, failedSeq: state.seq, physical });

@@ -52,7 +52,7 @@ export type MissionEventBody =
   /** The stuck-loop detector stopped a repeated identical failing action. */
   | { type: "recovery.loop_detected"; payload: { agent: string; attempt: number; step: number; signature: string; count: number } }
   /** 000 Output Protocol: the library's ranked hypotheses for a failed step (or its abstention). */
-  | { type: "library.hypotheses"; payload: { agent: string; attempt: number; step: number; query: LibraryQuery; libraryVersion: number | null; abstained: boolean; hypotheses: LibraryHypothesis[]; error?: string; /** false: recorded only (an optional agent's failure never holds the mission for a walk). */ walked?: boolean } }
+  | { type: "library.hypotheses"; payload: { agent: string; attempt: number; step: number; query: LibraryQuery; libraryVersion: number | null; abstained: boolean; hypotheses: LibraryHypothesis[]; error?: string; /** false: recorded only (an optional agent's failure never holds the mission for a walk). */ walked?: boolean; /** Matches below WEAK_MATCH_BELOW: listed, never probed. */ weak?: LibraryHypothesis[] } }
   /** No entry matched: the failure is logged as novel and a contribution draft is created for reviewers. */
   | { type: "library.novel"; payload: { agent: string; attempt: number; step: number; failedSeq: number; contributionId: string; draft: LibraryDraft } }
   /** A hypothesis's diagnostic probe: run as its probe_action, or performed by an operator. */

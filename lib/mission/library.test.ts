@@ -110,4 +110,41 @@ describe("the walk in the engine (simulation)", () => {
     expect(state.finalStatus).toBe("FAILED");
     expect(events.map((e) => e.type)).toContain("library.exhausted");
   });
+
+  it("weak matches (below the floor) are listed, never probed, never a gate: the failure goes to its diagnosis' own gate", async () => {
+    const probed: string[] = [];
+    const gates: string[] = [];
+    const { state, events } = await simulate(definition({ agents: [{ name: "builder", priority: "critical", steps: [nodeStep("x")] }] }), {
+      outcome: () => ({ kind: "fail", error: { code: "EXIT_NONZERO", message: "exit 3", exitCode: 3 } }),
+      decide: (g: GateState) => {
+        gates.push(`${g.kind}:${g.error.library?.stage ?? "-"}`);
+        return g.kind === "library" ? "reject" : "abort";
+      },
+      library: async () => ({ libraryVersion: 1, abstained: false, hypotheses: [hyp("FM-SW-0010", { match_score: 0.8, probe_action: null }), hyp("FM-SW-0011", { rank: 2, match_score: 0.24 }), hyp("FM-SW-0012", { rank: 3, match_score: 0.14 })] }),
+      libraryAction: (_a, _s, kind) => {
+        probed.push(kind);
+        return { kind: "ok" };
+      },
+    });
+    const consulted = events.find((e) => e.type === "library.hypotheses")!;
+    expect((consulted.payload as { hypotheses: LibraryHypothesis[] }).hypotheses.map((h) => h.failure_id)).toEqual(["FM-SW-0010"]);
+    expect((consulted.payload as { weak?: LibraryHypothesis[] }).weak?.map((h) => h.failure_id)).toEqual(["FM-SW-0011", "FM-SW-0012"]);
+    expect(consulted.impact).toMatch(/Weak matches \(below 0\.30\), listed but not probed: FM-SW-0011 .*\(0\.24\); FM-SW-0012 .*\(0\.14\)/);
+    // Only the strong hypothesis reached a person (no probe action: an operator probes it); the weak ones never did.
+    expect(gates[0]).toBe("library:probe");
+    expect(gates.filter((g) => g.startsWith("library:probe"))).toHaveLength(1);
+    expect(probed).toEqual([]);
+    expect(state.finalStatus).toBe("FAILED");
+
+    // Weak matches only: no walk, no novel draft; the response matrix's gate comes at once.
+    const gatesOnly: string[] = [];
+    const weakOnly = await simulate(definition({ agents: [{ name: "builder", priority: "critical", steps: [nodeStep("x")] }] }), {
+      outcome: () => ({ kind: "fail", error: { code: "EXIT_NONZERO", message: "exit 3", exitCode: 3 } }),
+      decide: (g: GateState) => (gatesOnly.push(g.kind), "abort"),
+      library: async () => ({ libraryVersion: 1, abstained: false, hypotheses: [hyp("FM-SW-0013", { match_score: 0.2 })] }),
+    });
+    expect(gatesOnly).toEqual(["agent"]);
+    expect(weakOnly.events.map((e) => e.type)).not.toContain("library.novel");
+    expect(weakOnly.events.find((e) => e.type === "library.hypotheses")!.impact).toMatch(/^No entry is likely enough to probe\. Weak matches/);
+  });
 });

@@ -18,6 +18,13 @@ export type { HypothesisOutcome, LibraryGateInfo, LibraryGateStage, LibraryHypot
 
 /** How many hypotheses a failure's walk considers (highest match first). */
 export const LIBRARY_HYPOTHESES = 3;
+/**
+ * A hypothesis whose match score (a calibrated probability that it is the cause: docs/library-ranking.md)
+ * is below this is a weak match: recorded and shown, never probed, never recommended. Below 0.3 a probe
+ * is more than twice as likely to waste a person's time as to find the cause, and a gate that asks for
+ * it misleads more than it helps (the demo's scp refusal once led to "probe CRLF line endings" at 0.14).
+ */
+export const WEAK_MATCH_BELOW = 0.3;
 /** Time limit of one probe or resolution action. */
 export const LIBRARY_ACTION_TIMEOUT_MS = 15_000;
 

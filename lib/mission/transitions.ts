@@ -9,7 +9,7 @@ import { explainFinalStatus, deriveFinalStatus } from "./status";
 import type { AgentError, AgentState, EvidenceRecord, GateDecision, GateState, MissionState, PauseKind } from "./types";
 import { compensationKey } from "./events";
 import type { DecisionRecord, HITLPrompt, NecessityLevel, ProposedAction } from "../authority/types";
-import type { LibraryConsultation, LibraryDraft, LibraryGateInfo, LibraryQuery } from "./library";
+import { WEAK_MATCH_BELOW, type LibraryConsultation, type LibraryDraft, type LibraryGateInfo, type LibraryHypothesis, type LibraryQuery } from "./library";
 
 /**
  * Builders for every transition: each returns the event with its RFC 001 §3.1 triple
@@ -387,17 +387,20 @@ export function loopDetected(agent: AgentState, step: number, loop: { signature:
 
 const pct = (x: number) => x.toFixed(2);
 
-export function libraryHypotheses(agent: AgentState, step: number, query: LibraryQuery, c: LibraryConsultation, walked = true): NewMissionEvent {
+export function libraryHypotheses(agent: AgentState, step: number, query: LibraryQuery, c: LibraryConsultation, walked = true, weak: LibraryHypothesis[] = []): NewMissionEvent {
   const list = c.hypotheses.map((h) => `${h.failure_id} ${h.title} (${pct(h.match_score)}, ${h.risk_level})`).join("; ");
+  const weakList = weak.length ? ` Weak matches (below ${pct(WEAK_MATCH_BELOW)}), listed but not probed: ${weak.map((h) => `${h.failure_id} ${h.title} (${pct(h.match_score)})`).join("; ")}.` : "";
   return {
     type: "library.hypotheses",
-    payload: { agent: agent.name, attempt: agent.attempt, step, query, libraryVersion: c.libraryVersion, abstained: c.abstained, hypotheses: c.hypotheses, walked, ...(c.error ? { error: c.error } : {}) },
+    payload: { agent: agent.name, attempt: agent.attempt, step, query, libraryVersion: c.libraryVersion, abstained: c.abstained, hypotheses: c.hypotheses, walked, ...(weak.length ? { weak } : {}), ...(c.error ? { error: c.error } : {}) },
     reason: `The failure of step ${step + 1} of "${agent.name}" was looked up in the failure-mode library${c.libraryVersion !== null ? ` (version ${c.libraryVersion})` : ""}: "${query.observed_symptom.slice(0, 160)}".`,
     impact: c.error
       ? `The library could not be queried (${c.error}); the failure is handled without it.`
       : c.hypotheses.length
-        ? `${c.hypotheses.length} hypothes${c.hypotheses.length === 1 ? "is" : "es"}, highest first: ${list}. ${walked ? "Each is probed in turn." : `"${agent.name}" is optional: they are recorded, not probed, and the mission goes on.`}`
-        : "No entry matched well enough: the library abstains, and the failure is logged as novel.",
+        ? `${c.hypotheses.length} hypothes${c.hypotheses.length === 1 ? "is" : "es"}, highest first: ${list}. ${walked ? "Each is probed in turn." : `"${agent.name}" is optional: they are recorded, not probed, and the mission goes on.`}${weakList}`
+        : weak.length
+          ? `No entry is likely enough to probe.${weakList} The failure is handled by its diagnosis.`
+          : "No entry matched well enough: the library abstains, and the failure is logged as novel.",
     evidence: { libraryVersion: c.libraryVersion, abstained: c.abstained, results: c.hypotheses.map((h) => ({ failure_id: h.failure_id, match_score: h.match_score })) },
   };
 }
