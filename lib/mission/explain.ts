@@ -228,7 +228,7 @@ function waiting(s: MissionState, g: GateState, failed: AgentState | null): Foun
         ? `"${g.agent}" asked: ${String(p!.action.args.question ?? "")} The mission continues when a person answers in the decision inbox.`
         : p
           ? `A proposal of "${g.agent}" (${p.action.tool}) is pending: ${p.decision?.reason ?? g.error.what} A decider approves, modifies or rejects it in the decision inbox.`
-          : `A ${g.kind} gate is open for "${g.agent}": ${g.error.what.trim().replace(/[.!?]$/, "")}${failed?.error ? ` (${failed.error.context.toolError.code})` : ""}. A decider answers it in the decision inbox.`,
+          : `${/^[aeiou]/.test(g.kind) ? "An" : "A"} ${g.kind} gate is open for "${g.agent}": ${g.error.what.trim().replace(/[.!?]$/, "")}${failed?.error ? ` (${failed.error.context.toolError.code})` : ""}. A decider answers it in the decision inbox.`,
       evidence: [{ type: "gate", id: g.id, kind: g.kind, openedAt: g.openedAt, ...(p ? { proposalId: p.id, pendingReason: p.decision?.pendingReason ?? null } : {}) }],
       counterfactual: { change: { type: "obtain_confirmation", from: "a decider of this mission's gates" }, expectedOutcome: "success", confidence: "medium" },
     },
