@@ -81,7 +81,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       const name = String(i.path[0]);
       return `  ${i.path.join(".")}: ${i.message}${secret.has(name) ? "" : ` (got ${JSON.stringify(cleaned[name])})`}`;
     });
-    throw new EnvError(`Invalid environment:\n${lines.join("\n")}\nFix these variables (see README "Configuration") and start again.`);
+    throw new EnvError(`Invalid environment:\n${lines.join("\n")}\nFix these variables (see docs/configuration.md) and start again.`);
   }
   return { ...parsed.data, dataDir: path.resolve(parsed.data.FAULTLINE_DATA_DIR) };
 }

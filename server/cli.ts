@@ -72,7 +72,7 @@ Usage:
                                           JSON Lines in, one ranked list per line out, in order
 
 Exit codes of 'mission run --wait': 0 SUCCESS, 1 FAILED, 3 PARTIAL_SUCCESS, 4 waiting at a gate;
-2 for invalid input; 1 for an ID that does not exist. Environment: DATABASE_URL, FAULTLINE_DATA_DIR (see README).`;
+2 for invalid input; 1 for an ID that does not exist. Environment: DATABASE_URL, FAULTLINE_DATA_DIR (see docs/configuration.md).`;
 
 class UsageError extends Error {}
 
@@ -564,7 +564,7 @@ main(process.argv.slice(2)).then(
       process.exit(EXIT.USAGE);
     }
     if (e instanceof EnvError) console.error(e.message);
-    else if (e instanceof DiagnosisConfigError) console.error(`${e.message}\nFix these variables (see README "Configuration") and start again.`);
+    else if (e instanceof DiagnosisConfigError) console.error(`${e.message}\nFix these variables (see docs/configuration.md) and start again.`);
     else if (isAppError(e)) console.error(e.userMessage);
     else console.error(`faultline: ${(e as Error).message ?? e}`);
     process.exit(1);

@@ -65,7 +65,7 @@ export function runDiagnoseCommand(text: string, out: (line: string) => void, er
   }
   const inputs = parseInputs(text);
   if (inputs.length === 0) {
-    err("diagnose: no input. Pass one Input Context as JSON, or several as JSON Lines (see README \"Diagnosis\").");
+    err("diagnose: no input. Pass one Input Context as JSON, or several as JSON Lines (see docs/guides/operator.md, \"Why it failed\").");
     return DIAGNOSE_EXIT.USAGE;
   }
   let invalid = 0;

@@ -65,7 +65,7 @@ export function LibraryQueryView({ params, answer, errors }: { params: Params; a
         ) : (
           <section className="stack-tight" aria-label="Ranked hypotheses">
             <p className="muted small">
-              Highest first. <strong>match_score</strong> is calibrated: of hypotheses scored around 0.8, about 80% were right on the labelled queries (see the README).
+              Highest first. <strong>match_score</strong> is calibrated: of hypotheses scored around 0.8, about 80% were right on the labelled queries (see docs/library-ranking.md).
             </p>
             <ol className="lib-ranked" data-testid="query-results">
               {answer.results.map((r, i) => (

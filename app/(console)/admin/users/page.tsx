@@ -28,7 +28,7 @@ export default async function UsersPage() {
         <div>
           <h1 className="page-title">Users</h1>
           <p className="muted">
-            {users.length} user{users.length === 1 ? "" : "s"}, {active} active. Roles decide what each person may do (the permission matrix is in the README); groups name teams for gate policies. Every
+            {users.length} user{users.length === 1 ? "" : "s"}, {active} active. Roles decide what each person may do (the permission matrix is in docs/guides/admin.md); groups name teams for gate policies. Every
             change here is in the audit log.
           </p>
         </div>
