@@ -101,8 +101,9 @@ describe("governance: map, measure, manage from the real records", () => {
     await tdb.db.update(users).set({ lastActiveAt: new Date(Date.now() - 60_000).toISOString() }).where(eq(users.id, ana.id));
 
     const fresh = await manageView(tdb.db, { slaMs: 3_600_000, onDutyMs: 900_000 });
-    // The first test's "Gov deploy" waits for approval of its high-risk step; "Gov stuck" for a failure's decision.
-    expect(fresh.openGates.map((g) => `${g.missionName}:${g.kind}`).sort()).toEqual(["Gov deploy:approval", "Gov stuck:library"]);
+    // The first test's "Gov deploy" waits for approval of its high-risk step; "Gov stuck" for a failure's decision
+    // (rsync is not on the allowlist: no library entry matches strongly, so the diagnosis' own gate waits).
+    expect(fresh.openGates.map((g) => `${g.missionName}:${g.kind}`).sort()).toEqual(["Gov deploy:approval", "Gov stuck:agent"]);
     expect(fresh.overdue).toBe(0);
     expect(fresh.unresolved.total).toBe(1);
     expect(fresh.unresolved.critical).toBe(1);
