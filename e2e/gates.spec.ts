@@ -16,6 +16,9 @@ test("an operator opens the waiting gate, chooses Skip, and watches the mission 
   const inbox = page.getByTestId("gate-panel").filter({ hasText: name });
   await expect(inbox).toBeVisible();
   await expect(inbox).toContainText(/"scp" is not on this mission's allowlist/);
+  // The gate leads with the truth: what failed, then the remedy the diagnosis recommends (a decision, not a retry).
+  await expect(inbox.getByTestId("gate-recommended")).toContainText("Recommended: Allow scp and retry");
+  await expect(inbox.getByRole("button").first()).toHaveAttribute("data-testid", "gate-option-allow_binary");
   await noSeriousA11yViolations(page);
   await inbox.getByRole("link").first().click();
   await expect(page).toHaveURL(new RegExp(`/missions/${id}`));
@@ -29,6 +32,18 @@ test("an operator opens the waiting gate, chooses Skip, and watches the mission 
   await expect(mission.finalStatus()).toHaveAttribute("data-value", "PARTIAL_SUCCESS");
   await expect(page.getByTestId("timeline-event").filter({ hasText: "gate.resolved" })).toContainText("scp is not approved for agents");
   await noSeriousA11yViolations(page);
+});
+
+test("an operator allows the refused binary for this mission at its gate; the retry runs it and the mission ends SUCCESS", async ({ operatorPage: page }) => {
+  const name = `allow ${Date.now()}`;
+  const id = await startMission(page.request, defs.gated(name, { priority: "critical", binary: "echo" }));
+  await waitForGate(page.request, id);
+  await page.goto(`/missions/${id}`);
+  const mission = new MissionPage(page);
+  await expect(mission.gate().getByTestId("gate-recommended")).toContainText("Allow echo and retry");
+  await mission.choose("allow_binary", "echo is harmless here");
+  await expect(mission.finalStatus()).toHaveAttribute("data-value", "SUCCESS");
+  await expect(page.getByTestId("timeline-event").filter({ hasText: "gate.resolved" })).toContainText("allow_binary");
 });
 
 test("Retry on a step that fails once against a loopback server and then succeeds ends SUCCESS", async ({ operatorPage: page }) => {

@@ -30,6 +30,7 @@ const OUTCOME: Record<GateDecision, string> = {
   reject: "The next hypothesis is considered.",
   done: "The failed step runs again; its evidence decides.",
   not_done: "The next hypothesis is considered.",
+  allow_binary: "The binary is allowed for this mission only, and the agent runs again.",
 };
 
 /** An option's keyboard shortcut (gates recorded before shortcuts existed use the first letter). */
@@ -122,6 +123,8 @@ export function GatePanel({
   }
 
   const technical = Object.entries(err.technical ?? {});
+  // The gate leads with the truth: what failed (above), then what the diagnosis recommends.
+  const recommended = gate.options.find((o) => o.recommended) ?? null;
 
   return (
     <section className="gate-panel" tabIndex={0} aria-label={`Gate for agent “${gate.agent}” in mission ${gate.missionName}`} aria-describedby={canDecide ? ids.hint : undefined} onKeyDown={onKeyDown} data-testid="gate-panel" data-gate-id={gate.id}>
@@ -158,6 +161,12 @@ export function GatePanel({
           <p className="gate-why">
             <strong>Why: </strong>
             {err.why}
+          </p>
+        ) : null}
+        {recommended ? (
+          <p data-testid="gate-recommended">
+            <strong>Recommended: </strong>
+            {recommended.label}. <span className="muted">{recommended.description}</span>
           </p>
         ) : null}
         {library ? <LibraryGateView info={library} /> : null}

@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { gateApproval, gateResolved, proposalDecided } from "../../lib/mission/transitions";
 import { timeoutRecord } from "../../lib/authority/authority";
 import { AppError } from "../../lib/errors";
-import type { GateDecision, GateState, MissionState } from "../../lib/mission";
+import { allowBinaryVerdict, type GateDecision, type GateState, type MissionState } from "../../lib/mission";
 import { approvedDecision, checkDecider, SYSTEM_ACTOR_ID, timeoutReason } from "../../lib/mission/gate-policy";
 import { SYSTEM_ACTOR, type AuditActor, type AuditVia } from "../../lib/audit";
 import type { Db, Executor, Tx } from "../client";
@@ -11,7 +11,7 @@ import { recordAudit } from "./audit-log";
 import { appendEvents } from "./events";
 import { getActorNames } from "./views";
 import { loadDecider } from "./users";
-import { decideProposal } from "./authority";
+import { decideProposal, getDefaultPolicy } from "./authority";
 import { env } from "../../lib/env";
 
 export async function listOpenGates(db: Executor) {
@@ -72,6 +72,16 @@ export async function decideGate(db: Db, params: DecideGateParams): Promise<Miss
     if (!gate.options.some((o) => o.action === params.decision)) {
       throw new AppError("unprocessable", { userMessage: `"${params.decision}" is not an option of this gate. Choose one of: ${gate.options.map((o) => o.action).join(", ")}.` });
     }
+    // Allowing a refused binary is a decision the authority checks first (issue 18): a deny rule refuses it.
+    let allowance: string | null = null;
+    if (params.decision === "allow_binary") {
+      const verdict = allowBinaryVerdict(m.state, gate.agent, (await getDefaultPolicy(tx)).rules);
+      if (!verdict.ok) {
+        refusal = { error: new AppError("forbidden", { userMessage: verdict.reason }), missionId: g.missionId };
+        return null;
+      }
+      allowance = `Allowed "${verdict.binary}" for this mission. ${verdict.reason}`;
+    }
     const policy = gate.policy ?? null;
     const approvals = gate.approvals ?? [];
     const check = checkDecider(policy, await loadDecider(tx, actor.id), { starterActorId: m.createdBy, approvals });
@@ -106,7 +116,7 @@ export async function decideGate(db: Db, params: DecideGateParams): Promise<Miss
       ({ state } = await appendEvents(tx, { missionId: g.missionId, actorId: actor.id, events: [gateResolved(gate, params.decision, params.note, at, actor.name)] }));
       await recordAudit(tx, actor, {
         action: "gate.decide",
-        summary: `${actor.name} chose ${params.decision} on gate "${gate.agent}" (${gate.kind}) of mission "${m.state.name}"${params.note ? `. Note: ${params.note}` : ""}`,
+        summary: `${actor.name} chose ${params.decision} on gate "${gate.agent}" (${gate.kind}) of mission "${m.state.name}"${allowance ? `. ${allowance}` : ""}${params.note ? `. Note: ${params.note}` : ""}`,
         target,
         missionId: g.missionId,
         before: { status: "open" },

@@ -1,5 +1,5 @@
 import { describeFailedEvidence } from "../tools/evidence";
-import { stepDefinitionOf } from "./steps";
+import { allowedBinariesOf, stepDefinitionOf } from "./steps";
 import { diagnose, patternTrigger, recoveryCandidates } from "../diagnosis/diagnose";
 import { diagnosticReflectionEvent } from "../diagnosis/context-log";
 import { inputContextFromToolError } from "../diagnosis/from-tool-error";
@@ -361,7 +361,7 @@ async function proposeNext(state: MissionState, agentName: string, io: EngineIO,
     rules: state.definition.rules,
     defaultPolicy: (await io.authority?.defaultPolicy()) ?? [],
     allowedTools: auto.tools,
-    allowedBinaries: io.allowedBinaries?.(state) ?? state.definition.allowedBinaries,
+    allowedBinaries: io.allowedBinaries?.(state) ?? allowedBinariesOf(state),
     workspace: io.authority?.workspace?.(state),
     observations: evidence ? { evidence } : undefined,
     history: { rejectedDigests },
@@ -442,7 +442,7 @@ async function planAfterFailure(
       patterns,
       maxAttempts: io.diagnosis!.maxRecoveryAttempts,
       fastPath: io.diagnosis!.fastPath,
-      allowedBinaries: io.allowedBinaries?.(state) ?? state.definition.allowedBinaries,
+      allowedBinaries: io.allowedBinaries?.(state) ?? allowedBinariesOf(state),
     });
   // Every LLM provider down is an infrastructure failure: health checks pause and resume missions; no step-level recovery.
   let choice = opts.noRecovery || allProvidersFailed(error) ? null : choose(d);

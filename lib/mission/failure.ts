@@ -1,5 +1,7 @@
 import type { UserFacingError } from "../errors";
-import { stepDefinitionOf } from "./steps";
+import { allowedBinariesOf, refusedBinary, stepDefinitionOf } from "./steps";
+import { ruleVerdict } from "../authority/authority";
+import type { Rule } from "../authority/rules";
 import type { HITLPrompt } from "../authority/types";
 import type { ToolError } from "../tools/result";
 import { agentDefinition, phaseDefinition, type Phase, type Priority, type StepDefinition } from "./definition";
@@ -137,8 +139,32 @@ function agentGateOptions(state: MissionState, agent: AgentState, err: AgentErro
   if (agent.priority === "critical" && phase.skippable) options.push(skipPhaseOption(state, agent.phase));
   options.push(abortOption(state));
   if (recovery) options.unshift(recoverOption(recovery));
+  // A binary refused by the allowlist: the remedy is a decision (allow it here, checked by the authority), not a retry.
+  const refused = refusedBinary(err.context.toolError);
+  if (refused) {
+    options.unshift(option("allow_binary", "l", `Allow ${refused} and retry`, `Allow "${refused}" for this mission only, then run "${agent.name}" again (attempt ${agent.attempt + 1}). The authority checks the step against the mission's rules and the default policy first: a rule that denies it refuses the allowance. The definition is not changed; the allowance is recorded with your name.`));
+    return recommend(options, "allow_binary");
+  }
   const fallback = agent.priority === "critical" ? "abort" : "skip";
   return recommend(options, recovery ? "recover" : err.recoverable && !loop ? "retry" : fallback);
+}
+
+/**
+ * Whether a person may allow the binary a gate's failure was refused for (allow_binary): the authority
+ * evaluates the refused step as if the binary were allowed, against the mission's rules and the default
+ * policy. A deny rule refuses the allowance (a person cannot overrule it); hold and allow let the person's
+ * decision stand, since a person is deciding.
+ */
+export function allowBinaryVerdict(state: MissionState, agentName: string, defaultPolicy: readonly Rule[]): { ok: true; binary: string; reason: string } | { ok: false; reason: string } {
+  const agent = state.agents[agentName];
+  const binary = refusedBinary(agent?.error?.context.toolError);
+  if (!agent?.error || !binary) return { ok: false, reason: `Agent "${agentName}" did not fail on a binary refused by the allowlist, so there is nothing to allow.` };
+  const step = stepDefinitionOf(state, agentName, agent.error.context.step);
+  const action = { tool: step.tool, args: step.args as Record<string, unknown> };
+  const v = ruleVerdict({ rules: state.definition.rules, defaultPolicy, allowedBinaries: [...allowedBinariesOf(state), binary], allowedTools: [step.tool] }, action);
+  const call = describeCall(step.tool, action.args) ?? step.tool;
+  if (v.effect === "deny") return { ok: false, reason: `The authority refuses to allow "${binary}": rule ${v.name} denies \`${call}\` (${v.reason.replace(/\.$/, "")}). A person cannot overrule a deny rule; choose another option, or ask an admin to change the rule.` };
+  return { ok: true, binary, reason: v.effect === "none" ? `No rule denies \`${call}\`.` : `Rule ${v.name} (${v.effect}) applies to \`${call}\`; your decision stands.` };
 }
 
 /** ADR-0003 "Apply recovery plan": run the plan's helper steps, then the failed step again. */

@@ -3,7 +3,7 @@ import { PERMISSIONS, ROLES, type Role } from "../auth/roles";
 import { groupsSchema } from "../auth/user-admin";
 
 /** Every decision a gate can offer; which ones a gate offers depends on its kind. */
-export const GATE_DECISIONS = ["retry", "skip", "abort", "retry_phase", "skip_phase", "resume", "restart_phase", "approve", "recover", "run_probe", "skip_hypothesis", "confirm", "reject", "done", "not_done"] as const;
+export const GATE_DECISIONS = ["retry", "skip", "abort", "retry_phase", "skip_phase", "resume", "restart_phase", "approve", "recover", "run_probe", "skip_hypothesis", "confirm", "reject", "done", "not_done", "allow_binary"] as const;
 export type GateDecision = (typeof GATE_DECISIONS)[number];
 /**
  * agent: an agent failed; phase: a phase failed; recovery: a worker died mid-step; approval: a high-risk

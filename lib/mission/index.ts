@@ -7,3 +7,4 @@ export * from "./failure";
 export * from "./next-action";
 export * as transitions from "./transitions";
 export * from "./simulate";
+export { allowedBinariesOf, refusedBinary } from "./steps";

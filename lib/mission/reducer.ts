@@ -8,11 +8,11 @@ import type { HypothesisOutcome, LibraryWalk } from "./library";
 import type { AgentState, CompensationState, GateState, MissionState, StepState } from "./types";
 
 import { SYSTEM_ACTOR_ID } from "./gate-policy";
-import { stepDefinitionOf } from "./steps";
+import { refusedBinary, stepDefinitionOf } from "./steps";
 import type { ProposalState } from "./types";
 
 /** Bump when MissionState's shape changes: stored snapshots of an older version are rebuilt by reduce(events). */
-export const STATE_VERSION = 8;
+export const STATE_VERSION = 9;
 
 /** An event that the state machine does not allow in the current state. Names the transition. */
 export class IllegalTransitionError extends Error {
@@ -473,6 +473,13 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         case "retry":
           putAgent({ ...a, status: "pending" });
           break;
+        case "allow_binary": {
+          // A person allowed the refused binary for this mission (the authority checked it first), then the agent retries.
+          const binary = refusedBinary(a.error?.context.toolError) ?? bad(`(allow_binary) for gate ${g.id}, whose failure is not a binary refused by the allowlist`);
+          if (!s.allowlistGrants.some((x) => x.binary === binary)) s.allowlistGrants = [...s.allowlistGrants, { binary, agent: a.name, gateId: g.id, by: e.actorId, at: e.at }];
+          putAgent({ ...a, status: "pending" });
+          break;
+        }
         case "skip":
           putAgent({ ...a, status: "skipped" });
           break;
@@ -632,6 +639,7 @@ function created(id: string, definition: MissionState["definition"], at: string,
     phaseFailure: null,
     completedSteps: [],
     compensations: [],
+    allowlistGrants: [],
     warnings: 0,
     createdAt: at,
     startedAt: null,

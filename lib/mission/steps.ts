@@ -1,5 +1,17 @@
 import { agentDefinition, type StepDefinition } from "./definition";
+import type { ToolError } from "../tools/result";
 import type { MissionState, ProposalState } from "./types";
+
+/** The binaries the mission's own steps may run: its definition's allowlist and what people allowed at gates. */
+export function allowedBinariesOf(s: Pick<MissionState, "definition" | "allowlistGrants">): string[] {
+  return [...new Set([...s.definition.allowedBinaries, ...(s.allowlistGrants ?? []).map((g) => g.binary)])];
+}
+
+/** The binary a shell step was refused because it is not on the mission's allowlist, or null for any other failure. */
+export function refusedBinary(e: ToolError | null | undefined): string | null {
+  const binary = e?.code === "NOT_ALLOWED" ? (e.details as { binary?: unknown } | undefined)?.binary : null;
+  return typeof binary === "string" && binary ? binary : null;
+}
 
 /**
  * The definition of step `index` of an agent's attempt: a scripted agent's from its definition; an

@@ -244,6 +244,7 @@ export function gateResolved(gate: GateState, decision: GateDecision, note: stri
     reject: gate.kind === "proposal" ? `The proposal of "${gate.agent}" does not run; the agent is told why and may propose something else.` : `${gate.error.library?.failure_id ?? "The hypothesis"} is rejected; the next hypothesis is considered.`,
     done: `Step ${(gate.step ?? 0) + 1} of "${gate.agent}" runs again; its own evidence decides whether the resolution worked.`,
     not_done: `${gate.error.library?.failure_id ?? "The hypothesis"} is unresolved; the next hypothesis is considered.`,
+    allow_binary: `The refused binary is allowed for this mission only; "${gate.agent}" runs again from its first step.`,
   };
   return {
     type: "gate.resolved",

@@ -206,11 +206,22 @@ export interface MissionState {
   completedSteps: Array<{ agent: string; attempt: number; step: number }>;
   /** Compensations to run (reverse order of completion), and their outcomes. */
   compensations: CompensationState[];
+  /** Binaries a person allowed at a gate for this mission only, through the authority (allow_binary). */
+  allowlistGrants: AllowlistGrant[];
   warnings: number;
   createdAt: string;
   startedAt: string | null;
   endedAt: string | null;
   finalStatus: FinalStatus | null;
+}
+
+export interface AllowlistGrant {
+  binary: string;
+  /** The agent whose refused step led to the grant, and the gate that granted it. */
+  agent: string;
+  gateId: string;
+  by: string;
+  at: string;
 }
 
 export interface CompensationState {

@@ -65,6 +65,8 @@ export function notAllowedError(binary: string, allowed: readonly string[]): Too
   return {
     code: "NOT_ALLOWED",
     message: `"${binary}" is not on this mission's allowlist (allowed: ${list}). Add it to allowedBinaries in the definition to let agents run it.`,
+    // What a gate needs to offer "allow it for this mission and retry" (lib/mission/failure.ts).
+    details: { binary, allowedBinaries: [...allowed] },
   };
 }
 

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { advance, type EngineIO } from "../../lib/mission/engine";
 import * as t from "../../lib/mission/transitions";
 import { isConnectionError, waitForDatabase } from "./db-outage";
-import { IllegalTransitionError, type MissionState } from "../../lib/mission";
+import { allowedBinariesOf, IllegalTransitionError, type MissionState } from "../../lib/mission";
 import { evaluateEvidence, getTool, runTool } from "../../lib/tools";
 import { loadDiagnosisConfig } from "../../lib/diagnosis/config";
 import { classify } from "../../lib/diagnosis/classify";
@@ -84,7 +84,7 @@ export async function runMission(ctx: RunContext, missionId: string): Promise<"w
 /** The worker's EngineIO: lease-fenced appends on PostgreSQL, real tools in the mission's workspace. */
 export function engineIO(ctx: RunContext, missionId: string): EngineIO {
   /** What a recovery helper step may run: the mission's and the worker's allowlists plus the recovery binaries. */
-  const recoveryAllowlist = (state: MissionState) => [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries, ...(ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES)])];
+  const recoveryAllowlist = (state: MissionState) => [...new Set([...allowedBinariesOf(state), ...ctx.allowedBinaries, ...(ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES)])];
   return {
     now: () => Date.now(),
     newId: () => randomUUID(),
@@ -124,7 +124,7 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
       await fs.mkdir(workspace, { recursive: true });
       // Recovery helper steps (the engine says which) may also run the recovery binaries (by default only `sleep`);
       // a library entry's probe or resolution action may also run `sh` (a reviewed script, in the workspace, time-limited).
-      const allowed = library ? [...recoveryAllowlist(state), ...LIBRARY_ACTION_BINARIES] : recovery ? recoveryAllowlist(state) : [...new Set([...state.definition.allowedBinaries, ...ctx.allowedBinaries])];
+      const allowed = library ? [...recoveryAllowlist(state), ...LIBRARY_ACTION_BINARIES] : recovery ? recoveryAllowlist(state) : [...new Set([...allowedBinariesOf(state), ...ctx.allowedBinaries])];
       // Each tool enforces timeoutMs itself and reports "did not complete within N ms". This signal is only
       // a backstop for a tool that does not: it fires a little later, or it would win the race and every
       // timeout would read "the step was cancelled" (found by the chaos suite, scenario f).

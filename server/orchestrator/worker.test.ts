@@ -5,7 +5,7 @@ import type { TestDatabase } from "../../db/test-helpers";
 import { appendEvents, createMission, listEventsAfter } from "../../db/queries/events";
 import { decideGate } from "../../db/queries/gates";
 import { ensureActor } from "../../db/queries/users";
-import { missions } from "../../db/schema";
+import { auditLog, missions } from "../../db/schema";
 import { demoMissions } from "../../db/seed/demo";
 import { freeLoopbackPort } from "../../lib/net";
 import { transitions as t, type MissionDefinition } from "../../lib/mission";
@@ -34,7 +34,8 @@ describe("the orchestrator worker on real PostgreSQL, processes and HTTP", () =>
     expect(s2.runState).toBe("paused");
     const gate = s2.gates.find((g) => g.status === "open")!;
     expect(gate.error.why).toMatch(/"scp" is not on this mission's allowlist/);
-    expect(gate.options.find((o) => o.recommended)?.action).toBe("abort");
+    // The remedy of an allowlist refusal is a decision: allow it for this mission and retry (issue 18).
+    expect(gate.options[0]).toMatchObject({ action: "allow_binary", label: "Allow scp and retry", recommended: true });
     expect(s3.finalStatus).toBe("PARTIAL_SUCCESS");
     expect(s3.agents["link-checker"].error?.message).toMatch(/broken links/);
     expect(s4.finalStatus).not.toBe("SUCCESS");
@@ -62,6 +63,39 @@ describe("the orchestrator worker on real PostgreSQL, processes and HTTP", () =>
     expect(Date.now() - decidedAt).toBeLessThan(1000);
     expect(done.finalStatus).toBe("FAILED");
     expect(done.gates[0]).toMatchObject({ decision: "skip", decidedBy: "user:op", note: "rsync is not installed here" });
+  });
+
+  it("a binary refused by the allowlist is allowed at its gate for this mission only, through the authority; the retry runs it", async () => {
+    await startWorker();
+    const m = await create(definition({ allowedBinaries: ["node"], agents: [{ name: "lister", priority: "critical", steps: [{ tool: "shell", args: { command: "ls", args: ["-a"] }, evidence: [{ exit_code: 0 }] }] }] }));
+    const atGate = await settle(m.id);
+    const gate = atGate.gates.find((g) => g.status === "open")!;
+    expect(gate.options.find((o) => o.recommended)).toMatchObject({ action: "allow_binary", label: "Allow ls and retry" });
+    await decideGate(tdb.db, { gateId: gate.id, decision: "allow_binary", note: null, actorId: "user:op", actorName: "Olivia Operator" });
+    const done = await settle(m.id);
+    expect(done.finalStatus).toBe("SUCCESS");
+    expect(done.allowlistGrants).toEqual([expect.objectContaining({ binary: "ls", agent: "lister", gateId: gate.id, by: "user:op" })]);
+    // The definition is not changed; the allowance is on the record with who made it.
+    expect(done.definition.allowedBinaries).toEqual(["node"]);
+    const audit = await tdb.db.select().from(auditLog).where(eq(auditLog.missionId, m.id));
+    expect(audit.find((r) => r.action === "gate.decide")?.summary).toMatch(/Olivia Operator chose allow_binary .*Allowed "ls" for this mission\. No rule denies `ls -a`/);
+  });
+
+  it("allowing a binary that a deny rule of the default policy forbids is refused, names the rule, and changes nothing", async () => {
+    await startWorker();
+    const m = await create(definition({ allowedBinaries: ["node"], agents: [{ name: "wiper", priority: "critical", steps: [{ tool: "shell", args: { command: "dd", args: ["if=/dev/zero", "of=/dev/null", "count=1"] } }] }] }));
+    const atGate = await settle(m.id);
+    const gate = atGate.gates.find((g) => g.status === "open")!;
+    expect(gate.options.some((o) => o.action === "allow_binary")).toBe(true);
+    await expect(decideGate(tdb.db, { gateId: gate.id, decision: "allow_binary", note: null, actorId: "user:op", actorName: "Olivia Operator" })).rejects.toMatchObject({
+      code: "forbidden",
+      userMessage: expect.stringMatching(/refuses to allow "dd": rule default-policy:no-(writes-outside-workspace|raw-device-writes) denies `dd if=\/dev\/zero of=\/dev\/null count=1`/),
+    });
+    const after = await state(m.id);
+    expect(after.gates.find((g) => g.id === gate.id)?.status).toBe("open");
+    expect(after.allowlistGrants).toEqual([]);
+    const audit = await tdb.db.select().from(auditLog).where(eq(auditLog.missionId, m.id));
+    expect(audit.find((r) => r.action === "gate.decide")).toMatchObject({ outcome: "refused" });
   });
 
   it("retry on a step that fails once against a loopback server, then succeeds, ends SUCCESS", async () => {
