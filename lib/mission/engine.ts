@@ -1,5 +1,5 @@
 import { describeFailedEvidence } from "../tools/evidence";
-import { allowedBinariesOf, stepDefinitionOf } from "./steps";
+import { allowedBinariesOf, refusedBinary, stepDefinitionOf } from "./steps";
 import { diagnose, patternTrigger, recoveryCandidates } from "../diagnosis/diagnose";
 import { diagnosticReflectionEvent } from "../diagnosis/context-log";
 import { inputContextFromToolError } from "../diagnosis/from-tool-error";
@@ -462,7 +462,8 @@ async function planAfterFailure(
   }
   // 000 Output Protocol: the library is consulted once per failure, after its diagnosis. Hypotheses → the walk
   // starts and the agent keeps running; an abstention → a novel failure with a draft, then ADR-0003 as before.
-  if (opts.diagnose && !opts.noRecovery && !allProvidersFailed(error) && io.library && state.definition.library !== false && !a.libraryConsulted.includes(index)) {
+  // A binary refused by the allowlist has a known cause and its own remedy at the gate (allow_binary): no walk.
+  if (opts.diagnose && !opts.noRecovery && !allProvidersFailed(error) && !refusedBinary(error) && io.library && state.definition.library !== false && !a.libraryConsulted.includes(index)) {
     const query = buildLibraryQuery(step, error, data, d);
     const found = await io.library(query, LIBRARY_HYPOTHESES);
     // An optional agent's failure never holds the mission: its hypotheses are recorded, not walked.
