@@ -33,6 +33,9 @@ const OUTCOME: Record<GateDecision, string> = {
   allow_binary: "The binary is allowed for this mission only, and the agent runs again.",
 };
 
+/** The first sentence of an option's description (the option itself, below, says the rest). */
+const firstSentence = (s: string) => /^.*?[.!?](?=\s|$)/.exec(s)?.[0] ?? s;
+
 /** An option's keyboard shortcut (gates recorded before shortcuts existed use the first letter). */
 const keyOf = (o: { action: string; key?: string }) => o.key ?? o.action[0];
 
@@ -166,7 +169,7 @@ export function GatePanel({
         {recommended ? (
           <p data-testid="gate-recommended">
             <strong>Recommended: </strong>
-            {recommended.label}. <span className="muted">{recommended.description}</span>
+            {recommended.label}: <span className="muted">{firstSentence(recommended.description)}</span>
           </p>
         ) : null}
         {library ? <LibraryGateView info={library} /> : null}

@@ -2,7 +2,6 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect } from "react";
 import type { MissionDetail } from "@/lib/views/mission-detail";
 import { fetchMission } from "../api-client";
 import { GatePanel } from "../gates/gate-panel";
@@ -34,10 +33,6 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
     initialData: initial,
   });
   useMissionEvents(id);
-  // Opened from the failure history at one event: bring it into view.
-  useEffect(() => {
-    if (highlightSeq) document.getElementById(`event-${highlightSeq}`)?.scrollIntoView({ block: "center" });
-  }, [highlightSeq]);
   const m = data.mission;
   const lastResolved = [...m.gates].reverse().find((g) => g.status === "resolved");
 

@@ -50,6 +50,8 @@ test("screenshots of every console page in both themes", async ({ adminPage: pag
         document.documentElement.style.colorScheme = t;
       }, scheme);
       await page.screenshot({ path: path.join(OUT, `${name}-${scheme}.png`) });
+      // The mission page's timeline, below the fold: the compact log (one row an event, steps grouped).
+      if (name === "mission") await page.getByTestId("timeline").screenshot({ path: path.join(OUT, `mission-timeline-${scheme}.png`) });
     }
   }
 });
