@@ -1,6 +1,7 @@
 import type { GateView } from "@/lib/views/gate-view";
 import type { MissionDetail } from "@/lib/views/mission-detail";
 import type { MissionListItem } from "@/server/read-models";
+import type { DiagnosisFeedbackView } from "@/db/queries/diagnosis-feedback";
 
 /** Error thrown by the client fetchers, carrying the server's message in words. */
 export class ApiError extends Error {
@@ -29,3 +30,4 @@ async function getJson<T>(url: string): Promise<T> {
 export const fetchMissions = () => getJson<{ missions: MissionListItem[] }>("/api/v1/missions").then((b) => b.missions);
 export const fetchMission = (id: string) => getJson<MissionDetail>(`/api/v1/missions/${encodeURIComponent(id)}`);
 export const fetchOpenGates = () => getJson<{ gates: GateView[] }>("/api/v1/gates").then((b) => b.gates);
+export const fetchDiagnosisFeedback = (id: string) => getJson<{ feedback: DiagnosisFeedbackView | null }>(`/api/v1/diagnoses/${encodeURIComponent(id)}/feedback`).then((b) => b.feedback);

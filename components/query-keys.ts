@@ -9,4 +9,7 @@ export const queryKeys = {
     all: ["gates"] as const,
     open: () => ["gates", "open"] as const,
   },
+  diagnoses: {
+    feedback: (id: string) => ["diagnoses", "feedback", id] as const,
+  },
 };

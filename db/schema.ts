@@ -662,3 +662,29 @@ export const webhookCursor = pgTable("webhook_cursor", {
   id: integer("id").primaryKey(),
   position: bigint("position", { mode: "number" }).notNull(),
 });
+
+/** An operator's verdict on a diagnosis' error type (issue 18), append-only; the latest per diagnosis counts. */
+export const diagnosisFeedback = pgTable(
+  "diagnosis_feedback",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    diagnosisId: text("diagnosis_id").notNull(),
+    missionId: uuid("mission_id")
+      .notNull()
+      .references(() => missions.id),
+    /** The seq of the diagnostic_reflection event that stated the diagnosis. */
+    seq: integer("seq").notNull(),
+    statedType: text("stated_type").notNull(),
+    statedConfidence: real("stated_confidence").notNull(),
+    verdict: text("verdict", { enum: ["confirmed", "corrected"] }).notNull(),
+    /** The type the operator says is right (the stated one when confirmed). */
+    correctType: text("correct_type").notNull(),
+    note: text("note"),
+    actorId: text("actor_id")
+      .notNull()
+      .references(() => actors.id),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [index("diagnosis_feedback_diagnosis").on(t.diagnosisId, t.createdAt), index("diagnosis_feedback_created").on(t.createdAt)],
+);
+export type DiagnosisFeedbackRow = typeof diagnosisFeedback.$inferSelect;

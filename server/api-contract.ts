@@ -13,6 +13,7 @@ import { LIBRARY_FORMATS } from "@/lib/library/io";
 import { missionDefinitionSchema } from "@/lib/mission/definition";
 import { gatePolicyInput } from "@/lib/mission/gate-policy";
 import { GATE_DECISIONS } from "@/lib/mission/types";
+import { DIAGNOSED_TYPES } from "@/lib/diagnosis/types";
 import { webhookSubscriptionInput } from "@/lib/webhooks";
 import { EXPORT_FORMATS } from "./export-stream";
 
@@ -55,6 +56,12 @@ export const missionTextBody = z.strictObject({ text: z.string() });
 
 /** The optional body of pause/resume/abort: `{ note }`. */
 export const controlSchema = z.object({ note });
+
+/** An operator's verdict on a diagnosis' error type: confirm it, or correct it to the right type. */
+export const diagnosisFeedbackBody = z.discriminatedUnion("verdict", [
+  z.strictObject({ verdict: z.literal("confirmed"), note }),
+  z.strictObject({ verdict: z.literal("corrected"), type: z.enum(DIAGNOSED_TYPES as [string, ...string[]], { error: `must be one of ${DIAGNOSED_TYPES.join(", ")}` }), note }),
+], { error: 'verdict must be "confirmed" or "corrected"' });
 
 export const api = {
   // ── missions
@@ -302,6 +309,20 @@ export const api = {
   patchWebhook: { method: "PATCH", path: "/api/v1/webhooks/{id}", name: "PATCH webhook", permission: "webhook.manage", tag: "Webhooks", summary: "Pause or resume a subscription", params: uuidParam, body: z.strictObject({ active: z.boolean({ error: "must be true or false" }) }), ok: { status: 200, description: "`{ subscription }`" } },
   deleteWebhook: { method: "DELETE", path: "/api/v1/webhooks/{id}", name: "DELETE webhook", permission: "webhook.manage", tag: "Webhooks", summary: "Delete a subscription and its delivery log", params: uuidParam, ok: { status: 204, description: "Deleted" } },
   webhookDeliveries: { method: "GET", path: "/api/v1/webhooks/{id}/deliveries", name: "GET webhook deliveries", permission: "webhook.manage", tag: "Webhooks", summary: "A subscription's deliveries, newest first, with every attempt (status code, error, time)", params: uuidParam, ok: { status: 200, description: "`{ deliveries }`" } },
+  // ── diagnoses
+  diagnosisFeedback: { method: "GET", path: "/api/v1/diagnoses/{id}/feedback", name: "GET diagnosis feedback", permission: "mission.view", tag: "Diagnoses", summary: "The latest operator verdict on a diagnosis' error type", params: anyParam("A diagnosis id (diag_…)"), ok: { status: 200, description: "`{ feedback }`: the latest verdict, or null" } },
+  giveDiagnosisFeedback: {
+    method: "POST",
+    path: "/api/v1/diagnoses/{id}/feedback",
+    name: "POST diagnosis feedback",
+    permission: "gate.decide",
+    tag: "Diagnoses",
+    summary: "Confirm a diagnosis' error type or correct it",
+    description: "`{ verdict: \"confirmed\" }` or `{ verdict: \"corrected\", type }`. Every verdict is kept and audited; the latest counts in the Diagnostics page's calibration. A correction counts one failure against the learned patterns of the diagnosis' trigger.",
+    params: anyParam("A diagnosis id (diag_…)"),
+    body: diagnosisFeedbackBody,
+    ok: { status: 201, description: "`{ feedback }`" },
+  },
   redeliverWebhook: { method: "POST", path: "/api/v1/webhooks/deliveries/{id}/redeliver", name: "POST webhook redeliver", permission: "webhook.manage", tag: "Webhooks", summary: "Send a delivery again now (a new attempt in its log)", params: uuidParam, ok: { status: 202, description: "Queued" } },
 } as const satisfies Record<string, Endpoint>;
 

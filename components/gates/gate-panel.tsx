@@ -2,6 +2,7 @@
 
 import { TechnicalDetails } from "@/components/ui/technical-details";
 import { DiagnosisView } from "@/components/diagnosis/diagnosis-view";
+import { DiagnosisFeedback } from "@/components/diagnosis/diagnosis-feedback";
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState, useTransition, type KeyboardEvent } from "react";
@@ -237,7 +238,12 @@ export function GatePanel({
         </p>
       ) : null}
 
-      {gate.diagnosis ? <DiagnosisView diagnosis={gate.diagnosis} plan={gate.recoveryPlan} note={gate.recoveryNote} /> : null}
+      {gate.diagnosis ? (
+        <>
+          <DiagnosisFeedback diagnosisId={gate.diagnosis.id} statedType={gate.diagnosis.type} canGive={mayDecideGates} />
+          <DiagnosisView diagnosis={gate.diagnosis} plan={gate.recoveryPlan} note={gate.recoveryNote} />
+        </>
+      ) : null}
       <TechnicalDetails entries={[["gate", gate.id], ...technical]} />
     </section>
   );

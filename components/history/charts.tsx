@@ -1,14 +1,18 @@
+"use client";
+
+import { Bar as BarShape, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "recharts";
 import type { HistoryStats } from "@/db/queries/failure-history";
 import { OUTCOME_LABELS } from "@/lib/history/filters";
 import { formatDuration } from "@/lib/mission/gate-policy";
+import { Figure } from "../charts/figure";
+import { AXIS, GRID, seriesColour, TOOLTIP } from "../charts/theme";
 
 /**
- * The failure history's charts, plain SVG (no chart library): each is a figure with a title, an
- * aria-label stating the numbers, and the numbers as a table under "Numbers". Colours come from CSS
- * variables (`.hc-s0`… in globals.css), readable in light and dark.
+ * The failure history's charts on Recharts: each is a figure with a title, an aria-label stating the
+ * numbers, and the numbers as a table under "Numbers". Colours come from CSS variables (`--hc-0`… in
+ * globals.css), readable in light and dark.
  */
 
-const SERIES = 7;
 export const durationText = (ms: number) => (ms < 1000 ? `${Math.round(ms)} ms` : formatDuration(ms));
 const n = (x: number) => x.toLocaleString("en");
 
@@ -16,33 +20,11 @@ function bucketLabel(iso: string, bucket: "hour" | "day"): string {
   return bucket === "hour" ? `${iso.slice(5, 10)} ${iso.slice(11, 13)}:00` : iso.slice(0, 10);
 }
 
-function Figure({ id, title, summary, children, table }: { id: string; title: string; summary: string; children: React.ReactNode; table: React.ReactNode }) {
-  return (
-    <figure className="card hc-figure" aria-labelledby={`${id}-title`} data-testid={id}>
-      <figcaption id={`${id}-title`} className="hc-title">
-        {title}
-      </figcaption>
-      <div role="img" aria-label={`${title}: ${summary}`}>
-        {children}
-      </div>
-      <details className="hc-numbers">
-        <summary>Numbers</summary>
-        <div className="table-wrap">{table}</div>
-      </details>
-    </figure>
-  );
-}
 
 /** Failures per hour or day, stacked by error type. */
 export function FailuresOverTime({ stats, title, id = "chart-over-time", noun = "failures" }: { stats: Pick<HistoryStats, "overTime" | "bucket">; title?: string; id?: string; noun?: string }) {
   const { buckets, types, counts } = stats.overTime;
   const totals = counts.map((row) => row.reduce((a, b) => a + b, 0));
-  const max = Math.max(1, ...totals);
-  const W = 720;
-  const H = 180;
-  const pad = { l: 0, b: 1, t: 4 };
-  const bw = buckets.length ? (W - pad.l) / buckets.length : 0;
-  const y = (v: number) => ((H - pad.b - pad.t) * v) / max;
   const summary = buckets.length
     ? `${n(totals.reduce((a, b) => a + b, 0))} ${noun} in ${buckets.length} ${stats.bucket === "hour" ? "hours" : "days"}; by type ${types.map((t, i) => `${t} ${n(counts.reduce((a, row) => a + row[i], 0))}`).join(", ")}`
     : `no ${noun}`;
@@ -82,38 +64,18 @@ export function FailuresOverTime({ stats, title, id = "chart-over-time", noun = 
         <p className="muted">No {noun} in this view.</p>
       ) : (
         <>
-          <div className="hc-plot" aria-hidden="true">
-            <span className="hc-tick hc-ymax">{n(max)}</span>
-            <span className="hc-tick hc-y0">0</span>
-            <svg viewBox={`0 0 ${W} ${H}`} className="hc-svg" preserveAspectRatio="none">
-              <line x1={pad.l} x2={W} y1={H - pad.b} y2={H - pad.b} className="hc-axis" vectorEffect="non-scaling-stroke" />
-              {buckets.map((b, i) => {
-                let acc = 0;
-                return (
-                  <g key={b}>
-                    {counts[i].map((c, j) => {
-                      if (!c) return null;
-                      const h = y(c);
-                      acc += h;
-                      const w = Math.max(1, Math.min(bw * 0.8, 28));
-                      return <rect key={j} x={pad.l + i * bw + (bw - w) / 2} width={w} y={H - pad.b - acc} height={h} className={`hc-s${j % SERIES}`} />;
-                    })}
-                  </g>
-                );
-              })}
-            </svg>
+          <div aria-hidden="true">
+            <BarChart responsive style={{ width: "100%", height: 200 }} data={buckets.map((b, i) => ({ bucket: bucketLabel(b, stats.bucket), ...Object.fromEntries(types.map((t, j) => [t, counts[i][j]])) }))} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+              <CartesianGrid {...GRID} />
+              <XAxis dataKey="bucket" {...AXIS} minTickGap={24} />
+              <YAxis allowDecimals={false} {...AXIS} />
+              <Tooltip {...TOOLTIP} />
+              <Legend wrapperStyle={{ fontSize: 12 }} />
+              {types.map((t, j) => (
+                <BarShape key={t} dataKey={t} stackId="types" fill={seriesColour(j)} maxBarSize={28} isAnimationActive={false} />
+              ))}
+            </BarChart>
           </div>
-          <div className="hc-xaxis hc-tick" aria-hidden="true">
-            <span>{bucketLabel(buckets[0], stats.bucket)}</span>
-            {buckets.length > 1 ? <span>{bucketLabel(buckets[buckets.length - 1], stats.bucket)}</span> : null}
-          </div>
-          <ul className="hc-legend">
-            {types.map((t, j) => (
-              <li key={t}>
-                <span className={`hc-swatch hc-s${j % SERIES}`} aria-hidden="true" /> {t}
-              </li>
-            ))}
-          </ul>
         </>
       )}
     </Figure>
@@ -128,7 +90,7 @@ interface Bar {
   behind?: { value: number; text: string };
 }
 
-function HBars({ id, title, bars, empty, columns }: { id: string; title: string; bars: Bar[]; empty: string; columns: [string, string, string?] }) {
+function HBars({ id, title, bars, empty, columns, format = "count" }: { id: string; title: string; bars: Bar[]; empty: string; columns: [string, string, string?]; format?: "count" | "duration" }) {
   const max = Math.max(1, ...bars.map((b) => Math.max(b.value, b.behind?.value ?? 0)));
   const summary = bars.length ? bars.map((b) => `${b.label} ${b.text}${b.behind ? ` (${columns[2]} ${b.behind.text})` : ""}`).join("; ") : empty;
   return (
@@ -162,23 +124,16 @@ function HBars({ id, title, bars, empty, columns }: { id: string; title: string;
       {bars.length === 0 ? (
         <p className="muted">{empty}</p>
       ) : (
-        <ul className="hc-bars">
-          {bars.map((b, i) => (
-            <li key={b.label} className="hc-bar-row">
-              <span className="hc-bar-label" title={b.label}>
-                {b.label}
-              </span>
-              <svg viewBox="0 0 100 10" preserveAspectRatio="none" className="hc-bar-svg" aria-hidden="true">
-                {b.behind ? <rect x={0} y={1} height={8} width={(100 * b.behind.value) / max} className="hc-behind" /> : null}
-                <rect x={0} y={1} height={8} width={Math.max(0.5, (100 * b.value) / max)} className={`hc-s${i % SERIES}`} />
-              </svg>
-              <span className="hc-bar-value">
-                {b.text}
-                {b.behind ? <span className="muted"> · {b.behind.text}</span> : null}
-              </span>
-            </li>
-          ))}
-        </ul>
+        <div aria-hidden="true">
+          <BarChart responsive layout="vertical" style={{ width: "100%", height: 28 * bars.length + 40 }} data={bars.map((b) => ({ label: b.label, value: b.value, behind: b.behind?.value ?? null, text: b.text }))} margin={{ top: 0, right: 8, bottom: 0, left: 0 }} barGap={-12}>
+            <CartesianGrid {...GRID} horizontal={false} vertical />
+            <XAxis type="number" allowDecimals={format === "duration"} {...AXIS} tickFormatter={(v: number) => (format === "duration" ? durationText(v) : n(v))} />
+            <YAxis type="category" dataKey="label" width={180} {...AXIS} />
+            <Tooltip {...TOOLTIP} formatter={(v) => (format === "duration" ? durationText(Number(v)) : n(Number(v)))} />
+            {bars.some((b) => b.behind) ? <BarShape dataKey="behind" name={columns[2]} fill="var(--hc-behind)" barSize={12} isAnimationActive={false} /> : null}
+            <BarShape dataKey="value" name={columns[1]} fill={seriesColour(0)} barSize={12} isAnimationActive={false} />
+          </BarChart>
+        </div>
       )}
     </Figure>
   );
@@ -189,6 +144,7 @@ export function ResolutionByLevel({ stats }: { stats: HistoryStats }) {
     <HBars
       id="chart-resolution"
       title="Time to resolution by level (median · p90)"
+      format="duration"
       empty="No resolved failures in this view."
       columns={["Level", "Median", "p90"]}
       bars={stats.resolutionByLevel.map((r) => ({ label: `${r.level} (${n(r.count)})`, value: r.medianMs, text: durationText(r.medianMs), behind: { value: r.p90Ms, text: durationText(r.p90Ms) } }))}

@@ -94,6 +94,20 @@ export async function writeLearning(tx: Tx, list: readonly MissionEvent[], defin
   }
 }
 
+/**
+ * An operator corrected a diagnosis (issue 18): the patterns learned for its trigger were learned from a
+ * wrong reading of the failure, so each counts one failure (its confidence drops, the fast path trusts
+ * it less). Returns how many patterns it touched.
+ */
+export async function countCorrectionAgainstPatterns(tx: Executor, when: string, at: string): Promise<number> {
+  const rows = await tx
+    .update(learnedPatterns)
+    .set({ failures: sql`${learnedPatterns.failures} + 1`, confidence: patternConfidence(sql`${learnedPatterns.successes}`, sql`${learnedPatterns.failures} + 1`), updatedAt: at })
+    .where(eq(learnedPatterns.when, when))
+    .returning({ id: learnedPatterns.id });
+  return rows.length;
+}
+
 function failedTool(definition: MissionDefinition | undefined, agent: string, step: number): string | undefined {
   for (const phase of definition?.phases ?? []) for (const a of phase.agents) if (a.name === agent) return a.steps[step]?.tool;
   return undefined;

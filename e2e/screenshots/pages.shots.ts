@@ -52,6 +52,9 @@ test("screenshots of every console page in both themes", async ({ adminPage: pag
       await page.screenshot({ path: path.join(OUT, `${name}-${scheme}.png`) });
       // The mission page's timeline, below the fold: the compact log (one row an event, steps grouped).
       if (name === "mission") await page.getByTestId("timeline").screenshot({ path: path.join(OUT, `mission-timeline-${scheme}.png`) });
+      // Diagnostics' calibration charts and the history's charts, below the fold.
+      if (name === "diagnostics") await page.getByTestId("diagnosis-judgement").screenshot({ path: path.join(OUT, `diagnostics-calibration-${scheme}.png`) });
+      if (name === "history") await page.getByTestId("history-charts").screenshot({ path: path.join(OUT, `history-charts-${scheme}.png`) });
     }
   }
 });

@@ -67,6 +67,7 @@ export const AUDIT_ACTIONS = [
   "webhook.update",
   "webhook.delete",
   "webhook.redeliver",
+  "diagnosis.feedback",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

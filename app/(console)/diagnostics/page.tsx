@@ -6,6 +6,9 @@ import { diagnosticsReport, type DiagnosticsRow } from "@/db/queries/diagnostics
 import { successMetrics } from "@/lib/diagnosis/metrics";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
+import { feedbackReport } from "@/db/queries/diagnosis-feedback";
+import { labelledCalibration } from "@/lib/diagnosis/corpus-calibration";
+import { AccuracyOverTime, ReliabilityChart } from "@/components/diagnosis/calibration-charts";
 
 export const metadata: Metadata = { title: "Diagnostics" };
 export const dynamic = "force-dynamic";
@@ -37,6 +40,7 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
   const definition = typeof sp.definition === "string" && sp.definition.trim() ? sp.definition.trim().slice(0, 200) : undefined;
   const report = await diagnosticsReport(getDb(), { days, definition });
   const metrics = successMetrics(report.total);
+  const [verdicts, labelled] = await Promise.all([feedbackReport(getDb(), { days }), labelledCalibration()]);
   const maxDay = Math.max(1, ...report.byDay.map((d) => d.diagnosed));
   const query = (p: { days?: number; definition?: string | null }) => {
     const q = new URLSearchParams();
@@ -176,6 +180,42 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
           </div>
         </>
       )}
+      <section aria-labelledby="judgement" className="stack-tight" data-testid="diagnosis-judgement">
+        <h2 id="judgement" className="section-title">Is the diagnosis right?</h2>
+        <p className="muted small" data-testid="diagnosis-verdicts">
+          Operators&rsquo; verdicts in this period: {verdicts.total} diagnos{verdicts.total === 1 ? "is" : "es"} judged, {verdicts.confirmed} confirmed, {verdicts.corrected} corrected
+          {verdicts.ece !== null ? `; expected calibration error ${verdicts.ece.toFixed(3)}` : ""}
+          {labelled.map((l) => `. ${l.name}: ${l.cases} cases, accuracy ${format(l.accuracy, "pct")}, expected calibration error ${l.ece === null ? "—" : l.ece.toFixed(3)}`).join("")}. Gates ask operators to confirm or correct each diagnosis.
+        </p>
+        <div className="grid gap-4 lg:grid-cols-2 [&>*]:min-w-0">
+          <ReliabilityChart series={[...(verdicts.total ? [{ name: "Operators' verdicts", bins: verdicts.reliability, cases: verdicts.total, ece: verdicts.ece }] : []), ...labelled.map((l) => ({ name: l.name, bins: l.bins, cases: l.cases, ece: l.ece }))]} />
+          <AccuracyOverTime byDay={verdicts.byDay} />
+        </div>
+        {verdicts.corrections.length ? (
+          <table className="table" data-testid="diagnosis-corrections">
+            <caption className="sr-only">What operators corrected</caption>
+            <thead>
+              <tr>
+                <th scope="col">The diagnosis said</th>
+                <th scope="col">Operators said</th>
+                <th scope="col" className="num">
+                  Times
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {verdicts.corrections.map((c) => (
+                <tr key={`${c.from}-${c.to}`}>
+                  <td>{c.from.replaceAll("_", " ")}</td>
+                  <td>{c.to.replaceAll("_", " ")}</td>
+                  <td className="num">{c.count}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </section>
+
       <p className="muted small">
         Learned patterns behind the fast path: <Link href="/patterns">Patterns</Link>.
         {can(user, "memory.export") ? (

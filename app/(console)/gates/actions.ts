@@ -8,6 +8,8 @@ import { GATE_DECISIONS } from "@/lib/mission/types";
 import { decideProposal } from "@/db/queries/authority";
 import { proposalDecisionInput } from "@/lib/authority/decision-input";
 import { env } from "@/lib/env";
+import { recordDiagnosisFeedback } from "@/db/queries/diagnosis-feedback";
+import { diagnosisFeedbackBody } from "@/server/api-contract";
 
 const decideGateInput = z.object({
   gateId: z.guid("must be a gate id"),
@@ -44,3 +46,10 @@ export const decideProposalAction = authedAction({ name: "decideProposal", permi
   });
   return { missionId: state.id, status: proposal.status, argsDigest: proposal.decision?.argsDigest ?? null };
 });
+
+const diagnosisFeedbackInput = z.object({ diagnosisId: z.string().min(1, "must be a diagnosis id").max(100, "must be a diagnosis id") }).and(diagnosisFeedbackBody);
+
+/** An operator confirms or corrects a diagnosis' error type at its gate (permission gate.decide; audited). */
+export const diagnosisFeedbackAction = authedAction({ name: "diagnosisFeedback", permission: "gate.decide", input: diagnosisFeedbackInput }, async (input, { actor }) =>
+  recordDiagnosisFeedback(getDb(), actor, { diagnosisId: input.diagnosisId, verdict: input.verdict, correctType: input.verdict === "corrected" ? input.type : null, note: input.note }),
+);

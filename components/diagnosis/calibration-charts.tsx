@@ -1,0 +1,140 @@
+"use client";
+
+import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
+import type { ReliabilityBin } from "@/lib/diagnosis/calibration";
+import { Figure } from "../charts/figure";
+import { AXIS, GRID, seriesColour, TOOLTIP } from "../charts/theme";
+
+const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)}%`);
+
+export interface ReliabilitySeries {
+  name: string;
+  bins: ReliabilityBin[];
+  cases: number;
+  ece: number | null;
+}
+
+/**
+ * Reliability diagram: for each band of stated confidence, how often the diagnosis was right. On the
+ * diagonal, a confidence means what it says; below it the diagnosis is overconfident.
+ */
+export function ReliabilityChart({ series }: { series: ReliabilitySeries[] }) {
+  const points = (s: ReliabilitySeries) => s.bins.filter((b) => b.count > 0).map((b) => ({ confidence: b.meanConfidence, [s.name]: b.accuracy }));
+  const data = series.flatMap(points).sort((a, b) => (a.confidence ?? 0) - (b.confidence ?? 0));
+  const summary = series.map((s) => `${s.name}: ${s.cases} cases, expected calibration error ${s.ece === null ? "—" : s.ece.toFixed(3)}; ${s.bins.filter((b) => b.count).map((b) => `stated ${pct(b.meanConfidence)} right ${pct(b.accuracy)} (${b.count})`).join(", ")}`).join(". ");
+  return (
+    <Figure
+      id="chart-reliability"
+      title="Is the diagnosis as sure as it says? Stated confidence (across) against observed accuracy (up); the dashed diagonal is a perfect match"
+      summary={summary || "no cases yet"}
+      table={
+        <table className="table hc-table">
+          <thead>
+            <tr>
+              <th scope="col">Cases</th>
+              <th scope="col">Confidence band</th>
+              <th scope="col" className="num">
+                Count
+              </th>
+              <th scope="col" className="num">
+                Mean stated
+              </th>
+              <th scope="col" className="num">
+                Observed accuracy
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {series.flatMap((s) =>
+              s.bins
+                .filter((b) => b.count > 0)
+                .map((b) => (
+                  <tr key={`${s.name}-${b.from}`}>
+                    <th scope="row">{s.name}</th>
+                    <td>
+                      {pct(b.from)}–{pct(b.to)}
+                    </td>
+                    <td className="num">{b.count}</td>
+                    <td className="num">{pct(b.meanConfidence)}</td>
+                    <td className="num">{pct(b.accuracy)}</td>
+                  </tr>
+                )),
+            )}
+          </tbody>
+        </table>
+      }
+    >
+      {data.length === 0 ? (
+        <p className="muted">No labelled cases and no operator verdicts yet.</p>
+      ) : (
+        <div aria-hidden="true">
+          <LineChart responsive style={{ width: "100%", height: 260 }} data={data} margin={{ top: 8, right: 16, bottom: 8, left: -8 }}>
+            <CartesianGrid {...GRID} vertical />
+            <XAxis type="number" dataKey="confidence" domain={[0, 1]} ticks={[0, 0.2, 0.4, 0.6, 0.8, 1]} tickFormatter={(v: number) => pct(v)} {...AXIS} />
+            <YAxis type="number" domain={[0, 1]} ticks={[0, 0.2, 0.4, 0.6, 0.8, 1]} tickFormatter={(v: number) => pct(v)} {...AXIS} />
+            <Tooltip {...TOOLTIP} formatter={(v) => pct(Number(v))} labelFormatter={(v) => `stated ${pct(Number(v))}`} />
+            <Legend wrapperStyle={{ fontSize: 12 }} />
+            <ReferenceLine segment={[{ x: 0, y: 0 }, { x: 1, y: 1 }]} stroke="var(--border-strong)" strokeDasharray="4 4" ifOverflow="extendDomain" />
+            {series.map((s, i) => (
+              <Line key={s.name} type="monotone" dataKey={s.name} stroke={seriesColour(i)} strokeWidth={2} dot={{ r: 3 }} connectNulls isAnimationActive={false} />
+            ))}
+          </LineChart>
+        </div>
+      )}
+    </Figure>
+  );
+}
+
+/** Share of diagnoses operators confirmed, per day of their verdict. */
+export function AccuracyOverTime({ byDay }: { byDay: Array<{ day: string; confirmed: number; corrected: number; accuracy: number | null }> }) {
+  const judged = byDay.filter((d) => d.confirmed + d.corrected > 0);
+  return (
+    <Figure
+      id="chart-accuracy"
+      title="Diagnosis accuracy over time (operators' verdicts, per day)"
+      summary={judged.length ? judged.map((d) => `${d.day}: ${pct(d.accuracy)} of ${d.confirmed + d.corrected}`).join("; ") : "no verdicts in this period"}
+      table={
+        <table className="table hc-table">
+          <thead>
+            <tr>
+              <th scope="col">Day (UTC)</th>
+              <th scope="col" className="num">
+                Confirmed
+              </th>
+              <th scope="col" className="num">
+                Corrected
+              </th>
+              <th scope="col" className="num">
+                Accuracy
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {judged.map((d) => (
+              <tr key={d.day}>
+                <th scope="row">{d.day}</th>
+                <td className="num">{d.confirmed}</td>
+                <td className="num">{d.corrected}</td>
+                <td className="num">{pct(d.accuracy)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      }
+    >
+      {judged.length === 0 ? (
+        <p className="muted">No operator has confirmed or corrected a diagnosis in this period. Gates ask “Is this diagnosis right?”.</p>
+      ) : (
+        <div aria-hidden="true">
+          <LineChart responsive style={{ width: "100%", height: 200 }} data={byDay} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
+            <CartesianGrid {...GRID} />
+            <XAxis dataKey="day" {...AXIS} minTickGap={24} />
+            <YAxis domain={[0, 1]} tickFormatter={(v: number) => pct(v)} {...AXIS} />
+            <Tooltip {...TOOLTIP} formatter={(v) => pct(Number(v))} />
+            <Line type="monotone" dataKey="accuracy" name="accuracy" stroke={seriesColour(2)} strokeWidth={2} dot={{ r: 3 }} connectNulls isAnimationActive={false} />
+          </LineChart>
+        </div>
+      )}
+    </Figure>
+  );
+}
