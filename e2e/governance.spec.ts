@@ -44,7 +44,9 @@ test("an auditor reads governance: the library's risk map, definitions' risks, m
   await expect(row.getByText(/\d+ entr(y|ies)/)).toBeVisible(); // oversight entries tagged git / shell
   // MEASURE: metrics with a trend in words.
   await expect(page.getByTestId("gov-metrics").locator('[data-metric="missions"]')).toContainText(/Missions started\s*\d+/);
-  await expect(page.getByRole("img", { name: /Per day:/ })).toBeVisible();
+  await expect(page.getByRole("img", { name: /Per day, last \d+ days/ })).toBeVisible();
+  await expect(page.getByTestId("chart-gov-daily").locator("svg.recharts-surface").first()).toBeVisible();
+  await expect(page.getByTestId("chart-decision-time")).toBeVisible();
   // MANAGE: the approval gate waits; the operator who just acted is on duty.
   // The worker opens the gate after the page was first rendered: the page follows live (LiveRefresh), no reload.
   await expect(page.getByTestId("gov-gate-row").filter({ hasText: name })).toContainText("approval", { timeout: 20_000 });

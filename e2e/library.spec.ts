@@ -123,6 +123,13 @@ test("an admin previews and imports a YAML file as a new version, sees it, and r
   await expect(row).toContainText("Current");
   await expect(row.getByTestId("version-summary")).toHaveText("Import of wet-floor.yaml: 1 added (1 entry in the file).");
   await expect(row).toContainText(id);
+  // The growth chart counts the imported entry at its version.
+  const growth = page.getByTestId("chart-library-growth");
+  await expect(growth.locator("svg.recharts-surface").first()).toBeVisible();
+  await growth.getByText("Numbers").click();
+  const last = growth.locator("tbody tr").last();
+  await expect(last.locator("th")).toHaveText(String(version));
+  await expect(last.locator("td").nth(1)).toHaveText("1"); // added
   await shot(page, "versions");
 
   await page.goto(`/library?q=${id}`);

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ManageView, Measures, Metric, RiskMap } from "@/db/queries/governance";
 import { formatDuration } from "@/lib/mission/gate-policy";
 import { RelativeTime } from "../ui/relative-time";
+import { DecisionTimeChart, GovernanceDailyChart } from "./daily-chart";
 
 const RISK_TONE: Record<string, string> = { Low: "success", Medium: "partial", High: "failed", "Requires-Oversight": "paused" };
 
@@ -149,11 +150,6 @@ export function RiskMapView({ map }: { map: RiskMap }) {
 
 /** MEASURE: failure and recovery metrics with their trend, and a per-day chart. */
 export function MeasuresView({ measures }: { measures: Measures }) {
-  const max = Math.max(1, ...measures.daily.map((d) => Math.max(d.missions, d.failures)));
-  const w = 8;
-  const gap = 3;
-  const h = 90;
-  const width = measures.daily.length * (2 * w + gap + 4);
   return (
     <section className="stack" aria-labelledby="gov-measure" id="measure">
       <h2 className="section-title" id="gov-measure">
@@ -171,27 +167,10 @@ export function MeasuresView({ measures }: { measures: Measures }) {
           </li>
         ))}
       </ul>
-      <figure className="card gov-chart">
-        <figcaption className="small">
-          Per day, last {measures.daily.length} days: <span className="gov-key gov-key-missions" /> missions started, <span className="gov-key gov-key-failures" /> failures recorded,{" "}
-          <span className="gov-key gov-key-failed" /> missions ended FAILED.
-        </figcaption>
-        <svg viewBox={`0 0 ${width} ${h + 16}`} width="100%" height={h + 16} role="img" aria-label={`Per day: ${measures.daily.map((d) => `${d.day} ${d.missions} missions, ${d.failures} failures, ${d.failed} failed`).join("; ")}`} preserveAspectRatio="none">
-          {measures.daily.map((d, i) => {
-            const x = i * (2 * w + gap + 4);
-            const bar = (v: number) => (v / max) * h;
-            return (
-              <g key={d.day}>
-                <title>{`${d.day}: ${d.missions} missions, ${d.failures} failures, ${d.failed} ended FAILED`}</title>
-                <rect className="gov-bar-missions" x={x} y={h - bar(d.missions)} width={w} height={bar(d.missions)} />
-                <rect className="gov-bar-failures" x={x + w + 1} y={h - bar(d.failures)} width={w} height={bar(d.failures)} />
-                {d.failed ? <rect className="gov-bar-failed" x={x + w + 1} y={h - bar(d.failed)} width={w} height={Math.max(2, bar(d.failed) * 0.25)} /> : null}
-              </g>
-            );
-          })}
-          <line x1="0" x2={width} y1={h + 0.5} y2={h + 0.5} className="gov-axis" />
-        </svg>
-      </figure>
+      <div className="hc-grid">
+        <GovernanceDailyChart daily={measures.daily} />
+        <DecisionTimeChart daily={measures.daily} />
+      </div>
     </section>
   );
 }

@@ -91,8 +91,8 @@ export interface Metric {
 export interface Measures {
   periodDays: number;
   metrics: Metric[];
-  /** Per day over the last 4 periods: missions started, failures recorded, missions ended FAILED. */
-  daily: Array<{ day: string; missions: number; failures: number; failed: number }>;
+  /** Per day over the last 4 periods: missions started, failures recorded, missions ended FAILED, median gate decision time (ms; null: no gate decided by a person). */
+  daily: Array<{ day: string; missions: number; failures: number; failed: number; decisionP50Ms: number | null }>;
 }
 
 /** Failure and recovery metrics of the last `periodDays` against the period before. */
@@ -121,13 +121,14 @@ export async function measures(db: Executor, periodDays = 7, now = new Date()): 
       (SELECT count(*) FROM f WHERE cur AND resolved_at IS NULL)::int AS unresolved, (SELECT count(*) FROM f WHERE NOT cur AND resolved_at IS NULL)::int AS unresolved_prev`,
   );
   const metric = (key: string, label: string, unit: Metric["unit"], higherIsBetter: boolean): Metric => ({ key, label, unit, higherIsBetter, value: round(m[key]), previous: round(m[`${key}_prev`]) });
-  const daily = await rows<{ day: string; missions: number; failures: number; failed: number }>(
+  const daily = await rows<{ day: string; missions: number; failures: number; failed: number; decisionP50Ms: number | null }>(
     db,
     sql`WITH days AS (SELECT generate_series(date_trunc('day', ${end}::timestamptz) - (4 * ${periodDays} - 1) * interval '1 day', date_trunc('day', ${end}::timestamptz), interval '1 day') AS day)
     SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
       (SELECT count(*) FROM missions m WHERE m.created_at >= d.day AND m.created_at < d.day + interval '1 day')::int AS missions,
       (SELECT count(*) FROM failure_audit f WHERE f.timestamp >= d.day AND f.timestamp < d.day + interval '1 day')::int AS failures,
-      (SELECT count(*) FROM missions m WHERE m.ended_at >= d.day AND m.ended_at < d.day + interval '1 day' AND m.final_status = 'FAILED')::int AS failed
+      (SELECT count(*) FROM missions m WHERE m.ended_at >= d.day AND m.ended_at < d.day + interval '1 day' AND m.final_status = 'FAILED')::int AS failed,
+      (SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY g.open_ms))::float FROM gates g WHERE g.decided_at >= d.day AND g.decided_at < d.day + interval '1 day' AND g.open_ms IS NOT NULL) AS "decisionP50Ms"
     FROM days d ORDER BY d.day`,
   );
   return {

@@ -4,6 +4,8 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { listVersions } from "@/db/queries/library-browse";
 import { RollbackButton } from "@/components/library/rollback-button";
+import { LibraryGrowthChart } from "@/components/library/growth-chart";
+import { libraryGrowth } from "@/lib/library/growth";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
@@ -44,6 +46,7 @@ export default async function LibraryVersionsPage() {
           </p>
         </div>
       </header>
+      {versions.length > 0 ? <LibraryGrowthChart points={libraryGrowth(versions)} /> : null}
       {versions.length === 0 ? <p className="empty">The library has no version yet: the seed loads the starter library as version 1.</p> : null}
       <ol className="lib-versions" data-testid="library-versions">
         {versions.map((v) => (
