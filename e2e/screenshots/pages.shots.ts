@@ -54,6 +54,8 @@ test("screenshots of every console page in both themes", async ({ adminPage: pag
       if (name === "mission") await page.getByTestId("timeline").screenshot({ path: path.join(OUT, `mission-timeline-${scheme}.png`) });
       // Diagnostics' calibration charts and the history's charts, below the fold.
       if (name === "diagnostics") await page.getByTestId("diagnosis-judgement").screenshot({ path: path.join(OUT, `diagnostics-calibration-${scheme}.png`) });
+      if (name === "governance") await page.locator("#measure").screenshot({ path: path.join(OUT, `governance-measure-${scheme}.png`) });
+      if (name === "diagnostics") await page.getByTestId("chart-recovery-per-day").screenshot({ path: path.join(OUT, `diagnostics-per-day-${scheme}.png`) });
       if (name === "history") await page.getByTestId("history-charts").screenshot({ path: path.join(OUT, `history-charts-${scheme}.png`) });
     }
   }

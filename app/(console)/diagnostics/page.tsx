@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
-import { diagnosticsReport, type DiagnosticsRow } from "@/db/queries/diagnostics";
+import { diagnosticsReport } from "@/db/queries/diagnostics";
+import { RecoveryPerDayChart } from "@/components/diagnosis/recovery-chart";
 import { successMetrics } from "@/lib/diagnosis/metrics";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
@@ -41,7 +42,6 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
   const report = await diagnosticsReport(getDb(), { days, definition });
   const metrics = successMetrics(report.total);
   const [verdicts, labelled] = await Promise.all([feedbackReport(getDb(), { days }), labelledCalibration()]);
-  const maxDay = Math.max(1, ...report.byDay.map((d) => d.diagnosed));
   const query = (p: { days?: number; definition?: string | null }) => {
     const q = new URLSearchParams();
     q.set("days", String(p.days ?? days));
@@ -99,6 +99,7 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
         <>
           <section aria-labelledby="by-day">
             <h2 id="by-day" className="section-title">Failures and recoveries per day</h2>
+            <RecoveryPerDayChart byDay={report.byDay} />
             <table className="table" data-testid="diagnostics-by-day">
               <thead>
                 <tr>
@@ -107,9 +108,6 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
                   <th scope="col">Recovered</th>
                   <th scope="col">Recovery failed</th>
                   <th scope="col">Needed a person</th>
-                  <th scope="col" className="wide">
-                    <span className="sr-only">Chart</span>
-                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -120,9 +118,6 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
                     <td>{d.recovered}</td>
                     <td>{d.recoveryFailed}</td>
                     <td>{d.gates}</td>
-                    <td>
-                      <Bar row={d} max={maxDay} />
-                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -224,20 +219,6 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
           </>
         ) : null}
       </p>
-    </div>
-  );
-}
-
-/** Recovered / failed recoveries / gates as a stacked bar, scaled to the busiest day. */
-function Bar({ row, max }: { row: DiagnosticsRow; max: number }) {
-  const w = (n: number) => `${(n / max) * 100}%`;
-  const other = Math.max(0, row.diagnosed - row.recovered - row.recoveryFailed - row.gates);
-  return (
-    <div className="bar" role="img" aria-label={`${row.diagnosed} diagnosed: ${row.recovered} recovered, ${row.recoveryFailed} recovery failed, ${row.gates} needed a person`}>
-      <span className="bar-seg tone-success" style={{ width: w(row.recovered) }} />
-      <span className="bar-seg tone-partial" style={{ width: w(row.recoveryFailed) }} />
-      <span className="bar-seg tone-failed" style={{ width: w(row.gates) }} />
-      <span className="bar-seg tone-neutral" style={{ width: w(other) }} />
     </div>
   );
 }
