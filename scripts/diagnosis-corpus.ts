@@ -401,7 +401,7 @@ async function toolNotFoundCases(): Promise<void> {
   }
   const allowed = ["sh", "node", "git"];
   for (const [bin, args] of [["curl", ["-L", "https://example.com"]], ["wget", ["https://example.com"]], ["python3", ["-c", "print(1)"]], ["rm", ["-rf", "build"]], ["docker", ["ps"]], ["ssh", ["deploy@host"]]] as const) {
-    await record(`tool_not_found/not_allowed/${bin}`, "tool_not_found", "faultline", "shell", { command: bin, args: [...args] }, "Download the release", ctx({ allowedBinaries: allowed }));
+    await record(`permission_denied/not_allowed/${bin}`, "permission_denied", "faultline", "shell", { command: bin, args: [...args] }, "Download the release", ctx({ allowedBinaries: allowed }));
   }
 }
 
@@ -619,9 +619,9 @@ async function unseenCases(): Promise<void> {
   await py("environment_missing/unseen/environ_webhook", "environment_missing", "import os\nurl = os.environ['SLACK_WEBHOOK_URL']", "Notify the channel");
   await write("src/chalk.mjs", "import chalk from 'chalk';\nconsole.log(chalk.red('x'));\n");
   await shell("environment_missing/unseen/esm_chalk", "environment_missing", "node", "node", ["src/chalk.mjs"], "Print the report");
-  // tool_not_found
+  // tool_not_found (and a binary refused by the allowlist: permission_denied, a refusal by policy)
   for (const name of ["edit_file", "search_code", "fetch_url"]) await record(`tool_not_found/unseen/${name}`, "tool_not_found", "faultline", name, { path: "src" }, "Refactor the module");
-  await record("tool_not_found/unseen/not_allowed_make", "tool_not_found", "faultline", "shell", { command: "make", args: ["build"] }, "Build the project", ctx({ allowedBinaries: ["git", "node"] }));
+  await record("permission_denied/unseen/not_allowed_make", "permission_denied", "faultline", "shell", { command: "make", args: ["build"] }, "Build the project", ctx({ allowedBinaries: ["git", "node"] }));
 }
 
 async function main(): Promise<void> {

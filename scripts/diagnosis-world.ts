@@ -93,7 +93,7 @@ function inputOf(s: ShortCase): InputContext {
   } else if (tool === "http") {
     if (!s.url || s.status === undefined) throw new Error(`http case needs url and status: ${s.source}`);
     const method = s.method ?? "POST";
-    const r = interpretResponse(`${method} ${s.url}`, { status: s.status, statusText: s.statusText ?? "", headers: { "content-type": "application/json" }, durationMs: 0 }, { text: s.out, tooLarge: false }, {
+    const r = interpretResponse(`${method} ${s.url}`, { status: s.status, statusText: s.statusText ?? "", headers: { "content-type": "application/json" }, durationMs: 0 }, { text: s.out, bytes: Buffer.byteLength(s.out), tooLarge: false }, {
       maxResponseBytes: 1 << 20,
     });
     if (r.ok) throw new Error(`status ${s.status} is not a failure: ${s.source}`);

@@ -33,8 +33,11 @@ describe("classify", () => {
     expect(c.facts.envVar).toBe("DEPLOY_TARGET");
   });
 
-  it("NOT_ALLOWED means a forbidden binary or a path outside the sandbox, depending on the message", () => {
-    expect(run("shell", { command: "curl" }, { message: '"curl" is not on this mission\'s allowlist (allowed: sh).', toolCode: "NOT_ALLOWED" }).type).toBe("tool_not_found");
+  it("NOT_ALLOWED is a refusal by policy (a forbidden binary, a path outside the sandbox): permission_denied, never tool_not_found", () => {
+    const binary = run("shell", { command: "curl" }, { message: '"curl" is not on this mission\'s allowlist (allowed: sh).', toolCode: "NOT_ALLOWED" });
+    expect(binary.type).toBe("permission_denied");
+    expect(binary.category).toBe("binary_not_allowlisted");
+    expect(run("shell", { command: "scp" }, { message: "refused", toolCode: "NOT_ALLOWED" }).type).toBe("permission_denied");
     expect(run("file", { op: "read", path: "../x" }, { message: 'The path "../x" escapes the workspace.', toolCode: "NOT_ALLOWED" }).type).toBe("permission_denied");
   });
 

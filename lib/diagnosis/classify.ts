@@ -1,3 +1,4 @@
+import { calibratedConfidence } from "./calibration";
 import { decisiveLine, failureLines, groupText, type TextLine } from "./text";
 import { ERROR_TYPES, type DiagnosedType, type ErrorType, type InputContext, type Severity } from "./types";
 
@@ -62,7 +63,10 @@ export interface Facts {
 
 export interface Classification {
   type: DiagnosedType;
+  /** Evidence score: the winning score discounted by the strongest competitor (not a probability). */
   confidence: number;
+  /** Stated confidence: the probability that `type` is right (calibration.ts, from labelled cases). */
+  probability: number;
   severity: Severity;
   canRecover: boolean;
   /** Root-cause category: the winning evidence's variant, or the type's default. */
@@ -202,7 +206,9 @@ const CURL_EXIT: Record<number, Omit<Evidence, "source" | "rule" | "detail">> = 
 
 const TOOL_CODES: Record<string, Omit<Evidence, "source" | "rule" | "detail">> = {
   UNKNOWN_TOOL: { type: "tool_not_found", weight: 0.9, variant: "unknown_tool" },
-  NOT_ALLOWED: { type: "tool_not_found", weight: 0.5 }, // also used for paths escaping the workspace: the message decides
+  // A refusal by the mission's policy: a binary off the allowlist, a path escaping the workspace
+  // (the message names which). Refused, not missing: permission_denied, never tool_not_found.
+  NOT_ALLOWED: { type: "permission_denied", weight: 0.6, variant: "policy_refusal" },
   COMMAND_NOT_FOUND: { type: "command_not_found", weight: 0.8 },
   PERMISSION_DENIED: { type: "permission_denied", weight: 0.8 },
   INVALID_ARGS: { type: "invalid_arguments", weight: 0.85, variant: "schema_violation" },
@@ -230,12 +236,41 @@ interface PhraseRule {
 }
 
 const PHRASES: readonly PhraseRule[] = [
-  // tool_not_found
+  // tool_not_found: a model or agent asked for a tool (function, action) the agent does not have,
+  // whatever words the framework uses for it.
   { id: "no_such_tool", type: "tool_not_found", weight: 0.9, re: /\b(?:no tool named|unknown tool|tool not found|no such tool|tool .{1,40} (?:is )?not (?:available|registered|enabled))\b/di, variant: "unknown_tool" },
-  { id: "not_on_allowlist", type: "tool_not_found", weight: 0.9, re: /\bnot (?:on|in) (?:this mission's |the )?allow-?list\b|\bnot an allowed (?:tool|binary|command)\b/di, variant: "binary_not_allowlisted" },
+  {
+    id: "called_unavailable_tool",
+    type: "tool_not_found",
+    weight: 0.9,
+    re: /\b(?:tried|attempted|attempts?|tries|wants?) to (?:call|use|invoke|run) (?:an? )?(?:unavailable|unknown|non-?existent|undefined|unregistered|invalid) (?:tool|function|action)\b|\b(?:no such|unknown|unavailable|undefined|unregistered|non-?existent) (?:tool|function|action)(?: name)?s?\b(?!\s+(?:error|argument|parameter|call|result)s?\b)/di,
+    variant: "unknown_tool",
+  },
+  {
+    id: "tool_name_not_found",
+    type: "tool_not_found",
+    weight: 0.88,
+    re: /\b(?:tool|function|action|plugin function)s?\b(?: with name| named| call)?[^\n.;:]{0,80}?\b(?:was |is )?(?:not found|does(?:n'?t| not) exist|do(?:n'?t| not) exist|(?:is )?not (?:available|registered|defined|enabled)|unavailable|is not a valid (?:tool|function|action))\b/di,
+    variant: "unknown_tool",
+  },
+  { id: "no_agent_for_tool", type: "tool_not_found", weight: 0.85, re: /\bno agent can execute\b|\bnot found in (?:agent|any plugin|the tool ?(?:set|list|registry|box))\b/di, variant: "unknown_tool" },
+  {
+    id: "tool_list_offered",
+    type: "tool_not_found",
+    weight: 0.85,
+    re: /^(?=.*\b(?:not|unavailable|unknown|invalid|don'?t|doesn'?t|no such|tried|cannot|can'?t)\b).*\b(?:the only )?available (?:tools|actions|functions)\b/di,
+    variant: "unknown_tool",
+  },
+  { id: "no_such_tool_class", type: "tool_not_found", weight: 0.9, re: /\b\w*(?:NoSuchTool|ToolNotFound|UnknownTool|InvalidTool|FunctionNotFound)\w*\b/d, variant: "unknown_tool" },
   // command_not_found
   { id: "command_not_found", type: "command_not_found", weight: 0.9, re: /(?:^|:\s)([^\s:]+): command not found\b|\bcommand not found\b/di, captures: "missingCommand" },
-  { id: "sh_not_found", type: "command_not_found", weight: 0.85, re: /^\S+: (?:\d+: |line \d+: )([^\s:]+): not found$/di, captures: "missingCommand" },
+  { id: "sh_not_found", type: "command_not_found", weight: 0.85, re: /^\S+: (?:\d+: |line \d+: )(?:\S+: )?([^\s:]+): not found$/di, captures: "missingCommand" },
+  {
+    id: "program_not_found",
+    type: "command_not_found",
+    weight: 0.86,
+    re: /\b(?:linker|compiler|assembler|interpreter|executable|program) \S+ (?:was )?not found\b|\berror trying to exec\b|\bexecvp\b[^\n]{0,40}\bno such file\b|\bcommand \S+ failed: no such file or directory\b|\bis not recognized as (?:the )?name of a cmdlet\b|\bis not recognized as an? (?:internal or external command|cmdlet)\b/di,
+  },
   { id: "child_exit_127", type: "command_not_found", weight: 0.7, re: /\b(?:exit status|exit code|exited with|returned) 127\b|\bError 127\b/di },
   { id: "failed_to_run", type: "command_not_found", weight: 0.85, re: /\bfailed to run command\b|\bexecutable file not found\b|\bno such binary\b|\bnot (?:found )?(?:in|on) (?:the )?\$?PATH\b|\bis not recognized as an internal or external command\b/di },
   { id: "cannot_exec", type: "command_not_found", weight: 0.8, re: /\bcan(?:not|'t) exec(?:ute)?\b.{0,60}\bno such file or directory\b|\bexec: ([^\s:]+): not found\b/di, captures: "missingCommand" },
@@ -243,6 +278,29 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "launcher_no_such_file", type: "command_not_found", weight: 0.75, re: /^(?:env|xargs|nohup|nice|sudo|exec|timeout|make(?:\[\d+\])?|\S*sh(?::| line \d+:)?(?: line \d+:)?)\b.*?: (\S+?):? No such file or directory$/di, captures: "missingCommand" },
   // permission_denied
   { id: "permission_denied", type: "permission_denied", weight: 0.85, re: /\bpermission denied\b|\bEACCES\b/di, variant: "filesystem_permission" },
+  // A refusal by policy, allowlist or approval rules: the thing exists, it is not allowed.
+  { id: "not_on_allowlist", type: "permission_denied", weight: 0.92, re: /\bnot (?:on|in) (?:this mission's |the |an? )?(?:allow-?list|allowed list|white-?list)\b|\bnot an allowed (?:tool|binary|command)\b/di, variant: "binary_not_allowlisted" },
+  {
+    id: "policy_refusal",
+    type: "permission_denied",
+    weight: 0.9,
+    re: /\b(?:blocked|denied|rejected|refused|disallowed|forbidden|prohibited|not (?:allowed|permitted))\b[^\n]{0,60}?\b(?:by|due to|because of|per) (?:the |this |an? |your )?(?:[\w-]+ ){0,3}(?:polic(?:y|ies)|rules?|allow-?list|deny-?list|block-?list|sandbox|administrator|permission (?:settings|mode))\b|\b(?:approval|permission) (?:is )?required by (?:the )?polic(?:y|ies)\b|\bblocked by (?:the )?(?:\w+ )?polic(?:y|ies)\b/di,
+    variant: "policy_refusal",
+  },
+  {
+    id: "permission_refused",
+    type: "permission_denied",
+    weight: 0.88,
+    re: /\bpermission\b[^\n.]{0,80}?\b(?:has been|was|is|been|were) (?:denied|refused|rejected)\b|\b(?:requested|needs?|requires?) permissions? to (?:use|run)\b[^\n]{0,60}\b(?:not|haven'?t|hasn'?t) (?:been )?granted\b|\bis not permitted for\b|\bnot permitted to (?:run|use|execute|access)\b/di,
+    variant: "policy_refusal",
+  },
+  {
+    id: "iam_denied",
+    type: "permission_denied",
+    weight: 0.86,
+    re: /\bPERMISSION_DENIED\b|\bPermissionDenied\b|\bpermission\s+\S+\s+denied\b|\b(?:caller|user|account|principal|you)\b[^\n.]{0,40}\bdoes(?:n'?t| not) have (?:the )?(?:required |necessary )?(?:permission|access|\S+ (?:permission|access))\b|\byou (?:need|lack) (?:the )?\S+ permission\b|\bmust be logged in\b/d,
+    variant: "credentials_rejected",
+  },
   { id: "not_permitted", type: "permission_denied", weight: 0.8, re: /\boperation not permitted\b|\bread-only file system\b|\bEPERM\b/di, variant: "filesystem_permission" },
   { id: "sandbox_escape", type: "permission_denied", weight: 0.92, re: /\bescapes the workspace\b|\boutside (?:of )?the (?:workspace|sandbox|allowed (?:root|directory))\b/di, variant: "sandbox_boundary" },
   { id: "credentials_rejected", type: "permission_denied", weight: 0.85, re: /\b(?:invalid|incorrect|expired|revoked|bad) (?:x-)?(?:api[ _-]?key|token|credentials?|password|authentication)\b|\bauthentication (?:failed|required)\b|\bresource not accessible\b|\binsufficient (?:permissions?|scope)\b|\bdoes not have (?:access|permission)\b|\bnot allowed to\b/di, variant: "credentials_rejected" },
@@ -252,13 +310,14 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "missing_argument", type: "invalid_arguments", weight: 0.8, re: /\bmissing (?:operand|argument|\d+ required positional|required (?:argument|parameter|property|field|option))|\bis a required (?:property|parameter|field)\b|\bfield required\b|\b(?:takes|expected) \d+ (?:positional )?arguments?\b|\brequired option\b/di, variant: "schema_violation" },
   { id: "not_a_subcommand", type: "invalid_arguments", weight: 0.85, re: /\bis not an? [\w-]+ command\b|\bunknown (?:sub)?command\b|\bno such (?:sub)?command\b|\binvalid command\b/di },
   { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b/di },
+  { id: "no_such_package", type: "invalid_arguments", weight: 0.8, re: /\bunable to locate package\b|\bcouldn'?t find any package by\b|\bno matching distribution found\b|\bno package (?:named|matching|found)\b/di, variant: "resource_not_found" },
   { id: "usage", type: "invalid_arguments", weight: 0.55, re: /^usage:|\bfor more information\.?$|^Try '.*--help'/di },
   { id: "named_path_missing", type: "invalid_arguments", weight: 0.7, re: /\bcannot change to\b|\bcan't open file\b|\bdoes not appear to be a git repository\b|\brepository .{1,200} (?:does not exist|not found)\b|\bis a directory\b|\bnot a directory\b|\balready exists and is not an empty directory\b/di, variant: "path_not_found" },
   { id: "no_such_file", type: "invalid_arguments", weight: 0.5, re: /\bno such file or directory\b|\bdoes not exist\b|\bENOENT\b|\bcannot find the (?:file|path)\b|\bcannot find or open\b/di, variant: "path_not_found" },
   { id: "not_found", type: "invalid_arguments", weight: 0.35, re: /\bnot found\b/di, variant: "resource_not_found", coarse: true },
   { id: "validation_failed", type: "invalid_arguments", weight: 0.6, re: /\bvalidation (?:failed|error)\b|\bunprocessable\b|\bbad request\b/di, variant: "schema_violation", coarse: true },
   // timeout
-  { id: "timed_out", type: "timeout", weight: 0.85, re: /\btimed out\b|\btime-?out (?:exceeded|expired|reached|error|of \d|after)\b|\b(?:operation|request|connection|read|connect|gateway|socket|execution) time-?out\b|\bdeadline exceeded\b|\bdid not (?:finish|complete) within\b|\baborted due to timeout\b|\bexceeded (?:the )?(?:time ?limit|timeout)\b|\bTimeoutError\b|\bGateway Time-?out\b/di },
+  { id: "timed_out", type: "timeout", weight: 0.85, re: /\btimed out\b|\btime-?out (?:exceeded|expired|reached|error|after)\b|\btime-?out of \d+\s*(?:ms|s|sec|seconds?|minutes?)?\s*(?:has been |was )?exceeded\b|\bexceeded (?:the |its )?(?:maximum |max )?(?:execution |run(?:ning)? |job )?(?:time|time ?limit|duration|runtime)\b|\bmaximum execution time\b|\b(?:operation|request|connection|read|connect|gateway|socket|execution) time-?out\b|\bdeadline exceeded\b|\bdid not (?:finish|complete) within\b|\baborted due to timeout\b|\bexceeded (?:the )?(?:time ?limit|timeout)\b|\bTimeoutError\b|\bGateway Time-?out\b/di },
   // output_too_large
   { id: "more_than_bytes", type: "output_too_large", weight: 0.9, re: /\b(?:wrote|returned|produced|read) (?:a body )?(?:more|larger) than \d+ bytes\b|\bmaxBuffer(?: length)? exceeded\b|\bmaximum file size exceeded\b/di },
   { id: "context_too_long", type: "output_too_large", weight: 0.88, re: /\bprompt is too long\b|\bmaximum context length\b|\bcontext (?:length|window) (?:exceeded|is exceeded)\b|\btoo many (?:input )?tokens\b|\breduce the length of the (?:messages|prompt|input)\b/di, variant: "context_length_exceeded" },
@@ -268,20 +327,54 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "rate_limit", type: "rate_limited", weight: 0.88, re: /\brate[ _-]?limit(?:ed|s)?\b|\btoo many requests\b|\bthrottl(?:ed|ing)\b|\bslow down\b/di },
   { id: "quota", type: "rate_limited", weight: 0.85, re: /\bquota (?:exceeded|exhausted)\b|\bexceeded your (?:current )?quota\b|\binsufficient[ _]quota\b/di, variant: "quota_exhausted" },
   { id: "overloaded", type: "rate_limited", weight: 0.6, re: /\boverloaded\b/di },
+  { id: "resource_exhausted", type: "rate_limited", weight: 0.88, re: /\bRESOURCE_EXHAUSTED\b|\bresources? (?:has |have )?(?:been )?exhausted\b|\bcheck (?:your )?quota\b/di, variant: "quota_exhausted" },
   // network_error
   { id: "refused", type: "network_error", weight: 0.85, re: /\bconnection refused\b|\bfailed to connect\b|\bcould(?: not|n't) connect\b|\bECONNREFUSED\b|\bfailed to establish a new connection\b/di, variant: "connection_refused" },
   { id: "dns", type: "network_error", weight: 0.88, re: /\bcould(?: not|n't) resolve (?:host|hostname|proxy)(?:: ?(\S+))?|\bname or service not known\b|\btemporary failure in name resolution\b|\bnodename nor servname\b|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)|\bno address associated with hostname\b|\bunknown host\b|\bunable to resolve host(?: address)?\b|\bNXDOMAIN\b/di, variant: "dns_resolution_failed", captures: "host" },
   { id: "reset", type: "network_error", weight: 0.78, re: /\bconnection (?:reset|closed|aborted)(?: by peer)?\b|\bsocket hang up\b|\bempty reply from server\b|\bother side closed\b|\brecv failure\b|\bremote end closed\b|\bnetwork is unreachable\b|\bno route to host\b|\bmax retries exceeded\b|\bECONNRESET\b/di, variant: "connection_reset" },
+  // TLS: the secure connection could not be set up (an untrusted or unverifiable certificate). The
+  // service is unreachable as configured: network_error, like any failed connection.
+  {
+    id: "tls_verification",
+    type: "network_error",
+    weight: 0.86,
+    re: /\bcertificate verify failed\b|\bCERTIFICATE_VERIFY_FAILED\b|\bSSLCertVerificationError\b|\bunable to (?:get local issuer|verify the first) certificate\b|\bself[- ]signed certificate\b|\bcertificate (?:has )?expired\b|\bx509: certificate\b|\bproblem confirming the ssl certificate\b|\b(?:SSL|TLS) ?(?:handshake|certificate) (?:failed|error)\b|\bSSLError\b|\bcertificate (?:is )?not trusted\b|\bUNABLE_TO_VERIFY_LEAF_SIGNATURE\b|\bSELF_SIGNED_CERT_IN_CHAIN\b/di,
+    variant: "tls_verification",
+  },
+  { id: "connection_was_refused", type: "network_error", weight: 0.85, re: /\bconnection\b[^\n.]{0,60}?\b(?:was |is )?refused\b/di, variant: "connection_refused" },
   { id: "fetch_failed", type: "network_error", weight: 0.5, re: /\bfetch failed\b|\bnetwork ?error\b|\bunable to access\b/di },
   { id: "server_error", type: "network_error", weight: 0.6, re: /\bbad gateway\b|\bservice (?:temporarily )?unavailable\b|\binternal server error\b|\bserver had an error\b|\bupstream (?:connect )?error\b/di, variant: "server_error", coarse: true },
   // syntax_error
   { id: "syntax", type: "syntax_error", weight: 0.88, re: /\bsyntax ?error\b|\bparse error\b|\binvalid syntax\b|\bunexpected (?:token|end of (?:input|file|JSON input)|EOF|identifier|character|string|indent|number)\b|\bmissing [)}\]] near\b|\bunterminated\b|\bmissing parenthes[ie]s\b|\bcan't find string terminator\b|\bunmatched\b|\bunbalanced\b|\bbad config (?:line|file|value)\b|\bexpected .{1,40} but found\b|\bExpecting (?:value|property name|',' delimiter|':' delimiter)\b|\bis not valid JSON\b|\binvalid JSON\b|\bunexpected indent\b|\bunindent does not match\b|\bend of file unexpected\b|\bExtra data: line\b|\bmissing separator\b|\berror: ['"`].{1,3}['"`] expected\b/di },
+  {
+    id: "config_syntax",
+    type: "syntax_error",
+    weight: 0.9,
+    re: /\berror in your \w+ syntax\b|\bright syntax to use near\b|\bnear ["'`\w(),+*-]{1,40}: syntax error\b|\bmapping values are not allowed\b|\bdid not find expected (?:key|node|'-' indicator|<document start>)\b|\bfound character that cannot start any token\b|\bcould not find expected ':'\b|\bfound undefined alias\b|\bargument or block definition (?:is )?required\b|\bmissing (?:attribute|item|argument) separator\b|\binvalid (?:single-argument |multi-line )?block definition\b|\binvalid expression\b|\bexpected the start of an expression\b|\bunclosed configuration block\b|\bargument names must not be quoted\b|\bsyntax error near unexpected token\b/di,
+  },
   // environment_missing
   { id: "missing_module", type: "environment_missing", weight: 0.88, re: /\bno module named ([\w.]+|\S+)|\bcannot find (?:module|package) (\S+)|\bmodule not found\b|\bcannot import name\b|\bcould not find (?:a )?(?:module|package|declaration file)\b|\bcan't locate (\S+) in @INC\b|\byou may need to install\b|\bunresolved import\b|\bcan't find crate\b|\bunlinked crate\b/di, variant: "missing_module", captures: "module" },
   { id: "missing_env_var", type: "environment_missing", weight: 0.85, re: /\benvironment variable\b.{0,60}\b(?:not set|missing|required|undefined|must be set|is empty|not defined|not found)\b|\b(?:missing|required|undefined|unset) (?:required )?env(?:ironment)?(?: var(?:iable)?s?)?\b|\bunbound variable\b|\bparameter null or not set\b/di, variant: "missing_env_var" },
   { id: "env_name_not_set", type: "environment_missing", weight: 0.8, re: /\b[A-Z][A-Z0-9_]{2,}\b.{0,30}\b(?:must be set|is not set|not set|is required|is missing)\b/d, variant: "missing_env_var" },
   { id: "missing_credentials", type: "environment_missing", weight: 0.87, re: /\b(?:didn't|did not) provide an api key\b|\bno api key\b|\bapi[_ -]?key\b.{0,80}\b(?:must be set|not set|missing|not provided|is required)\b|\b(?:x-api-key|authorization) header is (?:required|missing)\b|\bmissing (?:authentication|bearer token|api key|credentials)\b/di, variant: "missing_credentials" },
   { id: "missing_project_setup", type: "environment_missing", weight: 0.85, re: /\bnot a git repository\b|\bplease tell me who you are\b|\bauthor identity unknown\b|\bunable to auto-detect email\b|\bcould not read package\.json\b|\bno package\.json\b|\bno makefile found\b|\bno configured push destination\b|\bhas no upstream branch\b|\bno such file.{0,40}package\.json|\benoent.{0,60}package\.json/di, variant: "missing_config" },
+  // A runtime dependency that is fetched separately (a browser for a driver, a model for a local
+  // model server) is not installed.
+  {
+    id: "missing_runtime_download",
+    type: "environment_missing",
+    weight: 0.9,
+    re: /\bexecutable doesn'?t exist at\b|\bdownload new browsers\b|\b(?:npx |python -m )?playwright install\b|\bcould not find (?:expected )?(?:chrome|chromium|firefox|browser)\b|\bbrowser (?:was )?not (?:found|downloaded|installed)\b|\btry pulling it first\b|\bpull model manifest\b/di,
+    variant: "missing_dependency",
+  },
+  // Credentials the tool needs are not configured at all (rejected ones are permission_denied).
+  {
+    id: "no_credentials_configured",
+    type: "environment_missing",
+    weight: 0.9,
+    re: /\bunable to locate credentials\b|\bno (?:valid )?credentials (?:were |are )?(?:found|provided|configured|available)\b|\bcould not (?:find|load|resolve) (?:default |any )?(?:credentials|authentication method)\b|\bdo not currently have an active account\b|\bno active (?:account|credentials)\b|\bmissing (?:[\w-]+ ){0,2}api[ _-]?key\b|\b(?:no|missing) (?:[\w-]+ ){0,2}(?:api[ _-]?key|access token|auth(?:entication)? token)s? (?:found|set|provided|configured)\b|\bapi[ _-]?key (?:was )?not (?:found|set|provided|configured)\b|\bexpected either api_key or auth_token\b|\bapi_key client option must be set\b/di,
+    variant: "missing_credentials",
+  },
   { id: "not_installed", type: "environment_missing", weight: 0.6, re: /\bis not installed\b|\bnot installed\b|\brequires? .{1,40} to be installed\b|\bno (?:python|node|java) (?:interpreter|runtime) found\b/di, variant: "missing_module" },
 ];
 
@@ -575,5 +668,6 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
   const repeatedFailure = repeatedFailures(input) >= (options.maxRecoveryAttempts ?? 2);
   if (repeatedFailure) severity = ESCALATE[severity];
 
-  return { type, confidence, severity, canRecover: severity !== "fatal", category, evidence: winning, scores, facts, repeatedFailure };
+  const probability = calibratedConfidence(confidence, type === "unknown");
+  return { type, confidence, probability, severity, canRecover: severity !== "fatal", category, evidence: winning, scores, facts, repeatedFailure };
 }

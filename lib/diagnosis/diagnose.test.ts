@@ -122,13 +122,15 @@ describe("recovery templates", () => {
   it.each(DIAGNOSED_TYPES)("%s yields at least 3 alternatives and a plan whose steps use real tools", (type) => {
     // Drive each type through evidence that selects it, over every variant a template distinguishes.
     const inputs: Record<string, InputContextInput[]> = {
-      tool_not_found: [failure("repo_browser", {}, { message: 'There is no tool named "repo_browser".' }), failure("shell", { command: "curl" }, { message: '"curl" is not on this mission\'s allowlist (allowed: sh, wget).' })],
+      tool_not_found: [failure("repo_browser", {}, { message: 'There is no tool named "repo_browser".' }), failure("lookup_weather", {}, { message: "Model tried to call unavailable tool 'lookup_weather'. Available tools: shell, http." })],
       command_not_found: [failure("shell", { command: "helm" }, { message: "spawn helm ENOENT", code: 127 })],
       permission_denied: [
         failure("shell", { command: "touch", args: ["/etc/x"] }, { message: "exit 1", code: 1, stderr: "touch: cannot touch '/etc/x': Permission denied" }),
         failure("shell", { command: "./run.sh" }, { message: "exit 126", code: 126, stderr: "bash: ./run.sh: Permission denied" }),
         failure("http", { url: "https://api.x.dev/v1/a" }, { message: "401", status: 401, stdout: '{"error":{"code":"invalid_api_key","message":"Incorrect API key provided"}}' }),
         failure("file", { op: "read", path: "../x" }, { message: 'The path "../x" escapes the workspace' }),
+        failure("shell", { command: "curl" }, { message: '"curl" is not on this mission\'s allowlist (allowed: sh, wget).' }),
+        failure("exec", { cmd: "rm -rf build" }, { message: "rm -rf build was rejected: blocked by the sandbox policy" }),
       ],
       invalid_arguments: [failure("shell", { command: "ls", args: ["--nope"] }, { message: "exit 2", code: 2, stderr: "ls: unrecognized option '--nope'" })],
       timeout: [failure("shell", { command: "timeout", args: ["1", "sleep", "9"] }, { message: "exit 124", code: 124 })],

@@ -162,7 +162,7 @@ export function diagnose(raw: InputContextInput | InputContext, opts: DiagnoseOp
     timestamp: now.toISOString(),
     iteration: input.context.iteration,
     whyChain: whyChain(c, depth),
-    rootCause: { category: cls.category, description: template.cause(c), confidence: cls.confidence },
+    rootCause: { category: cls.category, description: template.cause(c), confidence: cls.probability },
     errorClassification: { type: cls.type, severity: cls.severity, canRecover: cls.canRecover },
     alternatives: alts.map(({ steps: _steps, auto: _auto, ...a }) => a),
     recoveryPlan: { priority: 1, strategy: plan.strategy, steps: plan.steps, fallbackChain: fallbacks.map((a) => a.strategy) },

@@ -323,10 +323,14 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
   },
 
   permission_denied: {
-    when: "Permission denied error (EACCES/EPERM, exit 126, HTTP 401/403, a path outside the sandbox)",
+    when: "Permission denied error (EACCES/EPERM, exit 126, HTTP 401/403, a path outside the sandbox, a refusal by policy or allowlist)",
     then: ["Check TOOLS_FS_ROOT sandbox boundaries", "Try writing to allowed directory", "Ask user to adjust permissions or use sudo"],
     cause: ({ f, cls }) =>
-      cls.category === "credentials_rejected"
+      cls.category === "binary_not_allowlisted"
+        ? `Binary ${q(f.binary, "the binary")} is not on this mission's allowlist${f.allowedBinaries ? ` (allowed: ${f.allowedBinaries.join(", ")})` : ""}: refused by policy, not missing`
+        : cls.category === "policy_refusal"
+          ? `The action was refused by a policy, allowlist or approval rule${quote(f.decisiveLine)}`
+          : cls.category === "credentials_rejected"
         ? `The server ${f.host ? `at ${f.host} ` : ""}rejected the request's credentials${f.status ? ` (HTTP ${f.status})` : ""}${quote(f.decisiveLine)}`
         : cls.category === "sandbox_boundary"
           ? `The path ${q(f.path, "requested")} lies outside the mission workspace${quote(f.decisiveLine)}`
@@ -334,10 +338,48 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
             ? `${q(f.path ?? f.missingCommand ?? f.binary, "The file")} exists but is not executable for this user${quote(f.decisiveLine)}`
             : `The process lacks permission on ${q(f.path, "the target")}${quote(f.decisiveLine)}`,
     deeper: ({ cls }) =>
-      cls.category === "credentials_rejected"
+      cls.category === "binary_not_allowlisted" || cls.category === "policy_refusal"
+        ? ["The agent chose an action the mission's policy does not allow", "The plan was not checked against the allowlist and policy before execution", "What the policy allows is not offered to the agent when it plans"]
+        : cls.category === "credentials_rejected"
         ? ["The agent used a key or token without checking that it is valid and scoped for this resource", "Credentials are not validated before the first real call", "There is no credential health check in the mission's setup"]
         : ["The agent assumed it could write or run anywhere instead of inside its workspace", "The target location was not checked for ownership and mode before acting", "The sandbox boundaries (workspace root, allowed directories) are not surfaced to the agent"],
     strategies: [
+      askUser("allow_and_retry", (c) => (c.cls.category === "binary_not_allowlisted" ? 0.85 : 0.6), (c) =>
+        c.cls.category === "binary_not_allowlisted" ? `Allow '${c.f.binary ?? "the binary"}' for this mission and retry?` : "Allow this action under the mission's policy and retry, or name a permitted alternative?",
+      ),
+      {
+        strategy: "use_allowlisted_binary",
+        tools: ["shell"],
+        confidence: (c) => (equivalentsOf(c.f.binary).some((b) => c.f.allowedBinaries?.includes(b)) ? 0.85 : 0.5),
+        estimatedIterations: 2,
+        applies: (c) => c.cls.category === "binary_not_allowlisted",
+        describe: (c) => {
+          const alt = equivalentsOf(c.f.binary).find((b) => c.f.allowedBinaries?.includes(b));
+          return alt ? `Use the allowlisted '${alt}' instead of '${c.f.binary}'` : `Pick an allowlisted binary (${c.f.allowedBinaries?.join(", ") ?? "see the definition"}) that can do what '${c.f.binary ?? "the binary"}' was meant to do`;
+        },
+        steps: (c) => {
+          const alt = equivalentsOf(c.f.binary).find((b) => c.f.allowedBinaries?.includes(b)) ?? c.f.allowedBinaries?.[0] ?? "sh";
+          return [shellStep(`Check that '${alt}' works`, alt, ["--version"], `'${alt}' prints its version`), shellStep(`Redo the step with '${alt}'`, alt, [], "The step's goal is reached with an allowed binary")];
+        },
+      },
+      {
+        strategy: "use_http_tool",
+        tools: ["http"],
+        confidence: (c) => (/curl|wget|git|fetch/.test(c.f.binary ?? c.input.failure.tool) ? 0.75 : 0.35),
+        estimatedIterations: 2,
+        applies: (c) => c.cls.category === "binary_not_allowlisted",
+        describe: () => "Fetch what is needed with Faultline's http tool, which needs no binary",
+        steps: (c) => [httpStep("Download with the http tool", repoTarball(c)?.url ?? (typeof c.input.failure.args.url === "string" ? c.input.failure.args.url : "https://example.invalid/"), "GET", "A 2xx response with the content")],
+      },
+      {
+        strategy: "use_permitted_alternative",
+        tools: ["shell"],
+        confidence: 0.45,
+        estimatedIterations: 2,
+        applies: (c) => c.cls.category === "binary_not_allowlisted" || c.cls.category === "policy_refusal",
+        describe: () => "Reach the step's goal with a command or tool the policy permits",
+        steps: () => [shStep("List usable binaries", "for b in sh curl wget git python3 node tar; do command -v $b; done", "Paths of the binaries that exist")],
+      },
       {
         strategy: "run_through_interpreter",
         tools: ["shell"],
@@ -352,7 +394,7 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
         tools: ["file"],
         confidence: 0.75,
         estimatedIterations: 1,
-        applies: (c) => c.cls.category !== "credentials_rejected",
+        applies: (c) => !["credentials_rejected", "binary_not_allowlisted", "policy_refusal"].includes(c.cls.category),
         describe: (c) => `Write to a path inside the workspace (e.g. './${baseOf(c.f.path ?? "output")}') instead of ${q(c.f.path, "the protected location")}`,
         steps: (c) => [fileStep("Write the result inside the workspace", "write", baseOf(c.f.path ?? "output.txt"), "The file is written inside the workspace"), fileStep("Confirm the file exists", "list", ".", "The new file is listed")],
       },
@@ -361,7 +403,7 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
         tools: ["shell"],
         confidence: 0.6,
         estimatedIterations: 1,
-        applies: (c) => c.cls.category !== "credentials_rejected",
+        applies: (c) => !["credentials_rejected", "binary_not_allowlisted", "policy_refusal"].includes(c.cls.category),
         describe: (c) => `Inspect owner and mode of ${q(c.f.path, "the target")} and the current user`,
         steps: (c) => [shStep("Show owner, mode and user", `id; ls -ld ${shq(c.f.path ?? ".")} ${shq(dirOf(c.f.path ?? "."))}`, "The owner/mode shows which permission is missing")],
       },
@@ -386,9 +428,12 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
         describe: () => "Use a resource or model this key is allowed to access",
         steps: (c) => [httpStep("List what the credentials can access", c.f.url ? `${new URL(c.f.url).origin}/v1/models` : "https://example.invalid/", "GET", "A list of accessible resources")],
       },
-      askUser("request_permission_change", (c) => (c.cls.category === "credentials_rejected" ? 0.85 : 0.5), (c) =>
-        c.cls.category === "credentials_rejected" ? `Provide a valid credential for ${c.f.host ?? "the service"} (the current one was rejected)?` : `Grant access to ${q(c.f.path, "the target")} (or run the step with more privileges)?`,
-      ),
+      {
+        ...askUser("request_permission_change", (c) => (c.cls.category === "credentials_rejected" ? 0.85 : 0.5), (c) =>
+          c.cls.category === "credentials_rejected" ? `Provide a valid credential for ${c.f.host ?? "the service"} (the current one was rejected)?` : `Grant access to ${q(c.f.path, "the target")} (or run the step with more privileges)?`,
+        ),
+        applies: (c) => c.cls.category !== "binary_not_allowlisted",
+      },
     ],
     learning: (c) => ({ trigger: `${c.cls.category}_${c.f.host ?? baseOf(dirOf(c.f.path ?? "path"))}`, generalizability: 0.7 }),
   },

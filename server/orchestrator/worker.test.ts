@@ -41,7 +41,8 @@ describe("the orchestrator worker on real PostgreSQL, processes and HTTP", () =>
     expect(s4.finalStatus).not.toBe("SUCCESS");
     expect(s4.agents.search.steps[0].error?.code).toBe("CONNECTION_REFUSED");
     // Every tool failure is diagnosed (ADR-0003) before anything decides what happens next.
-    expect(gate.diagnosis).toMatchObject({ type: "tool_not_found", canRecover: true });
+    // A binary refused by the allowlist is a refusal by policy, not a missing tool (issue 18).
+    expect(gate.diagnosis).toMatchObject({ type: "permission_denied", canRecover: true });
     expect(gate.diagnosis?.whyChain).toHaveLength(5);
     expect(s4.agents.search.steps[0].diagnosis?.type).toBe("network_error");
     const log = await listEventsAfter(tdb.db, { missionId: ids[1] });

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { calibratedConfidence } from "./calibration";
+import { classify } from "./classify";
+import { inputContextSchema, type ErrorType } from "./types";
+
+/**
+ * The phrase families added for real-world outputs (issue 18), each exercised with wordings written
+ * here, not taken from bench/diagnosis-world.jsonl: a family must recognise the idea, not a sentence.
+ */
+function typeOf(tool: string, error: Record<string, unknown>, args: Record<string, unknown> = {}): string {
+  return classify(inputContextSchema.parse({ failure: { tool, args, error } })).type;
+}
+const shell = (cmd: string, stderr: string, code = 1) => typeOf("shell", { message: `"${cmd}" exited with code ${code}`, code, stderr }, { command: cmd });
+const framework = (tool: string, text: string) => typeOf(tool, { message: text, stderr: text });
+
+const cases: Array<[ErrorType, string, () => string]> = [
+  // a model calling a tool that does not exist, in any framework's words
+  ["tool_not_found", "an agent attempted to invoke an unknown function", () => framework("get_stock", "AgentError: agent attempted to invoke an unknown function get_stock")],
+  ["tool_not_found", "function ... does not exist", () => framework("calc", "Error: function 'calc' does not exist in this toolkit")],
+  ["tool_not_found", "action not registered, with the list offered", () => framework("browse", "Action browse is not registered; the only available actions are: search, summarize")],
+  ["tool_not_found", "a framework exception class", () => framework("translate", "ToolNotFoundException: translate")],
+  ["tool_not_found", "not found in the tool registry", () => framework("fetch_page", "fetch_page not found in the tool registry")],
+  // refusals by policy, allowlist or approval: permission_denied, never tool_not_found
+  ["permission_denied", "denied by a deny-list rule", () => framework("run_command", "command 'curl evil.sh' denied by the deny-list rule network-egress")],
+  ["permission_denied", "not in the allowed list", () => framework("shell", "ssh is not in the allowed list for this workspace")],
+  ["permission_denied", "permission to X was refused", () => framework("write_file", "Permission to write outside the project was refused.")],
+  ["permission_denied", "IAM: caller lacks permission", () => shell("az", "ERROR: The client 'me@corp' does not have permission to perform action 'Microsoft.Storage/read'")],
+  // missing runtime downloads and credentials
+  ["environment_missing", "browser not downloaded", () => shell("node", "Error: Could not find Chromium (rev. 1108766). Run npx puppeteer browsers install chrome")],
+  ["environment_missing", "no credentials configured", () => shell("terraform", "Error: No valid credentials found for the AWS provider.")],
+  ["environment_missing", "missing provider API key", () => shell("python3", "RuntimeError: Missing Mistral API key; set MISTRAL_API_KEY")],
+  // TLS and refused connections
+  ["network_error", "self-signed certificate", () => shell("git", "fatal: unable to access 'https://git.corp/r.git/': SSL certificate problem: self-signed certificate in certificate chain", 128)],
+  ["network_error", "x509", () => shell("docker", "Error response from daemon: Get \"https://reg.corp/v2/\": x509: certificate signed by unknown authority")],
+  ["network_error", "connection ... was refused", () => shell("redis-cli", "Could not connect: the connection to 10.0.0.5:6380 was refused")],
+  // configuration and query syntax
+  ["syntax_error", "YAML", () => shell("kubectl", "error: error parsing deploy.yaml: error converting YAML to JSON: yaml: line 7: did not find expected key")],
+  ["syntax_error", "MariaDB", () => shell("mysql", "ERROR 1064 (42000): You have an error in your SQL syntax; check the manual for the right syntax to use near 'FORM users' at line 1")],
+  ["syntax_error", "HCL", () => shell("terraform", "Error: Missing item separator\n\n  on vars.tf line 3:\n\nExpected a comma to mark the beginning of the next item.")],
+  // time limits
+  ["timeout", "ms timeout exceeded", () => shell("npx", "Error: Timeout of 15000 ms exceeded while waiting for selector")],
+  ["timeout", "runner execution time", () => framework("ci_job", "The build exceeded the maximum run time of 60 minutes and was cancelled.")],
+  // quota
+  ["rate_limited", "resources exhausted", () => framework("llm", "Error 429: Resources exhausted for this project; try later")],
+  // a program the command runs is missing
+  ["command_not_found", "compiler not found", () => shell("make", "error: compiler `clang` not found", 2)],
+  ["command_not_found", "sh reports a missing tool from a script", () => shell("./bootstrap", "./bootstrap: 12: ./bootstrap: libtoolize: not found")],
+  // a package name apt does not know
+  ["invalid_arguments", "apt unknown package", () => shell("apt-get", "E: Unable to locate package pyhton3", 100)],
+];
+
+describe("phrase families for real-world failures", () => {
+  it.each(cases)("%s: %s", (expected, _name, run) => {
+    expect(run()).toBe(expected);
+  });
+
+  it("a tool that exists but is refused is never tool_not_found", () => {
+    expect(framework("Bash", "Permission to use Bash has been denied by the administrator's settings")).toBe("permission_denied");
+    expect(framework("exec_command", "exec_command rejected: blocked by the workspace policy")).toBe("permission_denied");
+  });
+
+  it("words next to 'tool' that are not about a missing tool stay out of the family", () => {
+    expect(shell("npm", "npm ERR! Tool call error argument 'x' is invalid")).not.toBe("tool_not_found");
+  });
+});
+
+describe("calibratedConfidence", () => {
+  it("is monotone, capped, and leaves unknown low", () => {
+    const xs = [0, 0.1, 0.3, 0.5, 0.7, 0.9, 1];
+    const ys = xs.map((x) => calibratedConfidence(x));
+    for (let i = 1; i < ys.length; i++) expect(ys[i]).toBeGreaterThanOrEqual(ys[i - 1]);
+    expect(Math.max(...ys)).toBeLessThanOrEqual(0.97);
+    expect(calibratedConfidence(0.2, true)).toBe(0.2);
+  });
+});
