@@ -68,7 +68,7 @@ export function ReliabilityChart({ series }: { series: ReliabilitySeries[] }) {
         <p className="muted">No labelled cases and no operator verdicts yet.</p>
       ) : (
         <div aria-hidden="true">
-          <LineChart responsive style={{ width: "100%", height: 260 }} data={data} margin={{ top: 8, right: 16, bottom: 8, left: -8 }}>
+          <LineChart responsive accessibilityLayer={false} style={{ width: "100%", height: 260 }} data={data} margin={{ top: 8, right: 16, bottom: 8, left: -8 }}>
             <CartesianGrid {...GRID} vertical />
             <XAxis type="number" dataKey="confidence" domain={[0, 1]} ticks={[0, 0.2, 0.4, 0.6, 0.8, 1]} tickFormatter={(v: number) => pct(v)} {...AXIS} />
             <YAxis type="number" domain={[0, 1]} ticks={[0, 0.2, 0.4, 0.6, 0.8, 1]} tickFormatter={(v: number) => pct(v)} {...AXIS} />
@@ -126,7 +126,7 @@ export function AccuracyOverTime({ byDay }: { byDay: Array<{ day: string; confir
         <p className="muted">No operator has confirmed or corrected a diagnosis in this period. Gates ask “Is this diagnosis right?”.</p>
       ) : (
         <div aria-hidden="true">
-          <LineChart responsive style={{ width: "100%", height: 200 }} data={byDay} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
+          <LineChart responsive accessibilityLayer={false} style={{ width: "100%", height: 200 }} data={byDay} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>
             <CartesianGrid {...GRID} />
             <XAxis dataKey="day" {...AXIS} minTickGap={24} />
             <YAxis domain={[0, 1]} tickFormatter={(v: number) => pct(v)} {...AXIS} />

@@ -21,7 +21,7 @@ export function RecoveryPerDayChart({ byDay }: { byDay: DiagnosticsRow[] }) {
       table={<p className="muted small">The table below has the numbers per day.</p>}
     >
       <div aria-hidden="true">
-        <ComposedChart responsive style={{ width: "100%", height: 220 }} data={data} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+        <ComposedChart responsive accessibilityLayer={false} style={{ width: "100%", height: 220 }} data={data} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
           <CartesianGrid {...GRID} />
           <XAxis dataKey="day" {...AXIS} minTickGap={24} />
           <YAxis yAxisId="n" allowDecimals={false} {...AXIS} />

@@ -39,7 +39,7 @@ export function GovernanceDailyChart({ daily }: { daily: Measures["daily"] }) {
       }
     >
       <div aria-hidden="true">
-        <BarChart responsive style={{ width: "100%", height: 180 }} data={daily} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+        <BarChart responsive accessibilityLayer={false} style={{ width: "100%", height: 180 }} data={daily} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
           <CartesianGrid {...GRID} />
           <XAxis dataKey="day" {...AXIS} minTickGap={24} />
           <YAxis allowDecimals={false} {...AXIS} />
@@ -85,7 +85,7 @@ export function DecisionTimeChart({ daily }: { daily: Measures["daily"] }) {
         <p className="muted">No gate was decided in this period.</p>
       ) : (
         <div aria-hidden="true">
-          <LineChart responsive style={{ width: "100%", height: 180 }} data={daily} margin={{ top: 4, right: 8, bottom: 0, left: 8 }}>
+          <LineChart responsive accessibilityLayer={false} style={{ width: "100%", height: 180 }} data={daily} margin={{ top: 4, right: 8, bottom: 0, left: 8 }}>
             <CartesianGrid {...GRID} />
             <XAxis dataKey="day" {...AXIS} minTickGap={24} />
             <YAxis tickFormatter={(v: number) => ms(v)} {...AXIS} width={64} />

@@ -65,7 +65,7 @@ export function FailuresOverTime({ stats, title, id = "chart-over-time", noun = 
       ) : (
         <>
           <div aria-hidden="true">
-            <BarChart responsive style={{ width: "100%", height: 200 }} data={buckets.map((b, i) => ({ bucket: bucketLabel(b, stats.bucket), ...Object.fromEntries(types.map((t, j) => [t, counts[i][j]])) }))} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+            <BarChart responsive accessibilityLayer={false} style={{ width: "100%", height: 200 }} data={buckets.map((b, i) => ({ bucket: bucketLabel(b, stats.bucket), ...Object.fromEntries(types.map((t, j) => [t, counts[i][j]])) }))} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
               <CartesianGrid {...GRID} />
               <XAxis dataKey="bucket" {...AXIS} minTickGap={24} />
               <YAxis allowDecimals={false} {...AXIS} />
@@ -125,7 +125,7 @@ function HBars({ id, title, bars, empty, columns, format = "count" }: { id: stri
         <p className="muted">{empty}</p>
       ) : (
         <div aria-hidden="true">
-          <BarChart responsive layout="vertical" style={{ width: "100%", height: 28 * bars.length + 40 }} data={bars.map((b) => ({ label: b.label, value: b.value, behind: b.behind?.value ?? null, text: b.text }))} margin={{ top: 0, right: 8, bottom: 0, left: 0 }} barGap={-12}>
+          <BarChart responsive accessibilityLayer={false} layout="vertical" style={{ width: "100%", height: 28 * bars.length + 40 }} data={bars.map((b) => ({ label: b.label, value: b.value, behind: b.behind?.value ?? null, text: b.text }))} margin={{ top: 0, right: 8, bottom: 0, left: 0 }} barGap={-12}>
             <CartesianGrid {...GRID} horizontal={false} vertical />
             <XAxis type="number" allowDecimals={format === "duration"} {...AXIS} tickFormatter={(v: number) => (format === "duration" ? durationText(v) : n(v))} />
             <YAxis type="category" dataKey="label" width={180} {...AXIS} />

@@ -37,7 +37,7 @@ export function LibraryGrowthChart({ points }: { points: GrowthPoint[] }) {
       }
     >
       <div aria-hidden="true">
-        <AreaChart responsive style={{ width: "100%", height: 160 }} data={points} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+        <AreaChart responsive accessibilityLayer={false} style={{ width: "100%", height: 160 }} data={points} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
           <CartesianGrid {...GRID} />
           <XAxis dataKey="version" {...AXIS} tickFormatter={(v: number) => `v${v}`} />
           <YAxis allowDecimals={false} {...AXIS} />

@@ -109,7 +109,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
           {tags.map((t) => {
             const on = activeTags.includes(t.tag);
             return (
-              <Link key={t.tag} href={libraryHref(params, { tag: on ? activeTags.filter((x) => x !== t.tag) : [...activeTags, t.tag] })} className={`lib-tag lib-tag-link${on ? " is-active" : ""}`} aria-pressed={on} data-testid="tag-chip">
+              <Link key={t.tag} href={libraryHref(params, { tag: on ? activeTags.filter((x) => x !== t.tag) : [...activeTags, t.tag] })} className={`lib-tag lib-tag-link${on ? " is-active" : ""}`} aria-current={on ? "true" : undefined} data-testid="tag-chip">
                 {t.tag} <span className="muted">{t.n}</span>
               </Link>
             );

@@ -1,0 +1,49 @@
+import type { APIRequestContext } from "@playwright/test";
+import { startMission, waitForGate } from "../fixtures";
+
+/**
+ * Every console page, with something on it: a mission waiting at a gate (e2e does not seed the demo
+ * missions) and the library's first entry. Shared by the accessibility sweep and `npm run screenshots`.
+ */
+export async function consolePages(request: APIRequestContext): Promise<Array<[name: string, url: string]>> {
+  const missionId = await startMission(request, {
+    name: "Deploy with an unapproved binary",
+    objective: "Copy the build to the server",
+    allowedBinaries: ["node"],
+    phases: [{ name: "EXECUTION", agents: [{ name: "deploy", priority: "critical", steps: [{ tool: "shell", args: { command: "scp", args: ["build.tgz", "server:/srv"] } }] }] }],
+  });
+  await waitForGate(request, missionId);
+  const firstEntry = ((await (await request.get(`${process.env.E2E_BASE_URL}/api/v1/library/entries?per=25`)).json()) as { entries: Array<{ failure_id: string }> }).entries[0]?.failure_id;
+  return [
+    ["missions", "/missions"],
+    ["mission", `/missions/${missionId}`],
+    ["gates", "/gates"],
+    ["diagnostics", "/diagnostics"],
+    ["patterns", "/patterns"],
+    ["library", "/library"],
+    ...(firstEntry ? ([["library-entry", `/library/${firstEntry}`]] as Array<[string, string]>) : []),
+    ["library-versions", "/library/versions"],
+    ["library-import", "/library/import"],
+    ["contributions", "/contributions"],
+    ["contribution-new", "/contributions/new"],
+    ["history", "/history"],
+    ["governance", "/governance"],
+    ["actors", "/actors"],
+    ["api-reference", "/api-reference"],
+    ["audit", "/audit"],
+    ["admin-users", "/admin/users"],
+    ["admin-policies", "/admin/policies"],
+    ["admin-authority", "/admin/authority"],
+    ["admin-webhooks", "/admin/webhooks"],
+    ["account-tokens", "/account/tokens"],
+  ];
+}
+
+/** Applies a theme the way the console's own script does. */
+export async function setTheme(page: import("@playwright/test").Page, scheme: "light" | "dark"): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.evaluate((t) => {
+    document.documentElement.dataset.theme = t;
+    document.documentElement.style.colorScheme = t;
+  }, scheme);
+}
