@@ -298,7 +298,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "iam_denied",
     type: "permission_denied",
     weight: 0.86,
-    re: /\bPERMISSION_DENIED\b|\bPermissionDenied\b|\bpermission\s+\S+\s+denied\b|\b(?:caller|user|account|principal|you)\b[^\n.]{0,40}\bdoes(?:n'?t| not) have (?:the )?(?:required |necessary )?(?:permission|access|\S+ (?:permission|access))\b|\byou (?:need|lack) (?:the )?\S+ permission\b|\bmust be logged in\b/d,
+    re: /\bPERMISSION_DENIED\b|\bPermissionDenied\b|\bpermission\s+\S+\s+denied\b|\b(?:caller|user|account|principal|you)\b[^\n.]{0,40}\bdoes(?:n'?t| not) have (?:the )?(?:required |necessary )?(?:permission|access|\S+ (?:permission|access))\b|\b[Yy]ou (?:need|lack) (?:the )?\S+ permission\b|\bmust be logged in\b/d,
     variant: "credentials_rejected",
   },
   { id: "not_permitted", type: "permission_denied", weight: 0.8, re: /\boperation not permitted\b|\bread-only file system\b|\bEPERM\b/di, variant: "filesystem_permission" },
