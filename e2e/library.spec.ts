@@ -137,8 +137,12 @@ test("an admin previews and imports a YAML file as a new version, sees it, and r
 
   // Roll back to the version before the import: a new version; the entry is deprecated, not deleted.
   await page.goto("/library/versions");
-  page.once("dialog", (d) => void d.accept());
   await page.locator(`[data-testid="library-version-row"][data-version="${version - 1}"]`).getByTestId("rollback").click();
+  // The confirmation says what will happen; Cancel has the focus, so Enter alone never rolls back.
+  const confirm = page.getByRole("alertdialog", { name: `Roll the library back to version ${version - 1}?` });
+  await expect(confirm).toContainText(`recorded as version ${version + 1}`);
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await confirm.getByTestId("confirm-action").click();
   await expect(page.getByTestId("rollback-result")).toContainText(`the library is now at version ${version + 1}`);
   await page.goto(`/library/${id}`);
   await expect(page.getByTestId("entry-deprecated")).toBeVisible();

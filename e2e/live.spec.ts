@@ -63,6 +63,12 @@ test.describe("live updates", () => {
 
 test("starting a mission from pasted YAML shows field-level errors, then opens the mission", async ({ operatorPage: page }) => {
   await page.goto("/missions");
+  // A modal dialog: named, Escape closes it and the focus goes back to the button that opened it.
+  await page.getByTestId("new-mission").click();
+  await expect(page.getByRole("dialog", { name: "New mission" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByTestId("new-mission")).toBeFocused();
   await page.getByTestId("new-mission").click();
   const dialog = page.getByTestId("new-mission-dialog");
   await dialog.getByTestId("mission-definition").fill("name: broken\nobjective: x\nphases:\n  - name: LAUNCH\n    agents: []\n");

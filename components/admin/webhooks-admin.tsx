@@ -1,5 +1,6 @@
 "use client";
 
+import { ConfirmButton } from "../ui/dialog";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition, type FormEvent } from "react";
 import { createWebhookAction, deleteWebhookAction, redeliverWebhookAction, setWebhookActiveAction } from "@/app/(console)/admin/webhooks/actions";
@@ -119,9 +120,9 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
               <button type="button" className="btn btn-secondary" disabled={pending} onClick={() => act(() => setWebhookActiveAction({ id: s.id, active: !s.active }))}>
                 {s.active ? "Pause" : "Resume"}
               </button>
-              <button type="button" className="btn btn-danger" disabled={pending} onClick={() => window.confirm(`Delete the webhook to ${s.url} and its delivery log?`) && act(() => deleteWebhookAction({ id: s.id }))}>
+              <ConfirmButton disabled={pending} title="Delete this webhook?" question={`Deliveries to ${s.url} stop, and its delivery log is deleted with it.`} confirmLabel="Delete webhook" onConfirm={() => act(() => deleteWebhookAction({ id: s.id }))}>
                 Delete
-              </button>
+              </ConfirmButton>
             </div>
             {(deliveries[s.id] ?? []).length ? (
               <div className="table-wrap">

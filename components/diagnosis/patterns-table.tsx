@@ -1,5 +1,6 @@
 "use client";
 
+import { ConfirmButton } from "../ui/dialog";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
@@ -95,16 +96,16 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
                       <button type="button" className="btn btn-sm" disabled={pending} onClick={() => act(() => updatePatternAction({ id: p.id, enabled: !p.enabled }), `Pattern ${p.when} → ${p.then} ${p.enabled ? "disabled" : "enabled"}.`)}>
                         {p.enabled ? "Disable" : "Enable"}
                       </button>
-                      <button
-                        type="button"
+                      <ConfirmButton
                         className="btn btn-sm btn-danger"
                         disabled={pending}
-                        onClick={() => {
-                          if (window.confirm(`Delete the pattern "${p.when} → ${p.then}" and its ${p.successes + p.failures} recorded outcomes? Later recoveries start a new record.`)) act(() => deletePatternAction({ id: p.id }), `Pattern ${p.when} → ${p.then} deleted.`);
-                        }}
+                        title="Delete this learned pattern?"
+                        question={`"${p.when} → ${p.then}" and its ${p.successes + p.failures} recorded outcomes are deleted. Later recoveries start a new record.`}
+                        confirmLabel="Delete pattern"
+                        onConfirm={() => act(() => deletePatternAction({ id: p.id }), `Pattern ${p.when} → ${p.then} deleted.`)}
                       >
                         Delete
-                      </button>
+                      </ConfirmButton>
                     </div>
                   </td>
                 ) : null}

@@ -2,7 +2,8 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState, useTransition, type ChangeEvent, type FormEvent } from "react";
+import { useId, useState, useTransition, type ChangeEvent, type FormEvent } from "react";
+import { Dialog } from "../ui/dialog";
 import { createMissionAction } from "@/app/(console)/missions/actions";
 import type { FieldError } from "@/server/action-result";
 import { queryKeys } from "../query-keys";
@@ -21,18 +22,13 @@ phases:
 
 /** "New mission": paste YAML/JSON or upload a file; shows each field error as path: message. */
 export function NewMissionDialog() {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
   const router = useRouter();
   const queryClient = useQueryClient();
   const [text, setText] = useState("");
   const [error, setError] = useState<{ message: string; fieldErrors: FieldError[] } | null>(null);
   const [pending, startTransition] = useTransition();
-  const ids = { title: useId(), text: useId(), file: useId(), errors: useId() };
-
-  function open() {
-    setError(null);
-    dialog.current?.showModal();
-  }
+  const ids = { text: useId(), file: useId(), errors: useId() };
 
   async function onFile(e: ChangeEvent<HTMLInputElement>) {
     const file = e.target.files?.[0];
@@ -54,25 +50,29 @@ export function NewMissionDialog() {
         return;
       }
       await queryClient.invalidateQueries({ queryKey: queryKeys.missions.list() });
-      dialog.current?.close();
+      setOpen(false);
       setText("");
       router.push(`/missions/${r.data.id}`);
     });
   }
 
   return (
-    <>
-      <button type="button" className="btn btn-primary" onClick={open} data-testid="new-mission">
-        New mission
-      </button>
-      <dialog ref={dialog} className="dialog" aria-labelledby={ids.title} data-testid="new-mission-dialog">
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        if (o) setError(null);
+        setOpen(o);
+      }}
+      title="New mission"
+      description="Paste a definition in YAML or JSON, or upload a file. Each invalid field is listed with what to fix."
+      testId="new-mission-dialog"
+      trigger={
+        <button type="button" className="btn btn-primary" data-testid="new-mission">
+          New mission
+        </button>
+      }
+    >
         <form onSubmit={onSubmit} className="stack" noValidate>
-          <header className="dialog-head">
-            <h2 id={ids.title}>New mission</h2>
-            <button type="button" className="btn btn-ghost" onClick={() => dialog.current?.close()} aria-label="Close">
-              ✕
-            </button>
-          </header>
           <div className="field">
             <label htmlFor={ids.text}>Definition (YAML or JSON)</label>
             <textarea
@@ -106,8 +106,8 @@ export function NewMissionDialog() {
               ) : null}
             </div>
           ) : null}
-          <footer className="dialog-foot">
-            <button type="button" className="btn btn-secondary" onClick={() => dialog.current?.close()}>
+          <footer className="flex justify-end gap-2">
+            <button type="button" className="btn btn-secondary" onClick={() => setOpen(false)}>
               Cancel
             </button>
             <button type="submit" className="btn btn-primary" disabled={pending} data-testid="create-mission">
@@ -115,7 +115,6 @@ export function NewMissionDialog() {
             </button>
           </footer>
         </form>
-      </dialog>
-    </>
+    </Dialog>
   );
 }

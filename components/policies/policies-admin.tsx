@@ -1,5 +1,6 @@
 "use client";
 
+import { ConfirmButton } from "../ui/dialog";
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition, type FormEvent } from "react";
 import { createPolicyAction, deletePolicyAction, updatePolicyAction } from "@/app/(console)/admin/policies/actions";
@@ -31,7 +32,6 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
   function remove(p: PolicyItem) {
-    if (!window.confirm(`Delete the policy for ${p.scope}? Open gates keep the policy they opened under.`)) return;
     start(async () => {
       const r = await deletePolicyAction({ id: p.id });
       setMessage(r.status === "ok" ? { ok: true, text: `Deleted the policy for ${p.scope}.` } : { ok: false, text: r.error.message });
@@ -97,9 +97,9 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
                       >
                         Edit
                       </button>
-                      <button type="button" className="btn btn-danger" onClick={() => remove(p)} disabled={pending} data-testid="policy-delete">
+                      <ConfirmButton disabled={pending} testId="policy-delete" title={`Delete the policy for ${p.scope}?`} question="Open gates keep the policy they opened under; gates opened from now on no longer use it." confirmLabel="Delete policy" onConfirm={() => remove(p)}>
                         Delete
-                      </button>
+                      </ConfirmButton>
                     </div>
                   </td>
                 </tr>
