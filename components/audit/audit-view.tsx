@@ -2,14 +2,15 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useCallback, useState, useTransition, type ReactNode } from "react";
+import { useCallback, useMemo, useState, useTransition, type ReactNode } from "react";
 import type { AuditEntry } from "@/db/queries/audit-log";
 import { AUDIT_ACTIONS, AUDIT_VIA } from "@/lib/audit";
 import { AUDIT_ACTION_GROUPS, AUDIT_FILTER_KEYS, AUDIT_OUTCOMES, serializeAuditFilters, type AuditFilters } from "@/lib/audit/filters";
 import { DiffTable } from "../library-curation/diff-table";
 import { ExportLinks, FilterErrors, LoadMoreError, SearchRow, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
-import { VirtualTable, type VirtualColumn } from "../ui/virtual-table";
+import { DataTable, type DataColumn } from "../ui/data-table";
+import { keepTableView } from "../ui/data-table-url";
 
 type Raw = Record<string, string>;
 
@@ -33,7 +34,7 @@ export function AuditView(props: { raw: Raw; actors: Array<{ id: string; name: s
 
   const go = useCallback(
     (changes: Raw) => {
-      const next = serializeAuditFilters({ ...raw, ...changes } as Partial<AuditFilters>);
+      const next = keepTableView(serializeAuditFilters({ ...raw, ...changes } as Partial<AuditFilters>), window.location.search);
       start(() => router.replace(`${pathname}${next ? `?${next}` : ""}`, { scroll: false }));
     },
     [raw, pathname, router],
@@ -153,28 +154,33 @@ function AuditTable({ query, initial }: { query: string; initial: AuditInitial }
   const { rows, more, loading, error, hasMore } = useCursorPages<AuditEntry>({ path: "/api/v1/audit", query, key: "entries", initialRows: initial.entries, initialCursor: initial.nextCursor });
   const [open, setOpen] = useState<AuditEntry | null>(null);
 
-  // Narrow enough for a laptop screen without horizontal scrolling (rows are max-content wide, so each
-  // flexible column's minimum is in proportion to its share: 80 / 1fr, 160 / 2fr); "Details" first.
-  const columns: VirtualColumn<AuditEntry>[] = [
-    {
-      key: "details",
-      header: "",
-      width: "76px",
-      cell: (r) => (
-        <button type="button" className="btn btn-ghost btn-sm" aria-expanded={open?.id === r.id} aria-controls="audit-detail" aria-label={`Details of row ${r.id}`} onClick={() => setOpen(open?.id === r.id ? null : r)} data-testid="audit-row-details">
-          {open?.id === r.id ? "Hide" : "Details"}
-        </button>
-      ),
-    },
-    { key: "at", header: "Time (UTC)", width: "140px", cell: (r) => <span title={r.at}>{formatUtc(r.at).replace(" UTC", "")}</span> },
-    { key: "who", header: "Who", width: "minmax(80px, 1fr)", cell: (r) => <span className="audit-clip" title={r.actorId}>{r.actorName}</span> },
-    { key: "action", header: "Action", width: "146px", cell: (r) => <code className="audit-action">{r.action}</code> },
-    { key: "target", header: "Target", width: "minmax(80px, 1fr)", cell: (r) => (r.targetType ? <span className="audit-clip small" title={`${r.targetType} ${r.targetId ?? ""}`}>{`${r.targetType} ${r.targetId ?? ""}`}</span> : <span className="muted">—</span>) },
-    { key: "summary", header: "Summary", width: "minmax(160px, 2fr)", cell: (r) => <span className="audit-clip" title={r.summary}>{r.summary}</span> },
-    { key: "via", header: "Via", width: "44px", cell: (r) => r.via },
-    { key: "ip", header: "From", width: "84px", cell: (r) => (r.ip ? <span className="audit-clip small" title={r.ip}>{r.ip}</span> : <span className="muted">—</span>) },
-    { key: "outcome", header: "Outcome", width: "88px", cell: (r) => <span className={r.outcome === "refused" ? "audit-refused" : "audit-ok"}>{r.outcome}</span> },
-  ];
+  // Narrow enough for a laptop screen without horizontal scrolling: fixed widths, and the flexible
+  // columns (who, target, summary) share the rest; "Details" first.
+  const columns = useMemo<DataColumn<AuditEntry>[]>(
+    () => [
+      {
+        id: "details",
+        header: "",
+        label: "Details",
+        alwaysVisible: true,
+        width: 76,
+        cell: (r) => (
+          <button type="button" className="btn btn-ghost btn-sm" aria-expanded={open?.id === r.id} aria-controls="audit-detail" aria-label={`Details of row ${r.id}`} onClick={() => setOpen(open?.id === r.id ? null : r)} data-testid="audit-row-details">
+            {open?.id === r.id ? "Hide" : "Details"}
+          </button>
+        ),
+      },
+      { id: "at", header: "Time (UTC)", width: 140, cell: (r) => <span title={r.at}>{formatUtc(r.at).replace(" UTC", "")}</span> },
+      { id: "who", header: "Who", minWidth: 80, cell: (r) => <span className="audit-clip" title={r.actorId}>{r.actorName}</span> },
+      { id: "action", header: "Action", width: 146, cell: (r) => <code className="audit-action">{r.action}</code> },
+      { id: "target", header: "Target", minWidth: 80, cell: (r) => (r.targetType ? <span className="audit-clip small" title={`${r.targetType} ${r.targetId ?? ""}`}>{`${r.targetType} ${r.targetId ?? ""}`}</span> : <span className="muted">—</span>) },
+      { id: "summary", header: "Summary", minWidth: 160, cell: (r) => <span className="audit-clip" title={r.summary}>{r.summary}</span> },
+      { id: "via", header: "Via", width: 44, cell: (r) => r.via },
+      { id: "ip", header: "From", width: 84, cell: (r) => (r.ip ? <span className="audit-clip small" title={r.ip}>{r.ip}</span> : <span className="muted">—</span>) },
+      { id: "outcome", header: "Outcome", width: 88, cell: (r) => <span className={r.outcome === "refused" ? "audit-refused" : "audit-ok"}>{r.outcome}</span> },
+    ],
+    [open],
+  );
 
   return (
     <section aria-labelledby="audit-table-title" className="stack-tight">
@@ -184,14 +190,14 @@ function AuditTable({ query, initial }: { query: string; initial: AuditInitial }
           ({initial.total.toLocaleString("en")})
         </span>
       </h2>
-      <VirtualTable
-        rows={rows}
+      <DataTable
+        data={rows}
         columns={columns}
         rowKey={(r) => String(r.id)}
         label="Audit log"
-        total={initial.total}
-        onNeedMore={hasMore && !error ? more : undefined}
-        loadingMore={loading}
+        server={{ total: initial.total, onNeedMore: hasMore && !error ? more : undefined, loadingMore: loading }}
+        virtual
+        dense
         testId="audit-table"
         height="min(60vh, 620px)"
         empty="No recorded action matches these filters. Widen the time range or clear a filter."

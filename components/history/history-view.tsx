@@ -6,7 +6,8 @@ import type { FacetOption, HistoryFacets, HistoryRow } from "@/db/queries/failur
 import { FAILURE_LEVELS, FAILURE_SEVERITIES, HISTORY_FILTER_KEYS, OUTCOME_LABELS } from "@/lib/history/filters";
 import { ExportLinks, FilterErrors, LoadMoreError, SearchRow, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
-import { VirtualTable, type VirtualColumn } from "../ui/virtual-table";
+import { DataTable, type DataColumn } from "../ui/data-table";
+import { keepTableView } from "../ui/data-table-url";
 import { durationText } from "./charts";
 
 type Raw = Record<string, string>;
@@ -39,7 +40,8 @@ export function HistoryView(props: { raw: Raw; facets: HistoryFacets; initial: H
   const go = useCallback(
     (changes: Raw) => {
       const next = { ...raw, ...changes };
-      start(() => router.replace(`${pathname}${queryOf(next) ? `?${queryOf(next)}` : ""}`, { scroll: false }));
+      const q = keepTableView(queryOf(next), window.location.search);
+      start(() => router.replace(`${pathname}${q ? `?${q}` : ""}`, { scroll: false }));
     },
     [raw, pathname, router],
   );
@@ -152,38 +154,38 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
   );
 }
 
+const COLUMNS: DataColumn<HistoryRow>[] = [
+  { id: "time", header: "Time (UTC)", width: 150, sortKey: "time", cell: (r) => <span title={r.time}>{formatUtc(r.time).replace(" UTC", "")}</span> },
+  { id: "mission", header: "Mission", width: 170, cell: (r) => <span title={r.missionId}>{r.definition ?? r.missionId.slice(0, 8)}</span> },
+  { id: "agent", header: "Agent", width: 110, cell: (r) => r.agent ?? <span className="muted">—</span> },
+  { id: "phase", header: "Phase / step", width: 150, cell: (r) => <span className="small">{[r.phase, r.step != null ? `step ${r.step + 1}` : null, r.attempt != null ? `try ${r.attempt}` : null].filter(Boolean).join(" · ") || "—"}</span> },
+  { id: "level", header: "Level", width: 104, cell: (r) => r.level },
+  { id: "severity", header: "Severity", width: 84, cell: (r) => <span className={`hist-sev hist-sev-${r.severity}`}>{r.severity}</span> },
+  { id: "type", header: "Error type", width: 150, cell: (r) => <code className="err-code">{r.errorType}</code> },
+  { id: "what", header: "What", width: 400, cell: (r) => <span className="hist-what" title={[r.what, r.why, r.rootCause ? `Root cause: ${r.rootCause}` : null].filter(Boolean).join("\n")}>{r.what}</span> },
+  { id: "mode", header: "Failure mode", width: 130, cell: (r) => (r.failureMode ? <span title={r.failureModeTitle ?? undefined}>{r.failureMode}{r.failureModeConfirmed ? " ✓" : ""}</span> : <span className="muted">—</span>) },
+  {
+    id: "resolution",
+    header: "Resolution · by · after",
+    width: 260,
+    sortKey: "resolution",
+    cell: (r) =>
+      r.resolvedAt ? (
+        <span className="small">
+          {OUTCOME_LABELS[r.outcome]}
+          {r.resolutionAction && OUTCOME_LABELS[r.outcome].toLowerCase() !== r.resolutionAction ? ` (${r.resolutionAction})` : ""} · {r.decidedByName ?? (r.decidedBy ? r.decidedBy : "automatic")} · {durationText(r.resolutionMs ?? 0)}
+        </span>
+      ) : (
+        <span className="hist-open">Unresolved</span>
+      ),
+  },
+];
+
 function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; initial: HistoryInitial; go: (c: Raw) => void }) {
   const { rows, more, loading, error, hasMore } = useCursorPages<HistoryRow>({ path: "/api/v1/failures", query, key: "rows", initialRows: initial.rows, initialCursor: initial.nextCursor });
 
   const sort = { key: raw.sort || "time", dir: (raw.dir || "desc") as "asc" | "desc" };
   const onSort = (key: string) => go(key === sort.key ? { sort: key === "time" ? "" : key, dir: sort.dir === "desc" ? "asc" : "" } : { sort: key === "time" ? "" : key, dir: "" });
-
-  const columns: VirtualColumn<HistoryRow>[] = [
-    { key: "time", header: "Time (UTC)", width: "150px", sortKey: "time", cell: (r) => <span title={r.time}>{formatUtc(r.time).replace(" UTC", "")}</span> },
-    { key: "mission", header: "Mission", width: "170px", cell: (r) => <span title={r.missionId}>{r.definition ?? r.missionId.slice(0, 8)}</span> },
-    { key: "agent", header: "Agent", width: "110px", cell: (r) => r.agent ?? <span className="muted">—</span> },
-    { key: "phase", header: "Phase / step", width: "150px", cell: (r) => <span className="small">{[r.phase, r.step != null ? `step ${r.step + 1}` : null, r.attempt != null ? `try ${r.attempt}` : null].filter(Boolean).join(" · ") || "—"}</span> },
-    { key: "level", header: "Level", width: "104px", cell: (r) => r.level },
-    { key: "severity", header: "Severity", width: "84px", cell: (r) => <span className={`hist-sev hist-sev-${r.severity}`}>{r.severity}</span> },
-    { key: "type", header: "Error type", width: "150px", cell: (r) => <code className="err-code">{r.errorType}</code> },
-    { key: "what", header: "What", width: "400px", cell: (r) => <span className="hist-what" title={[r.what, r.why, r.rootCause ? `Root cause: ${r.rootCause}` : null].filter(Boolean).join("\n")}>{r.what}</span> },
-    { key: "mode", header: "Failure mode", width: "130px", cell: (r) => (r.failureMode ? <span title={r.failureModeTitle ?? undefined}>{r.failureMode}{r.failureModeConfirmed ? " ✓" : ""}</span> : <span className="muted">—</span>) },
-    {
-      key: "resolution",
-      header: "Resolution · by · after",
-      width: "260px",
-      sortKey: "resolution",
-      cell: (r) =>
-        r.resolvedAt ? (
-          <span className="small">
-            {OUTCOME_LABELS[r.outcome]}
-            {r.resolutionAction && OUTCOME_LABELS[r.outcome].toLowerCase() !== r.resolutionAction ? ` (${r.resolutionAction})` : ""} · {r.decidedByName ?? (r.decidedBy ? r.decidedBy : "automatic")} · {durationText(r.resolutionMs ?? 0)}
-          </span>
-        ) : (
-          <span className="hist-open">Unresolved</span>
-        ),
-    },
-  ];
 
   const total = initial.total;
   return (
@@ -194,17 +196,14 @@ function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; in
           ({total.capped ? `${total.count.toLocaleString("en")}+` : total.count.toLocaleString("en")})
         </span>
       </h2>
-      <VirtualTable
-        rows={rows}
-        columns={columns}
+      <DataTable
+        data={rows}
+        columns={COLUMNS}
         rowKey={(r) => r.id}
         rowHref={(r) => `/missions/${r.missionId}?seq=${r.seq}#event-${r.seq}`}
         label="Failure history"
-        total={total.capped ? null : total.count}
-        onNeedMore={hasMore && !error ? more : undefined}
-        loadingMore={loading}
-        sort={sort}
-        onSort={onSort}
+        server={{ sort, onSort, total: total.capped ? null : total.count, onNeedMore: hasMore && !error ? more : undefined, loadingMore: loading }}
+        virtual
         testId="history-table"
         empty="No failures match these filters. Widen the time range or clear a filter."
       />
