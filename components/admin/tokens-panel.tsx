@@ -1,10 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useMemo, useState, useTransition, type FormEvent } from "react";
 import { createTokenAction, revokeTokenAction } from "@/app/(console)/account/actions";
 import { revokeUserTokenAction } from "@/app/(console)/admin/users/actions";
 import type { ApiTokenView } from "@/db/queries/api-tokens";
+import { DataTable, type DataColumn } from "../ui/data-table";
 import { IconBadge } from "../ui/status";
 import { RelativeTime } from "../ui/relative-time";
 import { FieldMessages, FormErrorBox, ShownOnce, toFormError, type FormError } from "./form-errors";
@@ -14,6 +15,8 @@ const STATE = {
   expired: { icon: "⌛", label: "Expired", tone: "neutral" },
   revoked: { icon: "⊘", label: "Revoked", tone: "failed" },
 } as const;
+
+const time = (iso: string | null) => (iso ? Date.parse(iso) : null);
 
 /**
  * API tokens: name, prefix, created, last used, expiry, state, and Revoke. `scope` "own" revokes one's
@@ -30,61 +33,58 @@ export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: 
       setErr(null);
       router.refresh();
     });
-  if (tokens.length === 0) return <p className="notice" data-testid="tokens-empty">No API tokens.</p>;
+  const columns = useMemo<DataColumn<ApiTokenView>[]>(
+    () => [
+      { id: "name", header: "Name", alwaysVisible: true, sortValue: (t) => t.name, cell: (t) => t.name },
+      { id: "token", header: "Token", cell: (t) => <code>{t.prefix}…</code> },
+      { id: "created", header: "Created", sortValue: (t) => time(t.createdAt), cell: (t) => <RelativeTime iso={t.createdAt} /> },
+      { id: "used", header: "Last used", sortValue: (t) => time(t.lastUsedAt), cell: (t) => <RelativeTime iso={t.lastUsedAt} empty="never" /> },
+      { id: "expires", header: "Expires", sortValue: (t) => time(t.expiresAt), cell: (t) => <RelativeTime iso={t.expiresAt} empty="never" /> },
+      {
+        id: "state",
+        header: "State",
+        sortValue: (t) => t.state,
+        cell: (t) => (
+          <>
+            <IconBadge {...STATE[t.state]} testId="token-state" value={t.state} />
+            {t.revokedAt ? (
+              <div className="muted small">
+                <RelativeTime iso={t.revokedAt} />
+              </div>
+            ) : null}
+          </>
+        ),
+      },
+      {
+        id: "actions",
+        header: <span className="sr-only">Actions</span>,
+        label: "Actions",
+        alwaysVisible: true,
+        cell: (t) =>
+          t.state === "active" ? (
+            <button type="button" className="btn btn-danger" disabled={pending} onClick={() => revoke(t.id)} data-testid="revoke-token" aria-label={`Revoke token ${t.name}`}>
+              Revoke
+            </button>
+          ) : null,
+      },
+    ],
+    // `revoke` closes over the transition, the router and the scope only.
+    [pending, scope],
+  );
   return (
     <>
       <FormErrorBox err={err} testId="token-revoke-error" />
-      <div className="table-wrap">
-        <table className="table" data-testid="tokens-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Token</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Expires</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.map((t) => (
-              <tr key={t.id} data-testid="token-row" data-name={t.name} data-state={t.state}>
-                <td>{t.name}</td>
-                <td>
-                  <code>{t.prefix}…</code>
-                </td>
-                <td>
-                  <RelativeTime iso={t.createdAt} />
-                </td>
-                <td>
-                  <RelativeTime iso={t.lastUsedAt} empty="never" />
-                </td>
-                <td>
-                  <RelativeTime iso={t.expiresAt} empty="never" />
-                </td>
-                <td>
-                  <IconBadge {...STATE[t.state]} testId="token-state" value={t.state} />
-                  {t.revokedAt ? (
-                    <div className="muted small">
-                      <RelativeTime iso={t.revokedAt} />
-                    </div>
-                  ) : null}
-                </td>
-                <td>
-                  {t.state === "active" ? (
-                    <button type="button" className="btn btn-danger" disabled={pending} onClick={() => revoke(t.id)} data-testid="revoke-token" aria-label={`Revoke token ${t.name}`}>
-                      Revoke
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        data={tokens}
+        columns={columns}
+        rowKey={(t) => t.id}
+        rowAttrs={(t) => ({ "data-testid": "token-row", "data-name": t.name, "data-state": t.state })}
+        label="API tokens"
+        testId="tokens-table"
+        urlKey="tokens"
+        empty="No API tokens."
+        emptyTestId="tokens-empty"
+      />
     </>
   );
 }

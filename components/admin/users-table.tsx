@@ -1,54 +1,35 @@
 "use client";
 
-import Link from "next/link";
 import type { UserView } from "@/db/queries/users";
+import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
 import { UserStatusBadge } from "./user-status";
 
-/** Every user: name, email, roles, groups, status, last activity, created. */
+const time = (iso: string | null) => (iso ? Date.parse(iso) : null);
+
+const COLUMNS: DataColumn<UserView>[] = [
+  { id: "name", header: "Name", alwaysVisible: true, sortValue: (u) => u.name, cell: (u) => u.name },
+  { id: "email", header: "Email", sortValue: (u) => u.email, cell: (u) => u.email },
+  { id: "roles", header: "Roles", sortValue: (u) => u.roles.join(" "), cell: (u) => <RoleChips roles={u.roles} /> },
+  { id: "groups", header: "Groups", sortValue: (u) => u.groups.join(", ") || null, cell: (u) => (u.groups.length ? u.groups.join(", ") : <span className="muted">—</span>) },
+  { id: "status", header: "Status", sortValue: (u) => (u.active ? "active" : "deactivated"), cell: (u) => <UserStatusBadge user={u} /> },
+  { id: "active", header: "Last activity", sortValue: (u) => time(u.lastActiveAt), cell: (u) => <RelativeTime iso={u.lastActiveAt} empty="never" /> },
+  { id: "created", header: "Created", sortValue: (u) => time(u.createdAt), cell: (u) => <RelativeTime iso={u.createdAt} /> },
+];
+
+/** Every user: name, email, roles, groups, status, last activity, created (sortable; the view in the URL). */
 export function UsersTable({ users }: { users: UserView[] }) {
-  if (users.length === 0) return <p className="notice">No users yet.</p>;
   return (
-    <div className="table-wrap">
-      <table className="table" data-testid="users-table">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Roles</th>
-            <th scope="col">Groups</th>
-            <th scope="col">Status</th>
-            <th scope="col">Last activity</th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((u) => (
-            <tr key={u.id} data-testid="user-row" data-email={u.email}>
-              <td>
-                <Link className="link" href={`/admin/users/${u.id}`}>
-                  {u.name}
-                </Link>
-              </td>
-              <td>{u.email}</td>
-              <td>
-                <RoleChips roles={u.roles} />
-              </td>
-              <td>{u.groups.length ? u.groups.join(", ") : <span className="muted">—</span>}</td>
-              <td>
-                <UserStatusBadge user={u} />
-              </td>
-              <td>
-                <RelativeTime iso={u.lastActiveAt} empty="never" />
-              </td>
-              <td>
-                <RelativeTime iso={u.createdAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      data={users}
+      columns={COLUMNS}
+      rowKey={(u) => u.id}
+      rowHref={(u) => `/admin/users/${u.id}`}
+      rowAttrs={(u) => ({ "data-testid": "user-row", "data-email": u.email })}
+      label="Users"
+      testId="users-table"
+      empty="No users yet."
+    />
   );
 }
 

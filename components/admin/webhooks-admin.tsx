@@ -2,11 +2,12 @@
 
 import { ConfirmButton } from "../ui/dialog";
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useMemo, useState, useTransition, type FormEvent } from "react";
 import { createWebhookAction, deleteWebhookAction, redeliverWebhookAction, setWebhookActiveAction } from "@/app/(console)/admin/webhooks/actions";
 import type { WebhookSubscriptionView } from "@/db/queries/webhooks";
 import type { WebhookAttempt } from "@/db/schema";
 import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENTS } from "@/lib/webhooks";
+import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
 import { IconBadge } from "../ui/status";
 import { FieldMessages, FormErrorBox, ShownOnce, toFormError, type FormError } from "./form-errors";
@@ -58,6 +59,63 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
       setErr(null);
       router.refresh();
     });
+  const deliveryColumns = useMemo<DataColumn<DeliveryRow>[]>(
+    () => [
+      { id: "when", header: "When", cell: (d) => <RelativeTime iso={d.createdAt} /> },
+      {
+        id: "event",
+        header: "Event",
+        cell: (d) => (
+          <>
+            <code>{d.eventType}</code>
+            {d.missionId ? (
+              <>
+                {" "}
+                <a className="link small" href={`/missions/${d.missionId}`}>
+                  mission
+                </a>
+              </>
+            ) : null}
+          </>
+        ),
+      },
+      {
+        id: "state",
+        header: "State",
+        cell: (d) => {
+          const st = DELIVERY_STATE[d.status];
+          return <IconBadge icon={st.icon} label={st.label} tone={st.tone} testId="webhook-delivery-state" value={d.status} />;
+        },
+      },
+      {
+        id: "attempts",
+        header: "Attempts",
+        className: "small",
+        cellProps: () => ({ "data-testid": "webhook-attempts" }),
+        cell: (d) => {
+          const last = d.attempts.at(-1);
+          return (
+            <>
+              {attemptsLine(d.attempts)}
+              {last?.error ? <div className="muted">{last.error}</div> : null}
+            </>
+          );
+        },
+      },
+      {
+        id: "actions",
+        header: <span className="sr-only">Actions</span>,
+        label: "Actions",
+        cell: (d) => (
+          <button type="button" className="btn btn-secondary btn-small" disabled={pending} onClick={() => act(() => redeliverWebhookAction({ id: d.id }))}>
+            Redeliver
+          </button>
+        ),
+      },
+    ],
+    // `act` closes over the transition and the router only.
+    [pending],
+  );
 
   return (
     <>
@@ -124,62 +182,17 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
                 Delete
               </ConfirmButton>
             </div>
-            {(deliveries[s.id] ?? []).length ? (
-              <div className="table-wrap">
-                <table className="table" data-testid="webhook-deliveries">
-                  <caption className="sr-only">Latest deliveries to {s.url}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Event</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Attempts</th>
-                      <th scope="col">
-                        <span className="sr-only">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {deliveries[s.id].map((d) => {
-                      const st = DELIVERY_STATE[d.status];
-                      const last = d.attempts.at(-1);
-                      return (
-                        <tr key={d.id} data-testid="webhook-delivery" data-status={d.status}>
-                          <td>
-                            <RelativeTime iso={d.createdAt} />
-                          </td>
-                          <td>
-                            <code>{d.eventType}</code>
-                            {d.missionId ? (
-                              <>
-                                {" "}
-                                <a className="link small" href={`/missions/${d.missionId}`}>
-                                  mission
-                                </a>
-                              </>
-                            ) : null}
-                          </td>
-                          <td>
-                            <IconBadge icon={st.icon} label={st.label} tone={st.tone} testId="webhook-delivery-state" value={d.status} />
-                          </td>
-                          <td className="small" data-testid="webhook-attempts">
-                            {attemptsLine(d.attempts)}
-                            {last?.error ? <div className="muted">{last.error}</div> : null}
-                          </td>
-                          <td>
-                            <button type="button" className="btn btn-secondary btn-small" disabled={pending} onClick={() => act(() => redeliverWebhookAction({ id: d.id }))}>
-                              Redeliver
-                            </button>
-                          </td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
-                </table>
-              </div>
-            ) : (
-              <p className="muted small">No deliveries yet.</p>
-            )}
+            <DataTable
+              data={deliveries[s.id] ?? []}
+              columns={deliveryColumns}
+              rowKey={(d) => d.id}
+              rowAttrs={(d) => ({ "data-testid": "webhook-delivery", "data-status": d.status })}
+              label={`Latest deliveries to ${s.url}`}
+              testId="webhook-deliveries"
+              urlKey={null}
+              columnMenu={false}
+              empty="No deliveries yet."
+            />
           </section>
         ))
       )}

@@ -3,8 +3,9 @@
 import { ConfirmButton } from "../ui/dialog";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useMemo, useState, useTransition } from "react";
 import { deletePatternAction, updatePatternAction } from "@/app/(console)/patterns/actions";
+import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
 
 export interface PatternRowView {
@@ -36,9 +37,79 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
       if (r.status === "ok") router.refresh();
     });
 
-  if (patterns.length === 0) {
-    return <p className="notice">No pattern learned yet. Each recovery that runs (automatically or by an operator&rsquo;s &ldquo;Apply recovery plan&rdquo;) records its outcome here.</p>;
-  }
+  const columns = useMemo<DataColumn<PatternRowView>[]>(
+    () => [
+      {
+        id: "when",
+        header: "When",
+        alwaysVisible: true,
+        sortValue: (p) => p.when,
+        cell: (p) => (
+          <>
+            <code>{p.when}</code>
+            <div className="muted small">{p.errorType.replaceAll("_", " ")}</div>
+          </>
+        ),
+      },
+      { id: "then", header: "Then", sortValue: (p) => p.then, cell: (p) => p.then.replaceAll("_", " ") },
+      { id: "successes", header: "Successes", sortValue: (p) => p.successes, cell: (p) => p.successes },
+      { id: "failures", header: "Failures", sortValue: (p) => p.failures, cell: (p) => p.failures },
+      { id: "confidence", header: "Confidence", sortValue: (p) => p.confidence, cell: (p) => pct(p.confidence) },
+      {
+        id: "fast",
+        header: "Fast path",
+        sortValue: (p) => (!p.enabled ? 0 : p.confidence >= p.threshold ? 2 : 1),
+        cell: (p) => {
+          const trusted = p.enabled && p.confidence >= p.threshold;
+          return <span className={`badge ${trusted ? "tone-success" : "tone-neutral"}`}>{!p.enabled ? "Disabled" : trusted ? "Applied" : `Below ${pct(p.threshold)}`}</span>;
+        },
+      },
+      {
+        id: "last",
+        header: "Last",
+        className: "small",
+        sortValue: (p) => Date.parse(p.updatedAt),
+        cell: (p) => (
+          <>
+            {p.lastOutcome ?? "—"} <RelativeTime iso={p.updatedAt} />
+            {p.lastMissionId ? (
+              <div>
+                <Link href={`/missions/${p.lastMissionId}`}>mission</Link>
+              </div>
+            ) : null}
+          </>
+        ),
+      },
+      ...(canManage
+        ? [
+            {
+              id: "actions",
+              header: "Actions",
+              alwaysVisible: true,
+              cell: (p: PatternRowView) => (
+                <div className="row-actions">
+                  <button type="button" className="btn btn-sm" disabled={pending} onClick={() => act(() => updatePatternAction({ id: p.id, enabled: !p.enabled }), `Pattern ${p.when} → ${p.then} ${p.enabled ? "disabled" : "enabled"}.`)}>
+                    {p.enabled ? "Disable" : "Enable"}
+                  </button>
+                  <ConfirmButton
+                    className="btn btn-sm btn-danger"
+                    disabled={pending}
+                    title="Delete this learned pattern?"
+                    question={`"${p.when} → ${p.then}" and its ${p.successes + p.failures} recorded outcomes are deleted. Later recoveries start a new record.`}
+                    confirmLabel="Delete pattern"
+                    onConfirm={() => act(() => deletePatternAction({ id: p.id }), `Pattern ${p.when} → ${p.then} deleted.`)}
+                  >
+                    Delete
+                  </ConfirmButton>
+                </div>
+              ),
+            },
+          ]
+        : []),
+    ],
+    // `act` closes over the transition and the router only.
+    [canManage, pending],
+  );
   return (
     <>
       <div aria-live="polite" role="status">
@@ -53,67 +124,15 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
           ✕ {message.text}
         </p>
       ) : null}
-      <table className="table" data-testid="patterns-table">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Then</th>
-            <th scope="col">Successes</th>
-            <th scope="col">Failures</th>
-            <th scope="col">Confidence</th>
-            <th scope="col">Fast path</th>
-            <th scope="col">Last</th>
-            {canManage ? <th scope="col">Actions</th> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {patterns.map((p) => {
-            const trusted = p.enabled && p.confidence >= p.threshold;
-            return (
-              <tr key={p.id} data-testid="pattern-row" data-when={p.when} data-then={p.then}>
-                <td>
-                  <code>{p.when}</code>
-                  <div className="muted small">{p.errorType.replaceAll("_", " ")}</div>
-                </td>
-                <td>{p.then.replaceAll("_", " ")}</td>
-                <td>{p.successes}</td>
-                <td>{p.failures}</td>
-                <td>{pct(p.confidence)}</td>
-                <td>
-                  <span className={`badge ${trusted ? "tone-success" : "tone-neutral"}`}>{!p.enabled ? "Disabled" : trusted ? "Applied" : `Below ${pct(p.threshold)}`}</span>
-                </td>
-                <td className="small">
-                  {p.lastOutcome ?? "—"} <RelativeTime iso={p.updatedAt} />
-                  {p.lastMissionId ? (
-                    <div>
-                      <Link href={`/missions/${p.lastMissionId}`}>mission</Link>
-                    </div>
-                  ) : null}
-                </td>
-                {canManage ? (
-                  <td>
-                    <div className="row-actions">
-                      <button type="button" className="btn btn-sm" disabled={pending} onClick={() => act(() => updatePatternAction({ id: p.id, enabled: !p.enabled }), `Pattern ${p.when} → ${p.then} ${p.enabled ? "disabled" : "enabled"}.`)}>
-                        {p.enabled ? "Disable" : "Enable"}
-                      </button>
-                      <ConfirmButton
-                        className="btn btn-sm btn-danger"
-                        disabled={pending}
-                        title="Delete this learned pattern?"
-                        question={`"${p.when} → ${p.then}" and its ${p.successes + p.failures} recorded outcomes are deleted. Later recoveries start a new record.`}
-                        confirmLabel="Delete pattern"
-                        onConfirm={() => act(() => deletePatternAction({ id: p.id }), `Pattern ${p.when} → ${p.then} deleted.`)}
-                      >
-                        Delete
-                      </ConfirmButton>
-                    </div>
-                  </td>
-                ) : null}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <DataTable
+        data={patterns}
+        columns={columns}
+        rowKey={(p) => p.id}
+        rowAttrs={(p) => ({ "data-testid": "pattern-row", "data-when": p.when, "data-then": p.then })}
+        label="Learned patterns"
+        testId="patterns-table"
+        empty={<>No pattern learned yet. Each recovery that runs (automatically or by an operator&rsquo;s &ldquo;Apply recovery plan&rdquo;) records its outcome here.</>}
+      />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { EntryMatch, EntryRevision } from "@/db/queries/library-browse";
+import { CellsTable, type CellColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
 
 const CHANGE: Record<string, { label: string; tone: string }> = {
@@ -15,6 +16,21 @@ function show(v: unknown): string {
   if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v.join(", ") || "—";
   return JSON.stringify(v, null, 2);
 }
+
+const DIFF_PRE = "align-top [&_pre]:m-0 [&_pre]:max-h-[200px] [&_pre]:overflow-auto [&_pre]:text-[12px]";
+const DIFF_COLUMNS: CellColumn[] = [
+  { id: "field", header: "Field", className: "align-top" },
+  { id: "before", header: "Before", className: `${DIFF_PRE} [&_pre]:text-failed` },
+  { id: "after", header: "After", className: `${DIFF_PRE} [&_pre]:text-success` },
+];
+
+const MATCH_COLUMNS: CellColumn[] = [
+  { id: "mission", header: "Mission", rowHeader: true, alwaysVisible: true, sortable: true },
+  { id: "when", header: "When", sortable: true },
+  { id: "rank", header: "Rank", numeric: true, sortable: true },
+  { id: "score", header: "Score", numeric: true, sortable: true },
+  { id: "outcome", header: "Outcome", sortable: true },
+];
 
 /** Every revision, newest first: who wrote it, who reviewed it, when, in which library version, and the field diff. */
 export function EntryHistory({ history }: { history: EntryRevision[] }) {
@@ -46,30 +62,18 @@ export function EntryHistory({ history }: { history: EntryRevision[] }) {
             </div>
             {h.versionSummary ? <p className="muted small lib-summary">{h.versionSummary}</p> : null}
             {diff.length ? (
-              <table className="table lib-diff">
-                <thead>
-                  <tr>
-                    <th scope="col">Field</th>
-                    <th scope="col">Before</th>
-                    <th scope="col">After</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {diff.map((d) => (
-                    <tr key={d.field} data-testid="diff-row" data-field={d.field}>
-                      <td>
-                        <code>{d.field}</code>
-                      </td>
-                      <td className="lib-before">
-                        <pre>{show(d.before)}</pre>
-                      </td>
-                      <td className="lib-after">
-                        <pre>{show(d.after)}</pre>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <CellsTable
+                label={`Fields changed in revision ${h.revision}`}
+                urlKey={null}
+                columnMenu={false}
+                columns={DIFF_COLUMNS}
+                className="mt-1"
+                rows={diff.map((d) => ({
+                  key: d.field,
+                  attrs: { "data-testid": "diff-row", "data-field": d.field },
+                  cells: { field: <code>{d.field}</code>, before: <pre>{show(d.before)}</pre>, after: <pre>{show(d.after)}</pre> },
+                }))}
+              />
             ) : null}
           </li>
         );
@@ -82,41 +86,29 @@ const OUTCOME_TONE: Record<string, string> = { confirmed: "partial", resolved: "
 
 /** The failures in missions that matched this entry: mission, when, rank, score, outcome of the probe. */
 export function EntryMatches({ matches, total }: { matches: EntryMatch[]; total: number }) {
-  if (!matches.length) return <p className="notice" data-testid="entry-no-matches">No failure in a mission has matched this entry yet.</p>;
   return (
-    <div className="table-wrap">
-      <table className="table" data-testid="entry-matches">
-        <thead>
-          <tr>
-            <th scope="col">Mission</th>
-            <th scope="col">When</th>
-            <th scope="col" className="num">
-              Rank
-            </th>
-            <th scope="col" className="num">
-              Score
-            </th>
-            <th scope="col">Outcome</th>
-          </tr>
-        </thead>
-        <tbody>
-          {matches.map((m) => (
-            <tr key={`${m.missionId}-${m.seq}`} data-testid="match-row">
-              <th scope="row">
-                <Link className="link" href={`/missions/${m.missionId}`}>
-                  {m.missionName}
-                </Link>
-              </th>
-              <td>
-                <RelativeTime iso={m.at} />
-              </td>
-              <td className="num">{m.rank}</td>
-              <td className="num">{m.matchScore.toFixed(2)}</td>
-              <td>{m.outcome ? <span className={`badge tone-${OUTCOME_TONE[m.outcome] ?? "neutral"}`}>{m.outcome}</span> : <span className="muted">not probed</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+    <div className="stack-tight">
+      <CellsTable
+        label="Failures in missions that matched this entry"
+        testId="entry-matches"
+        urlKey="matches"
+        empty="No failure in a mission has matched this entry yet."
+        emptyTestId="entry-no-matches"
+        columns={MATCH_COLUMNS}
+        rows={matches.map((m) => ({
+          key: `${m.missionId}-${m.seq}`,
+          href: `/missions/${m.missionId}`,
+          attrs: { "data-testid": "match-row" },
+          cells: {
+            mission: m.missionName,
+            when: <RelativeTime iso={m.at} />,
+            rank: m.rank,
+            score: m.matchScore.toFixed(2),
+            outcome: m.outcome ? <span className={`badge tone-${OUTCOME_TONE[m.outcome] ?? "neutral"}`}>{m.outcome}</span> : <span className="muted">not probed</span>,
+          },
+          sort: { when: Date.parse(m.at), score: m.matchScore, outcome: m.outcome ?? null },
+        }))}
+      />
       {total > matches.length ? <p className="muted small lib-more">The latest {matches.length} of {total} matches.</p> : null}
     </div>
   );

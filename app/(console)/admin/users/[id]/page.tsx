@@ -9,6 +9,7 @@ import { UserAccessForm, UserAccountActions } from "@/components/admin/user-edit
 import { RoleChips } from "@/components/admin/users-table";
 import { UserStatusBadge } from "@/components/admin/user-status";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
+import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { formatUtc } from "@/components/ui/format-utc";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
@@ -17,6 +18,14 @@ import { getPrincipal } from "@/server/auth";
 
 export const metadata: Metadata = { title: "User" };
 export const dynamic = "force-dynamic";
+
+const AUDIT_COLUMNS: CellColumn[] = [
+  { id: "when", header: "When", className: "adm-nowrap", sortable: true },
+  { id: "who", header: "Who", sortable: true },
+  { id: "action", header: "Action", sortable: true },
+  { id: "what", header: "What" },
+  { id: "via", header: "Via", sortable: true },
+];
 
 export default async function UserPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -80,37 +89,30 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
             </Link>
           </span>
         </div>
-        {audit.length === 0 ? (
-          <p className="notice">Nothing recorded yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table className="table" data-testid="user-audit">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Via</th>
-                </tr>
-              </thead>
-              <tbody>
-                {audit.map((a) => (
-                  <tr key={a.id} data-testid="user-audit-row" data-action={a.action}>
-                    <td className="adm-nowrap">{formatUtc(a.at)}</td>
-                    <td>{a.actorName}</td>
-                    <td>
-                      <code>{a.action}</code>
-                      {a.outcome === "refused" ? <span className="tone-text-failed small"> (refused)</span> : null}
-                    </td>
-                    <td>{a.summary}</td>
-                    <td>{a.via}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <CellsTable
+          label={`Recent activity of ${user.name}`}
+          testId="user-audit"
+          urlKey="activity"
+          empty="Nothing recorded yet."
+          columns={AUDIT_COLUMNS}
+          rows={audit.map((a) => ({
+            key: String(a.id),
+            attrs: { "data-testid": "user-audit-row", "data-action": a.action },
+            cells: {
+              when: formatUtc(a.at),
+              who: a.actorName,
+              action: (
+                <>
+                  <code>{a.action}</code>
+                  {a.outcome === "refused" ? <span className="tone-text-failed small"> (refused)</span> : null}
+                </>
+              ),
+              what: a.summary,
+              via: a.via,
+            },
+            sort: { action: a.action },
+          }))}
+        />
       </section>
     </div>
   );
