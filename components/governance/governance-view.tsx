@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ManageView, Measures, Metric, RiskMap } from "@/db/queries/governance";
 import { formatDuration } from "@/lib/mission/gate-policy";
+import { CellsTable, type CellColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
 import { DecisionTimeChart, GovernanceDailyChart } from "./daily-chart";
 
@@ -29,6 +30,23 @@ function Trend({ m }: { m: Metric }) {
   );
 }
 
+const DEFINITION_COLUMNS: CellColumn[] = [
+  { id: "definition", header: "Definition", rowHeader: true, alwaysVisible: true, sortable: true },
+  { id: "steps", header: "High-risk steps", sortable: true },
+  { id: "matched", header: "Requires-Oversight matched", sortable: true },
+  { id: "possible", header: "Could meet", sortable: true },
+  { id: "policies", header: "Gate policies" },
+  { id: "missions", header: "Missions", numeric: true, sortable: true },
+];
+
+const GATE_COLUMNS: CellColumn[] = [
+  { id: "mission", header: "Mission", rowHeader: true, alwaysVisible: true, sortable: true },
+  { id: "gate", header: "Gate", sortable: true },
+  { id: "age", header: "Open for", sortable: true, sortDescFirst: true },
+  { id: "deadline", header: "Times out", sortable: true },
+  { id: "status", header: "Status", sortable: true },
+];
+
 /** MAP: the risks the system knows of. */
 export function RiskMapView({ map }: { map: RiskMap }) {
   const count = (c: string, r: string) => map.library.find((x) => x.category === c && x.risk === r)?.entries ?? 0;
@@ -38,112 +56,88 @@ export function RiskMapView({ map }: { map: RiskMap }) {
       <h2 className="section-title" id="gov-map">
         Map: the risks the system knows
       </h2>
-      <div className="table-wrap">
-        <table className="table" data-testid="gov-risk-matrix">
-          <caption className="gov-caption">
-            Failure modes in the library ({total} published entries) by category and risk level. A cell opens those entries.
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Category</th>
-              {map.risks.map((r) => (
-                <th scope="col" key={r} className="num">
-                  <span className={`badge tone-${RISK_TONE[r] ?? "neutral"}`}>{r}</span>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {map.categories.map((c) => (
-              <tr key={c}>
-                <th scope="row">{c}</th>
-                {map.risks.map((r) => {
-                  const n = count(c, r);
-                  return (
-                    <td key={r} className="num">
-                      {n ? (
-                        <Link className="link" href={`/library?category=${encodeURIComponent(c)}&risk=${encodeURIComponent(r)}`} aria-label={`${n} ${c} entries at risk ${r}`}>
-                          {n}
-                        </Link>
-                      ) : (
-                        <span className="muted">0</span>
-                      )}
-                    </td>
-                  );
-                })}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <div className="table-wrap">
-        <table className="table" data-testid="gov-definitions">
-          <caption className="gov-caption">
+      <CellsTable
+        label="Failure modes in the library by category and risk level"
+        caption={`Failure modes in the library (${total} published entries) by category and risk level. A cell opens those entries.`}
+        testId="gov-risk-matrix"
+        urlKey={null}
+        columnMenu={false}
+        columns={[{ id: "category", header: "Category", rowHeader: true, alwaysVisible: true }, ...map.risks.map((r) => ({ id: r, label: r, numeric: true, header: <span className={`badge tone-${RISK_TONE[r] ?? "neutral"}`}>{r}</span> }))]}
+        rows={map.categories.map((c) => ({
+          key: c,
+          cells: {
+            category: c,
+            ...Object.fromEntries(
+              map.risks.map((r) => {
+                const n = count(c, r);
+                return [
+                  r,
+                  n ? (
+                    <Link className="link" href={`/library?category=${encodeURIComponent(c)}&risk=${encodeURIComponent(r)}`} aria-label={`${n} ${c} entries at risk ${r}`}>
+                      {n}
+                    </Link>
+                  ) : (
+                    <span className="muted">0</span>
+                  ),
+                ];
+              }),
+            ),
+          },
+        }))}
+      />
+      <CellsTable
+        label="Mission definitions and where they meet risk"
+        caption={
+          <>
             Mission definitions and where they meet risk: high-risk steps (an approval gate before each), Requires-Oversight failure modes their failures matched, those their tools could meet (an entry&apos;s context tags name a tool, binary or host the definition uses), and the gate policies that apply.
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Definition</th>
-              <th scope="col">High-risk steps</th>
-              <th scope="col">Requires-Oversight matched</th>
-              <th scope="col">Could meet</th>
-              <th scope="col">Gate policies</th>
-              <th scope="col" className="num">
-                Missions
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {map.definitions.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="muted">
-                  No mission has run yet.
-                </td>
-              </tr>
-            ) : null}
-            {map.definitions.map((d) => (
-              <tr key={d.definition} data-testid="gov-definition-row" data-definition={d.definition}>
-                <th scope="row">
-                  <Link className="link" href={`/history?definition=${encodeURIComponent(d.definition)}`}>
-                    {d.definition}
+          </>
+        }
+        testId="gov-definitions"
+        urlKey="definitions"
+        empty="No mission has run yet."
+        columns={DEFINITION_COLUMNS}
+        rows={map.definitions.map((d) => ({
+          key: d.definition,
+          attrs: { "data-testid": "gov-definition-row", "data-definition": d.definition },
+          sort: { definition: d.definition, steps: d.highRiskSteps.length, matched: d.oversightMatched.length, possible: d.oversightPossible.length },
+          cells: {
+            definition: (
+              <>
+                <Link className="link" href={`/history?definition=${encodeURIComponent(d.definition)}`}>
+                  {d.definition}
+                </Link>
+                {d.libraryConsulted ? null : <div className="muted small">library not consulted</div>}
+              </>
+            ),
+            steps: d.highRiskSteps.length ? d.highRiskSteps.join("; ") : <span className="muted">none</span>,
+            matched: d.oversightMatched.length ? (
+              d.oversightMatched.map((id) => (
+                <Link key={id} className="link gov-id" href={`/library/${id}`}>
+                  <code>{id}</code>
+                </Link>
+              ))
+            ) : (
+              <span className="muted">none</span>
+            ),
+            possible: d.oversightPossible.length ? (
+              <details>
+                <summary>
+                  {d.oversightPossible.length} entr{d.oversightPossible.length === 1 ? "y" : "ies"}
+                </summary>
+                {d.oversightPossible.map((id) => (
+                  <Link key={id} className="link gov-id" href={`/library/${id}`}>
+                    <code>{id}</code>
                   </Link>
-                  {d.libraryConsulted ? null : <div className="muted small">library not consulted</div>}
-                </th>
-                <td>{d.highRiskSteps.length ? d.highRiskSteps.join("; ") : <span className="muted">none</span>}</td>
-                <td>
-                  {d.oversightMatched.length ? (
-                    d.oversightMatched.map((id) => (
-                      <Link key={id} className="link gov-id" href={`/library/${id}`}>
-                        <code>{id}</code>
-                      </Link>
-                    ))
-                  ) : (
-                    <span className="muted">none</span>
-                  )}
-                </td>
-                <td>
-                  {d.oversightPossible.length ? (
-                    <details>
-                      <summary>
-                        {d.oversightPossible.length} entr{d.oversightPossible.length === 1 ? "y" : "ies"}
-                      </summary>
-                      {d.oversightPossible.map((id) => (
-                        <Link key={id} className="link gov-id" href={`/library/${id}`}>
-                          <code>{id}</code>
-                        </Link>
-                      ))}
-                    </details>
-                  ) : (
-                    <span className="muted">none</span>
-                  )}
-                </td>
-                <td>{d.policies.length ? d.policies.join("; ") : <span className="muted" title="No gate policy applies: operators and admins decide, one decision, no timeout">default</span>}</td>
-                <td className="num">{d.missions}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                ))}
+              </details>
+            ) : (
+              <span className="muted">none</span>
+            ),
+            policies: d.policies.length ? d.policies.join("; ") : <span className="muted" title="No gate policy applies: operators and admins decide, one decision, no timeout">default</span>,
+            missions: d.missions,
+          },
+        }))}
+      />
     </section>
   );
 }
@@ -183,46 +177,31 @@ export function ManageViewSection({ manage }: { manage: ManageView }) {
       <h2 className="section-title" id="gov-manage">
         Manage: what needs a decision now
       </h2>
-      <div className="table-wrap">
-        <table className="table" data-testid="gov-open-gates">
-          <caption className="gov-caption">
-            Open gates, oldest first. Overdue: past its policy&apos;s deadline, or open longer than {formatDuration(manage.slaMs)} without one (FAULTLINE_DECISION_SLA_MS).
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Mission</th>
-              <th scope="col">Gate</th>
-              <th scope="col">Open for</th>
-              <th scope="col">Times out</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {manage.openGates.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="muted">
-                  No gate is open: nothing waits for a person.
-                </td>
-              </tr>
-            ) : null}
-            {manage.openGates.map((g) => (
-              <tr key={g.id} data-testid="gov-gate-row" data-overdue={g.overdue ? "true" : "false"}>
-                <th scope="row">
-                  <Link className="link" href={`/missions/${g.missionId}`}>
-                    {g.missionName}
-                  </Link>
-                </th>
-                <td>
-                  <span className="badge tone-neutral">{g.kind}</span> {g.agent}: {g.what}
-                </td>
-                <td>{formatDuration(g.ageMs)}</td>
-                <td>{g.deadlineAt ? <RelativeTime iso={g.deadlineAt} /> : <span className="muted">no timeout</span>}</td>
-                <td>{g.overdue ? <span className="badge tone-failed">Overdue</span> : <span className="badge tone-paused">Waiting</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <CellsTable
+        label="Open gates, oldest first"
+        caption={`Open gates, oldest first. Overdue: past its policy's deadline, or open longer than ${formatDuration(manage.slaMs)} without one (FAULTLINE_DECISION_SLA_MS).`}
+        testId="gov-open-gates"
+        urlKey="gates"
+        empty="No gate is open: nothing waits for a person."
+        columns={GATE_COLUMNS}
+        rows={manage.openGates.map((g) => ({
+          key: g.id,
+          href: `/missions/${g.missionId}`,
+          attrs: { "data-testid": "gov-gate-row", "data-overdue": g.overdue ? "true" : "false" },
+          sort: { age: g.ageMs, deadline: g.deadlineAt ? Date.parse(g.deadlineAt) : null, status: g.overdue ? 1 : 0, gate: g.kind },
+          cells: {
+            mission: g.missionName,
+            gate: (
+              <>
+                <span className="badge tone-neutral">{g.kind}</span> {g.agent}: {g.what}
+              </>
+            ),
+            age: formatDuration(g.ageMs),
+            deadline: g.deadlineAt ? <RelativeTime iso={g.deadlineAt} /> : <span className="muted">no timeout</span>,
+            status: g.overdue ? <span className="badge tone-failed">Overdue</span> : <span className="badge tone-paused">Waiting</span>,
+          },
+        }))}
+      />
       <div className="gov-two">
         <div className="card gov-panel" data-testid="gov-unresolved">
           <h3 className="section-title">Unresolved failures</h3>

@@ -2,12 +2,13 @@
 
 import { ConfirmButton } from "../ui/dialog";
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useMemo, useState, useTransition, type FormEvent } from "react";
 import { createPolicyAction, deletePolicyAction, updatePolicyAction } from "@/app/(console)/admin/policies/actions";
 import type { PolicyView } from "@/db/queries/gate-policies";
 import { DECIDING_ROLES, formatDuration, POLICY_GATE_KINDS, TIMEOUT_OUTCOMES, type GatePolicyInput, type PolicyGateKind } from "@/lib/mission/gate-policy";
 import { splitGroups } from "@/lib/auth/user-admin";
 import { FieldMessages, FormErrorBox, toFormError, type FormError } from "@/components/admin/form-errors";
+import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { RelativeTime } from "@/components/ui/relative-time";
 
 export type PolicyItem = PolicyView & { updatedByName: string };
@@ -40,74 +41,79 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
     });
   }
 
+  const columns = useMemo<DataColumn<PolicyItem>[]>(
+    () => [
+      {
+        id: "scope",
+        header: "Scope",
+        rowHeader: true,
+        alwaysVisible: true,
+        sortValue: (p) => p.scope,
+        cell: (p) => (
+          <>
+            {p.definition === "*" ? <em>Every definition</em> : p.definition}
+            <div className="muted small">{KIND_LABEL[p.gateKind]}</div>
+          </>
+        ),
+      },
+      { id: "who", header: "Who may decide", sortValue: (p) => p.who, cell: (p) => p.who },
+      { id: "approvals", header: "Approvals", numeric: true, sortValue: (p) => p.approvalsRequired, cell: (p) => p.approvalsRequired },
+      { id: "starter", header: "Starter", sortValue: (p) => (p.starterMayDecide ? 1 : 0), cell: (p) => (p.starterMayDecide ? "may decide" : <strong>may not decide</strong>) },
+      { id: "timeout", header: "Timeout", sortValue: (p) => p.timeoutMs, cell: (p) => (p.timeoutMs ? `${formatDuration(p.timeoutMs)} → ${p.timeoutOutcome}` : <span className="muted">none</span>) },
+      {
+        id: "updated",
+        header: "Updated",
+        sortValue: (p) => Date.parse(p.updatedAt),
+        cell: (p) => (
+          <>
+            {p.updatedByName}
+            <div className="muted small">
+              <RelativeTime iso={p.updatedAt} />
+            </div>
+          </>
+        ),
+      },
+      {
+        id: "actions",
+        header: <span className="sr-only">Actions</span>,
+        label: "Actions",
+        alwaysVisible: true,
+        cell: (p) => (
+          <div className="row">
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => {
+                setEditing(p);
+                setFormKey((k) => k + 1);
+                setMessage(null);
+              }}
+              data-testid="policy-edit"
+            >
+              Edit
+            </button>
+            <ConfirmButton disabled={pending} testId="policy-delete" title={`Delete the policy for ${p.scope}?`} question="Open gates keep the policy they opened under; gates opened from now on no longer use it." confirmLabel="Delete policy" onConfirm={() => remove(p)}>
+              Delete
+            </ConfirmButton>
+          </div>
+        ),
+      },
+    ],
+    // `remove` closes over the transition, the router and `editing`.
+    [pending, editing],
+  );
+
   return (
     <>
-      <div className="table-wrap">
-        <table className="table" data-testid="policies-table">
-          <thead>
-            <tr>
-              <th scope="col">Scope</th>
-              <th scope="col">Who may decide</th>
-              <th scope="col" className="num">
-                Approvals
-              </th>
-              <th scope="col">Starter</th>
-              <th scope="col">Timeout</th>
-              <th scope="col">Updated</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {policies.length === 0 ? (
-              <tr>
-                <td colSpan={7} className="muted">
-                  No gate policies yet: every gate can be decided by one admin or operator, without a timeout.
-                </td>
-              </tr>
-            ) : (
-              policies.map((p) => (
-                <tr key={p.id} data-testid="policy-row" data-definition={p.definition} data-kind={p.gateKind}>
-                  <th scope="row">
-                    {p.definition === "*" ? <em>Every definition</em> : p.definition}
-                    <div className="muted small">{KIND_LABEL[p.gateKind]}</div>
-                  </th>
-                  <td>{p.who}</td>
-                  <td className="num">{p.approvalsRequired}</td>
-                  <td>{p.starterMayDecide ? "may decide" : <strong>may not decide</strong>}</td>
-                  <td>{p.timeoutMs ? `${formatDuration(p.timeoutMs)} → ${p.timeoutOutcome}` : <span className="muted">none</span>}</td>
-                  <td>
-                    {p.updatedByName}
-                    <div className="muted small">
-                      <RelativeTime iso={p.updatedAt} />
-                    </div>
-                  </td>
-                  <td>
-                    <div className="row">
-                      <button
-                        type="button"
-                        className="btn btn-secondary"
-                        onClick={() => {
-                          setEditing(p);
-                          setFormKey((k) => k + 1);
-                          setMessage(null);
-                        }}
-                        data-testid="policy-edit"
-                      >
-                        Edit
-                      </button>
-                      <ConfirmButton disabled={pending} testId="policy-delete" title={`Delete the policy for ${p.scope}?`} question="Open gates keep the policy they opened under; gates opened from now on no longer use it." confirmLabel="Delete policy" onConfirm={() => remove(p)}>
-                        Delete
-                      </ConfirmButton>
-                    </div>
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        data={policies}
+        columns={columns}
+        rowKey={(p) => p.id}
+        rowAttrs={(p) => ({ "data-testid": "policy-row", "data-definition": p.definition, "data-kind": p.gateKind })}
+        label="Gate policies"
+        testId="policies-table"
+        empty="No gate policies yet: every gate can be decided by one admin or operator, without a timeout."
+      />
       {message ? (
         <p className={`result ${message.ok ? "result-ok" : "result-error"}`} role={message.ok ? "status" : "alert"} data-testid="policy-result">
           {message.ok ? "✓ " : "✕ "}
