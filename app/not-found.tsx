@@ -1,13 +1,14 @@
 import Link from "next/link";
+import * as ui from "@/components/ui/styles";
 
 export default function NotFound() {
   return (
     <main className="login-shell" id="main">
-      <div className="card login-card">
-        <h1 className="page-title">Not found</h1>
+      <div className={ui.cx(ui.card, "login-card")}>
+        <h1 className="text-xl font-[650]">Not found</h1>
         <p>This page does not exist. It may have been mistyped.</p>
         <p>
-          <Link className="link" href="/missions">
+          <Link className="text-link underline underline-offset-2" href="/missions">
             Go to missions
           </Link>
         </p>

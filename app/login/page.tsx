@@ -6,6 +6,7 @@ import { ROLES } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
 import { getPrincipal } from "@/server/auth";
 import { Brand } from "@/components/ui/brand";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -23,24 +24,24 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const demo = env().FAULTLINE_DEMO_USERS;
   return (
     <div className="login-shell">
-      <main className="login-card card" id="main">
+      <main className={ui.cx(ui.card, "login-card")} id="main">
         <div className="login-top">
           <Brand />
           <ThemeToggle />
         </div>
-        <h1 className="page-title">Sign in</h1>
-        <p className="muted">Missions that fail, explained and decided by people.</p>
+        <h1 className="text-xl font-[650]">Sign in</h1>
+        <p className="text-muted">Missions that fail, explained and decided by people.</p>
         <LoginForm callbackUrl={callbackUrl} />
         {demo ? (
           <section className="demo-hint" aria-labelledby="demo-title" data-testid="demo-users">
             <h2 id="demo-title">Demo accounts</h2>
-            <p className="muted small">
+            <p className="text-muted text-sm">
               Password is <code>faultline-&lt;role&gt;</code>, for example <code>faultline-operator</code>.
             </p>
             <ul>
               {ROLES.map((r) => (
                 <li key={r}>
-                  <code>{r}@faultline.local</code> <span className="muted">/ faultline-{r}</span>
+                  <code>{r}@faultline.local</code> <span className="text-muted">/ faultline-{r}</span>
                 </li>
               ))}
             </ul>

@@ -2,6 +2,7 @@
 
 import { ROLES } from "@/lib/auth/roles";
 import type { FieldError } from "@/server/action-result";
+import * as ui from "@/components/ui/styles";
 
 /** The outcome of a form's last submit: the message, and field errors keyed by path. */
 export interface FormError {
@@ -35,7 +36,7 @@ export function FieldMessages({ id, err, path }: { id: string; err: FormError | 
 export function FormErrorBox({ err, testId }: { err: FormError | null; testId: string }) {
   if (!err) return null;
   return (
-    <p className="result result-error" role="alert" data-testid={testId}>
+    <p className={ui.result.error} role="alert" data-testid={testId}>
       ✕ {err.message}
     </p>
   );
@@ -44,17 +45,17 @@ export function FormErrorBox({ err, testId }: { err: FormError | null; testId: s
 /** A secret shown once (invitation link, temporary password, API token), with a copy button. */
 export function ShownOnce({ label, value, note, testId }: { label: string; value: string; note: string; testId: string }) {
   return (
-    <div className="adm-once result result-ok" role="status" data-testid={testId}>
-      <div className="strong">{label}</div>
+    <div className={ui.cx(ui.result.ok, "adm-once")} role="status" data-testid={testId}>
+      <div className="font-semibold">{label}</div>
       <div className="adm-once-row">
         <code className="adm-secret" data-testid={`${testId}-value`}>
           {value}
         </code>
-        <button type="button" className="btn btn-secondary" onClick={() => void navigator.clipboard?.writeText(value).catch(() => {})}>
+        <button type="button" className={ui.button("secondary")} onClick={() => void navigator.clipboard?.writeText(value).catch(() => {})}>
           Copy
         </button>
       </div>
-      <p className="muted small">{note}</p>
+      <p className="text-muted text-sm">{note}</p>
     </div>
   );
 }
@@ -64,8 +65,8 @@ export function RolesFieldset({ id, err, checked = [], onChange }: { id: string;
   const invalid = messagesFor(err, "roles").length > 0;
   return (
     <fieldset className="adm-fieldset" aria-invalid={invalid || undefined} aria-describedby={invalid ? id : undefined}>
-      <legend className="small strong">Roles</legend>
-      <div className="row">
+      <legend className="text-sm font-semibold">Roles</legend>
+      <div className="flex flex-wrap items-center gap-2">
         {ROLES.map((r) => (
           <label key={r} className="adm-check">
             <input type="checkbox" name="roles" value={r} defaultChecked={checked.includes(r)} onChange={onChange} /> {r}

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useEffect, type ReactNode } from "react";
+import * as ui from "@/components/ui/styles";
 
 export const PASSWORD_PAGE = "/account/password";
 
@@ -20,8 +21,8 @@ export function MustChangePasswordGate({ children }: { children: ReactNode }) {
   }, [here, router]);
   if (here) return <>{children}</>;
   return (
-    <p className="notice" data-testid="must-change-password-redirect">
-      Choose your own password first: <Link className="link" href={PASSWORD_PAGE}>set it now</Link>.
+    <p className={ui.notice} data-testid="must-change-password-redirect">
+      Choose your own password first: <Link className="text-link underline underline-offset-2" href={PASSWORD_PAGE}>set it now</Link>.
     </p>
   );
 }

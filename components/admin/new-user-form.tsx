@@ -6,6 +6,7 @@ import { createUserAction } from "@/app/(console)/admin/users/actions";
 import type { Role } from "@/lib/auth/roles";
 import { PASSWORD_MIN, splitGroups } from "@/lib/auth/user-admin";
 import { FieldMessages, FormErrorBox, RolesFieldset, ShownOnce, toFormError, type FormError } from "./form-errors";
+import * as ui from "@/components/ui/styles";
 
 type Done = { kind: "created"; name: string; email: string } | { kind: "invited"; name: string; url: string; expiresAt: string };
 
@@ -46,13 +47,13 @@ export function NewUserForm() {
   const invalid = (path: string, id: string) => (err?.fields.some((x) => x.path === path || x.path.startsWith(`${path}.`)) ? { "aria-invalid": true as const, "aria-describedby": id } : {});
 
   return (
-    <section className="card adm-panel" aria-labelledby="new-user-title">
-      <h2 className="section-title" id="new-user-title">
+    <section className={ui.cx(ui.card, "adm-panel")} aria-labelledby="new-user-title">
+      <h2 className="text-[15px] font-[650]" id="new-user-title">
         Add a user
       </h2>
-      <form className="stack-tight" onSubmit={onSubmit} noValidate data-testid="new-user-form">
+      <form className="grid gap-2" onSubmit={onSubmit} noValidate data-testid="new-user-form">
         <fieldset className="adm-fieldset">
-          <legend className="small strong">How they get a password</legend>
+          <legend className="text-sm font-semibold">How they get a password</legend>
           <label className="adm-check">
             <input type="radio" name="mode" value="invite" checked={mode === "invite"} onChange={() => setMode("invite")} /> Invite: a one-time link to set their own password (valid 7 days)
           </label>
@@ -61,28 +62,28 @@ export function NewUserForm() {
           </label>
         </fieldset>
         <div className="adm-grid">
-          <div className="field">
+          <div className={ui.field}>
             <label htmlFor={ids.name}>Name</label>
             <input id={ids.name} name="name" type="text" autoComplete="off" {...invalid("name", `${ids.e}-name`)} />
             <FieldMessages id={`${ids.e}-name`} err={err} path="name" />
           </div>
-          <div className="field">
+          <div className={ui.field}>
             <label htmlFor={ids.email}>Email</label>
             <input id={ids.email} name="email" type="email" autoComplete="off" {...invalid("email", `${ids.e}-email`)} />
             <FieldMessages id={`${ids.e}-email`} err={err} path="email" />
           </div>
         </div>
         <RolesFieldset id={`${ids.e}-roles`} err={err} />
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor={ids.groups}>
-            Groups <span className="muted small">(optional; lowercase letters, digits and dashes, separated by commas, e.g. night-shift)</span>
+            Groups <span className="text-muted text-sm">(optional; lowercase letters, digits and dashes, separated by commas, e.g. night-shift)</span>
           </label>
           <input id={ids.groups} name="groups" type="text" autoComplete="off" {...invalid("groups", `${ids.e}-groups`)} />
           <FieldMessages id={`${ids.e}-groups`} err={err} path="groups" />
         </div>
         {mode === "password" ? (
           <>
-            <div className="field">
+            <div className={ui.field}>
               <label htmlFor={ids.password}>Initial password (at least {PASSWORD_MIN} characters)</label>
               <input id={ids.password} name="password" type="password" autoComplete="new-password" {...invalid("password", `${ids.e}-password`)} />
               <FieldMessages id={`${ids.e}-password`} err={err} path="password" />
@@ -92,11 +93,11 @@ export function NewUserForm() {
             </label>
           </>
         ) : (
-          <p className="muted small">Faultline sends no email: after adding the user you get a link to give them yourself (chat, in person). It is shown once.</p>
+          <p className="text-muted text-sm">Faultline sends no email: after adding the user you get a link to give them yourself (chat, in person). It is shown once.</p>
         )}
         <FormErrorBox err={err} testId="new-user-error" />
-        <div className="row">
-          <button type="submit" className="btn btn-primary" disabled={pending} data-testid="new-user-submit">
+        <div className="flex flex-wrap items-center gap-2">
+          <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="new-user-submit">
             {pending ? "Adding…" : mode === "invite" ? "Add and make invitation link" : "Add user"}
           </button>
         </div>
@@ -110,7 +111,7 @@ export function NewUserForm() {
             testId="invite-link"
           />
         ) : done?.kind === "created" ? (
-          <p className="result result-ok" data-testid="new-user-result">
+          <p className={ui.result.ok} data-testid="new-user-result">
             ✓ Added {done.name} ({done.email}). Give them the initial password yourself.
           </p>
         ) : null}

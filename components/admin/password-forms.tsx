@@ -6,6 +6,7 @@ import { changePasswordAction } from "@/app/(console)/account/actions";
 import { setPasswordFromLinkAction } from "@/app/invite/[token]/actions";
 import { PASSWORD_MIN } from "@/lib/auth/user-admin";
 import { FieldMessages, FormErrorBox, toFormError, type FormError } from "./form-errors";
+import * as ui from "@/components/ui/styles";
 
 /**
  * After a password change every earlier session has ended (this one too): sign in again with the new
@@ -27,18 +28,18 @@ function PasswordFields({ err, current }: { err: FormError | null; current: bool
   return (
     <>
       {current ? (
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor={ids.cur}>Current password</label>
           <input id={ids.cur} name="currentPassword" type="password" autoComplete="current-password" aria-invalid={bad("currentPassword")} aria-describedby={`${ids.e}-cur`} />
           <FieldMessages id={`${ids.e}-cur`} err={err} path="currentPassword" />
         </div>
       ) : null}
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={ids.pw}>New password (at least {PASSWORD_MIN} characters)</label>
         <input id={ids.pw} name="newPassword" type="password" autoComplete="new-password" aria-invalid={bad("newPassword") ?? bad("password")} aria-describedby={`${ids.e}-pw`} />
         <FieldMessages id={`${ids.e}-pw`} err={err} path={current ? "newPassword" : "password"} />
       </div>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={ids.confirm}>New password again</label>
         <input id={ids.confirm} name="confirm" type="password" autoComplete="new-password" aria-invalid={bad("confirm")} aria-describedby={`${ids.e}-confirm`} />
         <FieldMessages id={`${ids.e}-confirm`} err={err} path="confirm" />
@@ -66,10 +67,10 @@ export function ChangePasswordForm({ email }: { email: string }) {
     });
   }
   return (
-    <form className="card adm-panel stack-tight adm-narrow" onSubmit={onSubmit} noValidate data-testid="change-password-form">
+    <form className={ui.cx(ui.card, "adm-panel grid gap-2 adm-narrow")} onSubmit={onSubmit} noValidate data-testid="change-password-form">
       <PasswordFields err={err} current />
       <FormErrorBox err={err} testId="change-password-error" />
-      <button type="submit" className="btn btn-primary" disabled={pending} data-testid="change-password-submit">
+      <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="change-password-submit">
         {pending ? "Saving…" : "Set new password"}
       </button>
     </form>
@@ -92,10 +93,10 @@ export function LinkPasswordForm({ token, email }: { token: string; email: strin
     });
   }
   return (
-    <form className="stack-tight" onSubmit={onSubmit} noValidate data-testid="invite-form">
+    <form className="grid gap-2" onSubmit={onSubmit} noValidate data-testid="invite-form">
       <PasswordFields err={err} current={false} />
       <FormErrorBox err={err} testId="invite-error" />
-      <button type="submit" className="btn btn-primary btn-block" disabled={pending} data-testid="invite-submit">
+      <button type="submit" className={ui.button("primary", "block")} disabled={pending} data-testid="invite-submit">
         {pending ? "Saving…" : "Set password and sign in"}
       </button>
     </form>

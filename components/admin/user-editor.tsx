@@ -7,6 +7,7 @@ import type { UserView } from "@/db/queries/users";
 import type { Role } from "@/lib/auth/roles";
 import { splitGroups } from "@/lib/auth/user-admin";
 import { FieldMessages, FormErrorBox, RolesFieldset, ShownOnce, toFormError, type FormError } from "./form-errors";
+import * as ui from "@/components/ui/styles";
 
 /** Roles (checkboxes) and groups of one user; saved together, each change audited. */
 export function UserAccessForm({ user }: { user: UserView }) {
@@ -35,25 +36,25 @@ export function UserAccessForm({ user }: { user: UserView }) {
   }
 
   return (
-    <form className="card adm-panel stack-tight" onSubmit={onSubmit} noValidate data-testid="user-access-form" aria-labelledby={`${ids.e}-title`}>
-      <h2 className="section-title" id={`${ids.e}-title`}>
+    <form className={ui.cx(ui.card, "adm-panel grid gap-2")} onSubmit={onSubmit} noValidate data-testid="user-access-form" aria-labelledby={`${ids.e}-title`}>
+      <h2 className="text-[15px] font-[650]" id={`${ids.e}-title`}>
         Roles and groups
       </h2>
       <RolesFieldset id={`${ids.e}-roles`} err={err} checked={user.roles} onChange={() => setSaved(false)} />
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={ids.groups}>
-          Groups <span className="muted small">(lowercase letters, digits and dashes, separated by commas; gate policies name them)</span>
+          Groups <span className="text-muted text-sm">(lowercase letters, digits and dashes, separated by commas; gate policies name them)</span>
         </label>
         <input id={ids.groups} name="groups" type="text" defaultValue={user.groups.join(", ")} autoComplete="off" onChange={() => setSaved(false)} aria-invalid={err?.fields.some((x) => x.path.startsWith("groups")) || undefined} />
         <FieldMessages id={`${ids.e}-groups`} err={err} path="groups" />
       </div>
       <FormErrorBox err={err} testId="user-access-error" />
-      <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={pending} data-testid="user-access-save">
+      <div className="flex flex-wrap items-center gap-2">
+        <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="user-access-save">
           {pending ? "Saving…" : "Save roles and groups"}
         </button>
         {saved ? (
-          <span className="tone-text-success" role="status" data-testid="user-access-saved">
+          <span className="text-success" role="status" data-testid="user-access-saved">
             ✓ Saved
           </span>
         ) : null}
@@ -94,58 +95,58 @@ export function UserAccountActions({ user, isSelf }: { user: UserView; isSelf: b
     });
 
   return (
-    <section className="card adm-panel stack-tight" aria-labelledby="account-actions-title">
-      <h2 className="section-title" id="account-actions-title">
+    <section className={ui.cx(ui.card, "adm-panel grid gap-2")} aria-labelledby="account-actions-title">
+      <h2 className="text-[15px] font-[650]" id="account-actions-title">
         Account
       </h2>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         {user.active ? (
           confirming === "deactivate" ? (
-            <span className="adm-confirm row" role="group" aria-label="Confirm deactivation">
+            <span className="adm-confirm flex flex-wrap items-center gap-2" role="group" aria-label="Confirm deactivation">
               <span>Deactivate {user.name}? They are signed out at their next request and cannot sign in; their API tokens stop working.</span>
-              <button type="button" className="btn btn-danger" disabled={pending} onClick={() => setActive(false)} data-testid="confirm-deactivate">
+              <button type="button" className={ui.button("danger")} disabled={pending} onClick={() => setActive(false)} data-testid="confirm-deactivate">
                 Yes, deactivate
               </button>
-              <button type="button" className="btn btn-ghost" onClick={() => setConfirming(null)}>
+              <button type="button" className={ui.button("ghost")} onClick={() => setConfirming(null)}>
                 Cancel
               </button>
             </span>
           ) : (
-            <button type="button" className="btn btn-danger" disabled={pending || isSelf} title={isSelf ? "You cannot deactivate yourself" : undefined} onClick={() => setConfirming("deactivate")} data-testid="deactivate-user">
+            <button type="button" className={ui.button("danger")} disabled={pending || isSelf} title={isSelf ? "You cannot deactivate yourself" : undefined} onClick={() => setConfirming("deactivate")} data-testid="deactivate-user">
               Deactivate…
             </button>
           )
         ) : (
-          <button type="button" className="btn btn-secondary" disabled={pending} onClick={() => setActive(true)} data-testid="reactivate-user">
+          <button type="button" className={ui.button("secondary")} disabled={pending} onClick={() => setActive(true)} data-testid="reactivate-user">
             Reactivate
           </button>
         )}
       </div>
       {user.active ? (
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           {confirming === "temporary" || confirming === "link" ? (
-            <span className="adm-confirm row" role="group" aria-label="Confirm password reset">
+            <span className="adm-confirm flex flex-wrap items-center gap-2" role="group" aria-label="Confirm password reset">
               <span>Reset {user.name}&rsquo;s password{confirming === "temporary" ? " to a temporary one" : " by a one-time link"}? Their current sessions end.</span>
-              <button type="button" className="btn btn-danger" disabled={pending} onClick={() => reset(confirming)} data-testid="confirm-reset">
+              <button type="button" className={ui.button("danger")} disabled={pending} onClick={() => reset(confirming)} data-testid="confirm-reset">
                 Yes, reset
               </button>
-              <button type="button" className="btn btn-ghost" onClick={() => setConfirming(null)}>
+              <button type="button" className={ui.button("ghost")} onClick={() => setConfirming(null)}>
                 Cancel
               </button>
             </span>
           ) : (
             <>
-              <button type="button" className="btn btn-secondary" disabled={pending} onClick={() => setConfirming("temporary")} data-testid="reset-temporary">
+              <button type="button" className={ui.button("secondary")} disabled={pending} onClick={() => setConfirming("temporary")} data-testid="reset-temporary">
                 Reset to a temporary password…
               </button>
-              <button type="button" className="btn btn-secondary" disabled={pending} onClick={() => setConfirming("link")} data-testid="reset-link">
+              <button type="button" className={ui.button("secondary")} disabled={pending} onClick={() => setConfirming("link")} data-testid="reset-link">
                 Make a password-reset link…
               </button>
             </>
           )}
         </div>
       ) : (
-        <p className="muted small">Reactivate the user to reset their password.</p>
+        <p className="text-muted text-sm">Reactivate the user to reset their password.</p>
       )}
       <FormErrorBox err={err} testId="account-action-error" />
       <div aria-live="polite">{secret ? <ShownOnce {...secret} testId="reset-secret" /> : null}</div>

@@ -3,6 +3,7 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
+import * as ui from "@/components/ui/styles";
 
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
@@ -41,21 +42,21 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   }
 
   return (
-    <form onSubmit={onSubmit} className="stack" noValidate data-testid="login-form">
-      <div className="field">
+    <form onSubmit={onSubmit} className="grid gap-4" noValidate data-testid="login-form">
+      <div className={ui.field}>
         <label htmlFor={ids.email}>Email</label>
         <input id={ids.email} name="email" type="email" autoComplete="username" required aria-invalid={error ? true : undefined} aria-describedby={error ? ids.error : undefined} />
       </div>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={ids.password}>Password</label>
         <input id={ids.password} name="password" type="password" autoComplete="current-password" required aria-invalid={error ? true : undefined} aria-describedby={error ? ids.error : undefined} />
       </div>
       {error ? (
-        <p id={ids.error} className="result result-error" role="alert" data-testid="login-error">
+        <p id={ids.error} className={ui.result.error} role="alert" data-testid="login-error">
           {error}
         </p>
       ) : null}
-      <button type="submit" className="btn btn-primary btn-block" disabled={pending}>
+      <button type="submit" className={ui.button("primary", "block")} disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </button>
     </form>

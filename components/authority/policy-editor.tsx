@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { publishAuthorityPolicyAction } from "@/app/(console)/admin/authority/actions";
 import type { Rule } from "@/lib/authority/rules";
+import * as ui from "@/components/ui/styles";
 
 /** Edits the default authority policy as JSON and publishes it as a new version (the server validates each rule). */
 export function PolicyEditor({ rules }: { rules: Rule[] }) {
@@ -33,20 +34,20 @@ export function PolicyEditor({ rules }: { rules: Rule[] }) {
   }
 
   return (
-    <section className="mission-head card" aria-labelledby="policy-edit-title">
-      <h2 id="policy-edit-title" className="section-title">
+    <section className={ui.cx(ui.card, "mission-head")} aria-labelledby="policy-edit-title">
+      <h2 id="policy-edit-title" className="text-[15px] font-[650]">
         Publish a new version
       </h2>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={ids.editor}>Rules (JSON list; see docs/governance.md, “Rules reference”)</label>
-        <textarea id={ids.editor} className="code-input" rows={Math.min(30, text.split("\n").length + 1)} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} data-testid="policy-editor" />
+        <textarea id={ids.editor} className="font-mono text-sm leading-normal" rows={Math.min(30, text.split("\n").length + 1)} value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} data-testid="policy-editor" />
       </div>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={ids.note}>Note (why; in the audit log)</label>
         <input type="text" id={ids.note} value={note} onChange={(e) => setNote(e.target.value)} maxLength={500} />
       </div>
-      <div className="row">
-        <button type="button" className="btn btn-primary" onClick={publish} disabled={pending} data-testid="policy-publish">
+      <div className="flex flex-wrap items-center gap-2">
+        <button type="button" className={ui.button("primary")} onClick={publish} disabled={pending} data-testid="policy-publish">
           {pending ? "Publishing…" : "Publish"}
         </button>
       </div>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import * as ui from "@/components/ui/styles";
 
 /**
  * A chart as people and screen readers read it: a titled figure whose picture has an aria-label stating
@@ -6,7 +7,7 @@ import type { ReactNode } from "react";
  */
 export function Figure({ id, title, summary, children, table }: { id: string; title: string; summary: string; children: ReactNode; table: ReactNode }) {
   return (
-    <figure className="card hc-figure" aria-labelledby={`${id}-title`} data-testid={id}>
+    <figure className={ui.cx(ui.card, "hc-figure")} aria-labelledby={`${id}-title`} data-testid={id}>
       <figcaption id={`${id}-title`} className="hc-title">
         {title}
       </figcaption>

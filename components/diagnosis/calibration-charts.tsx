@@ -33,13 +33,13 @@ export function ReliabilityChart({ series }: { series: ReliabilitySeries[] }) {
             <tr>
               <th scope="col">Cases</th>
               <th scope="col">Confidence band</th>
-              <th scope="col" className="num">
+              <th scope="col" className="text-right tabular-nums">
                 Count
               </th>
-              <th scope="col" className="num">
+              <th scope="col" className="text-right tabular-nums">
                 Mean stated
               </th>
-              <th scope="col" className="num">
+              <th scope="col" className="text-right tabular-nums">
                 Observed accuracy
               </th>
             </tr>
@@ -54,9 +54,9 @@ export function ReliabilityChart({ series }: { series: ReliabilitySeries[] }) {
                     <td>
                       {pct(b.from)}–{pct(b.to)}
                     </td>
-                    <td className="num">{b.count}</td>
-                    <td className="num">{pct(b.meanConfidence)}</td>
-                    <td className="num">{pct(b.accuracy)}</td>
+                    <td className="text-right tabular-nums">{b.count}</td>
+                    <td className="text-right tabular-nums">{pct(b.meanConfidence)}</td>
+                    <td className="text-right tabular-nums">{pct(b.accuracy)}</td>
                   </tr>
                 )),
             )}
@@ -65,7 +65,7 @@ export function ReliabilityChart({ series }: { series: ReliabilitySeries[] }) {
       }
     >
       {data.length === 0 ? (
-        <p className="muted">No labelled cases and no operator verdicts yet.</p>
+        <p className="text-muted">No labelled cases and no operator verdicts yet.</p>
       ) : (
         <div aria-hidden="true">
           <LineChart responsive accessibilityLayer={false} style={{ width: "100%", height: 260 }} data={data} margin={{ top: 8, right: 16, bottom: 8, left: -8 }}>
@@ -98,13 +98,13 @@ export function AccuracyOverTime({ byDay }: { byDay: Array<{ day: string; confir
           <thead>
             <tr>
               <th scope="col">Day (UTC)</th>
-              <th scope="col" className="num">
+              <th scope="col" className="text-right tabular-nums">
                 Confirmed
               </th>
-              <th scope="col" className="num">
+              <th scope="col" className="text-right tabular-nums">
                 Corrected
               </th>
-              <th scope="col" className="num">
+              <th scope="col" className="text-right tabular-nums">
                 Accuracy
               </th>
             </tr>
@@ -113,9 +113,9 @@ export function AccuracyOverTime({ byDay }: { byDay: Array<{ day: string; confir
             {judged.map((d) => (
               <tr key={d.day}>
                 <th scope="row">{d.day}</th>
-                <td className="num">{d.confirmed}</td>
-                <td className="num">{d.corrected}</td>
-                <td className="num">{pct(d.accuracy)}</td>
+                <td className="text-right tabular-nums">{d.confirmed}</td>
+                <td className="text-right tabular-nums">{d.corrected}</td>
+                <td className="text-right tabular-nums">{pct(d.accuracy)}</td>
               </tr>
             ))}
           </tbody>
@@ -123,7 +123,7 @@ export function AccuracyOverTime({ byDay }: { byDay: Array<{ day: string; confir
       }
     >
       {judged.length === 0 ? (
-        <p className="muted">No operator has confirmed or corrected a diagnosis in this period. Gates ask “Is this diagnosis right?”.</p>
+        <p className="text-muted">No operator has confirmed or corrected a diagnosis in this period. Gates ask “Is this diagnosis right?”.</p>
       ) : (
         <div aria-hidden="true">
           <LineChart responsive accessibilityLayer={false} style={{ width: "100%", height: 200 }} data={byDay} margin={{ top: 8, right: 16, bottom: 0, left: -8 }}>

@@ -7,6 +7,7 @@ import { DIAGNOSED_TYPES } from "@/lib/diagnosis/types";
 import { fetchDiagnosisFeedback } from "../api-client";
 import { queryKeys } from "../query-keys";
 import { RelativeTime } from "../ui/relative-time";
+import * as ui from "@/components/ui/styles";
 
 const words = (t: string) => t.replaceAll("_", " ");
 
@@ -64,11 +65,11 @@ export function DiagnosisFeedback({ diagnosisId, statedType, canGive }: { diagno
       {canGive && !correcting ? (
         <>
           {latest?.verdict !== "confirmed" || latest.correctType !== statedType ? (
-            <button type="button" className="btn btn-secondary btn-sm" disabled={pending} onClick={() => send({ verdict: "confirmed" })} data-testid="diagnosis-confirm">
+            <button type="button" className={ui.button("secondary", "sm")} disabled={pending} onClick={() => send({ verdict: "confirmed" })} data-testid="diagnosis-confirm">
               Confirm {words(statedType)}
             </button>
           ) : null}
-          <button type="button" className="btn btn-ghost btn-sm" disabled={pending} onClick={() => setCorrecting(true)} data-testid="diagnosis-correct">
+          <button type="button" className={ui.button("ghost", "sm")} disabled={pending} onClick={() => setCorrecting(true)} data-testid="diagnosis-correct">
             Correct…
           </button>
         </>
@@ -90,16 +91,16 @@ export function DiagnosisFeedback({ diagnosisId, statedType, canGive }: { diagno
               </option>
             ))}
           </select>
-          <button type="submit" className="btn btn-primary btn-sm" disabled={pending || !type} data-testid="diagnosis-correct-save">
+          <button type="submit" className={ui.button("primary", "sm")} disabled={pending || !type} data-testid="diagnosis-correct-save">
             {pending ? "Saving…" : "Save correction"}
           </button>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setCorrecting(false)}>
+          <button type="button" className={ui.button("ghost", "sm")} onClick={() => setCorrecting(false)}>
             Cancel
           </button>
         </form>
       ) : null}
       {error ? (
-        <p className="result result-error m-0 w-full" role="alert">
+        <p className={ui.cx(ui.result.error, "m-0 w-full")} role="alert">
           {error}
         </p>
       ) : null}

@@ -32,14 +32,14 @@ export function DiagnosisView({ diagnosis: d, plan, note, open = true }: { diagn
             {d.recoverySteps.map((s, i) => (
               <li key={i}>
                 {s.action}{" "}
-                <span className="muted">
+                <span className="text-muted">
                   ({s.tool === "retry" ? "the failed step" : s.tool}
-                  {s.args && (s.tool === "retry" || Object.keys(s.args).length) ? <code className="small"> {formatArgs(s.tool, s.args)}</code> : null}; expect: {s.expectedOutcome})
+                  {s.args && (s.tool === "retry" || Object.keys(s.args).length) ? <code className="text-sm"> {formatArgs(s.tool, s.args)}</code> : null}; expect: {s.expectedOutcome})
                 </span>
               </li>
             ))}
           </ol>
-          {d.fallbackChain.length ? <p className="muted small">If that fails: {d.fallbackChain.map((f) => f.replaceAll("_", " ")).join(" → ")}</p> : null}
+          {d.fallbackChain.length ? <p className="text-muted text-sm">If that fails: {d.fallbackChain.map((f) => f.replaceAll("_", " ")).join(" → ")}</p> : null}
         </div>
         {plan || note ? (
           <div className="recovery-offer" data-testid="recovery-offer">
@@ -49,7 +49,7 @@ export function DiagnosisView({ diagnosis: d, plan, note, open = true }: { diagn
                 Offered: <strong>{plan.strategy.replaceAll("_", " ")}</strong> — {plan.description}. <PatternBadge plan={plan} />
               </p>
             ) : null}
-            {note ? <p className="muted">{note}</p> : null}
+            {note ? <p className="text-muted">{note}</p> : null}
           </div>
         ) : null}
         <div>

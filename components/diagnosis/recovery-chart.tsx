@@ -18,7 +18,7 @@ export function RecoveryPerDayChart({ byDay }: { byDay: DiagnosticsRow[] }) {
       id="chart-recovery-per-day"
       title="Diagnosed failures per day by how they went on, and the recovery success rate"
       summary={data.map((d) => `${d.day}: ${d.recovered} recovered, ${d.recoveryFailed} recovery failed, ${d.gates} needed a person, recovery rate ${pct(d.rate)}`).join("; ")}
-      table={<p className="muted small">The table below has the numbers per day.</p>}
+      table={<p className="text-muted text-sm">The table below has the numbers per day.</p>}
     >
       <div aria-hidden="true">
         <ComposedChart responsive accessibilityLayer={false} style={{ width: "100%", height: 220 }} data={data} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>

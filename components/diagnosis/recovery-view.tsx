@@ -1,6 +1,7 @@
 import type { DiagnosisProposalRecord, MissionEvent } from "@/lib/mission/events";
 import type { RecoveryPlan } from "@/lib/mission/recovery";
 import { describeCall } from "@/lib/mission/failure";
+import * as ui from "@/components/ui/styles";
 
 export const pct = (x: number) => `${Math.round(x * 100)}%`;
 const words = (s: string) => s.replaceAll("_", " ");
@@ -15,13 +16,13 @@ export function PatternBadge({ plan }: { plan: RecoveryPlan }) {
   const p = plan.pattern;
   if (plan.source === "pattern" && p) {
     return (
-      <span className="badge tone-success" data-testid="pattern-used" title={`when ${p.when} → then ${p.then}`}>
+      <span className={ui.badge("success")} data-testid="pattern-used" title={`when ${p.when} → then ${p.then}`}>
         Learned pattern used: {p.successes} success{p.successes === 1 ? "" : "es"}, {p.failures} failure{p.failures === 1 ? "" : "s"}, confidence {pct(p.confidence)}
       </span>
     );
   }
-  if (p) return <span className="badge">Learned so far: {p.successes} success{p.successes === 1 ? "" : "es"}, {p.failures} failure{p.failures === 1 ? "" : "s"} (below its {pct(p.threshold)} threshold{p.enabled ? "" : ", disabled"})</span>;
-  return <span className="badge">No learned pattern yet</span>;
+  if (p) return <span className={ui.badge("neutral")}>Learned so far: {p.successes} success{p.successes === 1 ? "" : "es"}, {p.failures} failure{p.failures === 1 ? "" : "s"} (below its {pct(p.threshold)} threshold{p.enabled ? "" : ", disabled"})</span>;
+  return <span className={ui.badge("neutral")}>No learned pattern yet</span>;
 }
 
 /** What the timeline shows for ADR-0003 recovery events and LLM proposals; null for other events. */
@@ -35,7 +36,7 @@ export function RecoveryEventDetails({ event: e }: { event: MissionEvent }) {
           <p>
             <strong>Recovery attempt {attemptNo}</strong>: {words(plan.strategy)} ({by === "operator" ? "chosen by an operator" : e.type === "recovery.fast_path" ? "fast path" : "applied automatically"}) <PatternBadge plan={plan} />
           </p>
-          <ol className="small">
+          <ol className="text-sm">
             {plan.steps.map((s, i) => (
               <li key={i}>
                 {s.action} <code>{formatArgs(s.tool, s.args)}</code>
@@ -49,7 +50,7 @@ export function RecoveryEventDetails({ event: e }: { event: MissionEvent }) {
       return (
         <p className={e.payload.ok ? "tl-ok" : "tl-error"} data-testid="recovery-step">
           {e.payload.ok ? "✓" : "✕"} <code>{formatArgs(e.payload.tool, e.payload.args)}</code>{" "}
-          {e.payload.ok ? (e.payload.output ? <span className="muted">{e.payload.output}</span> : null) : <span>{e.payload.error?.code}: {e.payload.error?.message}</span>}
+          {e.payload.ok ? (e.payload.output ? <span className="text-muted">{e.payload.output}</span> : null) : <span>{e.payload.error?.code}: {e.payload.error?.message}</span>}
         </p>
       );
     case "recovery.finished":
@@ -73,12 +74,12 @@ function ProposalDetails({ proposal: p }: { proposal: DiagnosisProposalRecord })
         <span className={`badge ${p.status === "accepted" ? "tone-success" : "tone-failed"}`}>{verdict}</span> LLM proposal{p.proposedBy ? ` by ${p.proposedBy}` : ""}
         {p.proposal ? (
           <>
-            : {words(p.proposal.type)} — {p.proposal.rootCause.description} <span className="muted">(claimed confidence {pct(p.proposal.rootCause.confidence)}; not self-verified)</span>
+            : {words(p.proposal.type)} — {p.proposal.rootCause.description} <span className="text-muted">(claimed confidence {pct(p.proposal.rootCause.confidence)}; not self-verified)</span>
           </>
         ) : null}
       </p>
       {p.reasons.length ? (
-        <ul className="small">
+        <ul className="text-sm">
           {p.reasons.map((r, i) => (
             <li key={i}>{r}</li>
           ))}

@@ -14,6 +14,7 @@ import { gateDecisionFor, gateTitle, type GateView } from "@/lib/views/gate-view
 import { whoMayDecide, type Decider } from "@/lib/mission/gate-policy";
 import { queryKeys } from "../query-keys";
 import { RelativeTime } from "../ui/relative-time";
+import * as ui from "@/components/ui/styles";
 
 const OUTCOME: Record<GateDecision, string> = {
   retry: "The agent runs again from its first step.",
@@ -133,8 +134,8 @@ export function GatePanel({
   return (
     <section className="gate-panel" tabIndex={0} aria-label={`Gate for agent “${gate.agent}” in mission ${gate.missionName}`} aria-describedby={canDecide ? ids.hint : undefined} onKeyDown={onKeyDown} data-testid="gate-panel" data-gate-id={gate.id}>
       <header className="gate-head">
-        <span className="badge tone-paused">
-          <span className="badge-icon" aria-hidden="true">
+        <span className={ui.badge("paused")}>
+          <span className="text-[11px]" aria-hidden="true">
             ‖
           </span>
           Gate open
@@ -143,12 +144,12 @@ export function GatePanel({
           {showMission ? `${gate.missionName}: ` : ""}
           {gateTitle(gate)}
         </Heading>
-        <span className="muted gate-meta">
+        <span className="text-muted gate-meta">
           {gate.phase} · opened <RelativeTime iso={gate.openedAt} />
           {showMission ? (
             <>
               {" · "}
-              <Link href={`/missions/${gate.missionId}`} className="link">
+              <Link href={`/missions/${gate.missionId}`} className="text-link underline underline-offset-2">
                 Mission {gate.missionName}
               </Link>
             </>
@@ -170,7 +171,7 @@ export function GatePanel({
         {recommended ? (
           <p data-testid="gate-recommended">
             <strong>Recommended: </strong>
-            {recommended.label}: <span className="muted">{firstSentence(recommended.description)}</span>
+            {recommended.label}: <span className="text-muted">{firstSentence(recommended.description)}</span>
           </p>
         ) : null}
         {library ? <LibraryGateView info={library} /> : null}
@@ -198,11 +199,11 @@ export function GatePanel({
               </li>
             ))}
           </ul>
-          <div className="field">
+          <div className={ui.field}>
             <label htmlFor={ids.note}>{gate.kind === "proposal" ? "Note (optional, recorded with the decision; on Reject, the agent receives it as your reason)" : "Note (optional, recorded with the decision)"}</label>
             <textarea id={ids.note} value={note} onChange={(e) => setNote(e.target.value)} rows={2} maxLength={2000} disabled={pending || decided} placeholder={gate.kind === "proposal" ? "e.g. write to reports/ instead, not the repository root" : "e.g. flaky network, retried after checking the runner"} />
           </div>
-          <p id={ids.hint} className="muted small">
+          <p id={ids.hint} className="text-muted text-sm">
             Shortcut: with this panel focused, press {gate.options.map((o) => keyOf(o).toUpperCase()).join(" / ")} to choose {gate.options.map((o) => o.label).join(" / ")}
             {modifiable ? ", M to modify the args before approving" : ""}.
           </p>
@@ -217,7 +218,7 @@ export function GatePanel({
               </li>
             ))}
           </ul>
-          <p className="notice" data-testid="gate-readonly">
+          <p className={ui.notice} data-testid="gate-readonly">
             {mayDecideGates && policyCheck.reason ? policyCheck.reason : "You can view this gate but not resolve it (needs operator or admin)."}
           </p>
         </>
@@ -225,14 +226,14 @@ export function GatePanel({
 
       <div aria-live="polite" role="status" className="gate-result-region">
         {result?.kind === "ok" ? (
-          <p className="result result-ok" data-testid="gate-result">
+          <p className={ui.result.ok} data-testid="gate-result">
             <span aria-hidden="true">✓ </span>
             You chose <strong>{result.decision}</strong>. {result.pending ?? OUTCOME[result.decision]}
           </p>
         ) : null}
       </div>
       {result?.kind === "error" ? (
-        <p className="result result-error" role="alert" data-testid="gate-error">
+        <p className={ui.result.error} role="alert" data-testid="gate-error">
           <span aria-hidden="true">✕ </span>
           {result.message}
         </p>
@@ -257,7 +258,7 @@ function GatePolicyLine({ gate }: { gate: GateView }) {
       <p>
         <strong>Who can decide: </strong>
         <span data-testid="gate-policy-who">{p ? p.summary : whoMayDecide(null)}</span>
-        {p ? <span className="muted"> (policy for {p.scope})</span> : null}
+        {p ? <span className="text-muted"> (policy for {p.scope})</span> : null}
       </p>
       {gate.deadlineAt && p?.policy.timeoutOutcome ? (
         <p data-testid="gate-deadline">
@@ -265,7 +266,7 @@ function GatePolicyLine({ gate }: { gate: GateView }) {
           <RelativeTime iso={gate.deadlineAt} /> → the system chooses <strong>{p.policy.timeoutOutcome}</strong>
         </p>
       ) : (
-        <p className="muted">No timeout: the gate waits for a decision.</p>
+        <p className="text-muted">No timeout: the gate waits for a decision.</p>
       )}
     </div>
   );

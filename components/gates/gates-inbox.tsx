@@ -8,6 +8,7 @@ import { fetchOpenGates } from "../api-client";
 import { queryKeys } from "../query-keys";
 import { GatePanel, type GateDecided } from "./gate-panel";
 import type { Decider } from "@/lib/mission/gate-policy";
+import * as ui from "@/components/ui/styles";
 
 /** Every open gate, oldest first, live. */
 export function GatesInbox({ initialGates, canDecide, viewer = null }: { initialGates: GateView[]; canDecide: boolean; viewer?: Decider | null }) {
@@ -15,14 +16,14 @@ export function GatesInbox({ initialGates, canDecide, viewer = null }: { initial
   const [decided, setDecided] = useState<GateDecided[]>([]);
 
   return (
-    <div className="stack">
-      <div role="status" aria-live="polite" className="stack-tight">
+    <div className="grid gap-4">
+      <div role="status" aria-live="polite" className="grid gap-2">
         {decided.map((d) => (
-          <p key={d.gateId} className="result result-ok" data-testid="inbox-decided">
+          <p key={d.gateId} className={ui.result.ok} data-testid="inbox-decided">
             <span aria-hidden="true">✓ </span>
             You chose <strong>{d.decision}</strong>
             {d.modified ? " with modified args" : ""} for “{d.agent}” in{" "}
-            <Link className="link" href={`/missions/${d.missionId}`}>
+            <Link className="text-link underline underline-offset-2" href={`/missions/${d.missionId}`}>
               {d.missionName}
             </Link>
             .
@@ -30,12 +31,12 @@ export function GatesInbox({ initialGates, canDecide, viewer = null }: { initial
         ))}
       </div>
       {error ? (
-        <p className="result result-error" role="alert">
+        <p className={ui.result.error} role="alert">
           Could not refresh the gates: {error.message}
         </p>
       ) : null}
       {gates.length === 0 ? (
-        <div className="empty" data-testid="gates-empty">
+        <div className={ui.empty} data-testid="gates-empty">
           <p>
             <strong>No open gates.</strong> When a critical or important agent fails, its gate appears here for an operator to retry, skip or abort.
           </p>

@@ -3,6 +3,7 @@ import type { MissionEvent } from "@/lib/mission/events";
 import type { HypothesisOutcome, LibraryGateInfo } from "@/lib/mission/library";
 import { formatArgs } from "../diagnosis/recovery-view";
 import { RiskBadge } from "../library/badges";
+import * as ui from "@/components/ui/styles";
 
 /**
  * The failure-mode library in missions (000 Output Protocol) as the console shows it: the hypotheses a
@@ -18,7 +19,7 @@ const OUTCOME_TONE: Record<HypothesisOutcome, string> = { confirmed: "running", 
 function EntryLink({ id, title }: { id: string; title?: string | null }) {
   return (
     <>
-      <Link href={`/library/${id}`} className="link libp-id">
+      <Link href={`/library/${id}`} className="text-link underline underline-offset-2 libp-id">
         {id}
       </Link>
       {title ? <strong> {title}</strong> : null}
@@ -33,7 +34,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
       if (e.payload.error) return <p className="tl-error">The library could not be queried: {e.payload.error}</p>;
       return (
         <div className="libp-event" data-testid="library-hypotheses">
-          <p className="small muted">
+          <p className="text-sm text-muted">
             Query: “{e.payload.query.observed_symptom}” · {e.payload.query.object_class}
             {e.payload.query.force_applied ? ` · ${e.payload.query.force_applied}` : ""}
             {e.payload.libraryVersion !== null ? ` · library version ${e.payload.libraryVersion}` : ""}
@@ -47,7 +48,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
               {e.payload.hypotheses.map((h) => (
                 <li key={h.failure_id} data-testid="library-hypothesis">
                   <EntryLink id={h.failure_id} title={h.title} /> <span className="libp-score" title="match_score: calibrated probability that this entry is right">{score(h.match_score)}</span> <RiskBadge risk={h.risk_level} />{" "}
-                  <span className="muted small">{h.probe_action ? "probe action" : "operator probe"}{h.resolution_action ? " · resolution action" : ""}</span>
+                  <span className="text-muted text-sm">{h.probe_action ? "probe action" : "operator probe"}{h.resolution_action ? " · resolution action" : ""}</span>
                 </li>
               ))}
             </ol>
@@ -71,7 +72,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
             ) : null}
           </p>
           {p.evidence ? (
-            <p className="small muted">
+            <p className="text-sm text-muted">
               {p.evidence.check} expected {JSON.stringify(p.evidence.expected)}, got {JSON.stringify(p.evidence.actual)}
             </p>
           ) : null}
@@ -90,7 +91,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
               <code>{formatArgs(p.call.tool, p.call.args)}</code>
             </>
           ) : null}
-          {p.output ? <span className="muted"> {p.output}</span> : null}
+          {p.output ? <span className="text-muted"> {p.output}</span> : null}
         </p>
       );
     }
@@ -104,8 +105,8 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
       return (
         <div className="libp-event" data-testid="library-novel">
           <p>
-            <span className="badge tone-partial">Novel failure</span> A draft entry ({e.payload.draft.category}, {e.payload.draft.risk_level}) waits for reviewers:{" "}
-            <Link href={`/contributions/${e.payload.contributionId}`} className="link" data-testid="library-draft-link">
+            <span className={ui.badge("partial")}>Novel failure</span> A draft entry ({e.payload.draft.category}, {e.payload.draft.risk_level}) waits for reviewers:{" "}
+            <Link href={`/contributions/${e.payload.contributionId}`} className="text-link underline underline-offset-2" data-testid="library-draft-link">
               {e.payload.draft.title}
             </Link>
           </p>
@@ -115,7 +116,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
       return (
         <div className="libp-event" data-testid="library-exhausted">
           <p>
-            <span className="badge tone-failed">Flagged for investigation</span> Every hypothesis was tried:
+            <span className={ui.badge("failed")}>Flagged for investigation</span> Every hypothesis was tried:
           </p>
           <TriedList tried={e.payload.tried} />
         </div>
@@ -127,7 +128,7 @@ export function LibraryEventDetails({ event: e }: { event: MissionEvent }) {
 
 function TriedList({ tried }: { tried: LibraryGateInfo["tried"] }) {
   return (
-    <ul className="libp-tried small">
+    <ul className="libp-tried text-sm">
       {tried.map((t) => (
         <li key={t.failure_id}>
           <EntryLink id={t.failure_id} title={t.title} /> <span className={`tone-text-${t.outcome ? OUTCOME_TONE[t.outcome] : "neutral"}`}>{t.outcome ?? "not reached"}</span>
@@ -143,7 +144,7 @@ export function LibraryGateView({ info }: { info: LibraryGateInfo }) {
     <div className="libp-gate" data-testid="library-gate">
       {info.stage === "exhausted" ? (
         <p>
-          <span className="badge tone-failed" data-testid="library-flagged">
+          <span className={ui.badge("failed")} data-testid="library-flagged">
             Flagged for investigation
           </span>{" "}
           Every hypothesis of the failure-mode library was rejected or did not fix the step.
@@ -153,7 +154,7 @@ export function LibraryGateView({ info }: { info: LibraryGateInfo }) {
           <p>
             Hypothesis {info.rank} of {info.total}: <EntryLink id={info.failure_id!} title={info.title} /> {info.match_score !== null ? <span className="libp-score">{score(info.match_score)}</span> : null} {info.risk_level ? <RiskBadge risk={info.risk_level} /> : null}
           </p>
-          {info.risk_notes ? <p className="small muted">Risk: {info.risk_notes}</p> : null}
+          {info.risk_notes ? <p className="text-sm text-muted">Risk: {info.risk_notes}</p> : null}
           <dl className="libp-fields">
             <div>
               <dt>Diagnostic probe</dt>
@@ -168,7 +169,7 @@ export function LibraryGateView({ info }: { info: LibraryGateInfo }) {
       )}
       {info.tried.length ? (
         <>
-          <p className="small muted">Tried so far:</p>
+          <p className="text-sm text-muted">Tried so far:</p>
           <TriedList tried={info.tried} />
         </>
       ) : null}

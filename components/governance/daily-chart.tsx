@@ -20,18 +20,18 @@ export function GovernanceDailyChart({ daily }: { daily: Measures["daily"] }) {
           <thead>
             <tr>
               <th scope="col">Day (UTC)</th>
-              <th scope="col" className="num">Missions</th>
-              <th scope="col" className="num">Failures</th>
-              <th scope="col" className="num">Ended FAILED</th>
+              <th scope="col" className="text-right tabular-nums">Missions</th>
+              <th scope="col" className="text-right tabular-nums">Failures</th>
+              <th scope="col" className="text-right tabular-nums">Ended FAILED</th>
             </tr>
           </thead>
           <tbody>
             {daily.map((d) => (
               <tr key={d.day}>
                 <th scope="row">{d.day}</th>
-                <td className="num">{d.missions}</td>
-                <td className="num">{d.failures}</td>
-                <td className="num">{d.failed}</td>
+                <td className="text-right tabular-nums">{d.missions}</td>
+                <td className="text-right tabular-nums">{d.failures}</td>
+                <td className="text-right tabular-nums">{d.failed}</td>
               </tr>
             ))}
           </tbody>
@@ -67,14 +67,14 @@ export function DecisionTimeChart({ daily }: { daily: Measures["daily"] }) {
           <thead>
             <tr>
               <th scope="col">Day (UTC)</th>
-              <th scope="col" className="num">Median time to decide</th>
+              <th scope="col" className="text-right tabular-nums">Median time to decide</th>
             </tr>
           </thead>
           <tbody>
             {decided.map((d) => (
               <tr key={d.day}>
                 <th scope="row">{d.day}</th>
-                <td className="num">{ms(d.decisionP50Ms!)}</td>
+                <td className="text-right tabular-nums">{ms(d.decisionP50Ms!)}</td>
               </tr>
             ))}
           </tbody>
@@ -82,7 +82,7 @@ export function DecisionTimeChart({ daily }: { daily: Measures["daily"] }) {
       }
     >
       {decided.length === 0 ? (
-        <p className="muted">No gate was decided in this period.</p>
+        <p className="text-muted">No gate was decided in this period.</p>
       ) : (
         <div aria-hidden="true">
           <LineChart responsive accessibilityLayer={false} style={{ width: "100%", height: 180 }} data={daily} margin={{ top: 4, right: 8, bottom: 0, left: 8 }}>

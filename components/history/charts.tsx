@@ -39,7 +39,7 @@ export function FailuresOverTime({ stats, title, id = "chart-over-time", noun = 
             <tr>
               <th scope="col">{stats.bucket === "hour" ? "Hour (UTC)" : "Day (UTC)"}</th>
               {types.map((t) => (
-                <th key={t} scope="col" className="num">
+                <th key={t} scope="col" className="text-right tabular-nums">
                   {t}
                 </th>
               ))}
@@ -50,7 +50,7 @@ export function FailuresOverTime({ stats, title, id = "chart-over-time", noun = 
               <tr key={b}>
                 <th scope="row">{bucketLabel(b, stats.bucket)}</th>
                 {counts[i].map((c, j) => (
-                  <td key={types[j]} className="num">
+                  <td key={types[j]} className="text-right tabular-nums">
                     {n(c)}
                   </td>
                 ))}
@@ -61,7 +61,7 @@ export function FailuresOverTime({ stats, title, id = "chart-over-time", noun = 
       }
     >
       {buckets.length === 0 ? (
-        <p className="muted">No {noun} in this view.</p>
+        <p className="text-muted">No {noun} in this view.</p>
       ) : (
         <>
           <div aria-hidden="true">
@@ -113,8 +113,8 @@ function HBars({ id, title, bars, empty, columns, format = "count" }: { id: stri
             {bars.map((b) => (
               <tr key={b.label}>
                 <th scope="row">{b.label}</th>
-                <td className="num">{b.text}</td>
-                {columns[2] ? <td className="num">{b.behind?.text ?? ""}</td> : null}
+                <td className="text-right tabular-nums">{b.text}</td>
+                {columns[2] ? <td className="text-right tabular-nums">{b.behind?.text ?? ""}</td> : null}
               </tr>
             ))}
           </tbody>
@@ -122,7 +122,7 @@ function HBars({ id, title, bars, empty, columns, format = "count" }: { id: stri
       }
     >
       {bars.length === 0 ? (
-        <p className="muted">{empty}</p>
+        <p className="text-muted">{empty}</p>
       ) : (
         <div aria-hidden="true">
           <BarChart responsive accessibilityLayer={false} layout="vertical" style={{ width: "100%", height: 28 * bars.length + 40 }} data={bars.map((b) => ({ label: b.label, value: b.value, behind: b.behind?.value ?? null, text: b.text }))} margin={{ top: 0, right: 8, bottom: 0, left: 0 }} barGap={-12}>

@@ -12,6 +12,7 @@ import { useMissionsLive } from "../realtime/use-missions-live";
 import { ThemeToggle } from "./theme-toggle";
 import { Brand } from "@/components/ui/brand";
 import { can, type Role } from "@/lib/auth/roles";
+import * as ui from "@/components/ui/styles";
 
 export interface SidebarUser {
   name: string;
@@ -71,7 +72,7 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
         <ConnectionIndicator />
         <div className="user" data-testid="current-user">
           <div className="user-name">{user.name}</div>
-          <div className="user-email muted">{user.email}</div>
+          <div className="user-email text-muted">{user.email}</div>
           <div className="user-roles">
             {user.roles.map((r) => (
               <span key={r} className="role-chip">
@@ -79,13 +80,13 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
               </span>
             ))}
           </div>
-          <Link href="/account/tokens" className="link small user-account" data-testid="account-link">
+          <Link href="/account/tokens" className="text-link underline underline-offset-2 text-sm user-account" data-testid="account-link">
             Account: password, API tokens
           </Link>
         </div>
         <div className="sidebar-actions">
           <ThemeToggle />
-          <button type="button" className="btn btn-ghost" onClick={() => void signOut({ callbackUrl: "/login" })} data-testid="sign-out">
+          <button type="button" className={ui.button("ghost")} onClick={() => void signOut({ callbackUrl: "/login" })} data-testid="sign-out">
             Sign out
           </button>
         </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import * as ui from "@/components/ui/styles";
 
 export const THEME_KEY = "faultline-theme";
 type Theme = "light" | "dark";
@@ -30,7 +31,7 @@ export function ThemeToggle() {
 
   const label = theme === "dark" ? "Switch to light theme" : "Switch to dark theme";
   return (
-    <button type="button" className="btn btn-ghost theme-toggle" onClick={toggle} aria-label={theme ? label : "Toggle theme"} title={theme ? label : "Toggle theme"} data-testid="theme-toggle">
+    <button type="button" className={ui.cx(ui.button("ghost"), "theme-toggle")} onClick={toggle} aria-label={theme ? label : "Toggle theme"} title={theme ? label : "Toggle theme"} data-testid="theme-toggle">
       <span aria-hidden="true">{theme === "dark" ? "☀" : "☾"}</span>
       <span className="theme-toggle-text">{theme === "dark" ? "Light" : "Dark"}</span>
     </button>

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { commentContributionAction } from "@/app/(console)/contributions/actions";
 import { formatUtc } from "../ui/format-utc";
+import * as ui from "@/components/ui/styles";
 
 export interface CommentView {
   id: number;
@@ -26,8 +27,8 @@ export function CommentsThread({ contributionId, comments, canComment }: { contr
       {(children.get(parent) ?? []).map((c) => (
         <li key={c.id} className="comment" data-testid="comment" data-comment-id={c.id}>
           <div className="comment-head">
-            <span className="strong">{c.authorName}</span>
-            <span className="muted small">{formatUtc(c.createdAt)}</span>
+            <span className="font-semibold">{c.authorName}</span>
+            <span className="text-muted text-sm">{formatUtc(c.createdAt)}</span>
           </div>
           <p className="comment-body" data-testid="comment-body">
             {c.body}
@@ -39,9 +40,9 @@ export function CommentsThread({ contributionId, comments, canComment }: { contr
     </ul>
   );
   return (
-    <section className="stack-tight" aria-label="Discussion" data-testid="comments">
-      <h2 className="section-title">Discussion</h2>
-      {comments.length ? render(null, 0) : <p className="muted">No comments yet.</p>}
+    <section className="grid gap-2" aria-label="Discussion" data-testid="comments">
+      <h2 className="text-[15px] font-[650]">Discussion</h2>
+      {comments.length ? render(null, 0) : <p className="text-muted">No comments yet.</p>}
       {canComment ? <CommentBox contributionId={contributionId} parentId={null} /> : null}
     </section>
   );
@@ -56,14 +57,14 @@ function CommentBox({ contributionId, parentId }: { contributionId: string; pare
   const uid = useId();
   if (!open) {
     return (
-      <button type="button" className="btn btn-ghost btn-sm" onClick={() => setOpen(true)} data-testid="reply">
+      <button type="button" className={ui.button("ghost", "sm")} onClick={() => setOpen(true)} data-testid="reply">
         Reply
       </button>
     );
   }
   return (
     <form
-      className="stack-tight comment-form"
+      className="grid gap-2 comment-form"
       onSubmit={(e) => {
         e.preventDefault();
         start(async () => {
@@ -88,12 +89,12 @@ function CommentBox({ contributionId, parentId }: { contributionId: string; pare
           ✕ {error}
         </p>
       ) : null}
-      <div className="row">
-        <button type="submit" className="btn btn-secondary btn-sm" disabled={pending || !body.trim()} data-testid={parentId === null ? "comment-submit" : "reply-submit"}>
+      <div className="flex flex-wrap items-center gap-2">
+        <button type="submit" className={ui.button("secondary", "sm")} disabled={pending || !body.trim()} data-testid={parentId === null ? "comment-submit" : "reply-submit"}>
           {parentId === null ? "Comment" : "Reply"}
         </button>
         {parentId !== null ? (
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setOpen(false)}>
+          <button type="button" className={ui.button("ghost", "sm")} onClick={() => setOpen(false)}>
             Cancel
           </button>
         ) : null}

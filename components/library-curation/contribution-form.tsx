@@ -8,6 +8,7 @@ import { EntryView } from "@/components/library/entry-view";
 import { CATEGORIES, RISK_LEVELS, SOURCES } from "@/lib/library/entry";
 import type { FieldError } from "@/server/action-result";
 import { entryFromForm, FIELD_LABELS, type EntryFormValues } from "./form-model";
+import * as ui from "@/components/ui/styles";
 
 type Similar = { results: Array<{ failure_id: string; match_score: number; hypothesis: string }>; abstained: boolean };
 
@@ -96,7 +97,7 @@ export function ContributionForm(props: ContributionFormProps) {
     const errs = errorFor(`entry.${k}`);
     const limit = LIMITS[k];
     return (
-      <div className="field" data-testid={`field-${k}`}>
+      <div className={ui.field} data-testid={`field-${k}`}>
         <label htmlFor={id}>{FIELD_LABELS[k]}</label>
         {control({ id, invalid: errs.length > 0, describedBy: `${id}-help` })}
         <div id={`${id}-help`} className="field-help">
@@ -106,7 +107,7 @@ export function ContributionForm(props: ContributionFormProps) {
             </p>
           ))}
           {hint || limit ? (
-            <p className="muted small">
+            <p className="text-muted text-sm">
               {hint}
               {hint && limit ? " · " : ""}
               {limit ? `${values[k].length} / ${limit}` : ""}
@@ -142,9 +143,9 @@ export function ContributionForm(props: ContributionFormProps) {
 
   return (
     <div className="curation-grid">
-      <form className="stack card curation-form" onSubmit={(e) => e.preventDefault()} noValidate data-testid="contribution-form">
+      <form className={ui.cx(ui.card, "grid gap-4 curation-form")} onSubmit={(e) => e.preventDefault()} noValidate data-testid="contribution-form">
         {isEdit ? (
-          <p className="notice">
+          <p className={ui.notice}>
             Proposing an edit of <Link prefetch={false} href={`/library/${props.targetFailureId}`}>{props.targetFailureId}</Link>. Reviewers see a field-by-field diff against the current entry.
           </p>
         ) : null}
@@ -163,7 +164,7 @@ export function ContributionForm(props: ContributionFormProps) {
         <div className="field-row">
           {select("source", SOURCES)}
           {!isEdit ? (
-            <div className="field" data-testid="field-domain">
+            <div className={ui.field} data-testid="field-domain">
               <label htmlFor={`${uid}-domain`}>Id series</label>
               <select id={`${uid}-domain`} value={domain} onChange={(e) => setDomain(e.target.value)} aria-invalid={errorFor("domain").length > 0 || undefined} data-testid="input-domain">
                 <option value="">Guess from the entry</option>
@@ -180,10 +181,10 @@ export function ContributionForm(props: ContributionFormProps) {
         </div>
         <details className="curation-actions" open={!!(values.probe_action || values.resolution_action) || undefined}>
           <summary>Machine-executable probe and resolution (optional, JSON or YAML)</summary>
-          {field("probe_action", ({ id, invalid, describedBy }) => <textarea id={id} className="code-input" rows={5} spellCheck={false} placeholder={"tool: shell\nargs: { command: which, args: [git] }\nconfirm_when: { exit_code: 1 }"} value={values.probe_action} onChange={(e) => set("probe_action")(e.target.value)} aria-invalid={invalid || undefined} aria-describedby={describedBy} data-testid="input-probe_action" />, "{ tool: shell | http | file, args, confirm_when: { exit_code | output_matches | http_status } }, at most 8 KB")}
-          {field("resolution_action", ({ id, invalid, describedBy }) => <textarea id={id} className="code-input" rows={5} spellCheck={false} placeholder={"tool: shell\nargs: { command: apt-get, args: [install, -y, git] }\nexpect: { exit_code: 0 }"} value={values.resolution_action} onChange={(e) => set("resolution_action")(e.target.value)} aria-invalid={invalid || undefined} aria-describedby={describedBy} data-testid="input-resolution_action" />, "{ tool, args, expect: { … } }, at most 8 KB")}
+          {field("probe_action", ({ id, invalid, describedBy }) => <textarea id={id} className="font-mono text-sm leading-normal" rows={5} spellCheck={false} placeholder={"tool: shell\nargs: { command: which, args: [git] }\nconfirm_when: { exit_code: 1 }"} value={values.probe_action} onChange={(e) => set("probe_action")(e.target.value)} aria-invalid={invalid || undefined} aria-describedby={describedBy} data-testid="input-probe_action" />, "{ tool: shell | http | file, args, confirm_when: { exit_code | output_matches | http_status } }, at most 8 KB")}
+          {field("resolution_action", ({ id, invalid, describedBy }) => <textarea id={id} className="font-mono text-sm leading-normal" rows={5} spellCheck={false} placeholder={"tool: shell\nargs: { command: apt-get, args: [install, -y, git] }\nexpect: { exit_code: 0 }"} value={values.resolution_action} onChange={(e) => set("resolution_action")(e.target.value)} aria-invalid={invalid || undefined} aria-describedby={describedBy} data-testid="input-resolution_action" />, "{ tool, args, expect: { … } }, at most 8 KB")}
         </details>
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor={`${uid}-summary`}>Note for reviewers (optional)</label>
           <input id={`${uid}-summary`} type="text" value={summary} onChange={(e) => setSummary(e.target.value)} maxLength={500} data-testid="input-summary" />
           {errorFor("summary").map((m, i) => (
@@ -193,24 +194,24 @@ export function ContributionForm(props: ContributionFormProps) {
           ))}
         </div>
 
-        <section className="stack-tight similar" aria-labelledby={`${uid}-similar`} data-testid="similar-section">
-          <div className="row">
-            <h2 id={`${uid}-similar`} className="section-title">
+        <section className="grid gap-2 similar" aria-labelledby={`${uid}-similar`} data-testid="similar-section">
+          <div className="flex flex-wrap items-center gap-2">
+            <h2 id={`${uid}-similar`} className="text-[15px] font-[650]">
               Similar existing entries
             </h2>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={check} disabled={pending} data-testid="check-similar">
+            <button type="button" className={ui.button("secondary", "sm")} onClick={check} disabled={pending} data-testid="check-similar">
               Check for similar entries
             </button>
           </div>
           {similar === null ? (
-            <p className="muted small">Check before submitting: if an entry already describes this failure, propose an edit of it, or mark yours as a variant.</p>
+            <p className="text-muted text-sm">Check before submitting: if an entry already describes this failure, propose an edit of it, or mark yours as a variant.</p>
           ) : similar.abstained || similar.results.length === 0 ? (
-            <p className="notice" data-testid="similar-abstained">
+            <p className={ui.notice} data-testid="similar-abstained">
               The library abstains: no existing entry matches this symptom closely enough. This looks like a new failure mode.
             </p>
           ) : (
             <fieldset className="similar-list" data-testid="similar-list">
-              <legend className="muted small">Highest match first. {isEdit ? "" : "Mark yours as a variant of one, or leave it independent."}</legend>
+              <legend className="text-muted text-sm">Highest match first. {isEdit ? "" : "Mark yours as a variant of one, or leave it independent."}</legend>
               {similar.results.map((r) => (
                 <label key={r.failure_id} className="similar-item" data-testid="similar-item" data-failure-id={r.failure_id}>
                   {!isEdit ? <input type="radio" name={`${uid}-variant`} value={r.failure_id} checked={variantOf === r.failure_id} onChange={() => setVariantOf(r.failure_id)} data-testid="variant-choice" /> : null}
@@ -239,22 +240,22 @@ export function ContributionForm(props: ContributionFormProps) {
         </section>
 
         {message ? (
-          <div className="error-box" role="alert" data-testid="form-error">
+          <div className={ui.errorBox} role="alert" data-testid="form-error">
             <p>{message}</p>
           </div>
         ) : null}
-        <footer className="row form-foot">
-          <button type="button" className="btn btn-secondary" onClick={() => save(false)} disabled={pending} data-testid="save-draft">
+        <footer className="flex flex-wrap items-center gap-2 form-foot">
+          <button type="button" className={ui.button("secondary")} onClick={() => save(false)} disabled={pending} data-testid="save-draft">
             Save draft
           </button>
-          <button type="button" className="btn btn-primary" onClick={() => save(true)} disabled={pending} data-testid="submit-contribution">
+          <button type="button" className={ui.button("primary")} onClick={() => save(true)} disabled={pending} data-testid="submit-contribution">
             {pending ? "Working…" : "Submit for review"}
           </button>
         </footer>
       </form>
-      <aside className="stack-tight curation-preview" aria-label="Preview" data-testid="preview">
-        <h2 className="section-title">Preview</h2>
-        <p className="muted small">How the entry will read in the library.{variantOf ? ` Variant of ${variantOf}.` : ""}</p>
+      <aside className="grid gap-2 curation-preview" aria-label="Preview" data-testid="preview">
+        <h2 className="text-[15px] font-[650]">Preview</h2>
+        <p className="text-muted text-sm">How the entry will read in the library.{variantOf ? ` Variant of ${variantOf}.` : ""}</p>
         <EntryView entry={parsed.entry} heading={{ failureId: props.targetFailureId ?? null }} />
       </aside>
     </div>

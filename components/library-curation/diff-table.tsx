@@ -42,7 +42,7 @@ export function DiffTable({ before, after, labels = FIELD_LABELS, caption = "Fie
           })}
         </tbody>
       </table>
-      <p className="muted small diff-summary" data-testid="diff-summary">
+      <p className="text-muted text-sm diff-summary" data-testid="diff-summary">
         {changed.length ? `${changed.length} field${changed.length === 1 ? "" : "s"} changed: ${changed.map((f) => labels[f]).join(", ")}.` : "No field changes."}
       </p>
     </div>

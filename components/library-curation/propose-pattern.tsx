@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useState, useTransition } from "react";
 import { proposePatternAction } from "@/app/(console)/patterns/actions";
+import * as ui from "@/components/ui/styles";
 
 export interface ProvenPattern {
   id: string;
@@ -22,16 +23,16 @@ export function ProposePatterns({ patterns }: { patterns: ProvenPattern[] }) {
   const [pending, start] = useTransition();
   if (patterns.length === 0) return null;
   return (
-    <section className="stack-tight" aria-labelledby="propose-h" data-testid="propose-patterns">
-      <h2 id="propose-h" className="section-title">
+    <section className="grid gap-2" aria-labelledby="propose-h" data-testid="propose-patterns">
+      <h2 id="propose-h" className="text-[15px] font-[650]">
         Proven patterns for the failure-mode library
       </h2>
-      <p className="muted small">A pattern whose confidence reached its threshold can become a library entry (source: incident analysis). Proposing creates a prefilled draft you complete and submit for review.</p>
-      <ul className="plain-list stack-tight">
+      <p className="text-muted text-sm">A pattern whose confidence reached its threshold can become a library entry (source: incident analysis). Proposing creates a prefilled draft you complete and submit for review.</p>
+      <ul className="plain-list grid gap-2">
         {patterns.map((p) => (
-          <li key={p.id} className="row" data-testid="proven-pattern" data-when={p.when}>
+          <li key={p.id} className="flex flex-wrap items-center gap-2" data-testid="proven-pattern" data-when={p.when}>
             <code>{p.when}</code> → <span>{p.then.replaceAll("_", " ")}</span>
-            <span className="muted small">{Math.round(p.confidence * 100)}%</span>
+            <span className="text-muted text-sm">{Math.round(p.confidence * 100)}%</span>
             {links[p.id] ? (
               <Link href={`/contributions/${links[p.id].id}`} data-testid="proposed-link">
                 {links[p.id].created ? "Draft created: open it" : "Already proposed: open it"}
@@ -39,7 +40,7 @@ export function ProposePatterns({ patterns }: { patterns: ProvenPattern[] }) {
             ) : (
               <button
                 type="button"
-                className="btn btn-secondary btn-sm"
+                className={ui.button("secondary", "sm")}
                 disabled={pending}
                 data-testid="propose-pattern"
                 onClick={() =>
@@ -60,7 +61,7 @@ export function ProposePatterns({ patterns }: { patterns: ProvenPattern[] }) {
         ))}
       </ul>
       {error ? (
-        <p className="result result-error" role="alert">
+        <p className={ui.result.error} role="alert">
           ✕ {error}
         </p>
       ) : null}

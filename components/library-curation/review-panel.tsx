@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useId, useState, useTransition } from "react";
 import { reviewContributionAction, withdrawContributionAction } from "@/app/(console)/contributions/actions";
+import * as ui from "@/components/ui/styles";
 
 const VERDICTS = [
   { verdict: "approve", label: "Approve", cls: "btn-primary", done: "Approved." },
@@ -39,28 +40,28 @@ export function ReviewPanel({ id, approvals, required }: { id: string; approvals
       router.refresh();
     });
   return (
-    <section className="card stack-tight review-panel" aria-labelledby={`${uid}-h`} data-testid="review-panel">
-      <h2 id={`${uid}-h`} className="section-title">
+    <section className={ui.cx(ui.card, "grid gap-2 review-panel")} aria-labelledby={`${uid}-h`} data-testid="review-panel">
+      <h2 id={`${uid}-h`} className="text-[15px] font-[650]">
         Your review
       </h2>
-      <p className="muted small">
+      <p className="text-muted text-sm">
         Approvals so far: {approvals} of {required} needed. The last approval publishes the entry as a new library version.
       </p>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={`${uid}-reason`}>Reason (required)</label>
         <textarea id={`${uid}-reason`} rows={3} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={2000} aria-invalid={error ? true : undefined} data-testid="review-reason" />
       </div>
       {error ? (
-        <p className="result result-error" role="alert" data-testid="review-error">
+        <p className={ui.result.error} role="alert" data-testid="review-error">
           ✕ {error}
         </p>
       ) : null}
       {done ? (
-        <p className="result result-ok" role="status" data-testid="review-result">
+        <p className={ui.result.ok} role="status" data-testid="review-result">
           ✓ {done}
         </p>
       ) : null}
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         {VERDICTS.map((v) => (
           <button key={v.verdict} type="button" className={`btn ${v.cls}`} disabled={pending} onClick={() => decide(v.verdict, v.label)} data-testid={`review-${v.verdict}`}>
             {v.label}
@@ -80,7 +81,7 @@ export function WithdrawButton({ id }: { id: string }) {
     <>
       <button
         type="button"
-        className="btn btn-secondary"
+        className={ui.button("secondary")}
         disabled={pending}
         data-testid="withdraw"
         onClick={() =>
@@ -94,7 +95,7 @@ export function WithdrawButton({ id }: { id: string }) {
         Withdraw to draft
       </button>
       {error ? (
-        <p className="result result-error" role="alert">
+        <p className={ui.result.error} role="alert">
           ✕ {error}
         </p>
       ) : null}

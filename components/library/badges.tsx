@@ -31,7 +31,7 @@ export function TagList({ tags, max }: { tags: readonly string[]; max?: number }
           {t}
         </span>
       ))}
-      {max && tags.length > max ? <span className="muted small">+{tags.length - max}</span> : null}
+      {max && tags.length > max ? <span className="text-muted text-sm">+{tags.length - max}</span> : null}
     </span>
   );
 }

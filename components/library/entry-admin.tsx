@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { setEntryDeprecatedAction } from "@/app/(console)/library/actions";
+import * as ui from "@/components/ui/styles";
 
 /** Admins deprecate or restore an entry; the reason goes into the changelog of the new library version. */
 export function EntryAdmin({ failureId, deprecated }: { failureId: string; deprecated: boolean }) {
@@ -13,7 +14,7 @@ export function EntryAdmin({ failureId, deprecated }: { failureId: string; depre
   const verb = deprecated ? "Restore" : "Deprecate";
   return (
     <form
-      className="card lib-admin stack-tight"
+      className={ui.cx(ui.card, "lib-admin grid gap-2")}
       data-testid="entry-admin"
       onSubmit={(e) => {
         e.preventDefault();
@@ -27,26 +28,26 @@ export function EntryAdmin({ failureId, deprecated }: { failureId: string; depre
         });
       }}
     >
-      <h2 className="section-title">{verb} this entry</h2>
-      <p className="muted small">{deprecated ? "Restoring puts the entry back into query results." : "A deprecated entry stays with its history but is no longer returned by queries. Entries are never deleted."} This publishes a new library version.</p>
-      <div className="field">
+      <h2 className="text-[15px] font-[650]">{verb} this entry</h2>
+      <p className="text-muted text-sm">{deprecated ? "Restoring puts the entry back into query results." : "A deprecated entry stays with its history but is no longer returned by queries. Entries are never deleted."} This publishes a new library version.</p>
+      <div className={ui.field}>
         <label htmlFor="lib-reason">Reason (required)</label>
         <input id="lib-reason" type="text" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} placeholder={deprecated ? "Back in use for…" : "Superseded by FM-…, or wrong because…"} data-testid="entry-admin-reason" />
       </div>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <button type="submit" className={`btn btn-sm ${deprecated ? "btn-secondary" : "btn-danger"}`} disabled={pending} data-testid="entry-admin-submit">
           {pending ? `${verb.slice(0, -1)}ing…` : verb}
         </button>
       </div>
       <div aria-live="polite" role="status">
         {result?.ok ? (
-          <p className="result result-ok" data-testid="entry-admin-result">
+          <p className={ui.result.ok} data-testid="entry-admin-result">
             ✓ {result.text}
           </p>
         ) : null}
       </div>
       {result && !result.ok ? (
-        <div className="result result-error" role="alert" data-testid="entry-admin-error">
+        <div className={ui.result.error} role="alert" data-testid="entry-admin-error">
           ✕ {result.text}
           {result.fields?.length ? (
             <ul className="field-errors">

@@ -1,4 +1,5 @@
 import { RiskBadge, SOURCE_LABEL, TagList } from "./badges";
+import * as ui from "@/components/ui/styles";
 
 /**
  * A library entry as people read it: a published entry (its page) or a contribution's proposed entry,
@@ -16,7 +17,7 @@ export function EntryView({ entry, heading, revision }: {
 }) {
   const s = (k: string) => (typeof entry[k] === "string" ? (entry[k] as string) : "");
   const list = (k: string) => (Array.isArray(entry[k]) ? (entry[k] as unknown[]).map(String) : []);
-  const missing = <span className="muted">(not given)</span>;
+  const missing = <span className="text-muted">(not given)</span>;
   const rows: Array<[string, string]> = [
     ["surface_symptom", "Surface symptom"],
     ["hidden_reality", "Hidden reality"],
@@ -26,16 +27,16 @@ export function EntryView({ entry, heading, revision }: {
   const tags = list("context_tags");
   const references = list("references");
   return (
-    <div className="stack" data-testid="entry-view">
+    <div className="grid gap-4" data-testid="entry-view">
       {heading ? (
         <header className="entry-head">
           <h3 className="entry-title" data-testid="entry-title">
-            {s("title") || <span className="muted">(title derived from the hidden reality)</span>}
+            {s("title") || <span className="text-muted">(title derived from the hidden reality)</span>}
           </h3>
-          <code className="muted">{heading.failureId ?? "new id at approval"}</code>
+          <code className="text-muted">{heading.failureId ?? "new id at approval"}</code>
         </header>
       ) : null}
-      <dl className="facts card lib-facts">
+      <dl className={ui.cx(ui.card, "facts lib-facts")}>
         <div>
           <dt>Category</dt>
           <dd data-testid="entry-category">{s("category") || missing}</dd>
@@ -62,20 +63,20 @@ export function EntryView({ entry, heading, revision }: {
           <strong>Risk depends on context:</strong> {s("risk_notes")}
         </p>
       ) : null}
-      <dl className="lib-fields card">
+      <dl className={ui.cx(ui.card, "lib-fields")}>
         {rows.map(([key, label]) => (
           <div key={key} className="lib-field-row" data-testid={`entry-${key}`}>
             <dt>
-              {label} <code className="muted small">{key}</code>
+              {label} <code className="text-muted text-sm">{key}</code>
             </dt>
             <dd>{s(key) || missing}</dd>
           </div>
         ))}
         <div className="lib-field-row">
           <dt>
-            Context tags <code className="muted small">context_tags</code>
+            Context tags <code className="text-muted text-sm">context_tags</code>
           </dt>
-          <dd>{tags.length ? <TagList tags={tags} /> : <span className="muted">none</span>}</dd>
+          <dd>{tags.length ? <TagList tags={tags} /> : <span className="text-muted">none</span>}</dd>
         </div>
         <div className="lib-field-row">
           <dt>References</dt>
@@ -87,21 +88,21 @@ export function EntryView({ entry, heading, revision }: {
                 ))}
               </ul>
             ) : (
-              <span className="muted">none</span>
+              <span className="text-muted">none</span>
             )}
           </dd>
         </div>
         <div className="lib-field-row">
           <dt>
-            Probe action <code className="muted small">probe_action</code>
+            Probe action <code className="text-muted text-sm">probe_action</code>
           </dt>
-          <dd>{entry.probe_action ? <ActionBlock action={entry.probe_action} check="confirm_when" testId="entry-probe-action" /> : <span className="muted">none: an operator performs the probe at a gate and answers confirm or reject</span>}</dd>
+          <dd>{entry.probe_action ? <ActionBlock action={entry.probe_action} check="confirm_when" testId="entry-probe-action" /> : <span className="text-muted">none: an operator performs the probe at a gate and answers confirm or reject</span>}</dd>
         </div>
         <div className="lib-field-row">
           <dt>
-            Resolution action <code className="muted small">resolution_action</code>
+            Resolution action <code className="text-muted text-sm">resolution_action</code>
           </dt>
-          <dd>{entry.resolution_action ? <ActionBlock action={entry.resolution_action} check="expect" testId="entry-resolution-action" /> : <span className="muted">none: the resolution is proposed to an operator at a gate</span>}</dd>
+          <dd>{entry.resolution_action ? <ActionBlock action={entry.resolution_action} check="expect" testId="entry-resolution-action" /> : <span className="text-muted">none: the resolution is proposed to an operator at a gate</span>}</dd>
         </div>
       </dl>
     </div>
@@ -115,10 +116,10 @@ function ActionBlock({ action, check, testId }: { action: unknown; check: keyof 
   const a = (action && typeof action === "object" ? action : {}) as { tool?: unknown; args?: unknown; confirm_when?: unknown; expect?: unknown };
   const args = a.args && typeof a.args === "object" ? (a.args as Record<string, unknown>) : null;
   const shell = a.tool === "shell" && typeof args?.command === "string" ? args.command : null;
-  const missing = <span className="muted">(not given)</span>;
+  const missing = <span className="text-muted">(not given)</span>;
   return (
-    <div className="stack-tight" data-testid={testId}>
-      <span className="small">
+    <div className="grid gap-2" data-testid={testId}>
+      <span className="text-sm">
         Tool {typeof a.tool === "string" ? <code>{a.tool}</code> : missing}
         {shell ? (
           <>
@@ -126,8 +127,8 @@ function ActionBlock({ action, check, testId }: { action: unknown; check: keyof 
           </>
         ) : null}
       </span>
-      {args ? <pre className="lib-code">{JSON.stringify(args, null, 2)}</pre> : <span className="small">Arguments {missing}</span>}
-      <span className="small">
+      {args ? <pre className="lib-code">{JSON.stringify(args, null, 2)}</pre> : <span className="text-sm">Arguments {missing}</span>}
+      <span className="text-sm">
         {CHECK_WORDS[check]}: {a[check] !== undefined ? <code>{JSON.stringify(a[check])}</code> : missing}
       </span>
     </div>

@@ -17,9 +17,9 @@ export function LibraryGrowthChart({ points }: { points: GrowthPoint[] }) {
             <tr>
               <th scope="col">Version</th>
               <th scope="col">Date (UTC)</th>
-              <th scope="col" className="num">Added or restored</th>
-              <th scope="col" className="num">Deprecated</th>
-              <th scope="col" className="num">In force</th>
+              <th scope="col" className="text-right tabular-nums">Added or restored</th>
+              <th scope="col" className="text-right tabular-nums">Deprecated</th>
+              <th scope="col" className="text-right tabular-nums">In force</th>
             </tr>
           </thead>
           <tbody>
@@ -27,9 +27,9 @@ export function LibraryGrowthChart({ points }: { points: GrowthPoint[] }) {
               <tr key={p.version}>
                 <th scope="row">{p.version}</th>
                 <td>{p.date}</td>
-                <td className="num">{p.added}</td>
-                <td className="num">{p.deprecated}</td>
-                <td className="num">{p.active}</td>
+                <td className="text-right tabular-nums">{p.added}</td>
+                <td className="text-right tabular-nums">{p.deprecated}</td>
+                <td className="text-right tabular-nums">{p.active}</td>
               </tr>
             ))}
           </tbody>

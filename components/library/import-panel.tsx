@@ -6,6 +6,7 @@ import { useState, useTransition } from "react";
 import { importLibraryAction } from "@/app/(console)/library/actions";
 import type { ImportFileResult } from "@/db/queries/library-io";
 import { describeFileError, entriesCount } from "@/lib/library/io";
+import * as ui from "@/components/ui/styles";
 
 type Source = { text: string; fileName?: string };
 
@@ -50,22 +51,22 @@ export function ImportPanel() {
     });
 
   return (
-    <div className="stack">
+    <div className="grid gap-4">
       <form
-        className="card lib-import stack-tight"
+        className={ui.cx(ui.card, "lib-import grid gap-2")}
         data-testid="import-form"
         onSubmit={(e) => {
           e.preventDefault();
           run(true);
         }}
       >
-        <h2 className="section-title">Import a library file</h2>
-        <p className="muted small">
+        <h2 className="text-[15px] font-[650]">Import a library file</h2>
+        <p className="text-muted text-sm">
           A JSON array or a YAML list of entries in the document&rsquo;s schema (<code>failure_id</code>, <code>category</code>, <code>surface_symptom</code>, <code>hidden_reality</code>, <code>diagnostic_probe</code>, <code>resolution_path</code>,{" "}
           <code>risk_level</code>, <code>context_tags</code>, and optionally <code>title</code>, <code>risk_notes</code>, <code>references</code>, <code>source</code>, <code>probe_action</code>, <code>resolution_action</code>). New ids are added,
           existing ones edited; ids never change.
         </p>
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor="lib-file">Upload a file</label>
           <input
             id="lib-file"
@@ -78,27 +79,27 @@ export function ImportPanel() {
             }}
           />
         </div>
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor="lib-paste">…or paste it</label>
-          <textarea id="lib-paste" className="code-input" rows={10} value={source.text} onChange={(e) => setSource({ text: e.target.value })} placeholder={"- failure_id: FM-PHY-0500\n  category: Physical\n  surface_symptom: …"} spellCheck={false} data-testid="import-text" />
-          {source.fileName ? <span className="muted small">From {source.fileName} (editing the text makes it a paste).</span> : null}
+          <textarea id="lib-paste" className="font-mono text-sm leading-normal" rows={10} value={source.text} onChange={(e) => setSource({ text: e.target.value })} placeholder={"- failure_id: FM-PHY-0500\n  category: Physical\n  surface_symptom: …"} spellCheck={false} data-testid="import-text" />
+          {source.fileName ? <span className="text-muted text-sm">From {source.fileName} (editing the text makes it a paste).</span> : null}
         </div>
         <label className="lib-check">
           <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} data-testid="import-replace" /> Replace the library: the file&rsquo;s entries become the whole published library; entries not in the file are deprecated (never deleted)
         </label>
-        <div className="row">
-          <button type="submit" className="btn btn-secondary" disabled={pending || !source.text.trim()} data-testid="import-preview">
+        <div className="flex flex-wrap items-center gap-2">
+          <button type="submit" className={ui.button("secondary")} disabled={pending || !source.text.trim()} data-testid="import-preview">
             {pending ? "Working…" : "Preview changes"}
           </button>
-          <button type="button" className="btn btn-primary" disabled={pending || !previewOk || !Object.entries(previewOk.counts).some(([k, n]) => k !== "unchanged" && n > 0)} onClick={() => run(false)} data-testid="import-apply">
+          <button type="button" className={ui.button("primary")} disabled={pending || !previewOk || !Object.entries(previewOk.counts).some(([k, n]) => k !== "unchanged" && n > 0)} onClick={() => run(false)} data-testid="import-apply">
             Import as a new version
           </button>
-          {!previewOk && source.text.trim() ? <span className="muted small">Preview first: the import publishes exactly what the preview shows.</span> : null}
+          {!previewOk && source.text.trim() ? <span className="text-muted text-sm">Preview first: the import publishes exactly what the preview shows.</span> : null}
         </div>
       </form>
 
       {actionError ? (
-        <p className="result result-error" role="alert" data-testid="import-action-error">
+        <p className={ui.result.error} role="alert" data-testid="import-action-error">
           ✕ {actionError}
         </p>
       ) : null}
@@ -107,12 +108,12 @@ export function ImportPanel() {
 
       <div aria-live="polite" role="status">
         {done?.ok ? (
-          <p className="result result-ok" data-testid="import-done">
+          <p className={ui.result.ok} data-testid="import-done">
             ✓{" "}
             {done.version ? (
               <>
                 Imported {entriesCount(done.entries)} as{" "}
-                <Link className="link" href={`/library/versions#v${done.version}`}>
+                <Link className="text-link underline underline-offset-2" href={`/library/versions#v${done.version}`}>
                   library version {done.version}
                 </Link>
                 : {done.counts.added} added, {done.counts.edited} edited, {done.counts.deprecated} deprecated{done.counts.restored ? `, ${done.counts.restored} restored` : ""}.
@@ -131,7 +132,7 @@ export function ImportPanel() {
 function ImportResult({ result, replace }: { result: ImportFileResult; replace: boolean }) {
   if (!result.ok) {
     return (
-      <div className="error-box" role="alert" data-testid="import-errors">
+      <div className={ui.errorBox} role="alert" data-testid="import-errors">
         <p>
           <strong>
             The file is not valid ({result.errors.length} error{result.errors.length === 1 ? "" : "s"})
@@ -150,8 +151,8 @@ function ImportResult({ result, replace }: { result: ImportFileResult; replace: 
   }
   const ids = result.ids;
   return (
-    <section className="card lib-preview stack-tight" data-testid="import-preview-result" aria-label="Preview">
-      <h2 className="section-title">
+    <section className={ui.cx(ui.card, "lib-preview grid gap-2")} data-testid="import-preview-result" aria-label="Preview">
+      <h2 className="text-[15px] font-[650]">
         Preview: {entriesCount(result.entries)} in the {result.format.toUpperCase()} file{replace ? ", replacing the library" : ""}
       </h2>
       <dl className="metric-grid">
@@ -164,8 +165,8 @@ function ImportResult({ result, replace }: { result: ImportFileResult; replace: 
       </dl>
       {(["added", "edited", "deprecated", "restored"] as const).map((k) =>
         ids[k].length ? (
-          <p key={k} className="small">
-            <span className="muted">{k[0].toUpperCase() + k.slice(1)}: </span>
+          <p key={k} className="text-sm">
+            <span className="text-muted">{k[0].toUpperCase() + k.slice(1)}: </span>
             {ids[k].slice(0, 30).map((id, i) => (
               <span key={id}>
                 {i ? ", " : ""}
@@ -176,7 +177,7 @@ function ImportResult({ result, replace }: { result: ImportFileResult; replace: 
           </p>
         ) : null,
       )}
-      {result.counts.deprecated ? <p className="banner banner-warning small">{result.counts.deprecated} published entries are not in the file and will be deprecated (they keep their history and can be restored).</p> : null}
+      {result.counts.deprecated ? <p className={ui.cx(ui.banner.warning, "text-sm")}>{result.counts.deprecated} published entries are not in the file and will be deprecated (they keep their history and can be restored).</p> : null}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { LibraryEntry } from "@/lib/library/entry";
 import { RiskBadge } from "./badges";
 import { oneParam, type Params } from "./href";
+import * as ui from "@/components/ui/styles";
 
 export interface QueryView {
   results: Array<{ failure_id: string; match_score: number; hypothesis: string; entry?: LibraryEntry }>;
@@ -18,20 +19,20 @@ export function LibraryQueryView({ params, answer, errors }: { params: Params; a
     const errs = errorFor(name);
     const id = `lq-${name}`;
     return (
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={id}>
-          {label} <code className="muted small">{name}</code>
+          {label} <code className="text-muted text-sm">{name}</code>
         </label>
         {multiline ? (
           <textarea id={id} name={name} rows={2} defaultValue={oneParam(params, name)} aria-invalid={errs.length > 0} aria-describedby={`${id}-hint`} maxLength={1000} data-testid={`query-${name}`} />
         ) : (
           <input id={id} type="text" name={name} defaultValue={oneParam(params, name)} aria-invalid={errs.length > 0} aria-describedby={`${id}-hint`} maxLength={300} data-testid={`query-${name}`} />
         )}
-        <span id={`${id}-hint`} className="muted small">
+        <span id={`${id}-hint`} className="text-muted text-sm">
           {hint}
         </span>
         {errs.map((e) => (
-          <span key={e.message} className="tone-text-failed small" role="alert">
+          <span key={e.message} className="text-failed text-sm" role="alert">
             {e.message}
           </span>
         ))}
@@ -39,8 +40,8 @@ export function LibraryQueryView({ params, answer, errors }: { params: Params; a
     );
   };
   return (
-    <div className="stack">
-      <form method="get" action="/library" className="card lib-filters" aria-label="Query the library as an agent would" data-testid="library-query-form">
+    <div className="grid gap-4">
+      <form method="get" action="/library" className={ui.cx(ui.card, "lib-filters")} aria-label="Query the library as an agent would" data-testid="library-query-form">
         <input type="hidden" name="mode" value="query" />
         {field("observed_symptom", "Observed symptom", 'What was observed, as an agent reports it: "0mm displacement on pull action", "git: command not found".', true)}
         <div className="lib-inline">
@@ -48,42 +49,42 @@ export function LibraryQueryView({ params, answer, errors }: { params: Params; a
           {field("force_applied", "Force applied", 'What was tried and how hard: "within Class B parameters", "25 N".')}
         </div>
         {field("environmental_context", "Environmental context", 'Comma-separated: "indoor, furniture, wood-frame".')}
-        <div className="row">
-          <button type="submit" className="btn btn-primary" data-testid="query-submit">
+        <div className="flex flex-wrap items-center gap-2">
+          <button type="submit" className={ui.button("primary")} data-testid="query-submit">
             Rank hypotheses
           </button>
-          <span className="muted small">Read-only: a query never changes the library.</span>
+          <span className="text-muted text-sm">Read-only: a query never changes the library.</span>
         </div>
       </form>
 
       {answer ? (
         answer.abstained || answer.results.length === 0 ? (
-          <p className="notice" data-testid="query-abstained">
+          <p className={ui.notice} data-testid="query-abstained">
             <strong>No hypothesis.</strong> Nothing in the library matches well enough, so it abstains rather than guess. In a mission this failure is logged as novel and a contribution draft is created; you can{" "}
             <Link href="/contributions/new">propose an entry</Link>.
           </p>
         ) : (
-          <section className="stack-tight" aria-label="Ranked hypotheses">
-            <p className="muted small">
+          <section className="grid gap-2" aria-label="Ranked hypotheses">
+            <p className="text-muted text-sm">
               Highest first. <strong>match_score</strong> is calibrated: of hypotheses scored around 0.8, about 80% were right on the labelled queries (see docs/library-ranking.md).
             </p>
             <ol className="lib-ranked" data-testid="query-results">
               {answer.results.map((r, i) => (
-                <li key={r.failure_id} className="card lib-hypothesis" data-testid="query-result" data-id={r.failure_id}>
+                <li key={r.failure_id} className={ui.cx(ui.card, "lib-hypothesis")} data-testid="query-result" data-id={r.failure_id}>
                   <div className="lib-rank">{i + 1}</div>
-                  <div className="stack-tight">
-                    <div className="row">
-                      <Link className="link strong" href={`/library/${r.failure_id}`}>
+                  <div className="grid gap-2">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <Link className="text-link underline underline-offset-2 font-semibold" href={`/library/${r.failure_id}`}>
                         {r.hypothesis}
                       </Link>
-                      <code className="muted">{r.failure_id}</code>
+                      <code className="text-muted">{r.failure_id}</code>
                       {r.entry ? <RiskBadge risk={r.entry.risk_level} /> : null}
-                      {r.entry ? <span className="muted small">{r.entry.category}</span> : null}
+                      {r.entry ? <span className="text-muted text-sm">{r.entry.category}</span> : null}
                     </div>
-                    {r.entry ? <p className="lib-symptom small">{r.entry.surface_symptom}</p> : null}
+                    {r.entry ? <p className="lib-symptom text-sm">{r.entry.surface_symptom}</p> : null}
                     {r.entry ? (
-                      <p className="small">
-                        <span className="muted">Probe: </span>
+                      <p className="text-sm">
+                        <span className="text-muted">Probe: </span>
                         {r.entry.diagnostic_probe}
                       </p>
                     ) : null}

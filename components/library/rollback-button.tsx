@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { rollbackLibraryAction } from "@/app/(console)/library/actions";
 import { ConfirmButton } from "../ui/dialog";
+import * as ui from "@/components/ui/styles";
 
 /** An admin rolls the library back to `to` after confirming; the result (the new version) is shown. */
 export function RollbackButton({ to, current }: { to: number; current: number }) {
@@ -11,9 +12,9 @@ export function RollbackButton({ to, current }: { to: number; current: number })
   const [pending, start] = useTransition();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   return (
-    <div className="stack-tight">
+    <div className="grid gap-2">
       <ConfirmButton
-        className="btn btn-secondary btn-sm"
+        className={ui.button("secondary", "sm")}
         disabled={pending}
         testId="rollback"
         title={`Roll the library back to version ${to}?`}
@@ -31,13 +32,13 @@ export function RollbackButton({ to, current }: { to: number; current: number })
       </ConfirmButton>
       <div aria-live="polite" role="status">
         {result?.ok ? (
-          <p className="result result-ok small" data-testid="rollback-result">
+          <p className={ui.cx(ui.result.ok, "text-sm")} data-testid="rollback-result">
             ✓ {result.text}
           </p>
         ) : null}
       </div>
       {result && !result.ok ? (
-        <p className="result result-error small" role="alert" data-testid="rollback-error">
+        <p className={ui.cx(ui.result.error, "text-sm")} role="alert" data-testid="rollback-error">
           ✕ {result.text}
         </p>
       ) : null}

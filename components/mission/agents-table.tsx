@@ -19,7 +19,7 @@ export function AgentsTable({ mission }: { mission: MissionState }) {
             <th scope="col">Phase</th>
             <th scope="col">Priority</th>
             <th scope="col">Status</th>
-            <th scope="col" className="num">
+            <th scope="col" className="text-right tabular-nums">
               Attempt
             </th>
             <th scope="col">Last error</th>
@@ -39,14 +39,14 @@ export function AgentsTable({ mission }: { mission: MissionState }) {
                 </td>
                 <td>
                   <span className={`badge tone-${st.tone}`}>
-                    <span className="badge-icon" aria-hidden="true">
+                    <span className="text-[11px]" aria-hidden="true">
                       {st.icon}
                     </span>
                     {a.status}
                     {a.tolerated ? " (tolerated)" : ""}
                   </span>
                 </td>
-                <td className="num">{a.attempt}</td>
+                <td className="text-right tabular-nums">{a.attempt}</td>
                 <td className="err-cell">
                   {a.error ? (
                     <>
@@ -57,7 +57,7 @@ export function AgentsTable({ mission }: { mission: MissionState }) {
                       <code className="err-code">{lastStepError.code}</code> {lastStepError.message}
                     </>
                   ) : (
-                    <span className="muted">—</span>
+                    <span className="text-muted">—</span>
                   )}
                 </td>
               </tr>

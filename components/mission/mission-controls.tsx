@@ -5,6 +5,7 @@ import { useState, useTransition } from "react";
 import { abortMissionAction, pauseMissionAction, resumeMissionAction } from "@/app/(console)/missions/actions";
 import type { MissionState } from "@/lib/mission/types";
 import { queryKeys } from "../query-keys";
+import * as ui from "@/components/ui/styles";
 
 const PAUSE_KIND: Record<NonNullable<MissionState["paused"]>["kind"], string> = {
   operator: "Paused by an operator",
@@ -37,7 +38,7 @@ export function MissionControls({ mission, canControl }: { mission: MissionState
   }
 
   return (
-    <div className="stack-tight">
+    <div className="grid gap-2">
       {mission.paused ? (
         <div className={`banner banner-${mission.paused.kind === "infrastructure" ? "error" : "warning"}`} role="status" data-testid="pause-banner" data-kind={mission.paused.kind}>
           <span aria-hidden="true">‖ </span>
@@ -45,23 +46,23 @@ export function MissionControls({ mission, canControl }: { mission: MissionState
         </div>
       ) : null}
       {mission.aborted ? (
-        <div className="banner banner-error" role="status" data-testid="abort-banner">
+        <div className={ui.banner.error} role="status" data-testid="abort-banner">
           <strong>Aborting.</strong> The mission ends FAILED once its compensations (if any) have run.
         </div>
       ) : null}
       {canControl && !mission.aborted ? (
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           {mission.paused ? (
-            <button type="button" className="btn btn-primary" onClick={() => act("resume")} disabled={pending} data-testid="resume-mission">
+            <button type="button" className={ui.button("primary")} onClick={() => act("resume")} disabled={pending} data-testid="resume-mission">
               {pending ? "Resuming…" : "Resume mission"}
             </button>
           ) : (
-            <button type="button" className="btn btn-secondary" onClick={() => act("pause")} disabled={pending} data-testid="pause-mission" title="Stops at the next step boundary (a checkpoint)">
+            <button type="button" className={ui.button("secondary")} onClick={() => act("pause")} disabled={pending} data-testid="pause-mission" title="Stops at the next step boundary (a checkpoint)">
               {pending ? "Pausing…" : "Pause at next step"}
             </button>
           )}
           {confirmAbort ? null : (
-            <button type="button" className="btn btn-danger" onClick={() => setConfirmAbort(true)} disabled={pending} data-testid="abort-mission">
+            <button type="button" className={ui.button("danger")} onClick={() => setConfirmAbort(true)} disabled={pending} data-testid="abort-mission">
               Abort mission…
             </button>
           )}
@@ -69,7 +70,7 @@ export function MissionControls({ mission, canControl }: { mission: MissionState
       ) : null}
       {canControl && confirmAbort && !mission.aborted ? (
         <form
-          className="card stack-tight"
+          className={ui.cx(ui.card, "grid gap-2")}
           data-testid="abort-confirm"
           onSubmit={(e) => {
             e.preventDefault();
@@ -79,22 +80,22 @@ export function MissionControls({ mission, canControl }: { mission: MissionState
           <p>
             <strong>Abort “{mission.name}”?</strong> Open gates close as abort, compensations undo completed steps, and the mission ends FAILED. This cannot be undone.
           </p>
-          <div className="field">
+          <div className={ui.field}>
             <label htmlFor="abort-note">Reason (recorded in the event log and the audit log)</label>
             <textarea id="abort-note" rows={2} maxLength={2000} value={abortNote} onChange={(e) => setAbortNote(e.target.value)} />
           </div>
-          <div className="row">
-            <button type="submit" className="btn btn-danger" disabled={pending} data-testid="abort-confirm-button">
+          <div className="flex flex-wrap items-center gap-2">
+            <button type="submit" className={ui.button("danger")} disabled={pending} data-testid="abort-confirm-button">
               {pending ? "Aborting…" : "Abort mission"}
             </button>
-            <button type="button" className="btn btn-ghost" onClick={() => setConfirmAbort(false)} disabled={pending}>
+            <button type="button" className={ui.button("ghost")} onClick={() => setConfirmAbort(false)} disabled={pending}>
               Cancel
             </button>
           </div>
         </form>
       ) : null}
       {error ? (
-        <p className="result result-error" role="alert">
+        <p className={ui.result.error} role="alert">
           <span aria-hidden="true">✕ </span>
           {error}
         </p>

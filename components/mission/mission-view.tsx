@@ -17,6 +17,7 @@ import { actorLabel, Timeline } from "./timeline";
 import { progress } from "@/lib/mission/reducer";
 import { FailureExplanation } from "../proposals/failure-explanation";
 import { ProposalsPanel } from "../proposals/proposals-panel";
+import * as ui from "@/components/ui/styles";
 
 /** The mission page: header, phases, agents, the open gate and the full event log, all live. */
 export function MissionView({ initial, canDecide, canControl, viewer = null, highlightSeq, canViewHistory }: { initial: MissionDetail; canDecide: boolean; canControl: boolean; viewer?: Decider | null; highlightSeq?: number; canViewHistory?: boolean }) {
@@ -37,18 +38,18 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
   const lastResolved = [...m.gates].reverse().find((g) => g.status === "resolved");
 
   return (
-    <div className="stack">
+    <div className="grid gap-4">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href="/missions" className="link">
+        <Link href="/missions" className="text-link underline underline-offset-2">
           Missions
         </Link>
         <span aria-hidden="true"> / </span>
         <span aria-current="page">{m.name}</span>
       </nav>
 
-      <header className="mission-head card">
+      <header className={ui.cx(ui.card, "mission-head")}>
         <div className="mission-title-row">
-          <h1 className="page-title">{m.name}</h1>
+          <h1 className="text-xl font-[650]">{m.name}</h1>
           <RunStateBadge runState={m.runState} />
           {data.finalStatus ? <FinalStatusBadge status={data.finalStatus} large /> : null}
         </div>
@@ -101,28 +102,28 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
       </header>
 
       {error ? (
-        <p className="result result-error" role="alert">
+        <p className={ui.result.error} role="alert">
           Could not refresh this mission: {error.message}
         </p>
       ) : null}
 
       {data.openGates.length > 0 ? (
-        <section id="gate" aria-label="Open gate" className="stack-tight">
-          <h2 className="section-title">Decision needed</h2>
+        <section id="gate" aria-label="Open gate" className="grid gap-2">
+          <h2 className="text-[15px] font-[650]">Decision needed</h2>
           {data.openGates.map((g) => (
             <GatePanel key={g.id} gate={g} canDecide={canDecide} viewer={viewer} />
           ))}
         </section>
       ) : lastResolved ? (
-        <p className="result result-ok" data-testid="last-decision">
+        <p className={ui.result.ok} data-testid="last-decision">
           <span aria-hidden="true">✓ </span>
           Last gate (“{lastResolved.agent}”) was resolved: <strong>{lastResolved.decision}</strong> by {actorLabel(lastResolved.decidedBy ?? "", data.actors)} <RelativeTime iso={lastResolved.decidedAt} />
           {lastResolved.note ? <> — “{lastResolved.note}”</> : null}.
         </p>
       ) : null}
 
-      <section aria-labelledby="agents-title" className="stack-tight">
-        <h2 id="agents-title" className="section-title">
+      <section aria-labelledby="agents-title" className="grid gap-2">
+        <h2 id="agents-title" className="text-[15px] font-[650]">
           Agents
         </h2>
         <AgentsTable mission={m} />
@@ -130,13 +131,13 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
 
       <ProposalsPanel proposals={m.proposals ?? []} actors={data.actors} />
 
-      <section aria-labelledby="timeline-title" className="stack-tight">
-        <h2 id="timeline-title" className="section-title">
-          Timeline <span className="muted">({data.events.length} events)</span>
+      <section aria-labelledby="timeline-title" className="grid gap-2">
+        <h2 id="timeline-title" className="text-[15px] font-[650]">
+          Timeline <span className="text-muted">({data.events.length} events)</span>
         </h2>
         {canViewHistory ? (
-          <p className="small">
-            <Link className="link" href={`/history?mission=${id}&sort=time&dir=asc`} data-testid="mission-failures-link">
+          <p className="text-sm">
+            <Link className="text-link underline underline-offset-2" href={`/history?mission=${id}&sort=time&dir=asc`} data-testid="mission-failures-link">
               All failures for this mission
             </Link>
           </p>

@@ -7,6 +7,7 @@ import { Dialog } from "../ui/dialog";
 import { createMissionAction } from "@/app/(console)/missions/actions";
 import type { FieldError } from "@/server/action-result";
 import { queryKeys } from "../query-keys";
+import * as ui from "@/components/ui/styles";
 
 const EXAMPLE = `name: build-and-test
 objective: The project builds and its tests pass.
@@ -67,17 +68,17 @@ export function NewMissionDialog() {
       description="Paste a definition in YAML or JSON, or upload a file. Each invalid field is listed with what to fix."
       testId="new-mission-dialog"
       trigger={
-        <button type="button" className="btn btn-primary" data-testid="new-mission">
+        <button type="button" className={ui.button("primary")} data-testid="new-mission">
           New mission
         </button>
       }
     >
-        <form onSubmit={onSubmit} className="stack" noValidate>
-          <div className="field">
+        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+          <div className={ui.field}>
             <label htmlFor={ids.text}>Definition (YAML or JSON)</label>
             <textarea
               id={ids.text}
-              className="code-input"
+              className="font-mono text-sm leading-normal"
               value={text}
               onChange={(e) => setText(e.target.value)}
               rows={16}
@@ -88,12 +89,12 @@ export function NewMissionDialog() {
               data-testid="mission-definition"
             />
           </div>
-          <div className="field">
+          <div className={ui.field}>
             <label htmlFor={ids.file}>Or upload a .yaml, .yml or .json file</label>
             <input id={ids.file} type="file" accept=".yaml,.yml,.json,application/json,application/yaml,text/yaml" onChange={onFile} />
           </div>
           {error ? (
-            <div id={ids.errors} className="error-box" role="alert" data-testid="mission-errors">
+            <div id={ids.errors} className={ui.errorBox} role="alert" data-testid="mission-errors">
               <p>{error.message}</p>
               {error.fieldErrors.length ? (
                 <ul className="field-errors">
@@ -107,10 +108,10 @@ export function NewMissionDialog() {
             </div>
           ) : null}
           <footer className="flex justify-end gap-2">
-            <button type="button" className="btn btn-secondary" onClick={() => setOpen(false)}>
+            <button type="button" className={ui.button("secondary")} onClick={() => setOpen(false)}>
               Cancel
             </button>
-            <button type="submit" className="btn btn-primary" disabled={pending} data-testid="create-mission">
+            <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="create-mission">
               {pending ? "Creating…" : "Create mission"}
             </button>
           </footer>

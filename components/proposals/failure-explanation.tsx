@@ -3,6 +3,7 @@
 import { explainMission } from "@/lib/mission/explain";
 import type { MissionState } from "@/lib/mission/types";
 import { describeChange } from "./labels";
+import * as ui from "@/components/ui/styles";
 
 /**
  * FDR-N005 at the top of the mission page: why a mission did not succeed (or what it waits for), as
@@ -14,7 +15,7 @@ export function FailureExplanation({ mission }: { mission: MissionState }) {
   if (!x && !e.level.warning && e.level.effective === 0) return null;
   const ended = mission.runState === "completed" || mission.runState === "failed";
   return (
-    <div className="stack-tight" data-testid="failure-explanation">
+    <div className="grid gap-2" data-testid="failure-explanation">
       {x ? (
         <div className={ended ? "result result-error stack-tight" : "explanation tone-border-paused stack-tight"} data-kind={x.kind}>
           <p>
@@ -25,13 +26,13 @@ export function FailureExplanation({ mission }: { mission: MissionState }) {
           </p>
           <p>{x.description}</p>
           {x.counterfactual ? (
-            <p className="small" data-testid="explanation-counterfactual">
+            <p className="text-sm" data-testid="explanation-counterfactual">
               <strong>What would change it: </strong>
               {describeChange(x.counterfactual.change)} → {x.counterfactual.expectedOutcome === "success" ? "success" : "a different failure"} ({x.counterfactual.confidence} confidence)
             </p>
           ) : null}
           {x.evidence.length ? (
-            <details className="small" data-testid="explanation-evidence">
+            <details className="text-sm" data-testid="explanation-evidence">
               <summary>Evidence ({x.evidence.length})</summary>
               <ul className="evidence-list">
                 {x.evidence.map((item, i) => (
@@ -48,12 +49,12 @@ export function FailureExplanation({ mission }: { mission: MissionState }) {
           ) : null}
         </div>
       ) : null}
-      <p className="small muted" data-testid="necessity-level">
+      <p className="text-sm text-muted" data-testid="necessity-level">
         Necessity level {e.level.effective}
         {e.level.why.length ? `: ${e.level.why.join("; ")}` : ""}
       </p>
       {e.level.warning ? (
-        <p className="notice" data-testid="level-warning">
+        <p className={ui.notice} data-testid="level-warning">
           {e.level.warning}
         </p>
       ) : null}

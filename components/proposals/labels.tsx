@@ -13,7 +13,7 @@ export function deciderLabel(d: DecisionRecord | null, nameOf: (actorId: string)
 /** An actor's name linking to its page (ids hold ':' '@' '/': encoded). */
 export function ActorLink({ id, name, title }: { id: string; name?: string | null; title?: string }) {
   return (
-    <Link className="link" href={`/actors/${encodeURIComponent(id)}`} title={title}>
+    <Link className="text-link underline underline-offset-2" href={`/actors/${encodeURIComponent(id)}`} title={title}>
       {name ?? id}
     </Link>
   );

@@ -6,6 +6,7 @@ import { decideProposalAction } from "@/app/(console)/gates/actions";
 import type { HITLPrompt } from "@/lib/authority/types";
 import { queryKeys } from "../query-keys";
 import { actionLine } from "@/lib/views/state-render";
+import * as ui from "@/components/ui/styles";
 
 type Args = Record<string, unknown>;
 
@@ -112,31 +113,31 @@ export function ProposalDecision({
   }
 
   return (
-    <div className="stack-tight" data-testid="proposal-prompt">
+    <div className="grid gap-2" data-testid="proposal-prompt">
       <p>
         <strong>Situation: </strong>
         {prompt.situation}
       </p>
       <p>
         <strong>Proposal: </strong>
-        <code>{actionLine(proposal.action)}</code> <span className="muted small">by {proposal.actorId}</span>
+        <code>{actionLine(proposal.action)}</code> <span className="text-muted text-sm">by {proposal.actorId}</span>
       </p>
       <p>
         <strong>Why it waits: </strong>
-        <span className="badge tone-paused">{prompt.whyPending.reason}</span> {String(prompt.whyPending.details.reason ?? "")}
+        <span className={ui.badge("paused")}>{prompt.whyPending.reason}</span> {String(prompt.whyPending.details.reason ?? "")}
       </p>
       {canDecide && modifiable && !done ? (
         open ? (
-          <div className="proposal-modify stack-tight" role="group" aria-labelledby={ids.heading}>
+          <div className="proposal-modify grid gap-2" role="group" aria-labelledby={ids.heading}>
             <p id={ids.heading} className="proposal-modify-title">
               Approve with modified args
             </p>
-            <div className="field">
+            <div className={ui.field}>
               <label htmlFor={ids.editor}>Args that will run instead (JSON)</label>
               <textarea
                 ref={editorRef}
                 id={ids.editor}
-                className="code-input"
+                className="font-mono text-sm leading-normal"
                 rows={Math.min(14, text.split("\n").length + 1)}
                 value={text}
                 onChange={(e) => {
@@ -151,12 +152,12 @@ export function ProposalDecision({
               />
             </div>
             {error ? (
-              <p id={ids.error} className="result result-error" role="alert" data-testid="args-error">
+              <p id={ids.error} className={ui.result.error} role="alert" data-testid="args-error">
                 {error}
               </p>
             ) : null}
             {diff.length ? (
-              <ul className="args-diff small" aria-label="Changes against the proposal" data-testid="args-diff">
+              <ul className="args-diff text-sm" aria-label="Changes against the proposal" data-testid="args-diff">
                 {diff.map((d) => (
                   <li key={d.field}>
                     <code>{d.field}</code>: <del>{d.before}</del> → <ins>{d.after}</ins>
@@ -164,36 +165,36 @@ export function ProposalDecision({
                 ))}
               </ul>
             ) : parsed.ok ? (
-              <p className="muted small">No change yet: edit the args, or choose Approve below to run them as proposed.</p>
+              <p className="text-muted text-sm">No change yet: edit the args, or choose Approve below to run them as proposed.</p>
             ) : null}
-            <div className="field">
+            <div className={ui.field}>
               <label htmlFor={ids.note}>Why you changed them (optional; recorded with the decision and in the audit log)</label>
               <textarea id={ids.note} rows={2} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
             </div>
-            <div className="row">
-              <button type="button" className="btn btn-primary" onClick={send} disabled={!parsed.ok || diff.length === 0 || pending || tooLate} aria-keyshortcuts="Control+Enter" data-testid="approve-modified">
+            <div className="flex flex-wrap items-center gap-2">
+              <button type="button" className={ui.button("primary")} onClick={send} disabled={!parsed.ok || diff.length === 0 || pending || tooLate} aria-keyshortcuts="Control+Enter" data-testid="approve-modified">
                 {pending ? "Sending…" : "Approve modified"}
               </button>
-              <button type="button" className="btn btn-secondary" onClick={() => onOpenChange(false)} disabled={pending}>
+              <button type="button" className={ui.button("secondary")} onClick={() => onOpenChange(false)} disabled={pending}>
                 Cancel
               </button>
-              <span id={ids.keys} className="muted small">
+              <span id={ids.keys} className="text-muted text-sm">
                 In the editor: Ctrl+Enter approves the modified args, Esc cancels.
               </span>
             </div>
           </div>
         ) : (
-          <div className="row">
-            <button ref={modifyRef} type="button" className="btn btn-secondary" onClick={() => onOpenChange(true)} aria-keyshortcuts="m" data-testid="modify-proposal">
+          <div className="flex flex-wrap items-center gap-2">
+            <button ref={modifyRef} type="button" className={ui.button("secondary")} onClick={() => onOpenChange(true)} aria-keyshortcuts="m" data-testid="modify-proposal">
               Modify before approving…
               <kbd aria-hidden="true">M</kbd>
             </button>
-            <span className="muted small">Change the args (JSON); the authority checks them again, and what you approve is what runs.</span>
+            <span className="text-muted text-sm">Change the args (JSON); the authority checks them again, and what you approve is what runs.</span>
           </div>
         )
       ) : null}
       {done ? (
-        <p className="result result-ok" role="status" data-testid="modify-result">
+        <p className={ui.result.ok} role="status" data-testid="modify-result">
           <span aria-hidden="true">✓ </span>
           {done}
         </p>

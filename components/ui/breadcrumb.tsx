@@ -7,7 +7,7 @@ export function Breadcrumb({ trail, children }: { trail: Array<{ href: string; l
     <nav className="breadcrumb" aria-label="Breadcrumb">
       {trail.map((t) => (
         <span key={t.href}>
-          <Link className="link" href={t.href}>
+          <Link className="text-link underline underline-offset-2" href={t.href}>
             {t.label}
           </Link>{" "}
           /{" "}

@@ -2,6 +2,7 @@
 
 import { AlertDialog, Dialog as RadixDialog } from "radix-ui";
 import { useState, type ReactNode } from "react";
+import * as ui from "@/components/ui/styles";
 
 /**
  * The console's dialogs on Radix UI: focus is trapped and returned, Escape and the overlay close, the
@@ -20,7 +21,7 @@ export function Dialog({ open, onOpenChange, trigger, title, description, childr
         <RadixDialog.Content className={PANEL} data-testid={testId}>
           <header className="flex items-start justify-between gap-4">
             <RadixDialog.Title className="m-0 text-lg font-semibold">{title}</RadixDialog.Title>
-            <RadixDialog.Close className="btn btn-ghost" aria-label="Close">
+            <RadixDialog.Close className={ui.button("ghost")} aria-label="Close">
               ✕
             </RadixDialog.Close>
           </header>
@@ -51,9 +52,9 @@ export function ConfirmButton({ children, title, question, confirmLabel, onConfi
           <AlertDialog.Title className="m-0 text-lg font-semibold">{title}</AlertDialog.Title>
           <AlertDialog.Description className="m-0">{question}</AlertDialog.Description>
           <div className="flex justify-end gap-2">
-            <AlertDialog.Cancel className="btn btn-secondary">Cancel</AlertDialog.Cancel>
+            <AlertDialog.Cancel className={ui.button("secondary")}>Cancel</AlertDialog.Cancel>
             <AlertDialog.Action
-              className="btn btn-danger"
+              className={ui.button("danger")}
               data-testid="confirm-action"
               onClick={() => {
                 setOpen(false);

@@ -2,6 +2,7 @@
 
 import { useCallback, useRef, useState } from "react";
 import { isoToLocalInput, localInputToIso, TIME_PRESETS } from "@/lib/query-filters";
+import * as ui from "@/components/ui/styles";
 
 /**
  * Pieces of a filtered page whose filters live in the URL (failure history, audit log): the time
@@ -66,7 +67,7 @@ export function TimeRangeFields({ idPrefix, range, go, className, testId }: { id
 export function FilterErrors({ errors, testId }: { errors: Array<{ path: string; message: string }>; testId: string }) {
   if (!errors.length) return null;
   return (
-    <div className="result result-error" role="alert" data-testid={testId}>
+    <div className={ui.result.error} role="alert" data-testid={testId}>
       <p>Some filters in the address are not valid, so nothing was searched. Change or clear them:</p>
       <ul className="field-errors">
         {errors.map((e) => (
@@ -83,12 +84,12 @@ export function FilterErrors({ errors, testId }: { errors: Array<{ path: string;
 export function ExportLinks({ path, query, label, testIdPrefix }: { path: string; query: string; label: string; testIdPrefix: string }) {
   const href = (format: string) => `${path}?${query ? `${query}&` : ""}format=${format}`;
   return (
-    <div className="row hist-export" aria-label="Export this view">
-      <span className="small muted">{label}</span>
-      <a className="btn btn-secondary btn-sm" href={href("csv")} download data-testid={`${testIdPrefix}-csv`}>
+    <div className="flex flex-wrap items-center gap-2 hist-export" aria-label="Export this view">
+      <span className="text-sm text-muted">{label}</span>
+      <a className={ui.button("secondary", "sm")} href={href("csv")} download data-testid={`${testIdPrefix}-csv`}>
         CSV
       </a>
-      <a className="btn btn-secondary btn-sm" href={href("jsonl")} download data-testid={`${testIdPrefix}-jsonl`}>
+      <a className={ui.button("secondary", "sm")} href={href("jsonl")} download data-testid={`${testIdPrefix}-jsonl`}>
         JSON Lines
       </a>
     </div>
@@ -128,9 +129,9 @@ export function useCursorPages<T>(opts: { path: string; query: string; key: stri
 export function LoadMoreError({ error, what, retry }: { error: string | null; what: string; retry: () => void }) {
   if (!error) return null;
   return (
-    <p className="result result-error" role="alert">
+    <p className={ui.result.error} role="alert">
       Could not load more {what}: {error}{" "}
-      <button type="button" className="btn btn-secondary btn-sm" onClick={retry}>
+      <button type="button" className={ui.button("secondary", "sm")} onClick={retry}>
         Try again
       </button>
     </p>
@@ -146,11 +147,11 @@ export function SearchRow(props: { id: string; label: string; value: string; onC
         {props.label}
       </label>
       <input id={id} type="search" value={props.value} onChange={(e) => props.onChange(e.target.value)} placeholder={props.placeholder} maxLength={200} data-testid={`${t}-q`} />
-      <button type="submit" className="btn btn-primary" data-testid={`${t}-apply`}>
+      <button type="submit" className={ui.button("primary")} data-testid={`${t}-apply`}>
         Search
       </button>
       {props.onClear ? (
-        <button type="button" className="btn btn-ghost" onClick={props.onClear} data-testid={`${t}-clear`}>
+        <button type="button" className={ui.button("ghost")} onClick={props.onClear} data-testid={`${t}-clear`}>
           Clear filters
         </button>
       ) : null}

@@ -52,7 +52,7 @@ function useNow(): number | null {
 /** "3 minutes ago", with the absolute local time in the title; UTC until the browser takes over. */
 export function RelativeTime({ iso, empty = "—" }: { iso: string | null; empty?: string }) {
   const now = useNow();
-  if (!iso) return <span className="muted">{empty}</span>;
+  if (!iso) return <span className="text-muted">{empty}</span>;
   return (
     <time dateTime={iso} title={now === null ? formatUtc(iso) : formatAbsolute(iso)}>
       {now === null ? formatUtc(iso) : formatRelative(iso, now)}

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { SavedQueryView } from "@/db/queries/saved-queries";
 import type { ActionResult } from "@/server/action-result";
+import * as ui from "@/components/ui/styles";
 
 /**
  * A saved-queries menu for any filtered page (failure history, audit log): apply a built-in or saved
@@ -58,7 +59,7 @@ export function SavedQueriesMenu(props: {
     });
 
   return (
-    <details className="card sq-menu" data-testid={props.testId ?? "saved-queries"}>
+    <details className={ui.cx(ui.card, "sq-menu")} data-testid={props.testId ?? "saved-queries"}>
       <summary className="sq-summary">Saved queries ({items.length})</summary>
       <ul className="sq-list">
         {items.map((q) => {
@@ -66,17 +67,17 @@ export function SavedQueriesMenu(props: {
           return (
             <li key={q.id} className="sq-item">
               {href ? (
-                <Link href={href} className="link" data-testid="saved-query-link">
+                <Link href={href} className="text-link underline underline-offset-2" data-testid="saved-query-link">
                   {q.name}
                 </Link>
               ) : (
-                <span className="muted" title={`Filter by ${q.needs} first, or open it from that page.`}>
-                  {q.name} <span className="small">(needs a {q.needs})</span>
+                <span className="text-muted" title={`Filter by ${q.needs} first, or open it from that page.`}>
+                  {q.name} <span className="text-sm">(needs a {q.needs})</span>
                 </span>
               )}
-              <span className="small muted">{q.builtIn ? "built in" : q.mine ? (q.shared ? "yours, shared" : "yours, private") : `shared by ${q.ownerName ?? "someone"}`}</span>
+              <span className="text-sm text-muted">{q.builtIn ? "built in" : q.mine ? (q.shared ? "yours, shared" : "yours, private") : `shared by ${q.ownerName ?? "someone"}`}</span>
               {q.mine ? (
-                <button type="button" className="btn btn-ghost btn-sm" onClick={() => remove(q)} disabled={pending} aria-label={`Delete saved query ${q.name}`}>
+                <button type="button" className={ui.button("ghost", "sm")} onClick={() => remove(q)} disabled={pending} aria-label={`Delete saved query ${q.name}`}>
                   Delete
                 </button>
               ) : null}
@@ -85,20 +86,20 @@ export function SavedQueriesMenu(props: {
         })}
       </ul>
       <form
-        className="sq-save row"
+        className="sq-save flex flex-wrap items-center gap-2"
         onSubmit={(e) => {
           e.preventDefault();
           save();
         }}
       >
-        <label className="field sq-name">
+        <label className={ui.cx(ui.field, "sq-name")}>
           <span>Save this view as</span>
           <input type="text" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} placeholder="e.g. Timeouts in payments" data-testid="saved-query-name" />
         </label>
-        <label className="row small">
+        <label className="flex flex-wrap items-center gap-2 text-sm">
           <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} /> Share with everyone
         </label>
-        <button type="submit" className="btn btn-secondary btn-sm" disabled={pending || !name.trim()} data-testid="saved-query-save">
+        <button type="submit" className={ui.button("secondary", "sm")} disabled={pending || !name.trim()} data-testid="saved-query-save">
           Save view
         </button>
       </form>

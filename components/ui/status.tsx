@@ -28,7 +28,7 @@ const PROPOSAL: Record<ProposalState["status"], { icon: string; label: string; t
 export function IconBadge({ icon, label, tone, testId, value, large }: { icon: string; label: string; tone: string; testId: string; value: string; large?: boolean }) {
   return (
     <span className={`badge tone-${tone}${large ? " badge-lg" : ""}`} data-testid={testId} data-value={value}>
-      <span className="badge-icon" aria-hidden="true">
+      <span className="text-[11px]" aria-hidden="true">
         {icon}
       </span>
       {label}

@@ -4,6 +4,7 @@ import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { api, type Endpoint } from "@/server/api-contract";
 import { getPrincipal } from "@/server/auth";
 import { openApiDocument } from "@/server/openapi";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "API reference" };
 export const dynamic = "force-dynamic";
@@ -48,22 +49,22 @@ function withCode(text: string) {
 export default async function ApiReferencePage() {
   const user = await getPrincipal();
   if (!user) redirect("/login?callbackUrl=/api-reference");
-  if (!can(user, "mission.view")) return <p className="notice">{describeMissingPermission(user, "mission.view")}</p>;
+  if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
   const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Operation>> };
   const endpoints = Object.entries(api) as Array<[string, Endpoint]>;
   const tags = [...new Set(endpoints.map(([, e]) => e.tag))];
   return (
-    <div className="stack">
-      <header className="page-head">
+    <div className="grid gap-4">
+      <header className="flex items-start justify-between gap-4">
         <div>
-          <h1 className="page-title">API reference</h1>
-          <p className="muted">
+          <h1 className="text-xl font-[650]">API reference</h1>
+          <p className="text-muted">
             Every <code>/api/v1</code> operation, generated from the schemas the server validates requests with. Authenticate with <code>Authorization: Bearer flt_…</code> (create a token under{" "}
-            <a className="link" href="/account/tokens">
+            <a className="text-link underline underline-offset-2" href="/account/tokens">
               Account → API tokens
             </a>
             ); the token acts with your roles. Errors are <code>{"{ error: { code, message, details? } }"}</code>; invalid input is a 400 naming each field. The machine-readable document:{" "}
-            <a className="link" href="/api/v1/openapi.json" data-testid="openapi-link">
+            <a className="text-link underline underline-offset-2" href="/api/v1/openapi.json" data-testid="openapi-link">
               /api/v1/openapi.json
             </a>{" "}
             (OpenAPI 3.1).
@@ -71,10 +72,10 @@ export default async function ApiReferencePage() {
         </div>
       </header>
       <nav aria-label="API sections">
-        <ul className="row wrap">
+        <ul className="flex flex-wrap items-center gap-2 wrap">
           {tags.map((t) => (
             <li key={t}>
-              <a className="link" href={`#tag-${t.replace(/\W+/g, "-").toLowerCase()}`}>
+              <a className="text-link underline underline-offset-2" href={`#tag-${t.replace(/\W+/g, "-").toLowerCase()}`}>
                 {t}
               </a>
             </li>
@@ -82,8 +83,8 @@ export default async function ApiReferencePage() {
         </ul>
       </nav>
       {tags.map((tag) => (
-        <section key={tag} className="stack-tight" aria-labelledby={`tag-${tag.replace(/\W+/g, "-").toLowerCase()}`}>
-          <h2 id={`tag-${tag.replace(/\W+/g, "-").toLowerCase()}`} className="section-title">
+        <section key={tag} className="grid gap-2" aria-labelledby={`tag-${tag.replace(/\W+/g, "-").toLowerCase()}`}>
+          <h2 id={`tag-${tag.replace(/\W+/g, "-").toLowerCase()}`} className="text-[15px] font-[650]">
             {tag}
           </h2>
           {endpoints
@@ -92,13 +93,13 @@ export default async function ApiReferencePage() {
               const op = doc.paths[e.path]?.[e.method.toLowerCase()];
               const body = op?.requestBody ? Object.entries(op.requestBody.content) : [];
               return (
-                <article key={key} className="card adm-panel stack-tight" data-testid="api-operation" data-operation={key} id={key}>
-                  <h3 className="row">
-                    <span className="badge">{e.method}</span> <code>{e.path}</code>
+                <article key={key} className={ui.cx(ui.card, "adm-panel grid gap-2")} data-testid="api-operation" data-operation={key} id={key}>
+                  <h3 className="flex flex-wrap items-center gap-2">
+                    <span className={ui.badge("neutral")}>{e.method}</span> <code>{e.path}</code>
                   </h3>
                   <p>{withCode(e.summary)}</p>
-                  {e.description ? <p className="muted small">{withCode(e.description)}</p> : null}
-                  <p className="small">
+                  {e.description ? <p className="text-muted text-sm">{withCode(e.description)}</p> : null}
+                  <p className="text-sm">
                     Needs <code>{e.permission}</code>. Answers {e.ok.status}: {withCode(e.ok.description)}.
                   </p>
                   {op?.parameters?.length ? (
@@ -120,7 +121,7 @@ export default async function ApiReferencePage() {
                                 {p.required ? " (required)" : ""}
                               </td>
                               <td>{p.in}</td>
-                              <td className="small">{[describeSchema(p.schema), p.description].filter(Boolean).join(" — ")}</td>
+                              <td className="text-sm">{[describeSchema(p.schema), p.description].filter(Boolean).join(" — ")}</td>
                             </tr>
                           ))}
                         </tbody>
@@ -130,7 +131,7 @@ export default async function ApiReferencePage() {
                   {body.map(([type, media]) => (
                     <details key={type}>
                       <summary>Request body ({type})</summary>
-                      <pre className="code-input small">{JSON.stringify(media.schema ?? { type: "string" }, null, 2)}</pre>
+                      <pre className="font-mono text-sm leading-normal text-sm">{JSON.stringify(media.schema ?? { type: "string" }, null, 2)}</pre>
                     </details>
                   ))}
                 </article>

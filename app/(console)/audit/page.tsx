@@ -11,6 +11,7 @@ import { AUDIT_BUILT_IN_QUERIES } from "@/lib/audit/saved-queries";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 import { deleteAuditQuery, saveAuditQuery } from "./actions";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Audit log" };
 export const dynamic = "force-dynamic";
@@ -22,9 +23,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   if (!user) redirect("/login?callbackUrl=/audit");
   if (!can(user, "audit.view")) {
     return (
-      <div className="stack">
-        <h1 className="page-title">Audit log</h1>
-        <p className="notice" role="alert" data-testid="audit-refused">
+      <div className="grid gap-4">
+        <h1 className="text-xl font-[650]">Audit log</h1>
+        <p className={ui.notice} role="alert" data-testid="audit-refused">
           Not allowed: {describeMissingPermission(user, "audit.view")}
         </p>
       </div>
@@ -41,11 +42,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const initial: AuditInitial | null = data ? { entries: data[0].entries, nextCursor: data[0].nextCursor, total: data[1] } : null;
 
   return (
-    <div className="stack audit-page">
-      <header className="page-head">
-        <div className="stack-tight">
-          <h1 className="page-title">Audit log</h1>
-          <p className="muted">
+    <div className="grid gap-4 audit-page">
+      <header className="flex items-start justify-between gap-4">
+        <div className="grid gap-2">
+          <h1 className="text-xl font-[650]">Audit log</h1>
+          <p className="text-muted">
             Every action a person or an agent took: sign-ins, missions started, paused and resumed, gate decisions, library contributions and reviews, imports, role, token and policy changes. Who, what, when, from
             where, and the state before and after. The log is append-only: the database refuses to change or delete a row, for everyone.
           </p>

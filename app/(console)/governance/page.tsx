@@ -7,6 +7,7 @@ import { LiveRefresh } from "@/components/realtime/live-refresh";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Governance" };
 export const dynamic = "force-dynamic";
@@ -15,17 +16,17 @@ export const dynamic = "force-dynamic";
 export default async function GovernancePage() {
   const user = await getPrincipal();
   if (!user) redirect("/login?callbackUrl=/governance");
-  if (!can(user, "governance.view")) return <p className="notice">{describeMissingPermission(user, "governance.view")}</p>;
+  if (!can(user, "governance.view")) return <p className={ui.notice}>{describeMissingPermission(user, "governance.view")}</p>;
   const db = getDb();
   const e = env();
   const [map, measured, manage] = await Promise.all([riskMap(db), measures(db, 7), manageView(db, { slaMs: e.FAULTLINE_DECISION_SLA_MS, onDutyMs: e.FAULTLINE_ON_DUTY_MS })]);
   return (
-    <div className="stack">
+    <div className="grid gap-4">
       <LiveRefresh />
-      <header className="page-head">
-        <div className="stack-tight">
-          <h1 className="page-title">Governance</h1>
-          <p className="muted">
+      <header className="flex items-start justify-between gap-4">
+        <div className="grid gap-2">
+          <h1 className="text-xl font-[650]">Governance</h1>
+          <p className="text-muted">
             Risk management in the terms of the NIST AI RMF: <a href="#map">Map</a> the risks the system knows, <a href="#measure">Measure</a> how failure and recovery are going, <a href="#manage">Manage</a> what needs a decision now. Every figure
             comes from the event log, the failure history and the library; nothing here is entered by hand.
           </p>
@@ -34,7 +35,7 @@ export default async function GovernancePage() {
       <ul className="gov-summary" data-testid="gov-summary">
         <li>
           <strong>{manage.openGates.length}</strong> open gate{manage.openGates.length === 1 ? "" : "s"}
-          {manage.overdue ? <span className="tone-text-failed"> ({manage.overdue} overdue)</span> : null}
+          {manage.overdue ? <span className="text-failed"> ({manage.overdue} overdue)</span> : null}
         </li>
         <li>
           <strong>{manage.unresolved.total}</strong> unresolved failure{manage.unresolved.total === 1 ? "" : "s"}

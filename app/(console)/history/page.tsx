@@ -13,6 +13,7 @@ import { HISTORY_BUILT_IN_QUERIES } from "@/lib/history/saved-queries";
 import { getPrincipal } from "@/server/auth";
 import { deleteHistoryQuery, saveHistoryQuery } from "./actions";
 import type { HistoryFilters } from "@/lib/history/filters";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Failure history" };
 export const dynamic = "force-dynamic";
@@ -22,7 +23,7 @@ type Params = Record<string, string | string[] | undefined>;
 export default async function HistoryPage({ searchParams }: { searchParams: Promise<Params> }) {
   const user = await getPrincipal();
   if (!user) redirect("/login?callbackUrl=/history");
-  if (!can(user, "history.view")) return <p className="notice">{describeMissingPermission(user, "history.view")}</p>;
+  if (!can(user, "history.view")) return <p className={ui.notice}>{describeMissingPermission(user, "history.view")}</p>;
   const params = await searchParams;
   const raw = filterParams(params);
   const parsed = parseHistoryFilters(params);
@@ -39,11 +40,11 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
   const initial: HistoryInitial | null = data ? { rows: data[0].rows, nextCursor: data[0].nextCursor, total: data[1] } : null;
 
   return (
-    <div className="stack">
-      <header className="page-head">
-        <div className="stack-tight">
-          <h1 className="page-title">Failure history</h1>
-          <p className="muted">
+    <div className="grid gap-4">
+      <header className="flex items-start justify-between gap-4">
+        <div className="grid gap-2">
+          <h1 className="text-xl font-[650]">Failure history</h1>
+          <p className="text-muted">
             Every failure across missions: who recorded it and who started the mission, when and where (mission, phase, step), why (error type, root cause, matched library entry), and how it was resolved (decision, by whom, after how long). A row opens the mission&apos;s timeline at that event.
           </p>
         </div>
@@ -55,7 +56,7 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
         errors={parsed.ok ? [] : parsed.errors}
         charts={
           parsed.ok ? (
-            <Suspense fallback={<p className="muted" role="status">Loading the charts for these filters…</p>}>
+            <Suspense fallback={<p className="text-muted" role="status">Loading the charts for these filters…</p>}>
               <ChartsOf filters={parsed.filters} now={now} />
             </Suspense>
           ) : null

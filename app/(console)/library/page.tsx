@@ -10,6 +10,7 @@ import { libraryHref, oneParam, type Params } from "@/components/library/href";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 import { zodFieldErrors } from "@/server/action-result";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Failure-mode library" };
 export const dynamic = "force-dynamic";
@@ -17,7 +18,7 @@ export const dynamic = "force-dynamic";
 export default async function LibraryPage({ searchParams }: { searchParams: Promise<Params> }) {
   const user = await getPrincipal();
   if (!user) redirect("/login?callbackUrl=/library");
-  if (!can(user, "library.view")) return <p className="notice">{describeMissingPermission(user, "library.view")}</p>;
+  if (!can(user, "library.view")) return <p className={ui.notice}>{describeMissingPermission(user, "library.view")}</p>;
   const params = await searchParams;
   const mode = oneParam(params, "mode") === "query" ? "query" : "browse";
   const db = getDb();
@@ -51,14 +52,14 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
   }
 
   return (
-    <div className="stack">
-      <header className="page-head">
-        <div className="stack-tight">
-          <h1 className="page-title">Failure-mode library</h1>
-          <p className="muted">
+    <div className="grid gap-4">
+      <header className="flex items-start justify-between gap-4">
+        <div className="grid gap-2">
+          <h1 className="text-xl font-[650]">Failure-mode library</h1>
+          <p className="text-muted">
             What an agent consults when something fails instead of encoding caution in itself: observable symptom, hidden reality, a low-risk probe and a resolution for each known failure mode.{" "}
             <span data-testid="library-summary">
-              <Link className="link" href="/library/versions" data-testid="library-version">
+              <Link className="text-link underline underline-offset-2" href="/library/versions" data-testid="library-version">
                 Version {summary.version ?? "—"}
               </Link>
               {" · "}
@@ -66,17 +67,17 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
             </span>
           </p>
         </div>
-        <div className="row lib-head-actions">
-          <Link className="btn btn-secondary btn-sm" href="/library/versions">
+        <div className="flex flex-wrap items-center gap-2 lib-head-actions">
+          <Link className={ui.button("secondary", "sm")} href="/library/versions">
             Versions &amp; changelog
           </Link>
           {can(user, "library.manage") ? (
-            <Link className="btn btn-secondary btn-sm" href="/library/import" data-testid="library-import-link">
+            <Link className={ui.button("secondary", "sm")} href="/library/import" data-testid="library-import-link">
               Import / export
             </Link>
           ) : null}
           {can(user, "library.contribute") ? (
-            <Link className="btn btn-primary btn-sm" href="/contributions/new">
+            <Link className={ui.button("primary", "sm")} href="/contributions/new">
               Propose an entry
             </Link>
           ) : null}

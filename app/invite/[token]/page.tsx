@@ -6,6 +6,7 @@ import { LinkPasswordForm } from "@/components/admin/password-forms";
 import { ThemeToggle } from "@/components/layout/theme-toggle";
 import { Brand } from "@/components/ui/brand";
 import { formatUtc } from "@/components/ui/format-utc";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Set your password", referrer: "no-referrer" };
 export const dynamic = "force-dynamic";
@@ -22,25 +23,25 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   const invite = await lookupInvite(getDb(), token);
   return (
     <div className="login-shell">
-      <main className="login-card card" id="main">
+      <main className={ui.cx(ui.card, "login-card")} id="main">
         <div className="login-top">
           <Brand />
           <ThemeToggle />
         </div>
         {invite.status === "valid" ? (
           <>
-            <h1 className="page-title">{invite.purpose === "invite" ? `Welcome, ${invite.user.name}` : "Choose a new password"}</h1>
-            <p className="muted">
+            <h1 className="text-xl font-[650]">{invite.purpose === "invite" ? `Welcome, ${invite.user.name}` : "Choose a new password"}</h1>
+            <p className="text-muted">
               Set the password for <strong data-testid="invite-email">{invite.user.email}</strong>. This link works once, until {formatUtc(invite.expiresAt)}.
             </p>
             <LinkPasswordForm token={token} email={invite.user.email} />
           </>
         ) : (
-          <div className="stack-tight" role="alert" data-testid="invite-refused" data-status={invite.status}>
-            <h1 className="page-title">{REFUSED[invite.status].title}</h1>
+          <div className="grid gap-2" role="alert" data-testid="invite-refused" data-status={invite.status}>
+            <h1 className="text-xl font-[650]">{REFUSED[invite.status].title}</h1>
             <p>{REFUSED[invite.status].text}</p>
             <p>
-              <Link className="link" href="/login">
+              <Link className="text-link underline underline-offset-2" href="/login">
                 Go to sign-in
               </Link>
             </p>

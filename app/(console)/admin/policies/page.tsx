@@ -6,6 +6,7 @@ import { getActorNames } from "@/db/queries/views";
 import { PoliciesAdmin, type PolicyItem } from "@/components/policies/policies-admin";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Gate policies" };
 export const dynamic = "force-dynamic";
@@ -15,7 +16,7 @@ export default async function PoliciesPage() {
   if (!user) redirect("/login?callbackUrl=/admin/policies");
   if (!can(user, "policy.manage")) {
     return (
-      <p className="notice" role="alert" data-testid="policies-refused">
+      <p className={ui.notice} role="alert" data-testid="policies-refused">
         {describeMissingPermission(user, "policy.manage")}
       </p>
     );
@@ -25,11 +26,11 @@ export default async function PoliciesPage() {
   const names = await getActorNames(db, rows.map((r) => r.updatedBy));
   const policies: PolicyItem[] = rows.map((r) => ({ ...toPolicyView(r), updatedByName: names[r.updatedBy] ?? r.updatedBy }));
   return (
-    <div className="stack">
-      <header className="page-head">
+    <div className="grid gap-4">
+      <header className="flex items-start justify-between gap-4">
         <div>
-          <h1 className="page-title">Gate policies</h1>
-          <p className="muted">
+          <h1 className="text-xl font-[650]">Gate policies</h1>
+          <p className="text-muted">
             Who may decide a mission&apos;s gates, how many different people must agree, whether the mission&apos;s starter may decide, and what the system chooses when nobody decides in time. The most
             specific policy applies: definition and gate kind, then definition and any kind, then any definition and the kind, then any definition and any kind. A gate keeps the policy it opened under;
             every change here is in the audit log.

@@ -6,6 +6,7 @@ import { NewUserForm } from "@/components/admin/new-user-form";
 import { UsersTable } from "@/components/admin/users-table";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Users" };
 export const dynamic = "force-dynamic";
@@ -15,7 +16,7 @@ export default async function UsersPage() {
   if (!user) redirect("/login?callbackUrl=/admin/users");
   if (!can(user, "user.manage")) {
     return (
-      <p className="notice" role="alert" data-testid="admin-refused">
+      <p className={ui.notice} role="alert" data-testid="admin-refused">
         {describeMissingPermission(user, "user.manage")}
       </p>
     );
@@ -23,11 +24,11 @@ export default async function UsersPage() {
   const users = await listUsers(getDb());
   const active = users.filter((u) => u.active).length;
   return (
-    <div className="stack">
-      <header className="page-head">
+    <div className="grid gap-4">
+      <header className="flex items-start justify-between gap-4">
         <div>
-          <h1 className="page-title">Users</h1>
-          <p className="muted">
+          <h1 className="text-xl font-[650]">Users</h1>
+          <p className="text-muted">
             {users.length} user{users.length === 1 ? "" : "s"}, {active} active. Roles decide what each person may do (the permission matrix is in docs/guides/admin.md); groups name teams for gate policies. Every
             change here is in the audit log.
           </p>

@@ -6,6 +6,7 @@ import { WebhooksAdmin } from "@/components/admin/webhooks-admin";
 import { LiveRefresh } from "@/components/realtime/live-refresh";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Webhooks" };
 export const dynamic = "force-dynamic";
@@ -16,7 +17,7 @@ export default async function WebhooksPage() {
   if (!user) redirect("/login?callbackUrl=/admin/webhooks");
   if (!can(user, "webhook.manage")) {
     return (
-      <p className="notice" role="alert">
+      <p className={ui.notice} role="alert">
         {describeMissingPermission(user, "webhook.manage")}
       </p>
     );
@@ -25,15 +26,15 @@ export default async function WebhooksPage() {
   const subscriptions = await listWebhookSubscriptions(db);
   const deliveries = Object.fromEntries(await Promise.all(subscriptions.map(async (s) => [s.id, (await listWebhookDeliveries(db, s.id, 20)).map((d) => ({ id: d.id, eventType: d.eventType, missionId: d.missionId, status: d.status, attempts: d.attempts, createdAt: d.createdAt }))] as const)));
   return (
-    <div className="stack">
+    <div className="grid gap-4">
       <LiveRefresh />
-      <header className="page-head">
+      <header className="flex items-start justify-between gap-4">
         <div>
-          <h1 className="page-title">Webhooks</h1>
-          <p className="muted">
+          <h1 className="text-xl font-[650]">Webhooks</h1>
+          <p className="text-muted">
             Faultline POSTs gate, proposal and mission events to these URLs as they happen, signed with each subscription&apos;s secret (header <code>Faultline-Signature: t=…,v1=…</code>: HMAC-SHA256 of{" "}
             <code>&lt;t&gt;.&lt;body&gt;</code>). A failed delivery is retried with exponential backoff for 24 hours; every attempt is in the log below. See{" "}
-            <a className="link" href="/api-reference#createWebhook">
+            <a className="text-link underline underline-offset-2" href="/api-reference#createWebhook">
               the API reference
             </a>
             .

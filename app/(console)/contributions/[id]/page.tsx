@@ -14,6 +14,7 @@ import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Contribution" };
 export const dynamic = "force-dynamic";
@@ -24,7 +25,7 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
   const { id } = await params;
   const user = await getPrincipal();
   if (!user) redirect(`/login?callbackUrl=/contributions/${id}`);
-  if (!can(user, "library.view")) return <p className="notice">{describeMissingPermission(user, "library.view")}</p>;
+  if (!can(user, "library.view")) return <p className={ui.notice}>{describeMissingPermission(user, "library.view")}</p>;
   const db = getDb();
   const me = userActorId(user.id);
   const isReviewer = can(user, "library.review");
@@ -42,38 +43,38 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
   const publishedId = c.status === "approved" ? ((entry.failure_id as string | undefined) ?? c.targetFailureId) : null;
 
   return (
-    <div className="stack" data-testid="contribution-page" data-status={c.status}>
-      <header className="page-head">
-        <div className="stack-tight">
+    <div className="grid gap-4" data-testid="contribution-page" data-status={c.status}>
+      <header className="flex items-start justify-between gap-4">
+        <div className="grid gap-2">
           <Breadcrumb trail={[{ href: "/contributions", label: "Contributions" }]}>{c.kind === "edit" ? `Edit of ${c.targetFailureId}` : "New entry"}</Breadcrumb>
-          <h1 className="page-title" data-testid="contribution-title">
+          <h1 className="text-xl font-[650]" data-testid="contribution-title">
             {title}
           </h1>
-          <div className="row">
+          <div className="flex flex-wrap items-center gap-2">
             <ContributionStatusBadge status={c.status} />
-            <span className="badge tone-neutral">{c.kind === "edit" ? `Edit of ${c.targetFailureId}` : "New entry"}</span>
-            <span className="muted small">{ORIGIN_LABELS[c.origin] ?? c.origin}</span>
-            <span className="muted small">
+            <span className={ui.badge("neutral")}>{c.kind === "edit" ? `Edit of ${c.targetFailureId}` : "New entry"}</span>
+            <span className="text-muted text-sm">{ORIGIN_LABELS[c.origin] ?? c.origin}</span>
+            <span className="text-muted text-sm">
               by <span data-testid="contribution-author">{c.authorName}</span>, created {formatUtc(c.createdAt)}, updated {formatUtc(c.updatedAt)}
             </span>
           </div>
           {c.variantOf ? (
-            <p className="small">
+            <p className="text-sm">
               Marked as a variant of <Link prefetch={false} href={`/library/${c.variantOf}`}>{c.variantOf}</Link>.
             </p>
           ) : null}
           {c.missionId ? (
-            <p className="small" data-testid="contribution-mission">
+            <p className="text-sm" data-testid="contribution-mission">
               From a failure in <Link href={`/missions/${c.missionId}`}>mission {c.missionId.slice(0, 8)}</Link>
               {c.seq !== null ? ` (event ${c.seq})` : ""}.
             </p>
           ) : null}
-          {c.patternId ? <p className="small">From learned pattern <Link href="/patterns">{c.patternId.slice(0, 8)}</Link>.</p> : null}
+          {c.patternId ? <p className="text-sm">From learned pattern <Link href="/patterns">{c.patternId.slice(0, 8)}</Link>.</p> : null}
           {c.summary ? <p className="explanation">{c.summary}</p> : null}
         </div>
-        <div className="row">
+        <div className="flex flex-wrap items-center gap-2">
           {(isAuthor && ["draft", "pending", "changes_requested"].includes(c.status)) || pickUp ? (
-            <Link className="btn btn-primary" href={`/contributions/${c.id}/edit`} data-testid="edit-contribution">
+            <Link className={ui.button("primary")} href={`/contributions/${c.id}/edit`} data-testid="edit-contribution">
               {pickUp ? "Pick up and complete" : c.status === "draft" ? "Edit and submit" : c.status === "changes_requested" ? "Make changes and resubmit" : "Edit"}
             </Link>
           ) : null}
@@ -82,26 +83,26 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
       </header>
 
       {c.status === "approved" && publishedId ? (
-        <p className="result result-ok" data-testid="published">
+        <p className={ui.result.ok} data-testid="published">
           ✓ Published as <Link prefetch={false} href={`/library/${publishedId}`}>{publishedId}</Link> in library version {c.publishedVersion}.
         </p>
       ) : null}
-      {c.status === "changes_requested" && isAuthor ? <p className="banner banner-warning">A reviewer asked for changes (see the reviews below). Make them and resubmit.</p> : null}
+      {c.status === "changes_requested" && isAuthor ? <p className={ui.banner.warning}>A reviewer asked for changes (see the reviews below). Make them and resubmit.</p> : null}
 
       {open && isReviewer && isAuthor ? (
-        <p className="notice" data-testid="own-contribution">
+        <p className={ui.notice} data-testid="own-contribution">
           You wrote this contribution, so you cannot review or approve it: another reviewer has to decide.
         </p>
       ) : null}
       {open && isReviewer && !isAuthor ? <ReviewPanel id={c.id} approvals={d.approvals.length} required={required} /> : null}
 
       {c.kind === "edit" && d.target ? (
-        <section className="stack-tight" aria-labelledby="diff-h">
-          <h2 id="diff-h" className="section-title">
+        <section className="grid gap-2" aria-labelledby="diff-h">
+          <h2 id="diff-h" className="text-[15px] font-[650]">
             Proposed changes to {d.target.failure_id}
           </h2>
           {d.targetChanged ? (
-            <p className="banner banner-warning" data-testid="target-changed">
+            <p className={ui.banner.warning} data-testid="target-changed">
               {d.target.failure_id} has changed since this edit was started (revision {c.baseRevision} → {d.target.revision}): the &ldquo;before&rdquo; column is the current entry. Check that the edit does not undo the newer change.
             </p>
           ) : null}
@@ -110,26 +111,26 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
       ) : null}
 
       <div className="two-col">
-        <section className="stack-tight" aria-labelledby="entry-h">
-          <h2 id="entry-h" className="section-title">
+        <section className="grid gap-2" aria-labelledby="entry-h">
+          <h2 id="entry-h" className="text-[15px] font-[650]">
             {c.kind === "edit" ? "The entry after the edit" : "The proposed entry"}
           </h2>
           <EntryView entry={entry} heading={{ failureId: publishedId ?? c.targetFailureId }} />
         </section>
-        <div className="stack">
-          <section className="stack-tight" aria-labelledby="reviews-h" data-testid="reviews">
-            <h2 id="reviews-h" className="section-title">
+        <div className="grid gap-4">
+          <section className="grid gap-2" aria-labelledby="reviews-h" data-testid="reviews">
+            <h2 id="reviews-h" className="text-[15px] font-[650]">
               Reviews
             </h2>
             {d.reviews.length === 0 ? (
-              <p className="muted">No review yet.</p>
+              <p className="text-muted">No review yet.</p>
             ) : (
               <ol className="reviews">
                 {d.reviews.map((r) => (
                   <li key={r.id} className={`review review-${r.verdict}`} data-testid="review" data-verdict={r.verdict}>
                     <div className="comment-head">
-                      <span className="strong">{r.reviewerName}</span> <span>{VERDICT_WORDS[r.verdict]}</span>
-                      <span className="muted small">{formatUtc(r.createdAt)}</span>
+                      <span className="font-semibold">{r.reviewerName}</span> <span>{VERDICT_WORDS[r.verdict]}</span>
+                      <span className="text-muted text-sm">{formatUtc(r.createdAt)}</span>
                     </div>
                     <p className="comment-body">{r.reason}</p>
                   </li>

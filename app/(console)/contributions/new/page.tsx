@@ -9,6 +9,7 @@ import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { FAILURE_ID } from "@/lib/library/entry";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Propose a library entry" };
 export const dynamic = "force-dynamic";
@@ -17,27 +18,27 @@ export const dynamic = "force-dynamic";
 export default async function NewContributionPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await getPrincipal();
   if (!user) redirect("/login?callbackUrl=/contributions/new");
-  if (!can(user, "library.contribute")) return <p className="notice">{describeMissingPermission(user, "library.contribute")}</p>;
+  if (!can(user, "library.contribute")) return <p className={ui.notice}>{describeMissingPermission(user, "library.contribute")}</p>;
   const sp = await searchParams;
   const editId = typeof sp.edit === "string" ? sp.edit.trim().toUpperCase() : "";
   const target = editId && FAILURE_ID.test(editId) ? await getEntry(getDb(), editId) : null;
   if (editId && !target) {
     return (
-      <div className="stack">
-        <h1 className="page-title">Propose an edit</h1>
-        <p className="error-box" role="alert" data-testid="edit-missing">
+      <div className="grid gap-4">
+        <h1 className="text-xl font-[650]">Propose an edit</h1>
+        <p className={ui.errorBox} role="alert" data-testid="edit-missing">
           There is no library entry {editId}, so there is nothing to edit. Check the id in the <Link href="/library">library</Link>, or <Link href="/contributions/new">propose a new entry</Link>.
         </p>
       </div>
     );
   }
   return (
-    <div className="stack">
-      <header className="page-head">
+    <div className="grid gap-4">
+      <header className="flex items-start justify-between gap-4">
         <div>
           <Breadcrumb trail={[{ href: "/contributions", label: "Contributions" }]}>{target ? `Edit ${target.failure_id}` : "New entry"}</Breadcrumb>
-          <h1 className="page-title">{target ? `Propose an edit of ${target.failure_id}: ${target.title}` : "Propose a new failure mode"}</h1>
-          <p className="muted">A reviewer (not you) approves it before it is published as a new library version. The title is optional: without one it is derived from the hidden reality.</p>
+          <h1 className="text-xl font-[650]">{target ? `Propose an edit of ${target.failure_id}: ${target.title}` : "Propose a new failure mode"}</h1>
+          <p className="text-muted">A reviewer (not you) approves it before it is published as a new library version. The title is optional: without one it is derived from the hidden reality.</p>
         </div>
       </header>
       <ContributionForm targetFailureId={target?.failure_id ?? null} initial={formFromEntry(target as unknown as Record<string, unknown> | null)} />

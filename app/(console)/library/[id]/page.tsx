@@ -10,6 +10,7 @@ import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { FAILURE_ID } from "@/lib/library/entry";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const dynamic = "force-dynamic";
 
@@ -22,47 +23,47 @@ export default async function LibraryEntryPage({ params }: { params: Promise<{ i
   const { id: raw } = await params;
   const user = await getPrincipal();
   if (!user) redirect(`/login?callbackUrl=/library/${encodeURIComponent(raw)}`);
-  if (!can(user, "library.view")) return <p className="notice">{describeMissingPermission(user, "library.view")}</p>;
+  if (!can(user, "library.view")) return <p className={ui.notice}>{describeMissingPermission(user, "library.view")}</p>;
   const id = decodeURIComponent(raw).toUpperCase();
   if (!FAILURE_ID.test(id)) notFound();
   const detail = await entryDetail(getDb(), id);
   if (!detail) notFound();
   const { entry } = detail;
   return (
-    <div className="stack">
+    <div className="grid gap-4">
       <Breadcrumb trail={[{ href: "/library", label: "Library" }]}><code>{entry.failure_id}</code></Breadcrumb>
-      <header className="page-head">
-        <div className="stack-tight">
+      <header className="flex items-start justify-between gap-4">
+        <div className="grid gap-2">
           <div className="mission-title-row">
-            <h1 className="page-title" data-testid="entry-title">
+            <h1 className="text-xl font-[650]" data-testid="entry-title">
               {entry.title}
             </h1>
-            <code className="muted" data-testid="entry-id">
+            <code className="text-muted" data-testid="entry-id">
               {entry.failure_id}
             </code>
             {entry.deprecated ? (
-              <span className="badge tone-neutral" data-testid="entry-deprecated">
+              <span className={ui.badge("neutral")} data-testid="entry-deprecated">
                 Deprecated — not returned by queries
               </span>
             ) : null}
           </div>
         </div>
         {can(user, "library.contribute") ? (
-          <Link className="btn btn-secondary btn-sm" href={`/contributions/new?edit=${encodeURIComponent(entry.failure_id)}`} data-testid="propose-edit">
+          <Link className={ui.button("secondary", "sm")} href={`/contributions/new?edit=${encodeURIComponent(entry.failure_id)}`} data-testid="propose-edit">
             Propose an edit
           </Link>
         ) : null}
       </header>
       <EntryView entry={entry} revision={{ revision: entry.revision, libraryVersion: entry.libraryVersion }} />
-      <section className="stack-tight" aria-labelledby="matches-h">
-        <h2 id="matches-h" className="section-title">
+      <section className="grid gap-2" aria-labelledby="matches-h">
+        <h2 id="matches-h" className="text-[15px] font-[650]">
           Failures in missions that matched it {detail.matchCount ? <span className="count-pill">{detail.matchCount}</span> : null}
         </h2>
         <EntryMatches matches={detail.matches} total={detail.matchCount} />
       </section>
-      <section className="stack-tight" aria-labelledby="history-h">
-        <h2 id="history-h" className="section-title">
-          History <span className="muted small">({detail.history.length} revision{detail.history.length === 1 ? "" : "s"}, newest first)</span>
+      <section className="grid gap-2" aria-labelledby="history-h">
+        <h2 id="history-h" className="text-[15px] font-[650]">
+          History <span className="text-muted text-sm">({detail.history.length} revision{detail.history.length === 1 ? "" : "s"}, newest first)</span>
         </h2>
         <EntryHistory history={detail.history} />
       </section>

@@ -10,6 +10,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Library versions" };
 export const dynamic = "force-dynamic";
@@ -21,41 +22,41 @@ const SHOWN = 12;
 export default async function LibraryVersionsPage() {
   const user = await getPrincipal();
   if (!user) redirect("/login?callbackUrl=/library/versions");
-  if (!can(user, "library.view")) return <p className="notice">{describeMissingPermission(user, "library.view")}</p>;
+  if (!can(user, "library.view")) return <p className={ui.notice}>{describeMissingPermission(user, "library.view")}</p>;
   const versions = await listVersions(getDb());
   const current = versions[0]?.version ?? 0;
   const manage = can(user, "library.manage");
   const item = (c: { failureId: string; change: string; revision: number }) => (
     <li key={`${c.failureId}-${c.revision}`}>
       <span className={`badge tone-${CHANGE_TONE[c.change] ?? "neutral"}`}>{c.change}</span>{" "}
-      <Link className="link" href={`/library/${c.failureId}`}>
+      <Link className="text-link underline underline-offset-2" href={`/library/${c.failureId}`}>
         <code>{c.failureId}</code>
       </Link>{" "}
-      <span className="muted small">r{c.revision}</span>
+      <span className="text-muted text-sm">r{c.revision}</span>
     </li>
   );
   return (
-    <div className="stack">
+    <div className="grid gap-4">
       <Breadcrumb trail={[{ href: "/library", label: "Library" }]}>Versions</Breadcrumb>
-      <header className="page-head">
-        <div className="stack-tight">
-          <h1 className="page-title">Library versions</h1>
-          <p className="muted">
+      <header className="flex items-start justify-between gap-4">
+        <div className="grid gap-2">
+          <h1 className="text-xl font-[650]">Library versions</h1>
+          <p className="text-muted">
             Every change to the library is a numbered version with its changelog: approvals, imports, deprecations and rollbacks. A rollback is a new version too; history is never rewritten.
             {manage ? "" : " Rolling back needs the admin role."}
           </p>
         </div>
       </header>
       {versions.length > 0 ? <LibraryGrowthChart points={libraryGrowth(versions)} /> : null}
-      {versions.length === 0 ? <p className="empty">The library has no version yet: the seed loads the starter library as version 1.</p> : null}
+      {versions.length === 0 ? <p className={ui.empty}>The library has no version yet: the seed loads the starter library as version 1.</p> : null}
       <ol className="lib-versions" data-testid="library-versions">
         {versions.map((v) => (
-          <li key={v.version} id={`v${v.version}`} className="card lib-version" data-testid="library-version-row" data-version={v.version}>
+          <li key={v.version} id={`v${v.version}`} className={ui.cx(ui.card, "lib-version")} data-testid="library-version-row" data-version={v.version}>
             <div className="lib-version-head">
-              <h2 className="section-title">
-                Version {v.version} {v.version === current ? <span className="badge tone-success">Current</span> : null}
+              <h2 className="text-[15px] font-[650]">
+                Version {v.version} {v.version === current ? <span className={ui.badge("success")}>Current</span> : null}
               </h2>
-              <span className="muted small">
+              <span className="text-muted text-sm">
                 by <strong>{v.authorName}</strong>, <RelativeTime iso={v.createdAt} />
               </span>
               {manage && v.version < current ? (
@@ -70,7 +71,7 @@ export default async function LibraryVersionsPage() {
             <ul className="lib-changelog">{v.changelog.slice(0, SHOWN).map(item)}</ul>
             {v.changelog.length > SHOWN ? (
               <details>
-                <summary className="link small">{v.changelog.length - SHOWN} more changes</summary>
+                <summary className="text-link underline underline-offset-2 text-sm">{v.changelog.length - SHOWN} more changes</summary>
                 <ul className="lib-changelog">{v.changelog.slice(SHOWN).map(item)}</ul>
               </details>
             ) : null}

@@ -8,6 +8,7 @@ import { getPrincipal } from "@/server/auth";
 import { loadMissionDetail } from "@/server/read-models";
 import { loadDecider } from "@/db/queries/users";
 import { userActorId } from "@/db/queries/users";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Mission" };
 export const dynamic = "force-dynamic";
@@ -18,7 +19,7 @@ export default async function MissionPage({ params, searchParams }: { params: Pr
   const seq = Number((await searchParams).seq);
   const user = await getPrincipal();
   if (!user) redirect(`/login?callbackUrl=/missions/${encodeURIComponent(id)}`);
-  if (!can(user, "mission.view")) return <p className="notice">{describeMissingPermission(user, "mission.view")}</p>;
+  if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
   if (!idSchema.safeParse(id).success) notFound();
   const detail = await loadMissionDetail(getDb(), id);
   if (!detail) notFound();

@@ -9,6 +9,7 @@ import { formFromEntry } from "@/components/library-curation/form-model";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Edit contribution" };
 export const dynamic = "force-dynamic";
@@ -18,7 +19,7 @@ export default async function EditContributionPage({ params }: { params: Promise
   const { id } = await params;
   const user = await getPrincipal();
   if (!user) redirect(`/login?callbackUrl=/contributions/${id}/edit`);
-  if (!can(user, "library.contribute")) return <p className="notice">{describeMissingPermission(user, "library.contribute")}</p>;
+  if (!can(user, "library.contribute")) return <p className={ui.notice}>{describeMissingPermission(user, "library.contribute")}</p>;
   const me = userActorId(user.id);
   const d = await getContribution(getDb(), id, me);
   if (!d) notFound();
@@ -27,8 +28,8 @@ export default async function EditContributionPage({ params }: { params: Promise
   const editable = (c.authorId === me || pickUp) && ["draft", "pending", "changes_requested"].includes(c.status);
   const entry = c.entry as Record<string, unknown>;
   return (
-    <div className="stack">
-      <header className="page-head">
+    <div className="grid gap-4">
+      <header className="flex items-start justify-between gap-4">
         <div>
           <Breadcrumb
             trail={[
@@ -38,9 +39,9 @@ export default async function EditContributionPage({ params }: { params: Promise
           >
             Edit
           </Breadcrumb>
-          <h1 className="page-title">{pickUp ? "Complete this draft" : c.targetFailureId ? `Edit your proposal for ${c.targetFailureId}` : "Edit your contribution"}</h1>
+          <h1 className="text-xl font-[650]">{pickUp ? "Complete this draft" : c.targetFailureId ? `Edit your proposal for ${c.targetFailureId}` : "Edit your contribution"}</h1>
           {pickUp ? (
-            <p className="muted" data-testid="pickup-note">
+            <p className="text-muted" data-testid="pickup-note">
               Made by {c.authorName}
               {c.missionId ? (
                 <>
@@ -55,7 +56,7 @@ export default async function EditContributionPage({ params }: { params: Promise
       {editable ? (
         <ContributionForm contributionId={c.id} targetFailureId={c.targetFailureId} initial={formFromEntry(entry)} initialVariantOf={c.variantOf} initialDomain={(entry.domain as "physical" | "software" | undefined) ?? null} initialSummary={c.summary} />
       ) : (
-        <p className="notice" data-testid="not-editable">
+        <p className={ui.notice} data-testid="not-editable">
           {c.authorId !== me && !pickUp ? "Only its author can change this contribution; you can comment on it." : "This contribution can no longer be changed (it is approved, rejected or in review)."} <Link href={`/contributions/${c.id}`}>Back to it</Link>.
         </p>
       )}

@@ -1,0 +1,54 @@
+/**
+ * The console's shared looks, as Tailwind utilities in one place: buttons, badges, notices, results and
+ * form fields. Components compose these instead of repeating utility strings; colours are the theme's
+ * tokens (app/globals.css), so light and dark both read.
+ */
+
+/** Joins class names, skipping empty ones. */
+export const cx = (...parts: Array<string | false | null | undefined>) => parts.filter(Boolean).join(" ");
+
+// Each property is set by exactly one of base / variant / size (utilities of one property must not compete).
+const BUTTON_BASE =
+  "inline-flex cursor-pointer items-center justify-center gap-2 whitespace-nowrap rounded-md border font-[550] no-underline disabled:cursor-not-allowed disabled:opacity-60 [&_kbd]:rounded [&_kbd]:border [&_kbd]:border-current [&_kbd]:px-1 [&_kbd]:text-[11px] [&_kbd]:opacity-75";
+const BUTTON_VARIANT = {
+  primary: "border-transparent bg-accent text-accent-fg enabled:hover:brightness-110",
+  secondary: "border-border-strong bg-surface text-fg enabled:hover:bg-surface-2",
+  danger: "border-failed bg-surface text-failed enabled:hover:bg-failed-bg",
+  ghost: "border-border bg-transparent text-fg hover:bg-surface-2",
+  plain: "border-border-strong bg-surface text-fg enabled:hover:bg-surface-2",
+} as const;
+export type ButtonVariant = keyof typeof BUTTON_VARIANT;
+
+/** A button's classes: variant, and `sm` (compact) or `block` (full width). */
+export function button(variant: ButtonVariant = "secondary", ...mods: Array<"sm" | "block">): string {
+  return cx(BUTTON_BASE, BUTTON_VARIANT[variant], mods.includes("sm") ? "px-2 py-0.5 text-sm" : "min-h-8 px-3 py-1.5", mods.includes("block") && "w-full");
+}
+
+/** Status colours: text and background of a tone. */
+export const TONE = {
+  success: "text-success bg-success-bg",
+  partial: "text-partial bg-partial-bg",
+  failed: "text-failed bg-failed-bg",
+  running: "text-running bg-running-bg",
+  paused: "text-paused bg-paused-bg",
+  queued: "text-queued bg-queued-bg",
+  neutral: "text-neutral bg-neutral-bg",
+} as const;
+export type Tone = keyof typeof TONE;
+export const toneOf = (t: string): Tone => (t in TONE ? (t as Tone) : "neutral");
+
+/** The text colour alone of a tone (neutral is the body text). */
+export const TONE_TEXT: Record<Tone, string> = { success: "text-success", partial: "text-partial", failed: "text-failed", running: "text-running", paused: "text-paused", queued: "text-queued", neutral: "text-fg" };
+
+/** A pill with a status colour; `lg` for a page's main status. */
+export function badge(tone: string = "neutral", size?: "lg"): string {
+  return cx("inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border border-current font-semibold", TONE[toneOf(tone)], size === "lg" ? "px-2.5 py-0.5 text-[13.5px]" : "px-2 py-px text-xs");
+}
+
+export const notice = "m-0 rounded-md border border-dashed border-border-strong bg-surface-2 px-2.5 py-2";
+export const result = { ok: "m-0 rounded-md border border-success bg-success-bg px-2.5 py-2 text-fg", error: "m-0 rounded-md border border-failed bg-failed-bg px-2.5 py-2 text-fg" } as const;
+export const errorBox = "rounded-md border border-failed bg-failed-bg px-3.5 py-3 [&_p]:mb-1.5 [&_p]:mt-0";
+export const empty = "rounded-md border border-dashed border-border-strong bg-surface p-7 text-center";
+export const card = "rounded-md border border-border bg-surface shadow-card";
+export const field = "grid gap-1 [&_label]:text-[13px] [&_label]:font-[550]";
+export const banner = { warning: "rounded-md border border-paused bg-paused-bg px-3 py-2 text-[13.5px] text-fg", error: "rounded-md border border-failed bg-failed-bg px-3 py-2 text-[13.5px] text-fg" } as const;
