@@ -2,12 +2,22 @@ import type { Metadata } from "next";
 import { ActorLink } from "@/components/proposals/labels";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
+import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { listActorsWithCounts } from "@/db/queries/authority";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 
 export const metadata: Metadata = { title: "Actors" };
 export const dynamic = "force-dynamic";
+
+const COLUMNS: CellColumn[] = [
+  { id: "actor", header: "Actor", alwaysVisible: true, sortable: true },
+  { id: "kind", header: "Kind", sortable: true },
+  { id: "model", header: "Model", className: "small", sortable: true },
+  { id: "proposed", header: "Proposed", numeric: true, sortable: true },
+  { id: "rate", header: "Approval rate", numeric: true, sortable: true },
+  { id: "decided", header: "Decided", numeric: true, sortable: true },
+];
 
 /** FDR-N002: every actor, human, agent or system, with what it proposed and decided. */
 export default async function ActorsPage() {
@@ -23,45 +33,31 @@ export default async function ActorsPage() {
           <p className="muted">Everyone and everything that acts: people (console, CLI), model-driven agents and the system (worker, authority, diagnosis, health). Every event, proposal and decision names one.</p>
         </div>
       </header>
-      <div className="table-wrap">
-        <table className="table" data-testid="actors-table">
-          <thead>
-            <tr>
-              <th scope="col">Actor</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Model</th>
-              <th scope="col" className="num">
-                Proposed
-              </th>
-              <th scope="col" className="num">
-                Approval rate
-              </th>
-              <th scope="col" className="num">
-                Decided
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((a) => (
-              <tr key={a.id} data-testid="actor-row">
-                <td>
-                  <ActorLink id={a.id} name={a.name} />
-                  <div className="muted small">{a.id}</div>
-                </td>
-                <td>
-                  <span className="badge tone-neutral">{a.kind}</span>
-                </td>
-                <td className="small">{a.kind === "agent" ? `${String(a.meta.provider ?? "?")} / ${String(a.meta.model ?? "?")}` : "—"}</td>
-                <td className="num">{a.proposed}</td>
-                <td className="num" data-testid="actor-approval-rate" title={a.approvalRate === null ? "none of its proposals is decided yet" : `${a.approved} approved, ${a.rejected} rejected`}>
-                  {a.approvalRate === null ? "—" : `${Math.round(a.approvalRate * 100)}%`}
-                </td>
-                <td className="num">{a.decided}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <CellsTable
+        label="Actors"
+        testId="actors-table"
+        columns={COLUMNS}
+        empty="No actor has acted yet."
+        rows={rows.map((a) => ({
+          key: a.id,
+          attrs: { "data-testid": "actor-row" },
+          sort: { actor: a.name, rate: a.approvalRate, model: a.kind === "agent" ? `${String(a.meta.provider ?? "?")} / ${String(a.meta.model ?? "?")}` : null },
+          cellAttrs: { rate: { "data-testid": "actor-approval-rate", title: a.approvalRate === null ? "none of its proposals is decided yet" : `${a.approved} approved, ${a.rejected} rejected` } },
+          cells: {
+            actor: (
+              <>
+                <ActorLink id={a.id} name={a.name} />
+                <div className="muted small">{a.id}</div>
+              </>
+            ),
+            kind: <span className="badge tone-neutral">{a.kind}</span>,
+            model: a.kind === "agent" ? `${String(a.meta.provider ?? "?")} / ${String(a.meta.model ?? "?")}` : "—",
+            proposed: a.proposed,
+            rate: a.approvalRate === null ? "—" : `${Math.round(a.approvalRate * 100)}%`,
+            decided: a.decided,
+          },
+        }))}
+      />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { countContributionsByStatus, listContributions } from "@/db/queries/cont
 import { CONTRIBUTION_ORIGINS, CONTRIBUTION_STATUSES, type ContributionStatus } from "@/lib/library/contribution";
 import { userActorId } from "@/db/queries/users";
 import { ContributionStatusBadge, ORIGIN_LABELS, STATUS_LABELS } from "@/components/library-curation/status";
+import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { formatUtc } from "@/components/ui/format-utc";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
@@ -14,6 +15,15 @@ export const metadata: Metadata = { title: "Contributions" };
 export const dynamic = "force-dynamic";
 
 const pick = <T extends string>(v: string | string[] | undefined, allowed: readonly T[]): T | undefined => (typeof v === "string" && (allowed as readonly string[]).includes(v) ? (v as T) : undefined);
+
+const COLUMNS: CellColumn[] = [
+  { id: "proposal", header: "Proposal", className: "w-2/5", alwaysVisible: true, sortable: true },
+  { id: "kind", header: "Kind", sortable: true },
+  { id: "status", header: "Status", sortable: true },
+  { id: "origin", header: "Origin", sortable: true },
+  { id: "author", header: "Author", sortable: true },
+  { id: "updated", header: "Updated", className: "muted small", sortable: true },
+];
 
 /** The review queue: tabs by status, filters by origin and mine / all. */
 export default async function ContributionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -86,59 +96,55 @@ export default async function ContributionsPage({ searchParams }: { searchParams
         </span>
       </div>
 
-      {rows.length === 0 ? (
-        <p className="empty" data-testid="queue-empty">
-          No contribution {status ? `is ${STATUS_LABELS[status].toLowerCase()}` : "here"}
-          {mine ? " among yours" : ""}
-          {origin ? ` from ${ORIGIN_LABELS[origin].toLowerCase()}` : ""}.
-        </p>
-      ) : (
-        <div className="table-wrap">
-          <table className="table" data-testid="queue">
-            <thead>
-              <tr>
-                <th scope="col">Proposal</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Status</th>
-                <th scope="col">Origin</th>
-                <th scope="col">Author</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((c) => {
-                const e = c.entry as Record<string, unknown>;
-                return (
-                  <tr key={c.id} data-testid="queue-row" data-id={c.id} data-status={c.status}>
-                    <td className="wide">
-                      {/* No prefetch: a reviewer opening a pending contribution takes it into review. */}
-                      <Link prefetch={false} href={`/contributions/${c.id}`} className="strong">
-                        {(e.title as string) || (e.surface_symptom as string)?.slice(0, 80) || "Untitled draft"}
-                      </Link>
-                      {e.surface_symptom && e.title ? <div className="muted small clamp">{String(e.surface_symptom)}</div> : null}
-                    </td>
-                    <td>{c.kind === "edit" ? <>Edit of <code>{c.targetFailureId}</code></> : "New entry"}</td>
-                    <td>
-                      <ContributionStatusBadge status={c.status} />
-                    </td>
-                    <td>
-                      {ORIGIN_LABELS[c.origin] ?? c.origin}
-                      {c.missionId ? (
-                        <div className="small">
-                          <Link href={`/missions/${c.missionId}`}>mission {c.missionId.slice(0, 8)}</Link>
-                          {c.seq !== null ? `, event ${c.seq}` : ""}
-                        </div>
-                      ) : null}
-                    </td>
-                    <td>{c.authorName}</td>
-                    <td className="muted small">{formatUtc(c.updatedAt)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <CellsTable
+        label="Contributions"
+        testId="queue"
+        urlKey=""
+        empty={
+          <>
+            No contribution {status ? `is ${STATUS_LABELS[status].toLowerCase()}` : "here"}
+            {mine ? " among yours" : ""}
+            {origin ? ` from ${ORIGIN_LABELS[origin].toLowerCase()}` : ""}.
+          </>
+        }
+        emptyTestId="queue-empty"
+        columns={COLUMNS}
+        rows={rows.map((c) => {
+          const e = c.entry as Record<string, unknown>;
+          const title = (e.title as string) || (e.surface_symptom as string)?.slice(0, 80) || "Untitled draft";
+          return {
+            key: c.id,
+            attrs: { "data-testid": "queue-row", "data-id": c.id, "data-status": c.status },
+            sort: { proposal: title, kind: c.kind, status: c.status, origin: c.origin, updated: Date.parse(String(c.updatedAt)) },
+            cells: {
+              proposal: (
+                <>
+                  {/* No prefetch: a reviewer opening a pending contribution takes it into review. */}
+                  <Link prefetch={false} href={`/contributions/${c.id}`} className="strong">
+                    {title}
+                  </Link>
+                  {e.surface_symptom && e.title ? <div className="muted small clamp">{String(e.surface_symptom)}</div> : null}
+                </>
+              ),
+              kind: c.kind === "edit" ? <>Edit of <code>{c.targetFailureId}</code></> : "New entry",
+              status: <ContributionStatusBadge status={c.status} />,
+              origin: (
+                <>
+                  {ORIGIN_LABELS[c.origin] ?? c.origin}
+                  {c.missionId ? (
+                    <div className="small">
+                      <Link href={`/missions/${c.missionId}`}>mission {c.missionId.slice(0, 8)}</Link>
+                      {c.seq !== null ? `, event ${c.seq}` : ""}
+                    </div>
+                  ) : null}
+                </>
+              ),
+              author: c.authorName,
+              updated: formatUtc(c.updatedAt),
+            },
+          };
+        })}
+      />
     </div>
   );
 }

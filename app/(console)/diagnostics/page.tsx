@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
+import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { diagnosticsReport } from "@/db/queries/diagnostics";
 import { RecoveryPerDayChart } from "@/components/diagnosis/recovery-chart";
 import { successMetrics } from "@/lib/diagnosis/metrics";
@@ -25,6 +26,29 @@ const METRICS = [
   { key: "userInterventionRequired", label: "User intervention required", target: "< 30%", good: (v: number) => v < 0.3, fmt: "pct", help: "Diagnosed failures that ended at a gate for a person." },
   { key: "llmAgreement", label: "LLM proposals accepted", target: "—", good: () => true, fmt: "pct", help: "LLM diagnoses the evidence confirmed (only with an LLM configured). Root-cause accuracy on labelled failures: npm run bench:diagnosis." },
 ] as const;
+
+const BY_DAY_COLUMNS: CellColumn[] = [
+  { id: "day", header: "Day (UTC)", sortable: true },
+  { id: "diagnosed", header: "Diagnosed", sortable: true },
+  { id: "recovered", header: "Recovered", sortable: true },
+  { id: "failed", header: "Recovery failed", sortable: true },
+  { id: "gates", header: "Needed a person", sortable: true },
+];
+const BY_DEFINITION_COLUMNS: CellColumn[] = [
+  { id: "definition", header: "Definition", sortable: true },
+  { id: "diagnosed", header: "Diagnosed", sortable: true },
+  { id: "success", header: "Recovery success", sortable: true },
+  { id: "person", header: "Needed a person", sortable: true },
+];
+const BY_TYPE_COLUMNS: CellColumn[] = [
+  { id: "type", header: "Type", sortable: true },
+  { id: "count", header: "Failures", sortable: true },
+];
+const CORRECTION_COLUMNS: CellColumn[] = [
+  { id: "from", header: "The diagnosis said", sortable: true },
+  { id: "to", header: "Operators said", sortable: true },
+  { id: "count", header: "Times", numeric: true, sortable: true },
+];
 
 function format(v: number | null, fmt: "pct" | "num"): string {
   if (v === null) return "—";
@@ -100,77 +124,42 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
           <section aria-labelledby="by-day">
             <h2 id="by-day" className="section-title">Failures and recoveries per day</h2>
             <RecoveryPerDayChart byDay={report.byDay} />
-            <table className="table" data-testid="diagnostics-by-day">
-              <thead>
-                <tr>
-                  <th scope="col">Day (UTC)</th>
-                  <th scope="col">Diagnosed</th>
-                  <th scope="col">Recovered</th>
-                  <th scope="col">Recovery failed</th>
-                  <th scope="col">Needed a person</th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.byDay.map((d) => (
-                  <tr key={d.key}>
-                    <td>{d.key}</td>
-                    <td>{d.diagnosed}</td>
-                    <td>{d.recovered}</td>
-                    <td>{d.recoveryFailed}</td>
-                    <td>{d.gates}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <CellsTable
+              label="Failures and recoveries per day"
+              testId="diagnostics-by-day"
+              urlKey="day"
+              columns={BY_DAY_COLUMNS}
+              rows={report.byDay.map((d) => ({ key: d.key, cells: { day: d.key, diagnosed: d.diagnosed, recovered: d.recovered, failed: d.recoveryFailed, gates: d.gates } }))}
+            />
           </section>
 
           <div className="two-col">
             <section aria-labelledby="by-definition">
               <h2 id="by-definition" className="section-title">Per mission definition</h2>
-              <table className="table" data-testid="diagnostics-by-definition">
-                <thead>
-                  <tr>
-                    <th scope="col">Definition</th>
-                    <th scope="col">Diagnosed</th>
-                    <th scope="col">Recovery success</th>
-                    <th scope="col">Needed a person</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.byDefinition.map((d) => {
-                    const m = successMetrics(d);
-                    return (
-                      <tr key={d.key}>
-                        <td>
-                          <Link href={query({ definition: d.key })}>{d.key}</Link>
-                        </td>
-                        <td>{d.diagnosed}</td>
-                        <td>{format(m.recoverySuccessRate, "pct")}</td>
-                        <td>{format(m.userInterventionRequired, "pct")}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
+              <CellsTable
+                label="Per mission definition"
+                testId="diagnostics-by-definition"
+                urlKey="def"
+                columns={BY_DEFINITION_COLUMNS}
+                rows={report.byDefinition.map((d) => {
+                  const m = successMetrics(d);
+                  return {
+                    key: d.key,
+                    sort: { definition: d.key, success: m.recoverySuccessRate, person: m.userInterventionRequired },
+                    cells: { definition: <Link href={query({ definition: d.key })}>{d.key}</Link>, diagnosed: d.diagnosed, success: format(m.recoverySuccessRate, "pct"), person: format(m.userInterventionRequired, "pct") },
+                  };
+                })}
+              />
             </section>
             <section aria-labelledby="by-type">
               <h2 id="by-type" className="section-title">Error types</h2>
-              <table className="table" data-testid="diagnostics-by-type">
-                <thead>
-                  <tr>
-                    <th scope="col">Type</th>
-                    <th scope="col">Failures</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {report.byType.map((t) => (
-                    <tr key={t.type}>
-                      <td>{t.type.replaceAll("_", " ")}</td>
-                      <td>{t.count}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <CellsTable
+                label="Error types"
+                testId="diagnostics-by-type"
+                urlKey="type"
+                columns={BY_TYPE_COLUMNS}
+                rows={report.byType.map((t) => ({ key: t.type, cells: { type: t.type.replaceAll("_", " "), count: t.count } }))}
+              />
             </section>
           </div>
         </>
@@ -187,27 +176,13 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
           <AccuracyOverTime byDay={verdicts.byDay} />
         </div>
         {verdicts.corrections.length ? (
-          <table className="table" data-testid="diagnosis-corrections">
-            <caption className="sr-only">What operators corrected</caption>
-            <thead>
-              <tr>
-                <th scope="col">The diagnosis said</th>
-                <th scope="col">Operators said</th>
-                <th scope="col" className="num">
-                  Times
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {verdicts.corrections.map((c) => (
-                <tr key={`${c.from}-${c.to}`}>
-                  <td>{c.from.replaceAll("_", " ")}</td>
-                  <td>{c.to.replaceAll("_", " ")}</td>
-                  <td className="num">{c.count}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <CellsTable
+            label="What operators corrected"
+            testId="diagnosis-corrections"
+            urlKey="fix"
+            columns={CORRECTION_COLUMNS}
+            rows={verdicts.corrections.map((c) => ({ key: `${c.from}-${c.to}`, cells: { from: c.from.replaceAll("_", " "), to: c.to.replaceAll("_", " "), count: c.count } }))}
+          />
         ) : null}
       </section>
 

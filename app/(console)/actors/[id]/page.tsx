@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { getActorSummary, type ProposalListRow } from "@/db/queries/authority";
 import { FailuresOverTime } from "@/components/history/charts";
 import { actionLine } from "@/lib/views/state-render";
+import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { ProposalStatusBadge } from "@/components/ui/status";
 import { ActorLink, Decider } from "@/components/proposals/labels";
@@ -88,58 +89,55 @@ export default async function ActorPage({ params }: { params: Promise<{ id: stri
   );
 }
 
+const PROPOSAL_COLUMNS = (who: "decider" | "actor"): CellColumn[] => [
+  { id: "when", header: "When", sortable: true },
+  { id: "action", header: "Action", alwaysVisible: true, sortable: true },
+  { id: "decision", header: "Decision", sortable: true },
+  { id: "who", header: who === "decider" ? "Decided by" : "Proposed by", sortable: true },
+  { id: "why", header: "Why", className: "small" },
+];
+
 function ProposalTable({ title, rows, who }: { title: string; rows: ProposalListRow[]; who: "decider" | "actor" }) {
   if (!rows.length) return null;
   return (
     <section className="stack-tight">
       <h2 className="section-title">{title}</h2>
-      <div className="table-wrap">
-        <table className="table proposals-table">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Action</th>
-              <th scope="col">Decision</th>
-              <th scope="col">{who === "decider" ? "Decided by" : "Proposed by"}</th>
-              <th scope="col">Why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((p) => (
-              <tr key={p.id}>
-                <td>
-                  <RelativeTime iso={p.submittedAt} />
-                </td>
-                <td>
-                  <code>{actionLine(p.action)}</code>
-                  {p.decision?.modified ? (
-                    <div className="small">
-                      Ran with modified args: <code>{actionLine({ tool: p.action.tool, args: p.decision.modified.args })}</code>
-                    </div>
-                  ) : null}
+      <CellsTable
+        label={title}
+        urlKey={who === "decider" ? "proposed" : "decided"}
+        className="proposals-table"
+        columns={PROPOSAL_COLUMNS(who)}
+        rows={rows.map((p) => ({
+          key: p.id,
+          sort: { when: Date.parse(String(p.submittedAt)), action: actionLine(p.action), decision: p.status, who: who === "actor" ? p.actorName : (p.deciderName ?? null) },
+          cells: {
+            when: <RelativeTime iso={p.submittedAt} />,
+            action: (
+              <>
+                <code>{actionLine(p.action)}</code>
+                {p.decision?.modified ? (
                   <div className="small">
-                    <Link className="link" href={`/missions/${p.missionId}`}>
-                      Open its mission
-                    </Link>
+                    Ran with modified args: <code>{actionLine({ tool: p.action.tool, args: p.decision.modified.args })}</code>
                   </div>
-                </td>
-                <td>
-                  <ProposalStatusBadge status={p.status} />
-                  {p.decision?.failureReason ? <div className="small">{p.decision.failureReason}</div> : null}
-                </td>
-                <td>
-                  {who === "actor" ? (
-                    <ActorLink id={p.actorId} name={p.actorName} />
-                  ) : (
-                    <Decider decision={p.decision} nameOf={() => p.deciderName} />
-                  )}
-                </td>
-                <td className="small">{p.decision?.reason ?? ""}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                ) : null}
+                <div className="small">
+                  <Link className="link" href={`/missions/${p.missionId}`}>
+                    Open its mission
+                  </Link>
+                </div>
+              </>
+            ),
+            decision: (
+              <>
+                <ProposalStatusBadge status={p.status} />
+                {p.decision?.failureReason ? <div className="small">{p.decision.failureReason}</div> : null}
+              </>
+            ),
+            who: who === "actor" ? <ActorLink id={p.actorId} name={p.actorName} /> : <Decider decision={p.decision} nameOf={() => p.deciderName} />,
+            why: p.decision?.reason ?? "",
+          },
+        }))}
+      />
     </section>
   );
 }

@@ -3,12 +3,20 @@ import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getDefaultPolicy } from "@/db/queries/authority";
 import { PolicyEditor } from "@/components/authority/policy-editor";
+import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { describeMatchers } from "@/lib/authority/rules";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 
 export const metadata: Metadata = { title: "Authority policy" };
 export const dynamic = "force-dynamic";
+
+const RULE_COLUMNS: CellColumn[] = [
+  { id: "rule", header: "Rule" },
+  { id: "effect", header: "Effect" },
+  { id: "matches", header: "Matches", className: "small" },
+  { id: "reason", header: "Reason", className: "small" },
+];
 
 /** The admin's default authority policy (issue 14): the rules every proposal meets after its mission's own. */
 export default async function AuthorityPolicyPage() {
@@ -38,34 +46,23 @@ export default async function AuthorityPolicyPage() {
           In force: {policy.version === 0 ? "Faultline's built-in default" : `version ${policy.version}`}
         </h2>
         {policy.note ? <p className="muted small">{policy.note}</p> : null}
-        <div className="table-wrap">
-          <table className="table" data-testid="policy-rules">
-            <thead>
-              <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">Effect</th>
-                <th scope="col">Matches</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {policy.rules.map((r, i) => (
-                <tr key={r.id ?? i}>
-                  <td>
-                    <code>{r.id ?? `#${i + 1}`}</code>
-                  </td>
-                  <td>
-                    <span className={`badge ${r.effect === "deny" ? "tone-failed" : r.effect === "hold" ? "tone-paused" : "tone-success"}`}>{r.effect}</span>
-                  </td>
-                  <td className="small">
-                    {describeMatchers(r)}
-                  </td>
-                  <td className="small">{r.reason ?? ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <CellsTable
+          label="Rules in force, in the order they are met"
+          testId="policy-rules"
+          urlKey={null}
+          columnMenu={false}
+          columns={RULE_COLUMNS}
+          empty="No rules."
+          rows={policy.rules.map((r, i) => ({
+            key: r.id ?? String(i),
+            cells: {
+              rule: <code>{r.id ?? `#${i + 1}`}</code>,
+              effect: <span className={`badge ${r.effect === "deny" ? "tone-failed" : r.effect === "hold" ? "tone-paused" : "tone-success"}`}>{r.effect}</span>,
+              matches: describeMatchers(r),
+              reason: r.reason ?? "",
+            },
+          }))}
+        />
       </section>
       <PolicyEditor rules={policy.rules} />
     </div>
