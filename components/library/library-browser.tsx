@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { EntrySummary } from "@/db/queries/library-browse";
 import { CATEGORIES, RISK_LEVELS, SOURCES } from "@/lib/library/entry";
+import { CellsTable, type CellColumn } from "../ui/data-table";
 import { RiskBadge, SOURCE_LABEL, TagList } from "./badges";
 import { libraryHref, listParam, oneParam, type Params } from "./href";
 
@@ -137,70 +138,72 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
   );
 }
 
+const ENTRY_COLUMNS: CellColumn[] = [
+  { id: "id", header: "Id", className: "whitespace-nowrap" },
+  { id: "title", header: "Hypothesis", rowHeader: true, alwaysVisible: true },
+  { id: "category", header: "Category · source" },
+  { id: "risk", header: "Risk" },
+  { id: "symptom", header: "Surface symptom", className: "min-w-[220px] text-sm text-muted" },
+  { id: "tags", header: "Tags", className: "min-w-[150px]" },
+];
+
+/** The entries of this page (the server sorts and pages: the form's Sort and the pager keep it in the URL). */
 function EntriesTable({ params, result }: { params: Params; result: BrowseResult }) {
   const from = result.total ? (result.page - 1) * result.per + 1 : 0;
   const to = Math.min(result.total, result.page * result.per);
-  if (!result.total) {
-    return (
-      <p className="empty" data-testid="library-empty">
-        No entry matches these filters. Try fewer filters or other words — or, if you met this failure, <Link href="/contributions/new">propose an entry</Link>.
-      </p>
-    );
-  }
   return (
     <section className="stack-tight" aria-label="Entries">
-      <p className="muted small" data-testid="library-count" data-total={result.total}>
-        {from === to ? `Entry ${from}` : `Entries ${from}–${to}`} of {result.total}
-      </p>
-      <div className="table-wrap">
-        <table className="table" data-testid="library-table">
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Hypothesis</th>
-              <th scope="col">Category · source</th>
-              <th scope="col">Risk</th>
-              <th scope="col">Surface symptom</th>
-              <th scope="col">Tags</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.entries.map((e) => (
-              <tr key={e.failure_id} data-testid="library-row" data-id={e.failure_id}>
-                <td className="lib-id">
-                  <Link className="link" href={`/library/${e.failure_id}`}>
-                    <code>{e.failure_id}</code>
-                  </Link>
-                </td>
-                <th scope="row">
-                  <Link className="link" href={`/library/${e.failure_id}`}>
-                    {e.title}
-                  </Link>
-                  {e.deprecated ? (
-                    <>
-                      {" "}
-                      <span className="badge tone-neutral" data-testid="deprecated-badge">
-                        Deprecated
-                      </span>
-                    </>
-                  ) : null}
-                </th>
-                <td>
-                  <span data-testid="row-category">{e.category}</span>
-                  <div className="muted small">{SOURCE_LABEL[e.source] ?? e.source}</div>
-                </td>
-                <td>
-                  <RiskBadge risk={e.risk_level} />
-                </td>
-                <td className="lib-symptom">{e.surface_symptom}</td>
-                <td className="lib-tags-cell">
-                  <TagList tags={e.context_tags} max={3} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      {result.total ? (
+        <p className="muted small" data-testid="library-count" data-total={result.total}>
+          {from === to ? `Entry ${from}` : `Entries ${from}–${to}`} of {result.total}
+        </p>
+      ) : null}
+      <CellsTable
+        label="Library entries"
+        testId="library-table"
+        columns={ENTRY_COLUMNS}
+        empty={
+          <>
+            No entry matches these filters. Try fewer filters or other words — or, if you met this failure, <Link href="/contributions/new">propose an entry</Link>.
+          </>
+        }
+        emptyTestId="library-empty"
+        rows={result.entries.map((e) => ({
+          key: e.failure_id,
+          attrs: { "data-testid": "library-row", "data-id": e.failure_id },
+          cells: {
+            id: (
+              <Link className="link" href={`/library/${e.failure_id}`}>
+                <code>{e.failure_id}</code>
+              </Link>
+            ),
+            title: (
+              <>
+                <Link className="link" href={`/library/${e.failure_id}`}>
+                  {e.title}
+                </Link>
+                {e.deprecated ? (
+                  <>
+                    {" "}
+                    <span className="badge tone-neutral" data-testid="deprecated-badge">
+                      Deprecated
+                    </span>
+                  </>
+                ) : null}
+              </>
+            ),
+            category: (
+              <>
+                <span data-testid="row-category">{e.category}</span>
+                <div className="muted small">{SOURCE_LABEL[e.source] ?? e.source}</div>
+              </>
+            ),
+            risk: <RiskBadge risk={e.risk_level} />,
+            symptom: e.surface_symptom,
+            tags: <TagList tags={e.context_tags} max={3} />,
+          },
+        }))}
+      />
       {result.pages > 1 ? (
         <nav className="lib-pager" aria-label="Pages" data-testid="library-pager">
           {result.page > 1 ? (
