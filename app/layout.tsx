@@ -1,6 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
-import { THEME_SCRIPT } from "@/components/layout/theme-toggle";
+import { THEME_SCRIPT } from "@/components/layout/theme-script";
 import { Providers } from "@/components/providers";
 import "./globals.css";
 

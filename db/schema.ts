@@ -25,6 +25,8 @@ export const users = pgTable("users", {
   /** Sessions issued before this time are invalid (set by a password reset or a deactivation). */
   sessionsValidAfter: timestamp("sessions_valid_after", { withTimezone: true, mode: "string" }),
   mustChangePassword: boolean("must_change_password").notNull().default(false),
+  /** The console's theme for this person: follow the system, or always light or dark. */
+  theme: text("theme", { enum: ["system", "light", "dark"] }).notNull().default("system"),
 });
 export type User = typeof users.$inferSelect;
 

@@ -91,7 +91,7 @@ export async function refreshPrincipal(p: Principal | null, sessionStartMs: numb
   if (!p) return null;
   const user = await loadSessionUser(getDb(), p.id, sessionStartMs);
   if (!user) return null;
-  return { id: user.id, name: user.name, email: user.email, roles: parseRoles(user.roles), mustChangePassword: user.mustChangePassword };
+  return { id: user.id, name: user.name, email: user.email, roles: parseRoles(user.roles), mustChangePassword: user.mustChangePassword, theme: user.theme };
 }
 
 /**

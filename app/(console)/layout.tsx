@@ -7,6 +7,7 @@ import { can } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
 import { loadOpenGates } from "@/server/read-models";
 import { MustChangePasswordGate } from "@/components/admin/must-change-password";
+import { themeScript } from "@/components/layout/theme-script";
 
 export const dynamic = "force-dynamic";
 
@@ -16,10 +17,12 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   const gates = can(user, "gate.view") ? await loadOpenGates(getDb()) : [];
   return (
     <div className="shell">
+      {/* The person's saved theme, applied before the shell paints (this browser's choice may be another person's). */}
+      <script dangerouslySetInnerHTML={{ __html: themeScript(user.theme) }} />
       <a href="#main" className="skip-link">
         Skip to content
       </a>
-      <Sidebar user={{ name: user.name, email: user.email, roles: user.roles }} initialGates={gates} />
+      <Sidebar user={{ name: user.name, email: user.email, roles: user.roles, theme: user.theme }} initialGates={gates} />
       <main id="main" className="main" tabIndex={-1}>
         <HealthBanner />
         {/* An admin set this password (new user, temporary password): the person chooses their own first. */}

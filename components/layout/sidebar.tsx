@@ -11,13 +11,14 @@ import { ConnectionIndicator } from "../realtime/connection-indicator";
 import { useMissionsLive } from "../realtime/use-missions-live";
 import { ThemeToggle } from "./theme-toggle";
 import { Brand } from "@/components/ui/brand";
-import { can, type Role } from "@/lib/auth/roles";
+import { can, type Role, type ThemeChoice } from "@/lib/auth/roles";
 import * as ui from "@/components/ui/styles";
 
 export interface SidebarUser {
   name: string;
   email: string;
   roles: readonly Role[];
+  theme?: ThemeChoice;
 }
 
 export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGates: GateView[] }) {
@@ -85,7 +86,7 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
           </Link>
         </div>
         <div className="sidebar-actions">
-          <ThemeToggle />
+          <ThemeToggle saved={user.theme} signedIn />
           <button type="button" className={ui.button("ghost")} onClick={() => void signOut({ callbackUrl: "/login" })} data-testid="sign-out">
             Sign out
           </button>

@@ -364,3 +364,8 @@ export async function loadDecider(db: Executor, actorId: string): Promise<Decide
   if (!u || !u.active) return { actorId, roles: [], groups: [] };
   return { actorId, roles: u.roles, groups: u.groups };
 }
+
+/** The console theme a person chose (system, light, dark). */
+export async function setUserTheme(db: Executor, userId: string, theme: "system" | "light" | "dark"): Promise<void> {
+  await db.update(users).set({ theme }).where(eq(users.id, userId));
+}

@@ -71,7 +71,12 @@ export interface Principal {
   roles: readonly Role[];
   /** Set by an admin (a new user, a temporary password): the console sends them to /account/password first. */
   mustChangePassword?: boolean;
+  /** The console's theme they chose (system: follow the operating system). */
+  theme?: ThemeChoice;
 }
+
+export const THEME_CHOICES = ["system", "light", "dark"] as const;
+export type ThemeChoice = (typeof THEME_CHOICES)[number];
 
 /** The one authorization check, called wherever data is touched. */
 export function can(user: Pick<Principal, "roles"> | null | undefined, action: Action): boolean {

@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { createApiToken, revokeApiToken } from "@/db/queries/api-tokens";
-import { changeOwnPassword } from "@/db/queries/users";
+import { changeOwnPassword, setUserTheme } from "@/db/queries/users";
+import { THEME_CHOICES } from "@/lib/auth/roles";
 import { newPasswordSchema, newTokenSchema } from "@/lib/auth/user-admin";
 import { authedAction } from "@/server/safe-action";
 
@@ -22,4 +23,10 @@ export const createTokenAction = authedAction({ name: "createToken", permission:
 /** Revokes one of your own API tokens. */
 export const revokeTokenAction = authedAction({ name: "revokeToken", permission: "token.manage", input: z.object({ id: z.guid("must be a token id") }) }, async (input, { user, actor }) => {
   return revokeApiToken(getDb(), actor, { id: input.id, ownerId: user.id });
+});
+
+/** A person's theme (system, light or dark), kept with them so it follows them to any browser. */
+export const setThemeAction = authedAction({ name: "setTheme", permission: "account.manage", input: z.object({ theme: z.enum(THEME_CHOICES, { error: `must be one of ${THEME_CHOICES.join(", ")}` }) }) }, async (input, { user }) => {
+  await setUserTheme(getDb(), user.id, input.theme);
+  return { theme: input.theme };
 });
