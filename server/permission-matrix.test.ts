@@ -70,6 +70,7 @@ const id = UNKNOWN;
 const MUTATIONS: Mutation[] = [
   // Server actions.
   action("(console)/account/actions.ts", "changePasswordAction", "account.manage", { currentPassword: "wrong-password", newPassword: "another-password" }),
+  action("(console)/account/actions.ts", "setThemeAction", "account.manage", { theme: "system" }),
   action("(console)/account/actions.ts", "createTokenAction", "token.manage", { name: "matrix" }),
   action("(console)/account/actions.ts", "revokeTokenAction", "token.manage", { id }),
   action("(console)/admin/users/actions.ts", "createUserAction", "user.manage", { mode: "invite" }),
