@@ -103,7 +103,7 @@ function ProposalTable({ title, rows, who }: { title: string; rows: ProposalList
     <section className="stack-tight">
       <h2 className="section-title">{title}</h2>
       <CellsTable
-        label={title}
+        label={who === "decider" ? "Its proposals, newest first, with who decided each" : "Its decisions on others' proposals, newest first"}
         urlKey={who === "decider" ? "proposed" : "decided"}
         className="proposals-table"
         columns={PROPOSAL_COLUMNS(who)}
