@@ -32,19 +32,32 @@ import { startTemplateServer } from "../db/test-global-setup";
 
 interface LabelledQuery {
   id: string;
+  /** Which labelled set the query belongs to: `library` (bench/library-queries.jsonl) or `telemetry` (bench/library-telemetry.jsonl). */
+  set: "library" | "telemetry";
+  /** Telemetry set: the half of its source (`tuning` or `heldout`); the library set splits by odd/even id instead. */
+  half?: "tuning" | "heldout";
+  /** Telemetry set: the public page the report was derived from. */
+  source?: string;
   /** close / paraphrase: descriptive reports; terse: one-line tool output or a few words, as agents and robots send them. */
   kind: "close" | "paraphrase" | "terse" | "uncovered";
   query: { observed_symptom: string; object_class?: string; force_applied?: string; environmental_context?: string[] | string };
   expected: string[];
 }
 
-const { values: args } = parseArgs({ options: { fit: { type: "boolean" }, "no-scale": { type: "boolean" }, errors: { type: "boolean" } } });
+const { values: args } = parseArgs({ options: { fit: { type: "boolean" }, "no-scale": { type: "boolean" }, errors: { type: "boolean" }, set: { type: "string" } } });
 
-const queries: LabelledQuery[] = readFileSync(path.join(import.meta.dirname, "library-queries.jsonl"), "utf8")
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l));
-const isFit = (q: LabelledQuery) => Number(q.id.replace(/\D/g, "")) % 2 === 1;
+const SET_FILES = { library: "library-queries.jsonl", telemetry: "library-telemetry.jsonl" } as const;
+/** `--set library|telemetry` runs one labelled set; by default both run, reported separately. */
+const sets = (args.set ? [args.set] : Object.keys(SET_FILES)) as Array<keyof typeof SET_FILES>;
+for (const s of sets) if (!(s in SET_FILES)) throw new Error(`--set must be one of ${Object.keys(SET_FILES).join(", ")}`);
+const queries: LabelledQuery[] = sets.flatMap((set) =>
+  readFileSync(path.join(import.meta.dirname, SET_FILES[set]), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => ({ ...JSON.parse(l), set }) as LabelledQuery),
+);
+/** The fitting (tuning) half: odd ids of the library set; the telemetry set's tuning sources. */
+const isFit = (q: LabelledQuery) => (q.half ? q.half === "tuning" : Number(q.id.replace(/\D/g, "")) % 2 === 1);
 
 const pctl = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -76,7 +89,7 @@ async function main() {
   try {
     const starter = starterLibrary();
     await loadStarterLibrary(db, starter, "system:bench");
-    console.log(`Starter library: ${starter.length} entries; ${queries.length} labelled queries (fitting half = odd ids, evaluation half = even ids).`);
+    console.log(`Starter library: ${starter.length} entries; ${queries.length} labelled queries (${sets.join(" + ")}; library set: fitting half = odd ids, evaluation half = even ids; telemetry set: split by source into tuning and held-out).`);
 
     // Warm up (plans, caches).
     for (const q of queries.slice(0, 20)) await rankCandidates(db, q.query, { limit: 3 });
@@ -98,17 +111,23 @@ async function main() {
       console.log(`\nFitted on ${fit.length} queries:\nexport const CALIBRATION: Calibration = { bias: ${cal.bias.toFixed(3)}, weights: { ${ws(cal)} } };\nexport const ANSWER: Calibration = { bias: ${answerModel.bias.toFixed(3)}, weights: { ${ws(answerModel)} } };\nexport const ABSTAIN_BELOW = ${threshold.toFixed(2)};`);
     }
 
-    for (const [name, filter] of [
-      ["EVALUATION half (even ids)", (o: Outcome) => !isFit(o.q)],
-      ["FITTING half (odd ids)", (o: Outcome) => isFit(o.q)],
-      ["ALL", () => true],
-    ] as const) {
-      report(name, outcomes.filter(filter), cal, threshold);
+    for (const set of sets) {
+      const mine = outcomes.filter((o) => o.q.set === set);
+      const halves = set === "telemetry" ? ["HELD-OUT half (sources never tuned on)", "TUNING half"] : ["EVALUATION half (even ids)", "FITTING half (odd ids)"];
+      for (const [name, filter] of [
+        [halves[0], (o: Outcome) => !isFit(o.q)],
+        [halves[1], (o: Outcome) => isFit(o.q)],
+        ["ALL", () => true],
+      ] as const) {
+        report(`${set} set, ${name}`, mine.filter(filter), cal, threshold);
+      }
     }
     if (args.errors) {
       console.log("\nMisses (Hit@3) and wrong abstentions:");
       for (const o of outcomes) {
         const hit3 = inTop3(o);
+        // Held-out telemetry queries are never listed: looking at them would be tuning on them.
+        if (o.q.half === "heldout") continue;
         if (o.q.kind !== "uncovered" && !hit3) console.log(`  ${o.q.id} ${o.q.kind} expected ${o.q.expected} got ${o.ranked.slice(0, 3)} :: ${o.q.query.observed_symptom}`);
         if (o.q.kind !== "uncovered" && hit3 && answerScore(o) < threshold) console.log(`  ${o.q.id} ${o.q.kind} abstained (${answerScore(o).toFixed(2)}) although ${o.ranked.slice(0, 3)} holds it :: ${o.q.query.observed_symptom}`);
         if (o.q.kind === "uncovered" && answerScore(o) >= threshold) console.log(`  ${o.q.id} uncovered answered ${o.ranked[0]} ${answerScore(o).toFixed(2)} :: ${o.q.query.observed_symptom}`);
@@ -150,6 +169,7 @@ function report(name: string, os: Outcome[], cal: Calibration, threshold: number
   console.log("  kind         n    Hit@1  Hit@3  MRR    answered  served Hit@1  served Hit@3");
   for (const kind of COVERED) {
     const k = os.filter((o) => o.q.kind === kind);
+    if (!k.length) continue;
     let h1 = 0, h3 = 0, rr = 0, answered = 0, s1 = 0, s3 = 0;
     for (const o of k) {
       const r = o.ranked.findIndex((id) => o.q.expected.includes(id));
