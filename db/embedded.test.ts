@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -31,6 +32,21 @@ describe("the embedded PostgreSQL", () => {
     expect(again.owned).toBe(true);
     expect(await withConnection(again.url, async (sql) => [...(await sql`select v from kept`)])).toEqual([{ v: "still here" }]);
     await again.stop();
+  }, 120_000);
+
+  it("a server whose starter was killed (it could not stop it) is adopted by the next start, which then stops it", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "fl-embedded-"));
+    dirs.push(dataDir);
+    const first = await ensureDatabase({ dataDir });
+    expect(first.owned).toBe(true);
+    // The starter dies without stopping it: its pid in postgres.json names a process that is gone.
+    const gone = spawnSync(process.execPath, ["-e", "process.exit(0)"]).pid!;
+    const infoFile = path.join(dataDir, "postgres.json");
+    fs.writeFileSync(infoFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(infoFile, "utf8")), startedByPid: gone }));
+    const next = await ensureDatabase({ dataDir });
+    expect(next).toMatchObject({ url: first.url, owned: true });
+    await next.stop();
+    expect(await canConnect(first.url)).toBe(false);
   }, 120_000);
 
   it("uses DATABASE_URL when given and starts nothing", async () => {

@@ -41,13 +41,26 @@ export async function ensureDatabase(opts: { dataDir: string; databaseUrl?: stri
   try {
     const infoFile = path.join(opts.dataDir, "postgres.json");
     const existing = readInfo(infoFile);
-    if (existing && (await canConnect(urlOf(existing)))) {
-      return { url: urlOf(existing), owned: false, location: null, stop: async () => {} };
-    }
     const bins = await binaries();
     const runAs = postgresOsUser();
     const home = clusterHome(opts.dataDir, runAs);
     const pgDir = path.join(home, "pg");
+    const stopper = () => {
+      let stopped = false;
+      return async () => {
+        if (stopped) return;
+        stopped = true;
+        await run(bins.pg_ctl, ["stop", "-D", pgDir, "-m", "fast", "-w", "-t", "30"], runAs).catch((e) => log(`PostgreSQL stop: ${e}`));
+      };
+    };
+    if (existing && (await canConnect(urlOf(existing)))) {
+      // Its starter is alive: share it, the starter stops it. Its starter died (killed before it could
+      // stop it): adopt it, so that it is stopped with us instead of running on forever.
+      if (alive(existing.startedByPid)) return { url: urlOf(existing), owned: false, location: null, stop: async () => {} };
+      log(`Adopting the PostgreSQL server left running by process ${existing.startedByPid}, which is gone.`);
+      fs.writeFileSync(infoFile, JSON.stringify({ ...existing, startedByPid: process.pid }, null, 2), { mode: 0o600 });
+      return { url: urlOf(existing), owned: true, location: pgDir, stop: stopper() };
+    }
     const info: ServerInfo = existing ?? { port: 0, user: USER, password: randomBytes(18).toString("base64url"), database: DATABASE, startedByPid: process.pid };
     if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) {
       log(`Initialising PostgreSQL in ${pgDir} …`);
@@ -78,17 +91,7 @@ export async function ensureDatabase(opts: { dataDir: string; databaseUrl?: stri
     await run(bins.pg_ctl, ["start", "-D", pgDir, "-l", logFile, "-w", "-t", "60", "-o", `-p ${info.port} -h 127.0.0.1 -k ${pgDir} -c max_connections=200`], runAs);
     await ensureDatabaseExists(info);
     fs.writeFileSync(infoFile, JSON.stringify(info, null, 2), { mode: 0o600 });
-    let stopped = false;
-    return {
-      url: urlOf(info),
-      owned: true,
-      location: pgDir,
-      stop: async () => {
-        if (stopped) return;
-        stopped = true;
-        await run(bins.pg_ctl, ["stop", "-D", pgDir, "-m", "fast", "-w", "-t", "30"], runAs).catch((e) => log(`PostgreSQL stop: ${e}`));
-      },
-    };
+    return { url: urlOf(info), owned: true, location: pgDir, stop: stopper() };
   } finally {
     release();
   }

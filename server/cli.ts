@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { onLauncherGone } from "./launcher-watch";
 import { agentProviders } from "./orchestrator/agent-providers";
 import fs from "node:fs";
 import os from "node:os";
@@ -120,6 +121,7 @@ async function main(argv: string[]): Promise<number> {
         };
         process.once("SIGTERM", () => stop("SIGTERM"));
         process.once("SIGINT", () => stop("SIGINT"));
+        onLauncherGone(stop);
       });
       return 0;
     }

@@ -70,7 +70,8 @@ export async function runLauncher(): Promise<void> {
   let stopping = false;
   const children = new Set<ChildProcess>();
   const launch = (name: "web" | "worker", restarts = 0): void => {
-    const child = spawn(process.execPath, [BIN, name], { cwd: ROOT, stdio: "inherit", env: { ...childEnv, FAULTLINE_PROCESS: name } });
+    // The IPC channel lets the child notice when the launcher is gone, even after a SIGKILL (server/launcher-watch.ts).
+    const child = spawn(process.execPath, [BIN, name], { cwd: ROOT, stdio: ["inherit", "inherit", "inherit", "ipc"], env: { ...childEnv, FAULTLINE_PROCESS: name } });
     children.add(child);
     const startedAt = Date.now();
     child.on("exit", (code, signal) => {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { onLauncherGone } from "./launcher-watch";
 import { agentProviders } from "./orchestrator/agent-providers";
 import { createDb, type DbHandle } from "../db/client";
 import { env } from "../lib/env";
@@ -53,6 +54,7 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
     };
     process.once("SIGTERM", () => shutdown("SIGTERM"));
     process.once("SIGINT", () => shutdown("SIGINT"));
+    onLauncherGone(shutdown);
   });
   monitor.stop();
   await handle.close();
