@@ -138,6 +138,36 @@ function scriptPath(c: TemplateContext): string | undefined {
   return fromArgs ?? (c.f.path && /\.\w{1,5}$/.test(c.f.path) ? c.f.path : undefined);
 }
 
+/** Another binary that is on the allowlist and does the same job (refused or missing binaries). */
+const USE_ALLOWLISTED_BINARY: StrategyTemplate = {
+  strategy: "use_allowlisted_binary",
+  tools: ["shell"],
+  confidence: (c) => (equivalentsOf(c.f.binary).some((b) => c.f.allowedBinaries?.includes(b)) ? 0.85 : 0.5),
+  estimatedIterations: 2,
+  applies: (c) => c.cls.category === "binary_not_allowlisted",
+  describe: (c) => {
+    const alt = equivalentsOf(c.f.binary).find((b) => c.f.allowedBinaries?.includes(b));
+    return alt ? `Use the allowlisted '${alt}' instead of '${c.f.binary}'` : `Pick an allowlisted binary (${c.f.allowedBinaries?.join(", ") ?? "see the definition"}) that can do what '${c.f.binary ?? "the binary"}' was meant to do`;
+  },
+  steps: (c) => {
+    const alt = equivalentsOf(c.f.binary).find((b) => c.f.allowedBinaries?.includes(b)) ?? c.f.allowedBinaries?.[0] ?? "sh";
+    return [shellStep(`Check that '${alt}' works`, alt, ["--version"], `'${alt}' prints its version`), shellStep(`Redo the step with '${alt}'`, alt, [], "The step's goal is reached with an allowed binary")];
+  },
+};
+
+/** Fetch with Faultline's own http tool instead of a binary (curl, wget, git). */
+function useHttpTool(applies?: StrategyTemplate["applies"]): StrategyTemplate {
+  return {
+    strategy: "use_http_tool",
+    tools: ["http"],
+    confidence: (c) => (/curl|wget|git|fetch/.test(c.f.binary ?? c.input.failure.tool) ? 0.75 : 0.35),
+    estimatedIterations: 2,
+    ...(applies ? { applies } : {}),
+    describe: () => "Fetch what is needed with Faultline's http tool, which needs no binary",
+    steps: (c) => [httpStep("Download with the http tool", repoTarball(c)?.url ?? (typeof c.input.failure.args.url === "string" ? c.input.failure.args.url : "https://example.invalid/"), "GET", "A 2xx response with the content")],
+  };
+}
+
 /** The failed call described for a sentence: "shell command 'git clone …'", "HTTP GET …", "file read of 'x'". */
 export function describeCall(c: Pick<TemplateContext, "input" | "f">): string {
   const { f } = c;
@@ -210,29 +240,8 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
           return [shStep(`Run the equivalent command with the shell tool instead of '${c.input.failure.tool}'`, command, "Exit code 0 with the expected output")];
         },
       },
-      {
-        strategy: "use_allowlisted_binary",
-        tools: ["shell"],
-        confidence: (c) => (equivalentsOf(c.f.binary).some((b) => c.f.allowedBinaries?.includes(b)) ? 0.85 : 0.5),
-        estimatedIterations: 2,
-        applies: (c) => c.cls.category === "binary_not_allowlisted",
-        describe: (c) => {
-          const alt = equivalentsOf(c.f.binary).find((b) => c.f.allowedBinaries?.includes(b));
-          return alt ? `Use the allowlisted '${alt}' instead of '${c.f.binary}'` : `Pick an allowlisted binary (${c.f.allowedBinaries?.join(", ") ?? "see the definition"}) that can do what '${c.f.binary ?? "the binary"}' was meant to do`;
-        },
-        steps: (c) => {
-          const alt = equivalentsOf(c.f.binary).find((b) => c.f.allowedBinaries?.includes(b)) ?? c.f.allowedBinaries?.[0] ?? "sh";
-          return [shellStep(`Check that '${alt}' works`, alt, ["--version"], `'${alt}' prints its version`), shellStep(`Redo the step with '${alt}'`, alt, [], "The step's goal is reached with an allowed binary")];
-        },
-      },
-      {
-        strategy: "use_http_tool",
-        tools: ["http"],
-        confidence: (c) => (/curl|wget|git|fetch/.test(c.f.binary ?? c.input.failure.tool) ? 0.75 : 0.35),
-        estimatedIterations: 2,
-        describe: () => "Fetch what is needed with Faultline's http tool, which needs no binary",
-        steps: (c) => [httpStep("Download with the http tool", repoTarball(c)?.url ?? (typeof c.input.failure.args.url === "string" ? c.input.failure.args.url : "https://example.invalid/"), "GET", "A 2xx response with the content")],
-      },
+      USE_ALLOWLISTED_BINARY,
+      useHttpTool(),
       {
         strategy: "inspect_capabilities",
         tools: ["shell"],
@@ -347,30 +356,8 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
       askUser("allow_and_retry", (c) => (c.cls.category === "binary_not_allowlisted" ? 0.85 : 0.6), (c) =>
         c.cls.category === "binary_not_allowlisted" ? `Allow '${c.f.binary ?? "the binary"}' for this mission and retry?` : "Allow this action under the mission's policy and retry, or name a permitted alternative?",
       ),
-      {
-        strategy: "use_allowlisted_binary",
-        tools: ["shell"],
-        confidence: (c) => (equivalentsOf(c.f.binary).some((b) => c.f.allowedBinaries?.includes(b)) ? 0.85 : 0.5),
-        estimatedIterations: 2,
-        applies: (c) => c.cls.category === "binary_not_allowlisted",
-        describe: (c) => {
-          const alt = equivalentsOf(c.f.binary).find((b) => c.f.allowedBinaries?.includes(b));
-          return alt ? `Use the allowlisted '${alt}' instead of '${c.f.binary}'` : `Pick an allowlisted binary (${c.f.allowedBinaries?.join(", ") ?? "see the definition"}) that can do what '${c.f.binary ?? "the binary"}' was meant to do`;
-        },
-        steps: (c) => {
-          const alt = equivalentsOf(c.f.binary).find((b) => c.f.allowedBinaries?.includes(b)) ?? c.f.allowedBinaries?.[0] ?? "sh";
-          return [shellStep(`Check that '${alt}' works`, alt, ["--version"], `'${alt}' prints its version`), shellStep(`Redo the step with '${alt}'`, alt, [], "The step's goal is reached with an allowed binary")];
-        },
-      },
-      {
-        strategy: "use_http_tool",
-        tools: ["http"],
-        confidence: (c) => (/curl|wget|git|fetch/.test(c.f.binary ?? c.input.failure.tool) ? 0.75 : 0.35),
-        estimatedIterations: 2,
-        applies: (c) => c.cls.category === "binary_not_allowlisted",
-        describe: () => "Fetch what is needed with Faultline's http tool, which needs no binary",
-        steps: (c) => [httpStep("Download with the http tool", repoTarball(c)?.url ?? (typeof c.input.failure.args.url === "string" ? c.input.failure.args.url : "https://example.invalid/"), "GET", "A 2xx response with the content")],
-      },
+      USE_ALLOWLISTED_BINARY,
+      useHttpTool((c) => c.cls.category === "binary_not_allowlisted"),
       {
         strategy: "use_permitted_alternative",
         tools: ["shell"],
