@@ -238,12 +238,13 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         {sortable ? (
           <button
             type="button"
-            className="inline-flex cursor-pointer items-center gap-1 border-0 bg-transparent p-0 text-inherit uppercase tracking-[inherit] [font:inherit] hover:text-fg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus"
+            className="group relative cursor-pointer border-0 bg-transparent p-0 text-inherit uppercase tracking-[inherit] [font:inherit] hover:text-fg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-focus"
             onClick={(e) => (server ? server.onSort!(c.sortKey!) : col!.getToggleSortingHandler()?.(e))}
             data-testid={testId ? `${testId}-sort-${c.id}` : undefined}
           >
             {c.header}
-            <span aria-hidden="true" className={dir ? "" : "opacity-40"}>
+            {/* In the cell's padding, so an arrow never widens the column. */}
+            <span aria-hidden="true" className={`absolute top-1/2 left-full ml-0.5 -translate-y-1/2 text-[10px] ${dir ? "" : "opacity-40 group-hover:opacity-70"}`}>
               {dir === "asc" ? "▲" : dir === "desc" ? "▼" : "↕"}
             </span>
           </button>
@@ -257,7 +258,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const cell = (c: DataColumn<T>, r: T, first: boolean) => {
     const href = first ? rowHref?.(r) : undefined;
     const content = href ? (
-      <Link href={href} className="text-link underline underline-offset-2 font-semibold">
+      <Link href={href} className="font-semibold text-link no-underline hover:underline">
         {c.cell(r)}
       </Link>
     ) : (
@@ -289,7 +290,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
 
   const tableEl = (
     <table
-      className={`w-full border-separate border-spacing-0 text-[13.5px] max-[1100px]:text-[13px] [&_.link]:no-underline [&_.link:hover]:underline [&_td_time]:whitespace-nowrap [&_td_.muted]:whitespace-nowrap ${fixedLayout ? "table-fixed" : ""}`}
+      className={`w-full border-separate border-spacing-0 text-[13.5px] max-[1100px]:text-[13px] [&_.link]:no-underline [&_.link:hover]:underline [&_a.text-link]:no-underline [&_a.text-link:hover]:underline [&_td_time]:whitespace-nowrap [&_td_.muted]:whitespace-nowrap ${fixedLayout ? "table-fixed" : ""}`}
       style={minWidth ? { minWidth } : undefined}
       data-testid={testId}
       aria-rowcount={isVirtual ? (total ?? rows.length) + 1 : undefined}
