@@ -3,6 +3,7 @@ import type { LibraryConsultation, LibraryHypothesis, LibraryQuery } from "../..
 import type { MissionEvent } from "../../lib/mission/events";
 import type { Db, Executor, Tx } from "../client";
 import { libraryContributions, libraryMatches, libraryVersions } from "../schema";
+import { normalizeQuery } from "../../lib/library/normalize";
 import { queryLibrary } from "./library-query";
 
 /**
@@ -57,12 +58,14 @@ export async function writeLibraryProtocol(tx: Tx, list: readonly MissionEvent[]
         break;
       case "library.probe":
         if (e.payload.verdict !== "inconclusive") await setOutcome(tx, e.missionId, e.payload.hypothesesSeq, e.payload.failure_id, e.payload.verdict);
+        if (e.payload.verdict === "confirmed") await rememberConfirmed(tx, e.missionId, e.payload.hypothesesSeq, e.payload.failure_id, list);
         break;
       case "library.resolution":
         if (!e.payload.ok) await setOutcome(tx, e.missionId, e.payload.hypothesesSeq, e.payload.failure_id, "unresolved");
         break;
       case "library.resolved":
         await setOutcome(tx, e.missionId, e.payload.hypothesesSeq, e.payload.failure_id, e.payload.outcome);
+        if (e.payload.outcome === "resolved") await rememberConfirmed(tx, e.missionId, e.payload.hypothesesSeq, e.payload.failure_id, list);
         break;
       case "library.novel": {
         const d = e.payload.draft;
@@ -87,6 +90,31 @@ export async function writeLibraryProtocol(tx: Tx, list: readonly MissionEvent[]
       }
     }
   }
+}
+
+/**
+ * Learning from confirmed walks (issue 18): the report of the `library.hypotheses` event at `seq` (in
+ * this batch or already stored), confirmed as `failureId`, is kept with the lexemes of its normalised
+ * words (the words the ranking reads), so similar reports rank that entry higher. Idempotent.
+ */
+async function rememberConfirmed(tx: Tx, missionId: string, seq: number, failureId: string, batch: readonly MissionEvent[]): Promise<void> {
+  let query: LibraryQuery | undefined;
+  for (const b of batch) if (b.type === "library.hypotheses" && b.missionId === missionId && b.seq === seq) query = b.payload.query;
+  if (!query) {
+    const rows = (await tx.execute(sql`select payload->'query' as query from events where mission_id = ${missionId} and seq = ${seq} and type = 'library.hypotheses' limit 1`)) as unknown as Array<{ query: LibraryQuery | null }>;
+    query = rows[0]?.query ?? undefined;
+  }
+  if (!query?.observed_symptom) return;
+  await recordConfirmedReport(tx, { missionId, seq, failureId, query });
+}
+
+/** Stores one confirmed report (also used by tests and imports of operator confirmations). */
+export async function recordConfirmedReport(db: Executor, r: { missionId: string; seq: number; failureId: string; query: LibraryQuery }): Promise<void> {
+  const terms = normalizeQuery(r.query).terms.join(" ");
+  await db.execute(sql`
+    insert into library_confirmed_reports (mission_id, seq, failure_id, symptom, lexemes)
+    values (${r.missionId}, ${r.seq}, ${r.failureId}, ${r.query.observed_symptom.slice(0, 1000)}, tsvector_to_array(to_tsvector('english', ${terms})))
+    on conflict do nothing`);
 }
 
 async function setOutcome(tx: Tx, missionId: string, seq: number, failureId: string, outcome: string): Promise<void> {

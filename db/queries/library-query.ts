@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { LibraryEntry } from "../../lib/library/entry";
 import { contextTokens, normalizeQuery } from "../../lib/library/normalize";
+import { synonyms } from "../../lib/library/wordnet";
 import type { Db } from "../client";
 import type { LibraryEntryRow } from "../schema";
 import { rowToEntry } from "./library";
@@ -36,8 +37,14 @@ export interface ScoreWeights {
   tags: number;
   domain: number;
   cover: number;
+  /** Similarity to reports a walk confirmed as the entry (library_confirmed_reports), when at least LEARNED_MIN. */
+  learned: number;
 }
-export const DEFAULT_WEIGHTS: ScoreWeights = { trigram: 1.0, tags: 0.3, domain: 0.15, cover: 1.0 };
+export const DEFAULT_WEIGHTS: ScoreWeights = { trigram: 1.0, tags: 0.3, domain: 0.15, cover: 1.0, learned: 0.6 };
+/** A confirmed report counts for a new one when it holds at least this IDF share of the new report's concepts. */
+export const LEARNED_MIN = 0.5;
+/** WordNet senses consulted per part of speech for a report word that neither the rules nor the lexicon cover. */
+export const SYNONYM_SENSES = 2;
 
 /**
  * Two small logistic models over the candidate's score parts (CALIBRATION_FEATURES), both fitted by
@@ -66,9 +73,9 @@ export interface Calibration {
   bias: number;
   weights: Record<CalibrationFeature, number>;
 }
-export const CALIBRATION: Calibration = { bias: -7.593, weights: { raw: 4.323, margin: 8.071, cover: 5.958, coverA: -9.738, ecover: 6.289, unknown: 0.587, trigram: 8.317, tags: -0.729, object: 1.371, outcome: 1.652 } };
-export const ANSWER: Calibration = { bias: -6.267, weights: { raw: 5.054, margin: 0, cover: 8.014, coverA: -7.534, ecover: 2.774, unknown: 0.358, trigram: 8.031, tags: -1.55, object: 1.949, outcome: 0.277 } };
-export const ABSTAIN_BELOW = 0.62;
+export const CALIBRATION: Calibration = { bias: -6.394, weights: { raw: 3.807, margin: 10.117, cover: 3.370, coverA: -7.916, ecover: 9.004, unknown: -0.830, trigram: 5.065, tags: -0.331, object: 1.449, outcome: 1.007 } };
+export const ANSWER: Calibration = { bias: -5.735, weights: { raw: 3.051, margin: 0.000, cover: 7.698, coverA: -7.270, ecover: 7.977, unknown: -0.526, trigram: 7.270, tags: -0.539, object: 1.682, outcome: 0.406 } };
+export const ABSTAIN_BELOW = 0.56;
 
 export function calibrate(f: Record<CalibrationFeature, number>, c: Calibration = CALIBRATION): number {
   let z = c.bias;
@@ -95,6 +102,8 @@ export interface Candidate {
   /** The IDF share of the report's outcome concepts (what happened: stuck, fell, leaks…) the entry's title, symptom or reality names; 0.5 when the report names none. */
   outcome: number;
   s1: number;
+  /** IDF share of this report's concepts found in the most similar report a walk confirmed as this entry (0 below LEARNED_MIN). */
+  learned: number;
   unknown: number;
   ecover: number;
   object: number;
@@ -130,8 +139,12 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
   const norm = normalizeQuery(q);
   const tags = contextTokens(q.object_class, q.environmental_context);
   // Words are [a-z0-9]+ only; each carries the index of its concept.
-  const words = norm.concepts.flatMap((c) => c);
-  const cids = norm.concepts.flatMap((c, i) => c.map(() => i));
+  // A word no rule or lexicon line joined to others (a concept of its own) also brings its WordNet
+  // synonyms; the statement counts them only when the word itself is unknown to the library.
+  const syn = norm.concepts.flatMap((c, i) => (c.length === 1 && /^[a-z]{4,}$/.test(c[0]) ? synonyms(c[0], SYNONYM_SENSES).map((w) => [w, i] as const) : []));
+  const words = [...norm.concepts.flatMap((c) => c), ...syn.map(([w]) => w)];
+  const cids = [...norm.concepts.flatMap((c, i) => c.map(() => i)), ...syn.map(([, i]) => i)];
+  const synFlags = words.map((_, k) => (k >= words.length - syn.length ? 1 : 0));
   // The object the agent was handling, as words (kitchen_drawer → kitchen drawer).
   const objectWords = (q.object_class ?? "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
   const domain = norm.hints.physical && !norm.hints.software ? "phy" : norm.hints.software && !norm.hints.physical ? "sw" : "";
@@ -153,10 +166,16 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
                  tsvector_to_array(to_tsvector('english', ${objectWords})) as olex,
                  greatest(1, (select df from library_term_stats where lexeme = ''))::float8 as n
         ),
-        qw as (
-          select distinct w.cid, l.lexeme
-          from unnest(string_to_array(${words.join(" ")}::text, ' '), string_to_array(${cids.join(",")}::text, ',')::int[]) w(word, cid),
+        qw0 as (
+          select distinct w.cid, l.lexeme, w.syn = 1 as syn
+          from unnest(string_to_array(${words.join(" ")}::text, ' '), string_to_array(${cids.join(",")}::text, ',')::int[], string_to_array(${synFlags.join(",")}::text, ',')::int[]) w(word, cid, syn),
                unnest(tsvector_to_array(to_tsvector('english', w.word))) l(lexeme)
+        ),
+        qknown as (
+          select distinct qw0.cid from qw0 join library_term_stats st on st.lexeme = qw0.lexeme where not qw0.syn and st.df > 0
+        ),
+        qw as (
+          select distinct cid, lexeme from qw0 where not syn or cid not in (select cid from qknown)
         ),
         qt as (
           select x.lexeme, x.df, ln(1 + q.n / greatest(1, x.df)) as idf
@@ -179,10 +198,22 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
           select lexeme, idf from (select qt.*, sum(df) over (order by df, lexeme) as cum, row_number() over (order by df, lexeme) as rn from qt where df > 0) x
           where cum <= ${POSTINGS_BUDGET} or rn = 1
         ),
+        learned as (
+          select r.failure_id, max(
+              (select coalesce(sum(c.cidf), 0) from concepts c where exists (select 1 from qw where qw.cid = c.cid and qw.lexeme = any(r.lexemes)))::float8 / qsum.total
+            ) as sim
+          from library_confirmed_reports r, qsum
+          where r.lexemes && (select array_agg(lexeme) from qw)
+          group by r.failure_id
+        ),
         cand as (
-          select p.failure_id, sum(k.idf * p.weight) as s1
-          from picked k join library_terms p on p.lexeme = k.lexeme
-          group by p.failure_id order by s1 desc, p.failure_id collate "C" limit ${Math.max(RERANK, limit)}
+          select * from (
+            select p.failure_id, sum(k.idf * p.weight) as s1
+            from picked k join library_terms p on p.lexeme = k.lexeme
+            group by p.failure_id order by s1 desc, p.failure_id collate "C" limit ${Math.max(RERANK, limit)}
+          ) x
+          union
+          select l.failure_id, 0 from learned l where l.sim >= ${LEARNED_MIN} and not exists (select 1 from picked k join library_terms p on p.lexeme = k.lexeme where p.failure_id = l.failure_id)
         ),
         f1 as (
           select e.failure_id, e.title, e.surface_symptom, e.search,
@@ -201,24 +232,25 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
                  -- Software entries: Faultline's FM-SW series, or any entry with a machine-run probe or resolution
                  -- (ids alone cannot say: a document's PHYS-042 and MAT-017 are physical, and so is FM-PHY-0001).
                  when (${domain}::text = 'sw') = (e.failure_id like 'FM-SW-%' or e.probe_action is not null or e.resolution_action is not null) then 1 else 0 end::float8 as domain,
-            cand.s1::float8 as s1
+            cand.s1::float8 as s1,
+            coalesce((select l.sim from learned l where l.failure_id = e.failure_id and l.sim >= ${LEARNED_MIN}), 0)::float8 as learned
             ${opts.withRow ? sql`, to_jsonb(e) - 'search' as row` : sql``}
           from cand join library_entries e on e.failure_id = cand.failure_id, q, qsum
           where not e.deprecated
         ),
         f2 as (
-          select f1.*, ${w.cover}::float8 * f1.cover + ${w.tags}::float8 * f1.tags + ${w.domain}::float8 * f1.domain as pre
+          select f1.*, ${w.cover}::float8 * f1.cover + ${w.tags}::float8 * f1.tags + ${w.domain}::float8 * f1.domain + ${w.learned}::float8 * f1.learned as pre
           from f1 order by pre desc, f1.failure_id collate "C" limit ${Math.max(TRIGRAM_TOP, limit)}
         ),
         f3 as (
-          select f2.failure_id, f2.title, f2.search, f2.cover, f2.cover_a, f2.outcome, f2.tags, f2.domain, f2.s1, similarity(q.s, f2.surface_symptom)::float8 as trigram,
+          select f2.failure_id, f2.title, f2.search, f2.cover, f2.cover_a, f2.outcome, f2.tags, f2.domain, f2.s1, f2.learned, similarity(q.s, f2.surface_symptom)::float8 as trigram,
             f2.pre + ${w.trigram}::float8 * similarity(q.s, f2.surface_symptom) as raw
             ${opts.withRow ? sql`, f2.row` : sql``}
           from f2, q
           order by raw desc, f2.failure_id collate "C"
           limit ${limit}
         )
-        select f3.failure_id, f3.title, f3.cover, f3.cover_a, f3.outcome, f3.tags, f3.domain, f3.s1, f3.trigram, f3.raw, qsum.unknown,
+        select f3.failure_id, f3.title, f3.cover, f3.cover_a, f3.outcome, f3.tags, f3.domain, f3.s1, f3.learned, f3.trigram, f3.raw, qsum.unknown,
           (select coalesce(sum(ln(1 + q.n / greatest(1, st.df))) filter (where a.lexeme = any(qsum.lexemes)) / nullif(sum(ln(1 + q.n / greatest(1, st.df))), 0), 0)
              from (select u.lexeme from unnest(f3.search) u where 'A' = any(u.weights)) a join library_term_stats st on st.lexeme = a.lexeme)::float8 as ecover,
           coalesce((select count(*) from unnest(q.olex) o where o = any(tsvector_to_array(f3.search)))::float8 / nullif(cardinality(q.olex), 0), 0.5)::float8 as object

@@ -106,3 +106,30 @@ describe("library query normalisation", () => {
   });
 });
 
+
+describe("telemetry normalisation (issue 18)", () => {
+  const terms = (s: string) => normalizeQuery({ observed_symptom: s }).terms;
+  it("splits camelCase, snake_case and dotted identifiers and key=value pairs", () => {
+    expect(terms("gripperForceZ=12N")).toEqual(expect.arrayContaining(["gripper", "force"]));
+    expect(terms("arm.wrist_temp=81C")).toEqual(expect.arrayContaining(["wrist", "temperature", "hot"]));
+    // URLs and versions are still read as what they are.
+    expect(normalizeText("fetch https://legacy.partner.example/api failed")).not.toMatch(/legacy|partner/);
+  });
+  it("buckets readings into the words entries use", () => {
+    expect(terms("lid lift travel=0.0mm at 15N")).toEqual(expect.arrayContaining(["stuck", "immobile"]));
+    expect(terms("slider_pos 0.002 m")).toEqual(expect.arrayContaining(["2", "mm"]));
+    expect(terms("hinge effort 5N -> 25N")).toEqual(expect.arrayContaining(["resistance", "rises"]));
+    expect(terms("hold force 18, 17, 4 N")).toEqual(expect.arrayContaining(["sudden", "drop", "slip"]));
+    expect(terms("spindle current 1.1A -> 4.0A")).toEqual(expect.arrayContaining(["stall", "overload"]));
+    expect(terms("cellar rh: 91%")).toEqual(expect.arrayContaining(["humid", "moisture"]));
+    expect(terms("latch plate at -3 °C")).toEqual(expect.arrayContaining(["frost", "ice"]));
+    expect(terms("pump current 0.0 A")).toEqual(expect.arrayContaining(["power", "unpowered"]));
+    expect(terms("response 1500 ms")).toEqual(expect.arrayContaining(["1500", "ms", "2"]));
+    expect(terms("pressure 2 bar vs 6 bar setpoint")).toEqual(expect.arrayContaining(["expected", "usual"]));
+  });
+  it("keeps a reading and its bucket words one concept, numbers apart", () => {
+    const c = normalizeQuery({ observed_symptom: "room humidity 88 %" }).concepts;
+    expect(c.find((x) => x.includes("humid"))).toEqual(expect.arrayContaining(["humidity", "moisture"]));
+    expect(c).toContainEqual(["88"]);
+  });
+});

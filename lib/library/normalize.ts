@@ -14,6 +14,10 @@
  * symptom, cleaned, for trigram similarity against surface symptoms).
  */
 
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
 export interface NormalizedQuery {
   /** Distinct search words (letters/digits only), for an OR full-text query. */
   terms: string[];
@@ -25,6 +29,30 @@ export interface NormalizedQuery {
   hints: { physical: boolean; software: boolean };
   /** Per concept: whether it names what went wrong (an outcome: stuck, fell, leaks, overheats, flickers…), see OUTCOME_RULES. */
   outcome: boolean[];
+}
+
+/**
+ * The domain lexicon (lib/library/lexicon.tsv): trade words → the entries' words. Each line becomes one
+ * rule; its reported forms and the words it adds form one concept. An empty right-hand side drops the form.
+ */
+export const LEXICON_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "lexicon.tsv");
+export function parseLexicon(text: string): Array<[RegExp, string]> {
+  const rules: Array<[RegExp, string]> = [];
+  for (const raw of text.split("\n")) {
+    if (!raw.trim() || raw.trimStart().startsWith("#")) continue;
+    const [left, right = ""] = raw.split("\t");
+    const forms = left.split(" | ").map((f) => f.trim().toLowerCase()).filter(Boolean);
+    if (!forms.length) continue;
+    // Longest form first, so "ft sensor" wins over "ft"; word boundaries on both sides.
+    const alt = forms.sort((a, b) => b.length - a.length).map((f) => f.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&").replace(/ /g, "\\s+")).join("|");
+    const words = right.trim().toLowerCase();
+    rules.push([new RegExp(`(?<![a-z0-9])(?:${alt})(?![a-z0-9])`, "g"), words ? `$& ${words} ` : " "]);
+  }
+  return rules;
+}
+let lexicon: Array<[RegExp, string]> | undefined;
+function lexiconRules(): Array<[RegExp, string]> {
+  return (lexicon ??= parseLexicon(readFileSync(LEXICON_FILE, "utf8")));
 }
 
 /** Words too common in reports to help ranking (the english configuration drops its own stop words too). */
@@ -138,6 +166,61 @@ const ERROR_RULES: Array<[RegExp, string]> = [
   [/\bnpm\b|\bpip\b|package manager|\bapt(?:-get)?\b|\bdpkg\b/g, " package install "],
 ];
 
+/**
+ * Telemetry forms of units the UNIT_RULES do not read: key=value humidity ("rh=82%"), small travel in
+ * metres (a joint state of 0.001 m is 1 mm), milliseconds (also in seconds, as entries write times),
+ * currents.
+ */
+const TELEMETRY_UNIT_RULES: Array<[RegExp, string | ((...m: string[]) => string)]> = [
+  [/\b(?:rh|humidity|hygrometer|relative humidity)\s*[=:]?\s*(\d+(?:\.\d+)?)\s*%(?:\s*rh\b)?/g, " $1 % humidity rh "],
+  [/(?<![\d.])(0?\.\d+)\s*m\b(?![a-z])/g, (_m, v) => (Number(v) < 0.05 ? ` ${+(Number(v) * 1000).toFixed(1)} mm ` : ` ${v} m `)],
+  [/(\d+(?:\.\d+)?)\s*ms\b/g, (_m, v) => ` ${v} ms ${Math.max(1, Math.round(Number(v) / 1000))} s time `],
+  [/<\s*(\d+(?:\.\d+)?)\s*s\b/g, " within $1 s "],
+  [/(\d+(?:\.\d+)?)\s*ma\b/g, (_m, v) => ` ${+(Number(v) / 1000).toFixed(3)} a `],
+  [/(\d+(?:\.\d+)?)\s*(?:a|amps?|amperes?)\b(?![a-z])/g, (_m, v) => (Number(v) === 0 ? ` ${v} a current no power unpowered ` : ` ${v} a current `)],
+];
+
+/** A unit's quantity, for the trend rules. */
+const QUANTITY: Record<string, string> = { n: "force", nm: "torque", "n·m": "torque", "n m": "torque", a: "current", kpa: "pressure", mm: "displacement", "%": "percent" };
+const TREND_UNIT = "(n·m|n m|nm|n|a|kpa|mm|%)";
+/**
+ * Trends in a series of readings ("10N->38N", "12 -> 40 N", "8, 16, 24, 33 N"): a rise to at least 1.5×
+ * is named as the entries name it (force: resistance rises; current: a spike, stall, overload), a fall
+ * to half or less as a sudden drop (force: slip or release; current: power cut). The readings are kept.
+ */
+function trendWords(values: number[], unit: string): string {
+  const q = QUANTITY[unit] ?? "";
+  const first = values[0], last = values[values.length - 1];
+  const monotonicUp = values.every((v, i) => i === 0 || v >= values[i - 1]);
+  if (first >= 0 && last >= 1.5 * Math.max(first, 1e-9) && monotonicUp) {
+    if (q === "force") return " resistance rises smoothly force increasing ";
+    if (q === "torque") return " torque rises ";
+    if (q === "current") return " current spike stall overload ";
+    return ` ${q} rises `;
+  }
+  if (Math.abs(last) <= 0.5 * Math.abs(first)) {
+    if (q === "force") return " sudden drop releases slip ";
+    if (q === "torque") return " torque drops suddenly ";
+    if (q === "current") return " current drop ";
+    return ` ${q} drops `;
+  }
+  return "";
+}
+const TREND_RULES: Array<[RegExp, (...m: string[]) => string]> = [
+  [new RegExp(`(-?\\d+(?:\\.\\d+)?)\\s*${TREND_UNIT}?\\s*(?:->|→|=>|\\bto\\b)\\s*(-?\\d+(?:\\.\\d+)?)\\s*${TREND_UNIT}(?![a-z])`, "g"), (m, a, u1, b, u2) => `${m} ${(u1 ?? u2) === u2 || !u1 ? trendWords([Number(a), Number(b)], u2) : ""}`],
+  [new RegExp(`(\\d+(?:\\.\\d+)?(?:\\s*,\\s*\\d+(?:\\.\\d+)?){2,})\\s*${TREND_UNIT}(?![a-z])`, "g"), (m, list, u) => `${m} ${trendWords(list.split(/\s*,\s*/).map(Number), u)}`],
+];
+
+/**
+ * Humidity, temperature and comparison buckets, read from the normalised forms: the words entries use
+ * for a humid room, a hot or a freezing part, and a reading against its expected value.
+ */
+const BUCKET_RULES: Array<[RegExp, string | ((...m: string[]) => string)]> = [
+  [/(\d+(?:\.\d+)?) % humidity/g, (m, v) => (Number(v) >= 70 ? `${m} humid high humidity moisture ` : Number(v) <= 25 ? `${m} dry ` : m)],
+  [/(-|−)?(\d+(?:\.\d+)?) °c temperature/g, (m, sign, v) => (sign ? `${m} below freezing frost ice ` : Number(v) >= 60 ? `${m} hot overheating ` : m)],
+  [/\b(?:vs|versus|instead of|target|setpoint|set point|baseline|nominal|expected|calibrated|cal|usual|normally|reference)\b/g, "$& vs expected usual baseline target "],
+];
+
 const SOFTWARE_WORDS = /\b(?:exit|error|err|errno|enoent|eacces|eperm|eaddrinuse|econnrefused|enospc|emfile|etimedout|http|https|api|curl|npm|pip|python|node|git|bash|sh|shell|command|script|module|package|docker|container|ssl|certificate|token|server|port|dns|host|request|response|json|sql|database|stack|trace|traceback|build|deploy|install|fatal|timeout|proxy|sigkill|heap|file|directory|permission)\b|\b[1-5]\d\d\b/;
 const PHYSICAL_WORDS = /\b(?:force|torque|displacement|temperature|humidity|gripper|grip|pull|pulled|push|pushed|lift|lifted|drawer|door|lid|jar|bolt|nut|screw|window|handle|latch|hinge|wrist|arm|robot|stuck|immobile|rotation|slip|wood|wooden|metal|liquid|container|bottle|cabinet|valve)\b/;
 
@@ -157,6 +240,40 @@ function applyRules(s: string, rules: Array<[RegExp, string]>, link?: Link): str
   return s;
 }
 
+/** Applies rules whose replacement may be a function; `link` hears each replacement's words. */
+function applyFnRules(s: string, rules: Array<[RegExp, string | ((...m: string[]) => string)]>, link?: Link): string {
+  for (const [re, rep] of rules) {
+    s = s.replace(re, (...m: unknown[]) => {
+      const groups = m.slice(0, -2).filter((x) => typeof x === "string" || x === undefined) as string[];
+      const out = typeof rep === "function" ? rep(...groups) : rep.replace(/\$(&|\d)/g, (_, g: string) => (g === "&" ? groups[0] ?? "" : groups[Number(g)] ?? ""));
+      link?.(tokenize(out));
+      return out;
+    });
+  }
+  return s;
+}
+
+/**
+ * Identifiers as logs and topics write them: camelCase is split and kept whole too (roomHumidity →
+ * "roomhumidity room humidity", one concept), snake_case and dotted names get their parts beside them
+ * (joint_4.motor_temp → "joint_4.motor_temp joint 4 motor temp", see splitCompounds, after URLs and
+ * versions were named) so the rules below read them as words; key=value separates.
+ */
+export function splitIdentifiers(raw: string, link?: Link): string {
+  let s = raw.replace(/\b[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b/g, (w) => {
+    const parts = w.replace(/([a-z0-9])([A-Z])/g, "$1 $2");
+    link?.(tokenize(`${w} ${parts}`.toLowerCase()));
+    return `${w} ${parts}`;
+  });
+  return s;
+}
+
+/** snake_case and dotted names, after URLs, hosts and versions were named (lower-case text). */
+function splitCompounds(s: string): string {
+  s = s.replace(/\b(?=[a-z0-9]*[a-z])[a-z0-9]+(?:[_.][a-z0-9]+)+\b/g, (w) => (/^[\d.]+$/.test(w) || !/[_]|[a-z]\.[a-z]/.test(w) ? w : `${w} ${w.replace(/[_.]+/g, " ")}`));
+  return s.replace(/([a-z0-9])=(?=\S)/g, "$1 = ");
+}
+
 /** Lower case, plain quotes and dashes, contractions spelt out ("won't" → "will not"). */
 function clean(raw: string): string {
   return raw
@@ -173,10 +290,15 @@ function clean(raw: string): string {
 }
 
 export function normalizeText(raw: string, link?: Link): string {
-  let s = clean(raw);
+  let s = clean(splitIdentifiers(raw, link));
   s = applyRules(s, IDENTIFIER_RULES);
+  s = splitCompounds(s);
   s = applyRules(s, ERROR_RULES, link);
+  s = applyFnRules(s, TREND_RULES, link);
+  s = applyFnRules(s, TELEMETRY_UNIT_RULES, link);
+  s = applyRules(s, lexiconRules(), link);
   s = applyRules(s, UNIT_RULES, link);
+  s = applyFnRules(s, BUCKET_RULES, link);
   s = applyRules(s, MOVEMENT_RULES, link);
   s = applyRules(s, OUTCOME_RULES, link);
   return s.replace(/\s+/g, " ").trim();
