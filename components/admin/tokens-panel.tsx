@@ -9,6 +9,7 @@ import { DataTable, type DataColumn } from "../ui/data-table";
 import { IconBadge } from "../ui/status";
 import { RelativeTime } from "../ui/relative-time";
 import { FieldMessages, FormErrorBox, ShownOnce, toFormError, type FormError } from "./form-errors";
+import * as ui from "@/components/ui/styles";
 
 const STATE = {
   active: { icon: "✓", label: "Active", tone: "success" },
@@ -48,7 +49,7 @@ export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: 
           <>
             <IconBadge {...STATE[t.state]} testId="token-state" value={t.state} />
             {t.revokedAt ? (
-              <div className="muted small">
+              <div className="text-muted text-sm">
                 <RelativeTime iso={t.revokedAt} />
               </div>
             ) : null}
@@ -62,7 +63,7 @@ export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: 
         alwaysVisible: true,
         cell: (t) =>
           t.state === "active" ? (
-            <button type="button" className="btn btn-danger" disabled={pending} onClick={() => revoke(t.id)} data-testid="revoke-token" aria-label={`Revoke token ${t.name}`}>
+            <button type="button" className={ui.button("danger")} disabled={pending} onClick={() => revoke(t.id)} data-testid="revoke-token" aria-label={`Revoke token ${t.name}`}>
               Revoke
             </button>
           ) : null,
@@ -116,23 +117,23 @@ export function NewTokenForm() {
   }
 
   return (
-    <section className="card adm-panel stack-tight" aria-labelledby="new-token-title">
-      <h2 className="section-title" id="new-token-title">
+    <section className={ui.cx(ui.card, "adm-panel grid gap-2")} aria-labelledby="new-token-title">
+      <h2 className="text-[15px] font-[650]" id="new-token-title">
         New API token
       </h2>
       <form className="adm-grid" onSubmit={onSubmit} noValidate data-testid="new-token-form">
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor={ids.name}>Name (what uses it, e.g. ci-bot)</label>
           <input id={ids.name} name="name" type="text" autoComplete="off" aria-invalid={err?.fields.some((x) => x.path === "name") || undefined} aria-describedby={`${ids.e}-name`} />
           <FieldMessages id={`${ids.e}-name`} err={err} path="name" />
         </div>
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor={ids.days}>Expires after (days; empty: never)</label>
           <input id={ids.days} name="expiresInDays" type="text" inputMode="numeric" autoComplete="off" aria-invalid={err?.fields.some((x) => x.path === "expiresInDays") || undefined} aria-describedby={`${ids.e}-days`} />
           <FieldMessages id={`${ids.e}-days`} err={err} path="expiresInDays" />
         </div>
-        <div className="adm-grid-foot row">
-          <button type="submit" className="btn btn-primary" disabled={pending} data-testid="new-token-submit">
+        <div className="adm-grid-foot flex flex-wrap items-center gap-2">
+          <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="new-token-submit">
             {pending ? "Creating…" : "Create token"}
           </button>
         </div>

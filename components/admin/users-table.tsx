@@ -11,7 +11,7 @@ const COLUMNS: DataColumn<UserView>[] = [
   { id: "name", header: "Name", alwaysVisible: true, sortValue: (u) => u.name, cell: (u) => u.name },
   { id: "email", header: "Email", sortValue: (u) => u.email, cell: (u) => u.email },
   { id: "roles", header: "Roles", sortValue: (u) => u.roles.join(" "), cell: (u) => <RoleChips roles={u.roles} /> },
-  { id: "groups", header: "Groups", sortValue: (u) => u.groups.join(", ") || null, cell: (u) => (u.groups.length ? u.groups.join(", ") : <span className="muted">—</span>) },
+  { id: "groups", header: "Groups", sortValue: (u) => u.groups.join(", ") || null, cell: (u) => (u.groups.length ? u.groups.join(", ") : <span className="text-muted">—</span>) },
   { id: "status", header: "Status", sortValue: (u) => (u.active ? "active" : "deactivated"), cell: (u) => <UserStatusBadge user={u} /> },
   { id: "active", header: "Last activity", sortValue: (u) => time(u.lastActiveAt), cell: (u) => <RelativeTime iso={u.lastActiveAt} empty="never" /> },
   { id: "created", header: "Created", sortValue: (u) => time(u.createdAt), cell: (u) => <RelativeTime iso={u.createdAt} /> },

@@ -11,6 +11,7 @@ import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
 import { IconBadge } from "../ui/status";
 import { FieldMessages, FormErrorBox, ShownOnce, toFormError, type FormError } from "./form-errors";
+import * as ui from "@/components/ui/styles";
 
 export interface DeliveryRow {
   id: string;
@@ -71,7 +72,7 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
             {d.missionId ? (
               <>
                 {" "}
-                <a className="link small" href={`/missions/${d.missionId}`}>
+                <a className="text-link underline underline-offset-2 text-sm" href={`/missions/${d.missionId}`}>
                   mission
                 </a>
               </>
@@ -97,7 +98,7 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
           return (
             <>
               {attemptsLine(d.attempts)}
-              {last?.error ? <div className="muted">{last.error}</div> : null}
+              {last?.error ? <div className="text-muted">{last.error}</div> : null}
             </>
           );
         },
@@ -107,7 +108,7 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
         header: <span className="sr-only">Actions</span>,
         label: "Actions",
         cell: (d) => (
-          <button type="button" className="btn btn-secondary btn-small" disabled={pending} onClick={() => act(() => redeliverWebhookAction({ id: d.id }))}>
+          <button type="button" className={ui.button("secondary")} disabled={pending} onClick={() => act(() => redeliverWebhookAction({ id: d.id }))}>
             Redeliver
           </button>
         ),
@@ -119,31 +120,31 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
 
   return (
     <>
-      <section className="card adm-panel stack-tight" aria-labelledby="new-webhook-title">
-        <h2 className="section-title" id="new-webhook-title">
+      <section className={ui.cx(ui.card, "adm-panel grid gap-2")} aria-labelledby="new-webhook-title">
+        <h2 className="text-[15px] font-[650]" id="new-webhook-title">
           New subscription
         </h2>
-        <form className="stack-tight" onSubmit={onSubmit} noValidate data-testid="new-webhook-form">
-          <div className="field">
+        <form className="grid gap-2" onSubmit={onSubmit} noValidate data-testid="new-webhook-form">
+          <div className={ui.field}>
             <label htmlFor={ids.url}>URL (receives a POST per event)</label>
             <input id={ids.url} name="url" type="text" inputMode="url" autoComplete="off" placeholder="https://hooks.example.org/faultline" aria-invalid={err?.fields.some((x) => x.path === "url") || undefined} aria-describedby={`${ids.e}-url`} />
             <FieldMessages id={`${ids.e}-url`} err={err} path="url" />
           </div>
-          <fieldset className="field" aria-describedby={`${ids.e}-events`}>
+          <fieldset className={ui.field} aria-describedby={`${ids.e}-events`}>
             <legend>Events</legend>
             {WEBHOOK_EVENTS.map((ev) => (
-              <label key={ev} className="row">
-                <input type="checkbox" name="events" value={ev} defaultChecked={ev === "gate.opened" || ev === "proposal.pending"} /> <code>{ev}</code> <span className="muted small">{WEBHOOK_EVENT_DESCRIPTIONS[ev]}</span>
+              <label key={ev} className="flex flex-wrap items-center gap-2">
+                <input type="checkbox" name="events" value={ev} defaultChecked={ev === "gate.opened" || ev === "proposal.pending"} /> <code>{ev}</code> <span className="text-muted text-sm">{WEBHOOK_EVENT_DESCRIPTIONS[ev]}</span>
               </label>
             ))}
             <FieldMessages id={`${ids.e}-events`} err={err} path="events" />
           </fieldset>
-          <div className="field">
+          <div className={ui.field}>
             <label htmlFor={ids.desc}>Description (optional)</label>
             <input id={ids.desc} name="description" type="text" autoComplete="off" placeholder="ops pager" />
           </div>
-          <div className="row">
-            <button type="submit" className="btn btn-primary" disabled={pending} data-testid="new-webhook-submit">
+          <div className="flex flex-wrap items-center gap-2">
+            <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="new-webhook-submit">
               {pending ? "Subscribing…" : "Subscribe"}
             </button>
           </div>
@@ -153,29 +154,29 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
       </section>
 
       {subscriptions.length === 0 ? (
-        <p className="notice" data-testid="webhooks-empty">
+        <p className={ui.notice} data-testid="webhooks-empty">
           No subscriptions yet.
         </p>
       ) : (
         subscriptions.map((s) => (
-          <section key={s.id} className="card adm-panel stack-tight" data-testid="webhook" aria-label={`Webhook ${s.url}`}>
-            <div className="row">
-              <h2 className="section-title">
+          <section key={s.id} className={ui.cx(ui.card, "adm-panel grid gap-2")} data-testid="webhook" aria-label={`Webhook ${s.url}`}>
+            <div className="flex flex-wrap items-center gap-2">
+              <h2 className="text-[15px] font-[650]">
                 <code>{s.url}</code>
               </h2>
               <IconBadge icon={s.active ? "✓" : "‖"} label={s.active ? "Active" : "Paused"} tone={s.active ? "success" : "neutral"} testId="webhook-state" value={s.active ? "active" : "paused"} />
             </div>
-            <p className="small">
+            <p className="text-sm">
               {s.events.map((e) => (
                 <code key={e}>{e} </code>
               ))}
-              {s.description ? <span className="muted"> — {s.description}</span> : null}
+              {s.description ? <span className="text-muted"> — {s.description}</span> : null}
             </p>
-            <p className="small muted" data-testid="webhook-counts">
+            <p className="text-sm text-muted" data-testid="webhook-counts">
               {s.delivered} delivered, {s.pending} retrying, {s.gaveUp} given up
             </p>
-            <div className="row">
-              <button type="button" className="btn btn-secondary" disabled={pending} onClick={() => act(() => setWebhookActiveAction({ id: s.id, active: !s.active }))}>
+            <div className="flex flex-wrap items-center gap-2">
+              <button type="button" className={ui.button("secondary")} disabled={pending} onClick={() => act(() => setWebhookActiveAction({ id: s.id, active: !s.active }))}>
                 {s.active ? "Pause" : "Resume"}
               </button>
               <ConfirmButton disabled={pending} title="Delete this webhook?" question={`Deliveries to ${s.url} stop, and its delivery log is deleted with it.`} confirmLabel="Delete webhook" onConfirm={() => act(() => deleteWebhookAction({ id: s.id }))}>

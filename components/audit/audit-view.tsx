@@ -11,6 +11,7 @@ import { ExportLinks, FilterErrors, LoadMoreError, SearchRow, TimeRangeFields, u
 import { formatUtc } from "../ui/format-utc";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { keepTableView } from "../ui/data-table-url";
+import * as ui from "@/components/ui/styles";
 
 type Raw = Record<string, string>;
 
@@ -41,14 +42,14 @@ export function AuditView(props: { raw: Raw; actors: Array<{ id: string; name: s
   );
 
   return (
-    <div className="stack audit-view">
+    <div className="grid gap-4 audit-view">
       <FiltersBar key={query} raw={raw} actors={props.actors} go={go} errors={props.errors} />
-      <div className="row hist-toolbar">
+      <div className="flex flex-wrap items-center gap-2 hist-toolbar">
         {props.savedQueries}
         <ExportLinks path="/api/v1/audit/export" query={query} label="Export this view (recorded in the log):" testIdPrefix="audit-export" />
       </div>
       {pending ? (
-        <p className="muted" role="status">
+        <p className="text-muted" role="status">
           Loading the audit log for these filters…
         </p>
       ) : null}
@@ -66,13 +67,13 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
   const range = useTimeRange(raw);
   const anyFilter = AUDIT_FILTER_KEYS.some((k) => raw[k]);
   const input = (key: keyof typeof text, label: string, placeholder: string, list?: string) => (
-    <label className="field hist-field" htmlFor={`af-${key}`}>
+    <label className={ui.cx(ui.field, "hist-field")} htmlFor={`af-${key}`}>
       <span>{label}</span>
       <input id={`af-${key}`} type="text" value={text[key]} onChange={(e) => setText({ ...text, [key]: e.target.value })} placeholder={placeholder} maxLength={200} list={list} data-testid={`audit-filter-${key}`} />
     </label>
   );
   const select = (key: string, label: string, options: readonly string[], any = "Any") => (
-    <label className="field hist-field" htmlFor={`af-${key}`}>
+    <label className={ui.cx(ui.field, "hist-field")} htmlFor={`af-${key}`}>
       <span>{label}</span>
       <select id={`af-${key}`} value={raw[key] ?? ""} onChange={(e) => go({ [key]: e.target.value })} data-testid={`audit-filter-${key}`}>
         <option value="">{any}</option>
@@ -87,7 +88,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
 
   return (
     <form
-      className="card hist-filters"
+      className={ui.cx(ui.card, "hist-filters")}
       role="search"
       aria-label="Filter the audit log"
       data-testid="audit-filters"
@@ -122,7 +123,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
             </option>
           ))}
         </datalist>
-        <label className="field hist-field" htmlFor="af-action">
+        <label className={ui.cx(ui.field, "hist-field")} htmlFor="af-action">
           <span>Action</span>
           <select id="af-action" value={raw.action ?? ""} onChange={(e) => go({ action: e.target.value })} data-testid="audit-filter-action">
             <option value="">Any action</option>
@@ -143,7 +144,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
         {input("mission", "Mission id", "a mission's UUID")}
         {select("via", "Via", AUDIT_VIA)}
         {select("outcome", "Outcome", AUDIT_OUTCOMES)}
-        <TimeRangeFields idPrefix="af" range={range} go={go} className="field hist-field" testId="audit-filter-time" />
+        <TimeRangeFields idPrefix="af" range={range} go={go} className={ui.cx(ui.field, "hist-field")} testId="audit-filter-time" />
       </div>
       <FilterErrors errors={errors} testId="audit-filter-errors" />
     </form>
@@ -165,7 +166,7 @@ function AuditTable({ query, initial }: { query: string; initial: AuditInitial }
         alwaysVisible: true,
         width: 76,
         cell: (r) => (
-          <button type="button" className="btn btn-ghost btn-sm" aria-expanded={open?.id === r.id} aria-controls="audit-detail" aria-label={`Details of row ${r.id}`} onClick={() => setOpen(open?.id === r.id ? null : r)} data-testid="audit-row-details">
+          <button type="button" className={ui.button("ghost", "sm")} aria-expanded={open?.id === r.id} aria-controls="audit-detail" aria-label={`Details of row ${r.id}`} onClick={() => setOpen(open?.id === r.id ? null : r)} data-testid="audit-row-details">
             {open?.id === r.id ? "Hide" : "Details"}
           </button>
         ),
@@ -173,20 +174,20 @@ function AuditTable({ query, initial }: { query: string; initial: AuditInitial }
       { id: "at", header: "Time (UTC)", width: 140, cell: (r) => <span title={r.at}>{formatUtc(r.at).replace(" UTC", "")}</span> },
       { id: "who", header: "Who", minWidth: 80, cell: (r) => <span className="audit-clip" title={r.actorId}>{r.actorName}</span> },
       { id: "action", header: "Action", width: 146, cell: (r) => <code className="audit-action">{r.action}</code> },
-      { id: "target", header: "Target", minWidth: 80, cell: (r) => (r.targetType ? <span className="audit-clip small" title={`${r.targetType} ${r.targetId ?? ""}`}>{`${r.targetType} ${r.targetId ?? ""}`}</span> : <span className="muted">—</span>) },
+      { id: "target", header: "Target", minWidth: 80, cell: (r) => (r.targetType ? <span className="audit-clip text-sm" title={`${r.targetType} ${r.targetId ?? ""}`}>{`${r.targetType} ${r.targetId ?? ""}`}</span> : <span className="text-muted">—</span>) },
       { id: "summary", header: "Summary", minWidth: 160, cell: (r) => <span className="audit-clip" title={r.summary}>{r.summary}</span> },
       { id: "via", header: "Via", width: 44, cell: (r) => r.via },
-      { id: "ip", header: "From", width: 84, cell: (r) => (r.ip ? <span className="audit-clip small" title={r.ip}>{r.ip}</span> : <span className="muted">—</span>) },
+      { id: "ip", header: "From", width: 84, cell: (r) => (r.ip ? <span className="audit-clip text-sm" title={r.ip}>{r.ip}</span> : <span className="text-muted">—</span>) },
       { id: "outcome", header: "Outcome", width: 88, cell: (r) => <span className={r.outcome === "refused" ? "audit-refused" : "audit-ok"}>{r.outcome}</span> },
     ],
     [open],
   );
 
   return (
-    <section aria-labelledby="audit-table-title" className="stack-tight">
-      <h2 id="audit-table-title" className="section-title">
+    <section aria-labelledby="audit-table-title" className="grid gap-2">
+      <h2 id="audit-table-title" className="text-[15px] font-[650]">
         Actions{" "}
-        <span className="muted" data-testid="audit-count">
+        <span className="text-muted" data-testid="audit-count">
           ({initial.total.toLocaleString("en")})
         </span>
       </h2>
@@ -216,12 +217,12 @@ function AuditDetail({ entry: e, onClose }: { entry: AuditEntry; onClose: () => 
   const after = asRecord(e.after);
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   return (
-    <section id="audit-detail" className="card audit-detail stack-tight" aria-label={`Audit row ${e.id}`} data-testid="audit-detail">
-      <div className="row audit-detail-head">
-        <h3 className="section-title">
+    <section id="audit-detail" className={ui.cx(ui.card, "audit-detail grid gap-2")} aria-label={`Audit row ${e.id}`} data-testid="audit-detail">
+      <div className="flex flex-wrap items-center gap-2 audit-detail-head">
+        <h3 className="text-[15px] font-[650]">
           <code>{e.action}</code> · {formatUtc(e.at)}
         </h3>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={onClose}>
+        <button type="button" className={ui.button("ghost", "sm")} onClick={onClose}>
           Close
         </button>
       </div>
@@ -229,7 +230,7 @@ function AuditDetail({ entry: e, onClose }: { entry: AuditEntry; onClose: () => 
       <dl className="audit-facts">
         <dt>Who</dt>
         <dd>
-          {e.actorName} <code className="small">{e.actorId}</code>
+          {e.actorName} <code className="text-sm">{e.actorId}</code>
         </dd>
         <dt>Outcome</dt>
         <dd className={e.outcome === "refused" ? "audit-refused" : undefined}>{e.outcome}</dd>
@@ -237,13 +238,13 @@ function AuditDetail({ entry: e, onClose }: { entry: AuditEntry; onClose: () => 
         <dd>
           {e.via}
           {e.ip ? ` · ${e.ip}` : ""}
-          {e.userAgent ? <span className="muted small"> · {e.userAgent}</span> : null}
+          {e.userAgent ? <span className="text-muted text-sm"> · {e.userAgent}</span> : null}
         </dd>
         {e.targetType ? (
           <>
             <dt>Target</dt>
             <dd>
-              {e.targetType} <code className="small">{e.targetId}</code>
+              {e.targetType} <code className="text-sm">{e.targetId}</code>
             </dd>
           </>
         ) : null}
@@ -251,7 +252,7 @@ function AuditDetail({ entry: e, onClose }: { entry: AuditEntry; onClose: () => 
           <>
             <dt>Mission</dt>
             <dd>
-              <Link className="link" href={`/missions/${e.missionId}`}>
+              <Link className="text-link underline underline-offset-2" href={`/missions/${e.missionId}`}>
                 {e.missionId}
               </Link>
             </dd>
@@ -263,7 +264,7 @@ function AuditDetail({ entry: e, onClose }: { entry: AuditEntry; onClose: () => 
       {fields.length ? (
         <DiffTable before={before} after={after} labels={Object.fromEntries(fields.map((f) => [f, f]))} caption="Field by field: the state before and after this action" columns={["Before", "After"]} />
       ) : (
-        <p className="muted small">Nothing changed state (no before/after recorded for this action).</p>
+        <p className="text-muted text-sm">Nothing changed state (no before/after recorded for this action).</p>
       )}
     </section>
   );

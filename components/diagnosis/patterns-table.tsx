@@ -7,6 +7,7 @@ import { useMemo, useState, useTransition } from "react";
 import { deletePatternAction, updatePatternAction } from "@/app/(console)/patterns/actions";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
+import * as ui from "@/components/ui/styles";
 
 export interface PatternRowView {
   id: string;
@@ -47,7 +48,7 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
         cell: (p) => (
           <>
             <code>{p.when}</code>
-            <div className="muted small">{p.errorType.replaceAll("_", " ")}</div>
+            <div className="text-muted text-sm">{p.errorType.replaceAll("_", " ")}</div>
           </>
         ),
       },
@@ -88,11 +89,11 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
               alwaysVisible: true,
               cell: (p: PatternRowView) => (
                 <div className="row-actions">
-                  <button type="button" className="btn btn-sm" disabled={pending} onClick={() => act(() => updatePatternAction({ id: p.id, enabled: !p.enabled }), `Pattern ${p.when} → ${p.then} ${p.enabled ? "disabled" : "enabled"}.`)}>
+                  <button type="button" className={ui.button("plain", "sm")} disabled={pending} onClick={() => act(() => updatePatternAction({ id: p.id, enabled: !p.enabled }), `Pattern ${p.when} → ${p.then} ${p.enabled ? "disabled" : "enabled"}.`)}>
                     {p.enabled ? "Disable" : "Enable"}
                   </button>
                   <ConfirmButton
-                    className="btn btn-sm btn-danger"
+                    className={ui.button("danger", "sm")}
                     disabled={pending}
                     title="Delete this learned pattern?"
                     question={`"${p.when} → ${p.then}" and its ${p.successes + p.failures} recorded outcomes are deleted. Later recoveries start a new record.`}
@@ -114,13 +115,13 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
     <>
       <div aria-live="polite" role="status">
         {message?.ok ? (
-          <p className="result result-ok" data-testid="pattern-result">
+          <p className={ui.result.ok} data-testid="pattern-result">
             ✓ {message.text}
           </p>
         ) : null}
       </div>
       {message && !message.ok ? (
-        <p className="result result-error" role="alert" data-testid="pattern-error">
+        <p className={ui.result.error} role="alert" data-testid="pattern-error">
           ✕ {message.text}
         </p>
       ) : null}

@@ -4,6 +4,7 @@ import { formatDuration } from "@/lib/mission/gate-policy";
 import { CellsTable, type CellColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
 import { DecisionTimeChart, GovernanceDailyChart } from "./daily-chart";
+import * as ui from "@/components/ui/styles";
 
 const RISK_TONE: Record<string, string> = { Low: "success", Medium: "partial", High: "failed", "Requires-Oversight": "paused" };
 
@@ -16,9 +17,9 @@ function formatMetric(m: Metric, v: number | null): string {
 
 /** The trend of a metric against the previous period, in words and colour (better / worse / same). */
 function Trend({ m }: { m: Metric }) {
-  if (m.value === null || m.previous === null) return <span className="muted small">no earlier data</span>;
+  if (m.value === null || m.previous === null) return <span className="text-muted text-sm">no earlier data</span>;
   const diff = m.value - m.previous;
-  if (Math.abs(diff) < 1e-9) return <span className="muted small">same as the period before</span>;
+  if (Math.abs(diff) < 1e-9) return <span className="text-muted text-sm">same as the period before</span>;
   const better = diff > 0 === m.higherIsBetter;
   const pct = m.previous !== 0 ? ` (${diff > 0 ? "+" : ""}${Math.round((100 * diff) / Math.abs(m.previous))} %)` : "";
   return (
@@ -52,8 +53,8 @@ export function RiskMapView({ map }: { map: RiskMap }) {
   const count = (c: string, r: string) => map.library.find((x) => x.category === c && x.risk === r)?.entries ?? 0;
   const total = map.library.reduce((n, x) => n + x.entries, 0);
   return (
-    <section className="stack" aria-labelledby="gov-map" id="map">
-      <h2 className="section-title" id="gov-map">
+    <section className="grid gap-4" aria-labelledby="gov-map" id="map">
+      <h2 className="text-[15px] font-[650]" id="gov-map">
         Map: the risks the system knows
       </h2>
       <CellsTable
@@ -73,11 +74,11 @@ export function RiskMapView({ map }: { map: RiskMap }) {
                 return [
                   r,
                   n ? (
-                    <Link className="link" href={`/library?category=${encodeURIComponent(c)}&risk=${encodeURIComponent(r)}`} aria-label={`${n} ${c} entries at risk ${r}`}>
+                    <Link className="text-link underline underline-offset-2" href={`/library?category=${encodeURIComponent(c)}&risk=${encodeURIComponent(r)}`} aria-label={`${n} ${c} entries at risk ${r}`}>
                       {n}
                     </Link>
                   ) : (
-                    <span className="muted">0</span>
+                    <span className="text-muted">0</span>
                   ),
                 ];
               }),
@@ -103,21 +104,21 @@ export function RiskMapView({ map }: { map: RiskMap }) {
           cells: {
             definition: (
               <>
-                <Link className="link" href={`/history?definition=${encodeURIComponent(d.definition)}`}>
+                <Link className="text-link underline underline-offset-2" href={`/history?definition=${encodeURIComponent(d.definition)}`}>
                   {d.definition}
                 </Link>
-                {d.libraryConsulted ? null : <div className="muted small">library not consulted</div>}
+                {d.libraryConsulted ? null : <div className="text-muted text-sm">library not consulted</div>}
               </>
             ),
-            steps: d.highRiskSteps.length ? d.highRiskSteps.join("; ") : <span className="muted">none</span>,
+            steps: d.highRiskSteps.length ? d.highRiskSteps.join("; ") : <span className="text-muted">none</span>,
             matched: d.oversightMatched.length ? (
               d.oversightMatched.map((id) => (
-                <Link key={id} className="link gov-id" href={`/library/${id}`}>
+                <Link key={id} className="text-link underline underline-offset-2 gov-id" href={`/library/${id}`}>
                   <code>{id}</code>
                 </Link>
               ))
             ) : (
-              <span className="muted">none</span>
+              <span className="text-muted">none</span>
             ),
             possible: d.oversightPossible.length ? (
               <details>
@@ -125,15 +126,15 @@ export function RiskMapView({ map }: { map: RiskMap }) {
                   {d.oversightPossible.length} entr{d.oversightPossible.length === 1 ? "y" : "ies"}
                 </summary>
                 {d.oversightPossible.map((id) => (
-                  <Link key={id} className="link gov-id" href={`/library/${id}`}>
+                  <Link key={id} className="text-link underline underline-offset-2 gov-id" href={`/library/${id}`}>
                     <code>{id}</code>
                   </Link>
                 ))}
               </details>
             ) : (
-              <span className="muted">none</span>
+              <span className="text-muted">none</span>
             ),
-            policies: d.policies.length ? d.policies.join("; ") : <span className="muted" title="No gate policy applies: operators and admins decide, one decision, no timeout">default</span>,
+            policies: d.policies.length ? d.policies.join("; ") : <span className="text-muted" title="No gate policy applies: operators and admins decide, one decision, no timeout">default</span>,
             missions: d.missions,
           },
         }))}
@@ -145,17 +146,17 @@ export function RiskMapView({ map }: { map: RiskMap }) {
 /** MEASURE: failure and recovery metrics with their trend, and a per-day chart. */
 export function MeasuresView({ measures }: { measures: Measures }) {
   return (
-    <section className="stack" aria-labelledby="gov-measure" id="measure">
-      <h2 className="section-title" id="gov-measure">
+    <section className="grid gap-4" aria-labelledby="gov-measure" id="measure">
+      <h2 className="text-[15px] font-[650]" id="gov-measure">
         Measure: how failure and recovery are going
       </h2>
-      <p className="muted">
+      <p className="text-muted">
         The last {measures.periodDays} days against the {measures.periodDays} days before. Details and filters: <Link href="/history">Failure history</Link>.
       </p>
       <ul className="gov-metrics" data-testid="gov-metrics">
         {measures.metrics.map((m) => (
-          <li key={m.key} className="card gov-metric" data-metric={m.key}>
-            <span className="muted small">{m.label}</span>
+          <li key={m.key} className={ui.cx(ui.card, "gov-metric")} data-metric={m.key}>
+            <span className="text-muted text-sm">{m.label}</span>
             <strong className="gov-metric-value">{formatMetric(m, m.value)}</strong>
             <Trend m={m} />
           </li>
@@ -173,8 +174,8 @@ export function MeasuresView({ measures }: { measures: Measures }) {
 export function ManageViewSection({ manage }: { manage: ManageView }) {
   const onDuty = manage.deciders.filter((d) => d.onDuty);
   return (
-    <section className="stack" aria-labelledby="gov-manage" id="manage">
-      <h2 className="section-title" id="gov-manage">
+    <section className="grid gap-4" aria-labelledby="gov-manage" id="manage">
+      <h2 className="text-[15px] font-[650]" id="gov-manage">
         Manage: what needs a decision now
       </h2>
       <CellsTable
@@ -193,21 +194,21 @@ export function ManageViewSection({ manage }: { manage: ManageView }) {
             mission: g.missionName,
             gate: (
               <>
-                <span className="badge tone-neutral">{g.kind}</span> {g.agent}: {g.what}
+                <span className={ui.badge("neutral")}>{g.kind}</span> {g.agent}: {g.what}
               </>
             ),
             age: formatDuration(g.ageMs),
-            deadline: g.deadlineAt ? <RelativeTime iso={g.deadlineAt} /> : <span className="muted">no timeout</span>,
-            status: g.overdue ? <span className="badge tone-failed">Overdue</span> : <span className="badge tone-paused">Waiting</span>,
+            deadline: g.deadlineAt ? <RelativeTime iso={g.deadlineAt} /> : <span className="text-muted">no timeout</span>,
+            status: g.overdue ? <span className={ui.badge("failed")}>Overdue</span> : <span className={ui.badge("paused")}>Waiting</span>,
           },
         }))}
       />
       <div className="gov-two">
-        <div className="card gov-panel" data-testid="gov-unresolved">
-          <h3 className="section-title">Unresolved failures</h3>
+        <div className={ui.cx(ui.card, "gov-panel")} data-testid="gov-unresolved">
+          <h3 className="text-[15px] font-[650]">Unresolved failures</h3>
           <p>
             <strong className="gov-metric-value">{manage.unresolved.total}</strong> unresolved
-            {manage.unresolved.critical ? <span className="tone-text-failed">, {manage.unresolved.critical} critical</span> : null}
+            {manage.unresolved.critical ? <span className="text-failed">, {manage.unresolved.critical} critical</span> : null}
             {manage.unresolved.oldestAt ? (
               <>
                 ; the oldest since <RelativeTime iso={manage.unresolved.oldestAt} />
@@ -215,16 +216,16 @@ export function ManageViewSection({ manage }: { manage: ManageView }) {
             ) : null}
             .
           </p>
-          {manage.unresolved.byLevel.length ? <p className="muted small">{manage.unresolved.byLevel.map((l) => `${l.n} ${l.level}`).join(" · ")}</p> : null}
-          <Link className="btn btn-secondary btn-sm" href="/history?resolved=unresolved">
+          {manage.unresolved.byLevel.length ? <p className="text-muted text-sm">{manage.unresolved.byLevel.map((l) => `${l.n} ${l.level}`).join(" · ")}</p> : null}
+          <Link className={ui.button("secondary", "sm")} href="/history?resolved=unresolved">
             See them in the failure history
           </Link>
         </div>
-        <div className="card gov-panel" data-testid="gov-on-duty">
-          <h3 className="section-title">Who is on duty</h3>
-          <p className="muted small">People who may decide gates, active in the console in the last {formatDuration(manage.onDutyMs)} (FAULTLINE_ON_DUTY_MS). A gate policy may narrow who decides a given gate.</p>
+        <div className={ui.cx(ui.card, "gov-panel")} data-testid="gov-on-duty">
+          <h3 className="text-[15px] font-[650]">Who is on duty</h3>
+          <p className="text-muted text-sm">People who may decide gates, active in the console in the last {formatDuration(manage.onDutyMs)} (FAULTLINE_ON_DUTY_MS). A gate policy may narrow who decides a given gate.</p>
           {onDuty.length === 0 ? (
-            <p className="tone-text-failed" data-testid="gov-nobody-on-duty">
+            <p className="text-failed" data-testid="gov-nobody-on-duty">
               Nobody who can decide gates is active right now{manage.openGates.length ? `, and ${manage.openGates.length} gate${manage.openGates.length === 1 ? " waits" : "s wait"}` : ""}.
             </p>
           ) : null}
@@ -232,7 +233,7 @@ export function ManageViewSection({ manage }: { manage: ManageView }) {
             {manage.deciders.map((d) => (
               <li key={d.id} data-on-duty={d.onDuty ? "true" : "false"}>
                 <span className={`badge tone-${d.onDuty ? "success" : "neutral"}`}>{d.onDuty ? "On duty" : "Away"}</span> <strong>{d.name}</strong>{" "}
-                <span className="muted small">
+                <span className="text-muted text-sm">
                   {d.roles.join(", ")}
                   {d.groups.length ? ` · ${d.groups.join(", ")}` : ""} · {d.lastActiveAt ? <RelativeTime iso={d.lastActiveAt} /> : "never signed in"}
                 </span>

@@ -9,6 +9,7 @@ import { formatUtc } from "../ui/format-utc";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { keepTableView } from "../ui/data-table-url";
 import { durationText } from "./charts";
+import * as ui from "@/components/ui/styles";
 
 type Raw = Record<string, string>;
 
@@ -47,14 +48,14 @@ export function HistoryView(props: { raw: Raw; facets: HistoryFacets; initial: H
   );
 
   return (
-    <div className="stack">
+    <div className="grid gap-4">
       <FiltersBar key={query} raw={raw} facets={facets} go={go} errors={errors} />
-      <div className="row hist-toolbar">
+      <div className="flex flex-wrap items-center gap-2 hist-toolbar">
         {props.savedQueries}
         <ExportLinks path="/api/v1/failures/export" query={query} label="Export this view:" testIdPrefix="export" />
       </div>
       {pending ? (
-        <p className="muted" role="status" data-testid="history-loading">
+        <p className="text-muted" role="status" data-testid="history-loading">
           Loading the failures for these filters…
         </p>
       ) : null}
@@ -74,7 +75,7 @@ function Select({ id, label, value, options, onChange, any = "Any" }: { id: stri
   // A value in the URL that is not among the facets (e.g. a mission id) is still shown.
   const all = value && !options.some((o) => o.value === value) ? [{ value, label: value }, ...options] : options;
   return (
-    <label className="field hist-field" htmlFor={id}>
+    <label className={ui.cx(ui.field, "hist-field")} htmlFor={id}>
       <span>{label}</span>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid={`filter-${id.replace("hf-", "")}`}>
         <option value="">{any}</option>
@@ -98,7 +99,7 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
 
   return (
     <form
-      className="card hist-filters"
+      className={ui.cx(ui.card, "hist-filters")}
       role="search"
       aria-label="Filter the failure history"
       data-testid="history-filters"
@@ -126,13 +127,13 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
       />
       <div className="hist-filter-grid">
         {raw.mission ? (
-          <label className="field hist-field">
+          <label className={ui.cx(ui.field, "hist-field")}>
             <span>Mission</span>
-            <span className="row">
-              <code className="small" title={raw.mission}>
+            <span className="flex flex-wrap items-center gap-2">
+              <code className="text-sm" title={raw.mission}>
                 {raw.mission.slice(0, 8)}…
               </code>
-              <button type="button" className="btn btn-ghost btn-sm" onClick={() => go({ mission: "" })} aria-label="Remove the mission filter">
+              <button type="button" className={ui.button("ghost", "sm")} onClick={() => go({ mission: "" })} aria-label="Remove the mission filter">
                 ✕
               </button>
             </span>
@@ -147,7 +148,7 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
         <Select id="hf-actor" label="Actor (recorded or started)" value={raw.actor ?? ""} options={facets.actors} onChange={set("actor")} any="Anyone" />
         <Select id="hf-decidedBy" label="Decided by" value={raw.decidedBy ?? ""} options={facets.deciders} onChange={set("decidedBy")} any="Anyone" />
         <Select id="hf-status" label="Resolution" value={raw.status ?? ""} options={[{ value: "unresolved", label: "Unresolved" }, { value: "resolved", label: "Resolved" }]} onChange={set("status")} any="All" />
-        <TimeRangeFields idPrefix="hf" range={range} go={go} className="field hist-field" testId="filter-time" />
+        <TimeRangeFields idPrefix="hf" range={range} go={go} className={ui.cx(ui.field, "hist-field")} testId="filter-time" />
       </div>
       <FilterErrors errors={errors} testId="filter-errors" />
     </form>
@@ -157,13 +158,13 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
 const COLUMNS: DataColumn<HistoryRow>[] = [
   { id: "time", header: "Time (UTC)", width: 150, sortKey: "time", cell: (r) => <span title={r.time}>{formatUtc(r.time).replace(" UTC", "")}</span> },
   { id: "mission", header: "Mission", width: 170, cell: (r) => <span title={r.missionId}>{r.definition ?? r.missionId.slice(0, 8)}</span> },
-  { id: "agent", header: "Agent", width: 110, cell: (r) => r.agent ?? <span className="muted">—</span> },
-  { id: "phase", header: "Phase / step", width: 150, cell: (r) => <span className="small">{[r.phase, r.step != null ? `step ${r.step + 1}` : null, r.attempt != null ? `try ${r.attempt}` : null].filter(Boolean).join(" · ") || "—"}</span> },
+  { id: "agent", header: "Agent", width: 110, cell: (r) => r.agent ?? <span className="text-muted">—</span> },
+  { id: "phase", header: "Phase / step", width: 150, cell: (r) => <span className="text-sm">{[r.phase, r.step != null ? `step ${r.step + 1}` : null, r.attempt != null ? `try ${r.attempt}` : null].filter(Boolean).join(" · ") || "—"}</span> },
   { id: "level", header: "Level", width: 104, cell: (r) => r.level },
   { id: "severity", header: "Severity", width: 84, cell: (r) => <span className={`hist-sev hist-sev-${r.severity}`}>{r.severity}</span> },
   { id: "type", header: "Error type", width: 150, cell: (r) => <code className="err-code">{r.errorType}</code> },
   { id: "what", header: "What", width: 400, cell: (r) => <span className="hist-what" title={[r.what, r.why, r.rootCause ? `Root cause: ${r.rootCause}` : null].filter(Boolean).join("\n")}>{r.what}</span> },
-  { id: "mode", header: "Failure mode", width: 130, cell: (r) => (r.failureMode ? <span title={r.failureModeTitle ?? undefined}>{r.failureMode}{r.failureModeConfirmed ? " ✓" : ""}</span> : <span className="muted">—</span>) },
+  { id: "mode", header: "Failure mode", width: 130, cell: (r) => (r.failureMode ? <span title={r.failureModeTitle ?? undefined}>{r.failureMode}{r.failureModeConfirmed ? " ✓" : ""}</span> : <span className="text-muted">—</span>) },
   {
     id: "resolution",
     header: "Resolution · by · after",
@@ -171,7 +172,7 @@ const COLUMNS: DataColumn<HistoryRow>[] = [
     sortKey: "resolution",
     cell: (r) =>
       r.resolvedAt ? (
-        <span className="small">
+        <span className="text-sm">
           {OUTCOME_LABELS[r.outcome]}
           {r.resolutionAction && OUTCOME_LABELS[r.outcome].toLowerCase() !== r.resolutionAction ? ` (${r.resolutionAction})` : ""} · {r.decidedByName ?? (r.decidedBy ? r.decidedBy : "automatic")} · {durationText(r.resolutionMs ?? 0)}
         </span>
@@ -189,10 +190,10 @@ function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; in
 
   const total = initial.total;
   return (
-    <section aria-labelledby="hist-table-title" className="stack-tight hist-table">
-      <h2 id="hist-table-title" className="section-title">
+    <section aria-labelledby="hist-table-title" className="grid gap-2 hist-table">
+      <h2 id="hist-table-title" className="text-[15px] font-[650]">
         Failures{" "}
-        <span className="muted" data-testid="history-count">
+        <span className="text-muted" data-testid="history-count">
           ({total.capped ? `${total.count.toLocaleString("en")}+` : total.count.toLocaleString("en")})
         </span>
       </h2>

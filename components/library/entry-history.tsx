@@ -53,14 +53,14 @@ export function EntryHistory({ history }: { history: EntryRevision[] }) {
                   </>
                 ) : null}
               </span>
-              <Link className="link small" href={`/library/versions#v${h.libraryVersion}`}>
+              <Link className="text-link underline underline-offset-2 text-sm" href={`/library/versions#v${h.libraryVersion}`}>
                 library version {h.libraryVersion}
               </Link>
               <span className="tl-time">
                 <RelativeTime iso={h.createdAt} />
               </span>
             </div>
-            {h.versionSummary ? <p className="muted small lib-summary">{h.versionSummary}</p> : null}
+            {h.versionSummary ? <p className="text-muted text-sm lib-summary">{h.versionSummary}</p> : null}
             {diff.length ? (
               <CellsTable
                 label={`Fields changed in revision ${h.revision}`}
@@ -87,7 +87,7 @@ const OUTCOME_TONE: Record<string, string> = { confirmed: "partial", resolved: "
 /** The failures in missions that matched this entry: mission, when, rank, score, outcome of the probe. */
 export function EntryMatches({ matches, total }: { matches: EntryMatch[]; total: number }) {
   return (
-    <div className="stack-tight">
+    <div className="grid gap-2">
       <CellsTable
         label="Failures in missions that matched this entry"
         testId="entry-matches"
@@ -104,12 +104,12 @@ export function EntryMatches({ matches, total }: { matches: EntryMatch[]; total:
             when: <RelativeTime iso={m.at} />,
             rank: m.rank,
             score: m.matchScore.toFixed(2),
-            outcome: m.outcome ? <span className={`badge tone-${OUTCOME_TONE[m.outcome] ?? "neutral"}`}>{m.outcome}</span> : <span className="muted">not probed</span>,
+            outcome: m.outcome ? <span className={`badge tone-${OUTCOME_TONE[m.outcome] ?? "neutral"}`}>{m.outcome}</span> : <span className="text-muted">not probed</span>,
           },
           sort: { when: Date.parse(m.at), score: m.matchScore, outcome: m.outcome ?? null },
         }))}
       />
-      {total > matches.length ? <p className="muted small lib-more">The latest {matches.length} of {total} matches.</p> : null}
+      {total > matches.length ? <p className="text-muted text-sm lib-more">The latest {matches.length} of {total} matches.</p> : null}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { CATEGORIES, RISK_LEVELS, SOURCES } from "@/lib/library/entry";
 import { CellsTable, type CellColumn } from "../ui/data-table";
 import { RiskBadge, SOURCE_LABEL, TagList } from "./badges";
 import { libraryHref, listParam, oneParam, type Params } from "./href";
+import * as ui from "@/components/ui/styles";
 
 export interface BrowseResult {
   entries: EntrySummary[];
@@ -24,14 +25,14 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
   const sources = selected("source");
   const activeTags = listParam(params, "tag");
   return (
-    <div className="stack">
-      <form method="get" action="/library" className="card lib-filters" role="search" aria-label="Search and filter the library" data-testid="library-filters">
+    <div className="grid gap-4">
+      <form method="get" action="/library" className={ui.cx(ui.card, "lib-filters")} role="search" aria-label="Search and filter the library" data-testid="library-filters">
         <div className="lib-search-row">
           <label className="sr-only" htmlFor="lib-q">
             Search
           </label>
           <input id="lib-q" type="text" name="q" defaultValue={oneParam(params, "q")} placeholder='Search symptoms, hidden causes, tags… (e.g. "drawer latch", FM-SW-0004)' maxLength={200} data-testid="library-q" />
-          <button type="submit" className="btn btn-primary" data-testid="library-apply">
+          <button type="submit" className={ui.button("primary")} data-testid="library-apply">
             Search
           </button>
         </div>
@@ -68,7 +69,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
             </label>
           </fieldset>
         </div>
-        <div className="row lib-filter-foot">
+        <div className="flex flex-wrap items-center gap-2 lib-filter-foot">
           <label className="lib-field">
             Deprecated entries
             <select name="deprecated" defaultValue={oneParam(params, "deprecated") || "hide"} data-testid="library-deprecated">
@@ -95,10 +96,10 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
               <option value="100">100</option>
             </select>
           </label>
-          <button type="submit" className="btn btn-secondary btn-sm">
+          <button type="submit" className={ui.button("secondary", "sm")}>
             Apply filters
           </button>
-          <Link href="/library" className="link small">
+          <Link href="/library" className="text-link underline underline-offset-2 text-sm">
             Clear all
           </Link>
         </div>
@@ -106,12 +107,12 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
 
       {tags.length ? (
         <nav aria-label="Popular tags" className="lib-tag-cloud">
-          <span className="muted small">Popular tags:</span>
+          <span className="text-muted text-sm">Popular tags:</span>
           {tags.map((t) => {
             const on = activeTags.includes(t.tag);
             return (
               <Link key={t.tag} href={libraryHref(params, { tag: on ? activeTags.filter((x) => x !== t.tag) : [...activeTags, t.tag] })} className={`lib-tag lib-tag-link${on ? " is-active" : ""}`} aria-current={on ? "true" : undefined} data-testid="tag-chip">
-                {t.tag} <span className="muted">{t.n}</span>
+                {t.tag} <span className="text-muted">{t.n}</span>
               </Link>
             );
           })}
@@ -119,7 +120,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
       ) : null}
 
       {errors.length ? (
-        <div className="error-box" role="alert" data-testid="library-filter-errors">
+        <div className={ui.errorBox} role="alert" data-testid="library-filter-errors">
           <p>
             <strong>These filters are not valid</strong>, so nothing was searched. Change them, or <Link href="/library">clear all filters</Link>.
           </p>
@@ -152,9 +153,9 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
   const from = result.total ? (result.page - 1) * result.per + 1 : 0;
   const to = Math.min(result.total, result.page * result.per);
   return (
-    <section className="stack-tight" aria-label="Entries">
+    <section className="grid gap-2" aria-label="Entries">
       {result.total ? (
-        <p className="muted small" data-testid="library-count" data-total={result.total}>
+        <p className="text-muted text-sm" data-testid="library-count" data-total={result.total}>
           {from === to ? `Entry ${from}` : `Entries ${from}–${to}`} of {result.total}
         </p>
       ) : null}
@@ -173,19 +174,19 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
           attrs: { "data-testid": "library-row", "data-id": e.failure_id },
           cells: {
             id: (
-              <Link className="link" href={`/library/${e.failure_id}`}>
+              <Link className="text-link underline underline-offset-2" href={`/library/${e.failure_id}`}>
                 <code>{e.failure_id}</code>
               </Link>
             ),
             title: (
               <>
-                <Link className="link" href={`/library/${e.failure_id}`}>
+                <Link className="text-link underline underline-offset-2" href={`/library/${e.failure_id}`}>
                   {e.title}
                 </Link>
                 {e.deprecated ? (
                   <>
                     {" "}
-                    <span className="badge tone-neutral" data-testid="deprecated-badge">
+                    <span className={ui.badge("neutral")} data-testid="deprecated-badge">
                       Deprecated
                     </span>
                   </>
@@ -195,7 +196,7 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
             category: (
               <>
                 <span data-testid="row-category">{e.category}</span>
-                <div className="muted small">{SOURCE_LABEL[e.source] ?? e.source}</div>
+                <div className="text-muted text-sm">{SOURCE_LABEL[e.source] ?? e.source}</div>
               </>
             ),
             risk: <RiskBadge risk={e.risk_level} />,
@@ -207,15 +208,15 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
       {result.pages > 1 ? (
         <nav className="lib-pager" aria-label="Pages" data-testid="library-pager">
           {result.page > 1 ? (
-            <Link className="btn btn-secondary btn-sm" href={libraryHref(params, { page: String(result.page - 1) })} rel="prev">
+            <Link className={ui.button("secondary", "sm")} href={libraryHref(params, { page: String(result.page - 1) })} rel="prev">
               ← Previous
             </Link>
           ) : null}
-          <span className="muted small">
+          <span className="text-muted text-sm">
             Page {result.page} of {result.pages}
           </span>
           {result.page < result.pages ? (
-            <Link className="btn btn-secondary btn-sm" href={libraryHref(params, { page: String(result.page + 1) })} rel="next" data-testid="library-next">
+            <Link className={ui.button("secondary", "sm")} href={libraryHref(params, { page: String(result.page + 1) })} rel="next" data-testid="library-next">
               Next →
             </Link>
           ) : null}

@@ -25,11 +25,11 @@ const COLUMNS: DataColumn<MissionListItem>[] = [
     sortValue: (m) => m.openGates,
     cell: (m) =>
       m.openGates > 0 ? (
-        <Link href={`/missions/${m.id}#gate`} className="count-pill tone-paused" aria-label={`${m.openGates} open gate${m.openGates === 1 ? "" : "s"}`}>
+        <Link href={`/missions/${m.id}#gate`} className="count-pill text-paused bg-paused-bg" aria-label={`${m.openGates} open gate${m.openGates === 1 ? "" : "s"}`}>
           {m.openGates}
         </Link>
       ) : (
-        <span className="muted">0</span>
+        <span className="text-muted">0</span>
       ),
   },
   { id: "started", header: "Started", sortValue: (m) => time(m.startedAt), cell: (m) => <RelativeTime iso={m.startedAt} empty="not started" /> },

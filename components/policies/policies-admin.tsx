@@ -10,6 +10,7 @@ import { splitGroups } from "@/lib/auth/user-admin";
 import { FieldMessages, FormErrorBox, toFormError, type FormError } from "@/components/admin/form-errors";
 import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { RelativeTime } from "@/components/ui/relative-time";
+import * as ui from "@/components/ui/styles";
 
 export type PolicyItem = PolicyView & { updatedByName: string };
 
@@ -52,14 +53,14 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
         cell: (p) => (
           <>
             {p.definition === "*" ? <em>Every definition</em> : p.definition}
-            <div className="muted small">{KIND_LABEL[p.gateKind]}</div>
+            <div className="text-muted text-sm">{KIND_LABEL[p.gateKind]}</div>
           </>
         ),
       },
       { id: "who", header: "Who may decide", sortValue: (p) => p.who, cell: (p) => p.who },
       { id: "approvals", header: "Approvals", numeric: true, sortValue: (p) => p.approvalsRequired, cell: (p) => p.approvalsRequired },
       { id: "starter", header: "Starter", sortValue: (p) => (p.starterMayDecide ? 1 : 0), cell: (p) => (p.starterMayDecide ? "may decide" : <strong>may not decide</strong>) },
-      { id: "timeout", header: "Timeout", sortValue: (p) => p.timeoutMs, cell: (p) => (p.timeoutMs ? `${formatDuration(p.timeoutMs)} → ${p.timeoutOutcome}` : <span className="muted">none</span>) },
+      { id: "timeout", header: "Timeout", sortValue: (p) => p.timeoutMs, cell: (p) => (p.timeoutMs ? `${formatDuration(p.timeoutMs)} → ${p.timeoutOutcome}` : <span className="text-muted">none</span>) },
       {
         id: "updated",
         header: "Updated",
@@ -67,7 +68,7 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
         cell: (p) => (
           <>
             {p.updatedByName}
-            <div className="muted small">
+            <div className="text-muted text-sm">
               <RelativeTime iso={p.updatedAt} />
             </div>
           </>
@@ -79,10 +80,10 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
         label: "Actions",
         alwaysVisible: true,
         cell: (p) => (
-          <div className="row">
+          <div className="flex flex-wrap items-center gap-2">
             <button
               type="button"
-              className="btn btn-secondary"
+              className={ui.button("secondary")}
               onClick={() => {
                 setEditing(p);
                 setFormKey((k) => k + 1);
@@ -180,13 +181,13 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
   const describedBy = (path: string, id: string) => (err?.fields.some((x) => x.path === path || x.path.startsWith(`${path}.`)) ? `${id}-err` : undefined);
 
   return (
-    <form className="card pol-form" onSubmit={onSubmit} noValidate data-testid="policy-form" aria-labelledby={ids.e}>
+    <form className={ui.cx(ui.card, "pol-form")} onSubmit={onSubmit} noValidate data-testid="policy-form" aria-labelledby={ids.e}>
       <h2 id={ids.e} className="pol-form-title">
         {policy ? `Edit the policy for ${policy.scope}` : "New policy"}
       </h2>
       <FormErrorBox err={err} testId="policy-form-error" />
       <div className="pol-grid">
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor={ids.definition}>Mission definition</label>
           <input id={ids.definition} type="text" name="definition" list={ids.definitions} defaultValue={policy?.definition ?? ""} placeholder="e.g. Nightly deploy, or * for every definition" aria-describedby={describedBy("definition", ids.definition)} required />
           <datalist id={ids.definitions}>
@@ -197,7 +198,7 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
           </datalist>
           <FieldMessages id={`${ids.definition}-err`} err={err} path="definition" />
         </div>
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor={ids.kind}>Gate kind</label>
           <select id={ids.kind} name="gateKind" value={kind} onChange={(e) => setKind(e.target.value as PolicyGateKind)} aria-describedby={describedBy("gateKind", ids.kind)}>
             {POLICY_GATE_KINDS.map((k) => (
@@ -208,35 +209,35 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
           </select>
           <FieldMessages id={`${ids.kind}-err`} err={err} path="gateKind" />
         </div>
-        <fieldset className="field pol-roles" aria-describedby={describedBy("roles", ids.roles)}>
+        <fieldset className={ui.cx(ui.field, "pol-roles")} aria-describedby={describedBy("roles", ids.roles)}>
           <legend>Roles that may decide</legend>
           {DECIDING_ROLES.map((r) => (
             <label key={r} className="pol-check">
               <input type="checkbox" name="roles" value={r} defaultChecked={policy?.roles.includes(r) ?? false} /> {r}
             </label>
           ))}
-          <p className="muted small">None ticked: every role that decides gates (admin and operator).</p>
+          <p className="text-muted text-sm">None ticked: every role that decides gates (admin and operator).</p>
           <FieldMessages id={`${ids.roles}-err`} err={err} path="roles" />
         </fieldset>
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor={ids.groups}>Groups (any of them)</label>
           <input id={ids.groups} type="text" name="groups" defaultValue={policy?.groups.join(", ") ?? ""} placeholder="e.g. night-shift, on-call" aria-describedby={describedBy("groups", ids.groups)} />
           <FieldMessages id={`${ids.groups}-err`} err={err} path="groups" />
         </div>
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor={ids.approvals}>Distinct approvals needed</label>
           <input id={ids.approvals} name="approvals" type="number" min={1} max={10} defaultValue={policy?.approvalsRequired ?? 1} aria-describedby={describedBy("approvalsRequired", ids.approvals)} />
           <FieldMessages id={`${ids.approvals}-err`} err={err} path="approvalsRequired" />
         </div>
-        <div className="field">
+        <div className={ui.field}>
           <span className="pol-label">Mission starter</span>
           <label className="pol-check" htmlFor={ids.starter}>
             <input id={ids.starter} name="starter" type="checkbox" defaultChecked={policy?.starterMayDecide ?? true} /> The person who started the mission may decide its gates
           </label>
         </div>
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor={ids.timeout}>Timeout (empty: none)</label>
-          <div className="row">
+          <div className="flex flex-wrap items-center gap-2">
             <input id={ids.timeout} name="timeout" type="number" min={1} step="any" className="pol-amount" value={amount} onChange={(e) => setAmount(e.target.value)} aria-describedby={describedBy("timeoutMs", ids.timeout)} />
             <select name="unit" aria-label="Timeout unit" defaultValue={initialUnit}>
               <option value="min">minutes</option>
@@ -246,7 +247,7 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
           </div>
           <FieldMessages id={`${ids.timeout}-err`} err={err} path="timeoutMs" />
         </div>
-        <div className="field">
+        <div className={ui.field}>
           <label htmlFor={ids.outcome}>Then the system chooses</label>
           <select id={ids.outcome} name="outcome" defaultValue={policy?.timeoutOutcome ?? "abort"} disabled={amount.trim() === ""} aria-describedby={describedBy("timeoutOutcome", ids.outcome)}>
             {outcomes.map((o) => (
@@ -257,18 +258,18 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
           </select>
           <FieldMessages id={`${ids.outcome}-err`} err={err} path="timeoutOutcome" />
         </div>
-        <div className="field pol-note">
+        <div className={ui.cx(ui.field, "pol-note")}>
           <label htmlFor={ids.note}>Note (optional)</label>
           <input id={ids.note} type="text" name="note" defaultValue={policy?.note ?? ""} maxLength={500} placeholder="why this rule exists" />
           <FieldMessages id={`${ids.note}-err`} err={err} path="note" />
         </div>
       </div>
-      <div className="row">
-        <button type="submit" className="btn btn-primary" disabled={pending} data-testid="policy-save">
+      <div className="flex flex-wrap items-center gap-2">
+        <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="policy-save">
           {pending ? "Saving…" : policy ? "Save policy" : "Create policy"}
         </button>
         {policy ? (
-          <button type="button" className="btn btn-ghost" onClick={onCancel}>
+          <button type="button" className={ui.button("ghost")} onClick={onCancel}>
             Cancel
           </button>
         ) : null}

@@ -25,7 +25,7 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
             <strong>
               <ActorLink id={p.actorId} name={p.agent} title={`${actors[p.actorId] ?? p.actorId}: what it proposed, how that was decided`} />
             </strong>
-            <div className="muted small" style={{ whiteSpace: "nowrap" }}>
+            <div className="text-muted text-sm" style={{ whiteSpace: "nowrap" }}>
               attempt {p.attempt}
             </div>
           </>
@@ -42,11 +42,11 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
             <>
               <code className="proposal-action">{actionLine(p.action)}</code>
               {modified ? (
-                <div className="small" data-testid="proposal-modified">
+                <div className="text-sm" data-testid="proposal-modified">
                   Ran with modified args: <code>{actionLine({ tool: p.action.tool, args: modified.args })}</code>
                 </div>
               ) : null}
-              <div className="muted small" title={d?.argsDigest ?? p.argsDigest}>
+              <div className="text-muted text-sm" title={d?.argsDigest ?? p.argsDigest}>
                 digest {(d?.argsDigest ?? p.argsDigest).slice(7, 19)}…{modified ? " (of the modified args)" : ""} · level {p.level}
                 {p.step !== null ? ` · ran as step ${p.step + 1}` : ""}
               </div>
@@ -61,8 +61,8 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
         cell: (p) => (
           <>
             <ProposalStatusBadge status={p.status} />
-            {p.decision?.failureReason ? <div className="small">{p.decision.failureReason}</div> : null}
-            {p.decision?.pendingReason ? <div className="small">{p.decision.pendingReason}</div> : null}
+            {p.decision?.failureReason ? <div className="text-sm">{p.decision.failureReason}</div> : null}
+            {p.decision?.pendingReason ? <div className="text-sm">{p.decision.pendingReason}</div> : null}
           </>
         ),
       },
@@ -73,7 +73,7 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
           <>
             <Decider decision={p.decision} nameOf={(a) => actors[a]} />
             {p.decision && p.decision.decision !== "pending" ? (
-              <div className="muted small">
+              <div className="text-muted text-sm">
                 <RelativeTime iso={p.decision.decidedAt} />
               </div>
             ) : null}
@@ -89,9 +89,9 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
           return (
             <>
               <span>{p.status === "expired" ? (p.outcome ?? d?.reason) : d?.reason}</span>
-              {d?.note ? <div className="small">Note: “{d.note}”</div> : null}
+              {d?.note ? <div className="text-sm">Note: “{d.note}”</div> : null}
               {d?.counterfactual ? (
-                <div className="small muted" data-testid="proposal-counterfactual">
+                <div className="text-sm text-muted" data-testid="proposal-counterfactual">
                   Would change it: {describeChange(d.counterfactual.change)} → {d.counterfactual.expectedOutcome === "success" ? "approved" : "another refusal"} ({d.counterfactual.confidence} confidence)
                 </div>
               ) : null}
@@ -104,9 +104,9 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
   );
   if (proposals.length === 0) return null;
   return (
-    <section aria-labelledby="proposals-title" className="stack-tight" data-testid="proposals-panel">
-      <h2 id="proposals-title" className="section-title">
-        Proposals <span className="muted">({proposals.length}: every action a model chose, decided before it ran)</span>
+    <section aria-labelledby="proposals-title" className="grid gap-2" data-testid="proposals-panel">
+      <h2 id="proposals-title" className="text-[15px] font-[650]">
+        Proposals <span className="text-muted">({proposals.length}: every action a model chose, decided before it ran)</span>
       </h2>
       <DataTable
         data={proposals}

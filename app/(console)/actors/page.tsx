@@ -6,6 +6,7 @@ import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { listActorsWithCounts } from "@/db/queries/authority";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Actors" };
 export const dynamic = "force-dynamic";
@@ -23,14 +24,14 @@ const COLUMNS: CellColumn[] = [
 export default async function ActorsPage() {
   const user = await getPrincipal();
   if (!user) redirect("/login?callbackUrl=/actors");
-  if (!can(user, "mission.view")) return <p className="notice">{describeMissingPermission(user, "mission.view")}</p>;
+  if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
   const rows = await listActorsWithCounts(getDb());
   return (
-    <div className="stack">
-      <header className="page-head">
+    <div className="grid gap-4">
+      <header className="flex items-start justify-between gap-4">
         <div>
-          <h1 className="page-title">Actors</h1>
-          <p className="muted">Everyone and everything that acts: people (console, CLI), model-driven agents and the system (worker, authority, diagnosis, health). Every event, proposal and decision names one.</p>
+          <h1 className="text-xl font-[650]">Actors</h1>
+          <p className="text-muted">Everyone and everything that acts: people (console, CLI), model-driven agents and the system (worker, authority, diagnosis, health). Every event, proposal and decision names one.</p>
         </div>
       </header>
       <CellsTable
@@ -47,10 +48,10 @@ export default async function ActorsPage() {
             actor: (
               <>
                 <ActorLink id={a.id} name={a.name} />
-                <div className="muted small">{a.id}</div>
+                <div className="text-muted text-sm">{a.id}</div>
               </>
             ),
-            kind: <span className="badge tone-neutral">{a.kind}</span>,
+            kind: <span className={ui.badge("neutral")}>{a.kind}</span>,
             model: a.kind === "agent" ? `${String(a.meta.provider ?? "?")} / ${String(a.meta.model ?? "?")}` : "—",
             proposed: a.proposed,
             rate: a.approvalRate === null ? "—" : `${Math.round(a.approvalRate * 100)}%`,

@@ -10,6 +10,7 @@ import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { formatUtc } from "@/components/ui/format-utc";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Contributions" };
 export const dynamic = "force-dynamic";
@@ -29,7 +30,7 @@ const COLUMNS: CellColumn[] = [
 export default async function ContributionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await getPrincipal();
   if (!user) redirect("/login?callbackUrl=/contributions");
-  if (!can(user, "library.view")) return <p className="notice">{describeMissingPermission(user, "library.view")}</p>;
+  if (!can(user, "library.view")) return <p className={ui.notice}>{describeMissingPermission(user, "library.view")}</p>;
   const sp = await searchParams;
   const isReviewer = can(user, "library.review");
   // Reviewers start on what waits for them; contributors on their own contributions.
@@ -50,16 +51,16 @@ export default async function ContributionsPage({ searchParams }: { searchParams
   };
 
   return (
-    <div className="stack">
-      <header className="page-head">
+    <div className="grid gap-4">
+      <header className="flex items-start justify-between gap-4">
         <div>
-          <h1 className="page-title">Contributions</h1>
-          <p className="muted">
+          <h1 className="text-xl font-[650]">Contributions</h1>
+          <p className="text-muted">
             Proposed new failure modes and edits for the library. {isReviewer ? "Reviewers approve, request changes or reject others' contributions, each with a reason." : "A reviewer approves each one before it is published."} Drafts that missions created for novel failures wait here for someone to complete them.
           </p>
         </div>
         {can(user, "library.contribute") ? (
-          <Link className="btn btn-primary" href="/contributions/new" data-testid="new-contribution">
+          <Link className={ui.button("primary")} href="/contributions/new" data-testid="new-contribution">
             Propose an entry
           </Link>
         ) : null}
@@ -75,7 +76,7 @@ export default async function ContributionsPage({ searchParams }: { searchParams
           </Link>
         ))}
       </nav>
-      <div className="row">
+      <div className="flex flex-wrap items-center gap-2">
         <span className="segmented" role="group" aria-label="Whose">
           <Link href={href({ mine: false })} className={!mine ? "is-active" : undefined} data-testid="filter-all">
             Everyone&rsquo;s
@@ -120,10 +121,10 @@ export default async function ContributionsPage({ searchParams }: { searchParams
               proposal: (
                 <>
                   {/* No prefetch: a reviewer opening a pending contribution takes it into review. */}
-                  <Link prefetch={false} href={`/contributions/${c.id}`} className="strong">
+                  <Link prefetch={false} href={`/contributions/${c.id}`} className="font-semibold">
                     {title}
                   </Link>
-                  {e.surface_symptom && e.title ? <div className="muted small clamp">{String(e.surface_symptom)}</div> : null}
+                  {e.surface_symptom && e.title ? <div className="text-muted text-sm clamp">{String(e.surface_symptom)}</div> : null}
                 </>
               ),
               kind: c.kind === "edit" ? <>Edit of <code>{c.targetFailureId}</code></> : "New entry",
@@ -132,7 +133,7 @@ export default async function ContributionsPage({ searchParams }: { searchParams
                 <>
                   {ORIGIN_LABELS[c.origin] ?? c.origin}
                   {c.missionId ? (
-                    <div className="small">
+                    <div className="text-sm">
                       <Link href={`/missions/${c.missionId}`}>mission {c.missionId.slice(0, 8)}</Link>
                       {c.seq !== null ? `, event ${c.seq}` : ""}
                     </div>

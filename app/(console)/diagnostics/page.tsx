@@ -11,6 +11,7 @@ import { getPrincipal } from "@/server/auth";
 import { feedbackReport } from "@/db/queries/diagnosis-feedback";
 import { labelledCalibration } from "@/lib/diagnosis/corpus-calibration";
 import { AccuracyOverTime, ReliabilityChart } from "@/components/diagnosis/calibration-charts";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Diagnostics" };
 export const dynamic = "force-dynamic";
@@ -58,7 +59,7 @@ function format(v: number | null, fmt: "pct" | "num"): string {
 export default async function DiagnosticsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await getPrincipal();
   if (!user) redirect("/login?callbackUrl=/diagnostics");
-  if (!can(user, "mission.view")) return <p className="notice">{describeMissingPermission(user, "mission.view")}</p>;
+  if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
   const sp = await searchParams;
   const daysRaw = Number(Array.isArray(sp.days) ? sp.days[0] : sp.days);
   const days = PERIODS.includes(daysRaw) ? daysRaw : 14;
@@ -75,11 +76,11 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
   };
 
   return (
-    <div className="stack">
-      <header className="page-head">
+    <div className="grid gap-4">
+      <header className="flex items-start justify-between gap-4">
         <div>
-          <h1 className="page-title">Diagnostics</h1>
-          <p className="muted">
+          <h1 className="text-xl font-[650]">Diagnostics</h1>
+          <p className="text-muted">
             Every tool failure is diagnosed (&ldquo;5 whys&rdquo;) and, where policy allows, recovered. These are the ADR-0003 success metrics over the last {days} day{days === 1 ? "" : "s"}
             {definition ? (
               <>
@@ -106,23 +107,23 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
             <div key={m.key} className="metric-card" data-testid={`metric-${m.key}`}>
               <div className="metric-label">{m.label}</div>
               <div className={`metric-value tone-text-${tone}`}>{format(v, m.fmt)}</div>
-              <div className="muted small">Target {m.target}</div>
-              <p className="muted small">{m.help}</p>
+              <div className="text-muted text-sm">Target {m.target}</div>
+              <p className="text-muted text-sm">{m.help}</p>
             </div>
           );
         })}
       </section>
 
-      <p className="muted small" data-testid="diagnostics-totals">
+      <p className="text-muted text-sm" data-testid="diagnostics-totals">
         {report.total.diagnosed} failure{report.total.diagnosed === 1 ? "" : "s"} diagnosed · {report.total.recoveriesStarted} recover{report.total.recoveriesStarted === 1 ? "y" : "ies"} started ({report.total.fastPath} by the fast path) · {report.total.recovered} recovered · {report.total.recoveryFailed} failed · {report.total.loops} stuck loop{report.total.loops === 1 ? "" : "s"} stopped · {report.total.gates} gate{report.total.gates === 1 ? "" : "s"} for a person
       </p>
 
       {report.total.diagnosed === 0 ? (
-        <p className="notice">No tool failed in this period, so there is nothing to measure yet. Failures appear here as missions run.</p>
+        <p className={ui.notice}>No tool failed in this period, so there is nothing to measure yet. Failures appear here as missions run.</p>
       ) : (
         <>
           <section aria-labelledby="by-day">
-            <h2 id="by-day" className="section-title">Failures and recoveries per day</h2>
+            <h2 id="by-day" className="text-[15px] font-[650]">Failures and recoveries per day</h2>
             <RecoveryPerDayChart byDay={report.byDay} />
             <CellsTable
               label="Failures and recoveries per day"
@@ -135,7 +136,7 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
 
           <div className="two-col">
             <section aria-labelledby="by-definition">
-              <h2 id="by-definition" className="section-title">Per mission definition</h2>
+              <h2 id="by-definition" className="text-[15px] font-[650]">Per mission definition</h2>
               <CellsTable
                 label="Per mission definition"
                 testId="diagnostics-by-definition"
@@ -152,7 +153,7 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
               />
             </section>
             <section aria-labelledby="by-type">
-              <h2 id="by-type" className="section-title">Error types</h2>
+              <h2 id="by-type" className="text-[15px] font-[650]">Error types</h2>
               <CellsTable
                 label="Error types"
                 testId="diagnostics-by-type"
@@ -164,9 +165,9 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
           </div>
         </>
       )}
-      <section aria-labelledby="judgement" className="stack-tight" data-testid="diagnosis-judgement">
-        <h2 id="judgement" className="section-title">Is the diagnosis right?</h2>
-        <p className="muted small" data-testid="diagnosis-verdicts">
+      <section aria-labelledby="judgement" className="grid gap-2" data-testid="diagnosis-judgement">
+        <h2 id="judgement" className="text-[15px] font-[650]">Is the diagnosis right?</h2>
+        <p className="text-muted text-sm" data-testid="diagnosis-verdicts">
           Operators&rsquo; verdicts in this period: {verdicts.total} diagnos{verdicts.total === 1 ? "is" : "es"} judged, {verdicts.confirmed} confirmed, {verdicts.corrected} corrected
           {verdicts.ece !== null ? `; expected calibration error ${verdicts.ece.toFixed(3)}` : ""}
           {labelled.map((l) => `. ${l.name}: ${l.cases} cases, accuracy ${format(l.accuracy, "pct")}, expected calibration error ${l.ece === null ? "—" : l.ece.toFixed(3)}`).join("")}. Gates ask operators to confirm or correct each diagnosis.
@@ -186,7 +187,7 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
         ) : null}
       </section>
 
-      <p className="muted small">
+      <p className="text-muted text-sm">
         Learned patterns behind the fast path: <Link href="/patterns">Patterns</Link>.
         {can(user, "memory.export") ? (
           <>

@@ -11,6 +11,7 @@ import { ProposalStatusBadge } from "@/components/ui/status";
 import { ActorLink, Decider } from "@/components/proposals/labels";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Actor" };
 export const dynamic = "force-dynamic";
@@ -26,7 +27,7 @@ export default async function ActorPage({ params }: { params: Promise<{ id: stri
   }
   const user = await getPrincipal();
   if (!user) redirect(`/login?callbackUrl=/actors/${raw}`);
-  if (!can(user, "mission.view")) return <p className="notice">{describeMissingPermission(user, "mission.view")}</p>;
+  if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
   if (id.length > 300) notFound();
   const s = await getActorSummary(getDb(), id);
   if (!s) notFound();
@@ -35,21 +36,21 @@ export default async function ActorPage({ params }: { params: Promise<{ id: stri
   const counts = days.map((d) => reasons.map((r) => s.failureReasonsByDay.find((x) => x.day === d && x.reason === r)?.count ?? 0));
   const rate = s.proposed.approvalRate;
   return (
-    <div className="stack">
+    <div className="grid gap-4">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href="/actors" className="link">
+        <Link href="/actors" className="text-link underline underline-offset-2">
           Actors
         </Link>
         <span aria-hidden="true"> / </span>
         <span aria-current="page">{s.actor.name}</span>
       </nav>
-      <header className="mission-head card">
-        <h1 className="page-title">
-          {s.actor.name} <span className="badge tone-neutral">{s.actor.kind}</span>
+      <header className={ui.cx(ui.card, "mission-head")}>
+        <h1 className="text-xl font-[650]">
+          {s.actor.name} <span className={ui.badge("neutral")}>{s.actor.kind}</span>
         </h1>
-        <p className="muted small">{s.actor.id}</p>
+        <p className="text-muted text-sm">{s.actor.id}</p>
         {Object.keys(s.actor.meta).length ? (
-          <p className="small">
+          <p className="text-sm">
             {Object.entries(s.actor.meta)
               .map(([k, v]) => `${k}: ${String(v)}`)
               .join(" · ")}
@@ -100,8 +101,8 @@ const PROPOSAL_COLUMNS = (who: "decider" | "actor"): CellColumn[] => [
 function ProposalTable({ title, rows, who }: { title: string; rows: ProposalListRow[]; who: "decider" | "actor" }) {
   if (!rows.length) return null;
   return (
-    <section className="stack-tight">
-      <h2 className="section-title">{title}</h2>
+    <section className="grid gap-2">
+      <h2 className="text-[15px] font-[650]">{title}</h2>
       <CellsTable
         label={who === "decider" ? "Its proposals, newest first, with who decided each" : "Its decisions on others' proposals, newest first"}
         urlKey={who === "decider" ? "proposed" : "decided"}
@@ -116,12 +117,12 @@ function ProposalTable({ title, rows, who }: { title: string; rows: ProposalList
               <>
                 <code>{actionLine(p.action)}</code>
                 {p.decision?.modified ? (
-                  <div className="small">
+                  <div className="text-sm">
                     Ran with modified args: <code>{actionLine({ tool: p.action.tool, args: p.decision.modified.args })}</code>
                   </div>
                 ) : null}
-                <div className="small">
-                  <Link className="link" href={`/missions/${p.missionId}`}>
+                <div className="text-sm">
+                  <Link className="text-link underline underline-offset-2" href={`/missions/${p.missionId}`}>
                     Open its mission
                   </Link>
                 </div>
@@ -130,7 +131,7 @@ function ProposalTable({ title, rows, who }: { title: string; rows: ProposalList
             decision: (
               <>
                 <ProposalStatusBadge status={p.status} />
-                {p.decision?.failureReason ? <div className="small">{p.decision.failureReason}</div> : null}
+                {p.decision?.failureReason ? <div className="text-sm">{p.decision.failureReason}</div> : null}
               </>
             ),
             who: who === "actor" ? <ActorLink id={p.actorId} name={p.actorName} /> : <Decider decision={p.decision} nameOf={() => p.deciderName} />,

@@ -7,6 +7,7 @@ import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { describeMatchers } from "@/lib/authority/rules";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Authority policy" };
 export const dynamic = "force-dynamic";
@@ -24,28 +25,28 @@ export default async function AuthorityPolicyPage() {
   if (!user) redirect("/login?callbackUrl=/admin/authority");
   if (!can(user, "policy.manage")) {
     return (
-      <p className="notice" role="alert">
+      <p className={ui.notice} role="alert">
         {describeMissingPermission(user, "policy.manage")}
       </p>
     );
   }
   const policy = await getDefaultPolicy(getDb());
   return (
-    <div className="stack">
-      <header className="page-head">
+    <div className="grid gap-4">
+      <header className="flex items-start justify-between gap-4">
         <div>
-          <h1 className="page-title">Authority policy</h1>
-          <p className="muted">
+          <h1 className="text-xl font-[650]">Authority policy</h1>
+          <p className="text-muted">
             Every action an autonomous agent proposes meets its mission&apos;s rules, then these. Deny wins over hold, hold over allow; a tool or binary outside the agent&apos;s allowlists is denied anyway.
             Each version is kept, and publishing is in the audit log.
           </p>
         </div>
       </header>
-      <section className="stack-tight" aria-labelledby="policy-title">
-        <h2 id="policy-title" className="section-title">
+      <section className="grid gap-2" aria-labelledby="policy-title">
+        <h2 id="policy-title" className="text-[15px] font-[650]">
           In force: {policy.version === 0 ? "Faultline's built-in default" : `version ${policy.version}`}
         </h2>
-        {policy.note ? <p className="muted small">{policy.note}</p> : null}
+        {policy.note ? <p className="text-muted text-sm">{policy.note}</p> : null}
         <CellsTable
           label="Rules in force, in the order they are met"
           testId="policy-rules"

@@ -15,6 +15,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { idSchema } from "@/server/api";
 import { getPrincipal } from "@/server/auth";
+import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "User" };
 export const dynamic = "force-dynamic";
@@ -33,7 +34,7 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
   if (!me) redirect(`/login?callbackUrl=/admin/users/${id}`);
   if (!can(me, "user.manage")) {
     return (
-      <p className="notice" role="alert" data-testid="admin-refused">
+      <p className={ui.notice} role="alert" data-testid="admin-refused">
         {describeMissingPermission(me, "user.manage")}
       </p>
     );
@@ -45,19 +46,19 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
   const [tokens, audit] = await Promise.all([listApiTokens(db, user.id), listUserAuditRows(db, user.id, 25)]);
   const actor = userActorId(user.id);
   return (
-    <div className="stack">
+    <div className="grid gap-4">
       <Breadcrumb trail={[{ href: "/admin/users", label: "Users" }]}>{user.name}</Breadcrumb>
-      <header className="page-head">
-        <div className="stack-tight">
-          <h1 className="page-title" data-testid="user-name">
+      <header className="flex items-start justify-between gap-4">
+        <div className="grid gap-2">
+          <h1 className="text-xl font-[650]" data-testid="user-name">
             {user.name}
           </h1>
-          <div className="row">
+          <div className="flex flex-wrap items-center gap-2">
             <span>{user.email}</span>
             <UserStatusBadge user={user} />
             <RoleChips roles={user.roles} />
           </div>
-          <p className="muted small">
+          <p className="text-muted text-sm">
             Created {formatUtc(user.createdAt)} · last activity <RelativeTime iso={user.lastActiveAt} empty="never" />
             {user.deactivatedAt && !user.active ? <> · deactivated {formatUtc(user.deactivatedAt)}</> : null}
           </p>
@@ -68,23 +69,23 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
         <UserAccessForm user={user} />
         <UserAccountActions user={user} isSelf={me.id === user.id} />
       </div>
-      <section className="stack-tight" aria-labelledby="tokens-title">
-        <h2 className="section-title" id="tokens-title">
+      <section className="grid gap-2" aria-labelledby="tokens-title">
+        <h2 className="text-[15px] font-[650]" id="tokens-title">
           API tokens
         </h2>
-        <p className="muted small">Tokens act with {user.name}&rsquo;s roles. {user.name} creates them on their account page; you can revoke any of them here.</p>
+        <p className="text-muted text-sm">Tokens act with {user.name}&rsquo;s roles. {user.name} creates them on their account page; you can revoke any of them here.</p>
         <TokensTable tokens={tokens} scope="admin" />
       </section>
-      <section className="stack-tight" aria-labelledby="audit-title">
-        <div className="row adm-spread">
-          <h2 className="section-title" id="audit-title">
+      <section className="grid gap-2" aria-labelledby="audit-title">
+        <div className="flex flex-wrap items-center gap-2 adm-spread">
+          <h2 className="text-[15px] font-[650]" id="audit-title">
             Recent activity
           </h2>
-          <span className="row small">
-            <Link className="link" href={`/audit?actor=${encodeURIComponent(actor)}`}>
+          <span className="flex flex-wrap items-center gap-2 text-sm">
+            <Link className="text-link underline underline-offset-2" href={`/audit?actor=${encodeURIComponent(actor)}`}>
               Everything {user.name} did →
             </Link>
-            <Link className="link" href={`/audit?targetType=user&targetId=${user.id}`}>
+            <Link className="text-link underline underline-offset-2" href={`/audit?targetType=user&targetId=${user.id}`}>
               Every change to {user.name} →
             </Link>
           </span>
@@ -104,7 +105,7 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
               action: (
                 <>
                   <code>{a.action}</code>
-                  {a.outcome === "refused" ? <span className="tone-text-failed small"> (refused)</span> : null}
+                  {a.outcome === "refused" ? <span className="text-failed text-sm"> (refused)</span> : null}
                 </>
               ),
               what: a.summary,
