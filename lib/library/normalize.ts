@@ -52,7 +52,20 @@ export function parseLexicon(text: string): Array<[RegExp, string]> {
 }
 let lexicon: Array<[RegExp, string]> | undefined;
 function lexiconRules(): Array<[RegExp, string]> {
-  return (lexicon ??= parseLexicon(readFileSync(LEXICON_FILE, "utf8")));
+  if (!lexicon) {
+    // Beside this module; from the project root when a bundler moved the module (Next's server chunks).
+    let text = "";
+    for (const f of [LEXICON_FILE, path.join(process.cwd(), "lib", "library", "lexicon.tsv")]) {
+      try {
+        text = readFileSync(f, "utf8");
+        break;
+      } catch {
+        /* next candidate */
+      }
+    }
+    lexicon = parseLexicon(text);
+  }
+  return lexicon;
 }
 
 /** Words too common in reports to help ranking (the english configuration drops its own stop words too). */
