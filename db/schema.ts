@@ -690,3 +690,19 @@ export const diagnosisFeedback = pgTable(
   (t) => [index("diagnosis_feedback_diagnosis").on(t.diagnosisId, t.createdAt), index("diagnosis_feedback_created").on(t.createdAt)],
 );
 export type DiagnosisFeedbackRow = typeof diagnosisFeedback.$inferSelect;
+
+/** A report a library walk confirmed as an entry (issue 18): later similar reports rank that entry higher. Written by db/queries/library-protocol.ts. */
+export const libraryConfirmedReports = pgTable(
+  "library_confirmed_reports",
+  {
+    missionId: uuid("mission_id")
+      .notNull()
+      .references(() => missions.id),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    failureId: text("failure_id").notNull(),
+    symptom: text("symptom").notNull(),
+    lexemes: text("lexemes").array().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "library_confirmed_reports_pk", columns: [t.missionId, t.seq, t.failureId] }), index("library_confirmed_reports_lexemes").using("gin", t.lexemes)],
+);
