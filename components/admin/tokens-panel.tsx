@@ -117,11 +117,11 @@ export function NewTokenForm() {
   }
 
   return (
-    <section className={ui.cx(ui.card, "adm-panel grid gap-2")} aria-labelledby="new-token-title">
+    <section className={ui.panel} aria-labelledby="new-token-title">
       <h2 className="text-[15px] font-[650]" id="new-token-title">
         New API token
       </h2>
-      <form className="adm-grid" onSubmit={onSubmit} noValidate data-testid="new-token-form">
+      <form className={ui.formGrid} onSubmit={onSubmit} noValidate data-testid="new-token-form">
         <div className={ui.field}>
           <label htmlFor={ids.name}>Name (what uses it, e.g. ci-bot)</label>
           <input id={ids.name} name="name" type="text" autoComplete="off" aria-invalid={err?.fields.some((x) => x.path === "name") || undefined} aria-describedby={`${ids.e}-name`} />
@@ -132,7 +132,7 @@ export function NewTokenForm() {
           <input id={ids.days} name="expiresInDays" type="text" inputMode="numeric" autoComplete="off" aria-invalid={err?.fields.some((x) => x.path === "expiresInDays") || undefined} aria-describedby={`${ids.e}-days`} />
           <FieldMessages id={`${ids.e}-days`} err={err} path="expiresInDays" />
         </div>
-        <div className="adm-grid-foot flex flex-wrap items-center gap-2">
+        <div className={ui.cx(ui.gridFoot, "flex flex-wrap items-center gap-2")}>
           <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="new-token-submit">
             {pending ? "Creating…" : "Create token"}
           </button>
@@ -143,7 +143,7 @@ export function NewTokenForm() {
         {token ? (
           <>
             <ShownOnce label={`API token "${token.name}"`} value={token.value} note="Shown only now: store it in your agent's or script's secrets. It acts with your roles until you revoke it." testId="new-token" />
-            <pre className="adm-curl" data-testid="token-curl">{`curl -H "Authorization: Bearer ${token.value}" ${typeof window === "undefined" ? "" : window.location.origin}/api/v1/missions`}</pre>
+            <pre className="mt-2 mb-0 whitespace-pre-wrap break-all rounded-md border border-border bg-surface-2 px-2.5 py-2 text-sm" data-testid="token-curl">{`curl -H "Authorization: Bearer ${token.value}" ${typeof window === "undefined" ? "" : window.location.origin}/api/v1/missions`}</pre>
           </>
         ) : null}
       </div>

@@ -1,5 +1,6 @@
 "use client";
 
+import * as ui from "@/components/ui/styles";
 import type { UserView } from "@/db/queries/users";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
@@ -35,9 +36,9 @@ export function UsersTable({ users }: { users: UserView[] }) {
 
 export function RoleChips({ roles }: { roles: readonly string[] }) {
   return (
-    <span className="user-roles adm-roles">
+    <span className="flex flex-wrap gap-1">
       {roles.map((r) => (
-        <span key={r} className="role-chip">
+        <span key={r} className={ui.chip}>
           {r}
         </span>
       ))}

@@ -91,7 +91,7 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
       {
         id: "attempts",
         header: "Attempts",
-        className: "small",
+        className: "text-sm",
         cellProps: () => ({ "data-testid": "webhook-attempts" }),
         cell: (d) => {
           const last = d.attempts.at(-1);
@@ -120,7 +120,7 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
 
   return (
     <>
-      <section className={ui.cx(ui.card, "adm-panel grid gap-2")} aria-labelledby="new-webhook-title">
+      <section className={ui.panel} aria-labelledby="new-webhook-title">
         <h2 className="text-[15px] font-[650]" id="new-webhook-title">
           New subscription
         </h2>
@@ -159,7 +159,7 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
         </p>
       ) : (
         subscriptions.map((s) => (
-          <section key={s.id} className={ui.cx(ui.card, "adm-panel grid gap-2")} data-testid="webhook" aria-label={`Webhook ${s.url}`}>
+          <section key={s.id} className={ui.panel} data-testid="webhook" aria-label={`Webhook ${s.url}`}>
             <div className="flex flex-wrap items-center gap-2">
               <h2 className="text-[15px] font-[650]">
                 <code>{s.url}</code>

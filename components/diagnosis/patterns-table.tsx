@@ -62,13 +62,13 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
         sortValue: (p) => (!p.enabled ? 0 : p.confidence >= p.threshold ? 2 : 1),
         cell: (p) => {
           const trusted = p.enabled && p.confidence >= p.threshold;
-          return <span className={`badge ${trusted ? "tone-success" : "tone-neutral"}`}>{!p.enabled ? "Disabled" : trusted ? "Applied" : `Below ${pct(p.threshold)}`}</span>;
+          return <span className={ui.badge(trusted ? "success" : "neutral")}>{!p.enabled ? "Disabled" : trusted ? "Applied" : `Below ${pct(p.threshold)}`}</span>;
         },
       },
       {
         id: "last",
         header: "Last",
-        className: "small",
+        className: "text-sm",
         sortValue: (p) => Date.parse(p.updatedAt),
         cell: (p) => (
           <>
@@ -88,7 +88,7 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
               header: "Actions",
               alwaysVisible: true,
               cell: (p: PatternRowView) => (
-                <div className="row-actions">
+                <div className="flex gap-1.5">
                   <button type="button" className={ui.button("plain", "sm")} disabled={pending} onClick={() => act(() => updatePatternAction({ id: p.id, enabled: !p.enabled }), `Pattern ${p.when} → ${p.then} ${p.enabled ? "disabled" : "enabled"}.`)}>
                     {p.enabled ? "Disable" : "Enable"}
                   </button>

@@ -1,5 +1,6 @@
 "use client";
 
+import * as ui from "@/components/ui/styles";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { FinalStatus, RunState } from "@/lib/mission/types";
@@ -15,9 +16,9 @@ const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
 
 const COLUMNS: DataColumn<MissionListItem>[] = [
   { id: "name", header: "Mission", rowHeader: true, alwaysVisible: true, sortValue: (m) => m.name, cell: (m) => m.name },
-  { id: "phase", header: "Phase", className: "phase-cell", sortValue: (m) => phaseLabel(m.phase), cell: (m) => phaseLabel(m.phase) },
+  { id: "phase", header: "Phase", className: "capitalize whitespace-nowrap", sortValue: (m) => phaseLabel(m.phase), cell: (m) => phaseLabel(m.phase) },
   { id: "status", header: "Status", sortValue: (m) => m.finalStatus ?? m.runState, cell: (m) => <MissionStatus runState={m.runState as RunState} finalStatus={m.finalStatus as FinalStatus | null} /> },
-  { id: "progress", header: "Progress", headerClassName: "col-progress", sortValue: (m) => m.progress, cell: (m) => <ProgressBar value={m.progress} label={`Progress of ${m.name}`} /> },
+  { id: "progress", header: "Progress", headerClassName: "w-[18%]", sortValue: (m) => m.progress, cell: (m) => <ProgressBar value={m.progress} label={`Progress of ${m.name}`} /> },
   {
     id: "gates",
     header: "Open gates",
@@ -25,7 +26,7 @@ const COLUMNS: DataColumn<MissionListItem>[] = [
     sortValue: (m) => m.openGates,
     cell: (m) =>
       m.openGates > 0 ? (
-        <Link href={`/missions/${m.id}#gate`} className="count-pill text-paused bg-paused-bg" aria-label={`${m.openGates} open gate${m.openGates === 1 ? "" : "s"}`}>
+        <Link href={`/missions/${m.id}#gate`} className={ui.countPill(true)} aria-label={`${m.openGates} open gate${m.openGates === 1 ? "" : "s"}`}>
           {m.openGates}
         </Link>
       ) : (

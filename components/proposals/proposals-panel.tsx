@@ -40,7 +40,7 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
           const modified = d?.modified ?? null;
           return (
             <>
-              <code className="proposal-action">{actionLine(p.action)}</code>
+              <code className="[overflow-wrap:anywhere]">{actionLine(p.action)}</code>
               {modified ? (
                 <div className="text-sm" data-testid="proposal-modified">
                   Ran with modified args: <code>{actionLine({ tool: p.action.tool, args: modified.args })}</code>
@@ -116,7 +116,7 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
         label="Proposals of the mission's agents, oldest first"
         testId="proposals-table"
         urlKey="proposals"
-        className="proposals-table"
+        className="[&_code]:[overflow-wrap:anywhere] [&_td_.text-muted]:whitespace-normal"
       />
     </section>
   );

@@ -52,3 +52,36 @@ export const empty = "rounded-md border border-dashed border-border-strong bg-su
 export const card = "rounded-md border border-border bg-surface shadow-card";
 export const field = "grid gap-1 [&_label]:text-[13px] [&_label]:font-[550]";
 export const banner = { warning: "rounded-md border border-paused bg-paused-bg px-3 py-2 text-[13.5px] text-fg", error: "rounded-md border border-failed bg-failed-bg px-3 py-2 text-[13.5px] text-fg" } as const;
+
+/** A padded card section of a form or an admin page. */
+export const panel = "grid content-start gap-2.5 rounded-md border border-border bg-surface px-4 py-3.5 shadow-card";
+/** A responsive grid of form fields; `ui.gridFoot` spans its whole width. */
+export const formGrid = "grid grid-cols-[repeat(auto-fit,minmax(240px,1fr))] items-start gap-x-4 gap-y-2.5";
+export const gridFoot = "col-span-full";
+/** Two columns that fold into one on narrow screens. */
+export const twoCol = "grid grid-cols-[repeat(auto-fit,minmax(320px,1fr))] items-start gap-4 [&>*]:min-w-0";
+
+/** Links side by side as one control (a period, a view); `segment(active)` for each link. */
+export const segmented = "inline-flex shrink-0 overflow-hidden rounded-md border border-border";
+export const segment = (active: boolean) => cx("px-2.5 py-1 text-[13px] text-fg no-underline [&+&]:border-l [&+&]:border-border", active && "bg-surface-2 font-[650]");
+
+/** Tabs that are links (a queue's views); `tab(active)` for each. */
+export const tabs = "flex flex-wrap gap-0.5 border-b border-border";
+export const tab = (active: boolean) => cx("inline-flex items-center gap-1.5 border-b-2 px-3 py-1.5 text-[13.5px] text-fg no-underline", active ? "border-accent font-[650]" : "border-transparent");
+
+/** Label / value pairs in a row (`<dl>` of `<div><dt/><dd/></div>`). */
+export const facts = "m-0 flex flex-wrap gap-x-7 gap-y-2 [&>div]:grid [&>div]:min-w-[90px] [&>div]:gap-0.5 [&_dd]:m-0 [&_dt]:text-[11.5px] [&_dt]:uppercase [&_dt]:tracking-wide [&_dt]:text-muted";
+
+/** Metric tiles: a grid of cards, each a label, a big value and a line of context. */
+export const metricGrid = "grid grid-cols-[repeat(auto-fill,minmax(200px,1fr))] gap-3";
+export const metricCard = "rounded-md border border-border bg-surface px-3 py-2.5 [&_p]:mb-0 [&_p]:mt-1";
+export const metricLabel = "text-sm font-semibold text-muted";
+export const metricValue = "text-[26px] font-bold leading-tight";
+
+/** A small rounded label (a role, a tag). */
+export const chip = "rounded-full border border-border bg-surface-2 px-1.5 py-px text-[11.5px]";
+/** A count in a pill (open gates, queue sizes); `active` when it asks for attention. */
+export const countPill = (active = false) => cx("inline-block min-w-[22px] rounded-full px-1.5 text-center text-xs font-semibold no-underline", active ? "bg-paused-bg text-paused shadow-[inset_0_0_0_1px_var(--paused)]" : "bg-neutral-bg text-muted");
+
+/** Text cut to two lines (a long summary in a table cell). */
+export const clamp2 = "line-clamp-2 max-w-[60ch] whitespace-normal";

@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 const COLUMNS: CellColumn[] = [
   { id: "actor", header: "Actor", alwaysVisible: true, sortable: true },
   { id: "kind", header: "Kind", sortable: true },
-  { id: "model", header: "Model", className: "small", sortable: true },
+  { id: "model", header: "Model", className: "text-sm", sortable: true },
   { id: "proposed", header: "Proposed", numeric: true, sortable: true },
   { id: "rate", header: "Approval rate", numeric: true, sortable: true },
   { id: "decided", header: "Decided", numeric: true, sortable: true },

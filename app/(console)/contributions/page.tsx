@@ -23,7 +23,7 @@ const COLUMNS: CellColumn[] = [
   { id: "status", header: "Status", sortable: true },
   { id: "origin", header: "Origin", sortable: true },
   { id: "author", header: "Author", sortable: true },
-  { id: "updated", header: "Updated", className: "muted small", sortable: true },
+  { id: "updated", header: "Updated", className: "text-muted text-sm", sortable: true },
 ];
 
 /** The review queue: tabs by status, filters by origin and mine / all. */
@@ -66,31 +66,31 @@ export default async function ContributionsPage({ searchParams }: { searchParams
         ) : null}
       </header>
 
-      <nav className="queue-tabs" aria-label="Status">
-        <Link href={href({ status: null })} className={!status ? "is-active" : undefined} aria-current={!status ? "page" : undefined}>
+      <nav className={ui.tabs} aria-label="Status">
+        <Link href={href({ status: null })} className={ui.tab(!status)} aria-current={!status ? "page" : undefined}>
           All
         </Link>
         {CONTRIBUTION_STATUSES.map((s) => (
-          <Link key={s} href={href({ status: s })} className={status === s ? "is-active" : undefined} aria-current={status === s ? "page" : undefined} data-testid={`tab-${s}`}>
-            {STATUS_LABELS[s]} <span className="nav-badge">{counts[s]}</span>
+          <Link key={s} href={href({ status: s })} className={ui.tab(status === s)} aria-current={status === s ? "page" : undefined} data-testid={`tab-${s}`}>
+            {STATUS_LABELS[s]} <span className={ui.countPill()}>{counts[s]}</span>
           </Link>
         ))}
       </nav>
       <div className="flex flex-wrap items-center gap-2">
-        <span className="segmented" role="group" aria-label="Whose">
-          <Link href={href({ mine: false })} className={!mine ? "is-active" : undefined} data-testid="filter-all">
+        <span className={ui.segmented} role="group" aria-label="Whose">
+          <Link href={href({ mine: false })} className={ui.segment(!mine)} data-testid="filter-all">
             Everyone&rsquo;s
           </Link>
-          <Link href={href({ mine: true })} className={mine ? "is-active" : undefined} data-testid="filter-mine">
+          <Link href={href({ mine: true })} className={ui.segment(mine)} data-testid="filter-mine">
             Mine
           </Link>
         </span>
-        <span className="segmented" role="group" aria-label="Origin">
-          <Link href={href({ origin: null })} className={!origin ? "is-active" : undefined}>
+        <span className={ui.segmented} role="group" aria-label="Origin">
+          <Link href={href({ origin: null })} className={ui.segment(!origin)}>
             Any origin
           </Link>
           {CONTRIBUTION_ORIGINS.map((o) => (
-            <Link key={o} href={href({ origin: o })} className={origin === o ? "is-active" : undefined} data-testid={`origin-${o}`}>
+            <Link key={o} href={href({ origin: o })} className={ui.segment(origin === o)} data-testid={`origin-${o}`}>
               {ORIGIN_LABELS[o]}
             </Link>
           ))}
@@ -124,7 +124,7 @@ export default async function ContributionsPage({ searchParams }: { searchParams
                   <Link prefetch={false} href={`/contributions/${c.id}`} className="font-semibold">
                     {title}
                   </Link>
-                  {e.surface_symptom && e.title ? <div className="text-muted text-sm clamp">{String(e.surface_symptom)}</div> : null}
+                  {e.surface_symptom && e.title ? <div className={ui.cx("text-sm text-muted", ui.clamp2)}>{String(e.surface_symptom)}</div> : null}
                 </>
               ),
               kind: c.kind === "edit" ? <>Edit of <code>{c.targetFailureId}</code></> : "New entry",

@@ -90,23 +90,23 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
             .
           </p>
         </div>
-        <nav aria-label="Period" className="segmented">
+        <nav aria-label="Period" className={ui.segmented}>
           {PERIODS.map((p) => (
-            <Link key={p} href={query({ days: p })} aria-current={p === days ? "page" : undefined} className={p === days ? "is-active" : undefined}>
+            <Link key={p} href={query({ days: p })} aria-current={p === days ? "page" : undefined} className={ui.segment(p === days)}>
               {p}d
             </Link>
           ))}
         </nav>
       </header>
 
-      <section aria-label="Success metrics" className="metric-grid" data-testid="success-metrics">
+      <section aria-label="Success metrics" className={ui.metricGrid} data-testid="success-metrics">
         {METRICS.map((m) => {
           const v = metrics[m.key];
           const tone = v === null || m.target === "—" ? "neutral" : m.good(v) ? "success" : "failed";
           return (
-            <div key={m.key} className="metric-card" data-testid={`metric-${m.key}`}>
-              <div className="metric-label">{m.label}</div>
-              <div className={`metric-value tone-text-${tone}`}>{format(v, m.fmt)}</div>
+            <div key={m.key} className={ui.metricCard} data-testid={`metric-${m.key}`}>
+              <div className={ui.metricLabel}>{m.label}</div>
+              <div className={ui.cx(ui.metricValue, ui.TONE_TEXT[tone])}>{format(v, m.fmt)}</div>
               <div className="text-muted text-sm">Target {m.target}</div>
               <p className="text-muted text-sm">{m.help}</p>
             </div>
@@ -134,7 +134,7 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
             />
           </section>
 
-          <div className="two-col">
+          <div className={ui.twoCol}>
             <section aria-labelledby="by-definition">
               <h2 id="by-definition" className="text-[15px] font-[650]">Per mission definition</h2>
               <CellsTable

@@ -37,14 +37,14 @@ export default async function ActorPage({ params }: { params: Promise<{ id: stri
   const rate = s.proposed.approvalRate;
   return (
     <div className="grid gap-4">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
+      <nav aria-label="Breadcrumb" className="text-[13px] text-muted">
         <Link href="/actors" className="text-link underline underline-offset-2">
           Actors
         </Link>
         <span aria-hidden="true"> / </span>
         <span aria-current="page">{s.actor.name}</span>
       </nav>
-      <header className={ui.cx(ui.card, "mission-head")}>
+      <header className={ui.cx(ui.card, "grid gap-2.5 px-[18px] py-4 [&>p]:m-0")}>
         <h1 className="text-xl font-[650]">
           {s.actor.name} <span className={ui.badge("neutral")}>{s.actor.kind}</span>
         </h1>
@@ -56,7 +56,7 @@ export default async function ActorPage({ params }: { params: Promise<{ id: stri
               .join(" · ")}
           </p>
         ) : null}
-        <dl className="facts" data-testid="actor-facts">
+        <dl className={ui.facts} data-testid="actor-facts">
           <div>
             <dt>Proposed</dt>
             <dd>{s.proposed.total}</dd>
@@ -95,7 +95,7 @@ const PROPOSAL_COLUMNS = (who: "decider" | "actor"): CellColumn[] => [
   { id: "action", header: "Action", alwaysVisible: true, sortable: true },
   { id: "decision", header: "Decision", sortable: true },
   { id: "who", header: who === "decider" ? "Decided by" : "Proposed by", sortable: true },
-  { id: "why", header: "Why", className: "small" },
+  { id: "why", header: "Why", className: "text-sm" },
 ];
 
 function ProposalTable({ title, rows, who }: { title: string; rows: ProposalListRow[]; who: "decider" | "actor" }) {
@@ -106,7 +106,7 @@ function ProposalTable({ title, rows, who }: { title: string; rows: ProposalList
       <CellsTable
         label={who === "decider" ? "Its proposals, newest first, with who decided each" : "Its decisions on others' proposals, newest first"}
         urlKey={who === "decider" ? "proposed" : "decided"}
-        className="proposals-table"
+        className="[&_code]:[overflow-wrap:anywhere] [&_td_.text-muted]:whitespace-normal"
         columns={PROPOSAL_COLUMNS(who)}
         rows={rows.map((p) => ({
           key: p.id,

@@ -15,8 +15,8 @@ export const dynamic = "force-dynamic";
 const RULE_COLUMNS: CellColumn[] = [
   { id: "rule", header: "Rule" },
   { id: "effect", header: "Effect" },
-  { id: "matches", header: "Matches", className: "small" },
-  { id: "reason", header: "Reason", className: "small" },
+  { id: "matches", header: "Matches", className: "text-sm" },
+  { id: "reason", header: "Reason", className: "text-sm" },
 ];
 
 /** The admin's default authority policy (issue 14): the rules every proposal meets after its mission's own. */
@@ -58,7 +58,7 @@ export default async function AuthorityPolicyPage() {
             key: r.id ?? String(i),
             cells: {
               rule: <code>{r.id ?? `#${i + 1}`}</code>,
-              effect: <span className={`badge ${r.effect === "deny" ? "tone-failed" : r.effect === "hold" ? "tone-paused" : "tone-success"}`}>{r.effect}</span>,
+              effect: <span className={ui.badge(r.effect === "deny" ? "failed" : r.effect === "hold" ? "paused" : "success")}>{r.effect}</span>,
               matches: describeMatchers(r),
               reason: r.reason ?? "",
             },

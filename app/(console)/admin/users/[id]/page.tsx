@@ -21,7 +21,7 @@ export const metadata: Metadata = { title: "User" };
 export const dynamic = "force-dynamic";
 
 const AUDIT_COLUMNS: CellColumn[] = [
-  { id: "when", header: "When", className: "adm-nowrap", sortable: true },
+  { id: "when", header: "When", className: "whitespace-nowrap", sortable: true },
   { id: "who", header: "Who", sortable: true },
   { id: "action", header: "Action", sortable: true },
   { id: "what", header: "What" },
@@ -64,7 +64,7 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
           </p>
         </div>
       </header>
-      <div className="adm-two">
+      <div className="grid grid-cols-[repeat(auto-fit,minmax(340px,1fr))] items-start gap-3">
         {/* Not keyed by the saved values: a remount after the save's refresh would drop "✓ Saved" before anyone reads it. */}
         <UserAccessForm user={user} />
         <UserAccountActions user={user} isSelf={me.id === user.id} />
@@ -77,7 +77,7 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
         <TokensTable tokens={tokens} scope="admin" />
       </section>
       <section className="grid gap-2" aria-labelledby="audit-title">
-        <div className="flex flex-wrap items-center gap-2 adm-spread">
+        <div className="flex flex-wrap items-center justify-between gap-2">
           <h2 className="text-[15px] font-[650]" id="audit-title">
             Recent activity
           </h2>
