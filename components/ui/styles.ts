@@ -45,6 +45,11 @@ export function badge(tone: string = "neutral", size?: "lg"): string {
   return cx("inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border border-current font-semibold", TONE[toneOf(tone)], size === "lg" ? "px-2.5 py-0.5 text-[13.5px]" : "px-2 py-px text-xs");
 }
 
+/** An explanation set apart (why a mission ended, a risk note): a quiet block with a rule on its left. */
+export const explanation = "m-0 rounded-md border-l-[3px] border-border-strong bg-surface-2 px-2.5 py-2";
+/** A timeline line that succeeded or failed (a step's result, a resolution). */
+export const outcome = { ok: "m-0 rounded bg-success-bg px-2 py-[5px]", error: "m-0 rounded bg-failed-bg px-2 py-[5px]" } as const;
+
 export const notice = "m-0 rounded-md border border-dashed border-border-strong bg-surface-2 px-2.5 py-2";
 export const result = { ok: "m-0 rounded-md border border-success bg-success-bg px-2.5 py-2 text-fg", error: "m-0 rounded-md border border-failed bg-failed-bg px-2.5 py-2 text-fg" } as const;
 export const errorBox = "rounded-md border border-failed bg-failed-bg px-3.5 py-3 [&_p]:mb-1.5 [&_p]:mt-0";
@@ -85,3 +90,6 @@ export const countPill = (active = false) => cx("inline-block min-w-[22px] round
 
 /** Text cut to two lines (a long summary in a table cell). */
 export const clamp2 = "line-clamp-2 max-w-[60ch] whitespace-normal";
+
+/** The pages outside the console (sign-in, invitation link, not found): one card in the middle of the page. */
+export const standalone = { page: "grid min-h-screen place-items-center p-6", card: cx(card, "grid w-[min(420px,100%)] gap-3.5 p-6"), top: "flex items-center justify-between" } as const;
