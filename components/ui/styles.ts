@@ -56,6 +56,8 @@ export const errorBox = "rounded-md border border-failed bg-failed-bg px-3.5 py-
 export const empty = "rounded-md border border-dashed border-border-strong bg-surface p-7 text-center";
 export const card = "rounded-md border border-border bg-surface shadow-card";
 export const field = "grid gap-1 [&_label]:text-[13px] [&_label]:font-[550]";
+/** The list of a form's field errors (in an error box). */
+export const fieldErrors = "mx-0 mt-1 mb-0 grid gap-[3px] pl-[18px]";
 export const banner = { warning: "rounded-md border border-paused bg-paused-bg px-3 py-2 text-[13.5px] text-fg", error: "rounded-md border border-failed bg-failed-bg px-3 py-2 text-[13.5px] text-fg" } as const;
 
 /** A padded card section of a form or an admin page. */
