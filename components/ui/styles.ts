@@ -47,6 +47,8 @@ export function badge(tone: string = "neutral", size?: "lg"): string {
 
 /** An explanation set apart (why a mission ended, a risk note): a quiet block with a rule on its left. */
 export const explanation = "m-0 rounded-md border-l-[3px] border-border-strong bg-surface-2 px-2.5 py-2";
+/** The details of a timeline event (a recovery, a library probe): tight paragraphs. */
+export const eventDetails = "my-1 text-[13.5px] [&_p]:mt-0 [&_p]:mb-1";
 /** A timeline line that succeeded or failed (a step's result, a resolution). */
 export const outcome = { ok: "m-0 rounded bg-success-bg px-2 py-[5px]", error: "m-0 rounded bg-failed-bg px-2 py-[5px]" } as const;
 
@@ -78,6 +80,15 @@ export const tab = (active: boolean) => cx("inline-flex items-center gap-1.5 bor
 
 /** Label / value pairs in a row (`<dl>` of `<div><dt/><dd/></div>`). */
 export const facts = "m-0 flex flex-wrap gap-x-7 gap-y-2 [&>div]:grid [&>div]:min-w-[90px] [&>div]:gap-0.5 [&_dd]:m-0 [&_dt]:text-[11.5px] [&_dt]:uppercase [&_dt]:tracking-wide [&_dt]:text-muted";
+
+/**
+ * A plain table (a chart's numbers, an API's parameters) inside `ui.tableWrap`: a quiet head row and rules
+ * between rows; `sm` for small print. Numbers: `text-right tabular-nums` on their cells. Lists use DataTable.
+ */
+export const tableWrap = "overflow-x-auto rounded-md border border-border bg-surface shadow-card";
+const TABLE =
+  "w-full border-collapse [&_:is(th,td)]:border-b [&_:is(th,td)]:border-border [&_:is(th,td)]:px-3 [&_:is(th,td)]:py-[7px] [&_:is(th,td)]:align-middle max-[1280px]:[&_:is(th,td)]:px-[9px] max-[1280px]:[&_:is(th,td)]:py-1.5 max-[1101px]:[&_:is(th,td)]:px-[7px] [&_thead_th]:whitespace-nowrap [&_thead_th]:bg-surface-2 [&_thead_th]:text-[12px] [&_thead_th]:font-semibold [&_thead_th]:tracking-[0.03em] [&_thead_th]:text-muted [&_thead_th]:uppercase [&_tbody_tr:hover]:bg-surface-2 [&_tbody_tr:last-child>*]:border-b-0 [&_tbody_th]:min-w-[12em] [&_tbody_th]:font-semibold [&_td_time]:whitespace-nowrap";
+export const table = (size?: "sm") => cx(TABLE, size === "sm" ? "text-sm" : "text-[13.5px] max-[1101px]:text-[13px]");
 
 /** Metric tiles: a grid of cards, each a label, a big value and a line of context. */
 export const metricGrid = "grid grid-cols-[repeat(auto-fill,minmax(200px,1fr))] gap-3";
