@@ -3,8 +3,8 @@ import * as ui from "@/components/ui/styles";
 
 export default function NotFound() {
   return (
-    <main className="login-shell" id="main">
-      <div className={ui.cx(ui.card, "login-card")}>
+    <main className={ui.standalone.page} id="main">
+      <div className={ui.standalone.card}>
         <h1 className="text-xl font-[650]">Not found</h1>
         <p>This page does not exist. It may have been mistyped.</p>
         <p>

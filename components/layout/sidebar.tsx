@@ -21,6 +21,8 @@ export interface SidebarUser {
   theme?: ThemeChoice;
 }
 
+const NAV_LINK = "flex items-center gap-2.5 rounded-md px-2.5 py-[7px] font-medium text-fg no-underline";
+
 export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGates: GateView[] }) {
   const pathname = usePathname();
   useMissionsLive();
@@ -45,21 +47,21 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
   ];
 
   return (
-    <aside className="sidebar">
+    <aside className="sticky top-0 flex h-screen flex-col gap-4 border-r border-border bg-surface px-3 py-4">
       <Brand />
-      <nav aria-label="Main" className="nav">
-        <ul>
+      <nav aria-label="Main">
+        <ul className="m-0 grid list-none gap-0.5 p-0">
           {nav.map((n) => {
             const active = pathname === n.href || pathname.startsWith(`${n.href}/`);
             return (
               <li key={n.href}>
-                <Link href={n.href} className={`nav-link${active ? " is-active" : ""}`} aria-current={active ? "page" : undefined}>
-                  <span className="nav-icon" aria-hidden="true">
+                <Link href={n.href} className={ui.cx(NAV_LINK, active ? "bg-running-bg shadow-[inset_3px_0_0_var(--accent)]" : "hover:bg-surface-2")} aria-current={active ? "page" : undefined}>
+                  <span className="w-4 text-center text-muted" aria-hidden="true">
                     {n.icon}
                   </span>
-                  <span className="nav-label">{n.label}</span>
+                  <span className="flex-1">{n.label}</span>
                   {n.badge !== undefined ? (
-                    <span className={`nav-badge${n.badge > 0 ? " has-items" : ""}`} data-testid="gates-badge" data-count={n.badge} aria-label={`${n.badge} open gate${n.badge === 1 ? "" : "s"}`}>
+                    <span className={ui.countPill(n.badge > 0)} data-testid="gates-badge" data-count={n.badge} aria-label={`${n.badge} open gate${n.badge === 1 ? "" : "s"}`}>
                       {n.badge}
                     </span>
                   ) : null}
@@ -69,23 +71,23 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
           })}
         </ul>
       </nav>
-      <div className="sidebar-foot">
+      <div className="mt-auto grid gap-3 px-1">
         <ConnectionIndicator />
-        <div className="user" data-testid="current-user">
-          <div className="user-name">{user.name}</div>
-          <div className="user-email text-muted">{user.email}</div>
-          <div className="user-roles">
+        <div className="min-w-0 border-t border-border pt-3" data-testid="current-user">
+          <div className="font-semibold">{user.name}</div>
+          <div className="truncate text-sm text-muted">{user.email}</div>
+          <div className="mt-1.5 flex flex-wrap gap-1">
             {user.roles.map((r) => (
-              <span key={r} className="role-chip">
+              <span key={r} className={ui.chip}>
                 {r}
               </span>
             ))}
           </div>
-          <Link href="/account/tokens" className="text-link underline underline-offset-2 text-sm user-account" data-testid="account-link">
+          <Link href="/account/tokens" className="mt-1.5 inline-block text-sm text-link underline underline-offset-2" data-testid="account-link">
             Account: password, API tokens
           </Link>
         </div>
-        <div className="sidebar-actions">
+        <div className="flex flex-wrap gap-1.5 [&>button]:px-2.5 [&>button]:text-[13px]">
           <ThemeToggle saved={user.theme} signedIn />
           <button type="button" className={ui.button("ghost")} onClick={() => void signOut({ callbackUrl: "/login" })} data-testid="sign-out">
             Sign out

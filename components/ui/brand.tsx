@@ -1,11 +1,11 @@
 /** The Faultline mark and name. */
-export function Brand() {
+export function Brand({ className = "px-1.5" }: { className?: string }) {
   return (
-    <div className="brand">
-      <span className="brand-mark" aria-hidden="true">
+    <div className={`flex items-center gap-2 text-[16px] font-bold ${className}`}>
+      <span className="inline-grid size-[26px] place-items-center rounded-md bg-accent text-[15px] font-extrabold text-accent-fg" aria-hidden="true">
         F
       </span>
-      <span className="brand-name">Faultline</span>
+      <span>Faultline</span>
     </div>
   );
 }

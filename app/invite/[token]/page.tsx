@@ -22,10 +22,10 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   const { token } = await params;
   const invite = await lookupInvite(getDb(), token);
   return (
-    <div className="login-shell">
-      <main className={ui.cx(ui.card, "login-card")} id="main">
-        <div className="login-top">
-          <Brand />
+    <div className={ui.standalone.page}>
+      <main className={ui.standalone.card} id="main">
+        <div className={ui.standalone.top}>
+          <Brand className="" />
           <ThemeToggle />
         </div>
         {invite.status === "valid" ? (
