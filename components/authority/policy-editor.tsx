@@ -34,7 +34,7 @@ export function PolicyEditor({ rules }: { rules: Rule[] }) {
   }
 
   return (
-    <section className={ui.cx(ui.card, "mission-head")} aria-labelledby="policy-edit-title">
+    <section className={ui.cx(ui.card, "grid gap-2.5 px-[18px] py-4")} aria-labelledby="policy-edit-title">
       <h2 id="policy-edit-title" className="text-[15px] font-[650]">
         Publish a new version
       </h2>
@@ -52,7 +52,7 @@ export function PolicyEditor({ rules }: { rules: Rule[] }) {
         </button>
       </div>
       {result ? (
-        <p className={`result ${result.ok ? "result-ok" : "result-error"}`} role={result.ok ? "status" : "alert"} data-testid="policy-result">
+        <p className={result.ok ? ui.result.ok : ui.result.error} role={result.ok ? "status" : "alert"} data-testid="policy-result">
           {result.message}
         </p>
       ) : null}

@@ -4,6 +4,7 @@ import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, 
 import type { ReliabilityBin } from "@/lib/diagnosis/calibration";
 import { Figure } from "../charts/figure";
 import { AXIS, GRID, seriesColour, TOOLTIP } from "../charts/theme";
+import * as ui from "@/components/ui/styles";
 
 const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)}%`);
 
@@ -28,7 +29,7 @@ export function ReliabilityChart({ series }: { series: ReliabilitySeries[] }) {
       title="Is the diagnosis as sure as it says? Stated confidence (across) against observed accuracy (up); the dashed diagonal is a perfect match"
       summary={summary || "no cases yet"}
       table={
-        <table className="table hc-table">
+        <table className={ui.table("sm")}>
           <thead>
             <tr>
               <th scope="col">Cases</th>
@@ -94,7 +95,7 @@ export function AccuracyOverTime({ byDay }: { byDay: Array<{ day: string; confir
       title="Diagnosis accuracy over time (operators' verdicts, per day)"
       summary={judged.length ? judged.map((d) => `${d.day}: ${pct(d.accuracy)} of ${d.confirmed + d.corrected}`).join("; ") : "no verdicts in this period"}
       table={
-        <table className="table hc-table">
+        <table className={ui.table("sm")}>
           <thead>
             <tr>
               <th scope="col">Day (UTC)</th>

@@ -10,14 +10,14 @@ import { formatArgs, pct, PatternBadge } from "./recovery-view";
 export function DiagnosisView({ diagnosis: d, plan, note, open = true }: { diagnosis: DiagnosisSummary; plan?: RecoveryPlan | null; note?: string | null; open?: boolean }) {
   const ranked = [...d.alternatives].sort((a, b) => b.confidence - a.confidence);
   return (
-    <details className="diagnosis" data-testid="diagnosis" open={open}>
-      <summary>
+    <details className="rounded-md border border-border bg-surface-2 px-3 py-2 text-[13.5px] [&_h4]:mt-0 [&_h4]:mb-1 [&_h4]:text-[13px] [&_ol]:m-0 [&_ol]:pl-5 [&_ul]:m-0 [&_ul]:pl-5" data-testid="diagnosis" open={open}>
+      <summary className="cursor-pointer">
         <strong>Diagnosis</strong>: {d.type.replaceAll("_", " ")} · {d.severity.replaceAll("_", " ")} · root cause confidence {pct(d.rootCause.confidence)}
       </summary>
-      <div className="diagnosis-body">
+      <div className="mt-2 grid gap-2">
         <div>
           <h4>Why it happened</h4>
-          <ol className="why-chain">
+          <ol className="[&>li]:my-0.5">
             {d.whyChain.map((w, i) => (
               <li key={i}>{w}</li>
             ))}
@@ -42,7 +42,7 @@ export function DiagnosisView({ diagnosis: d, plan, note, open = true }: { diagn
           {d.fallbackChain.length ? <p className="text-muted text-sm">If that fails: {d.fallbackChain.map((f) => f.replaceAll("_", " ")).join(" → ")}</p> : null}
         </div>
         {plan || note ? (
-          <div className="recovery-offer" data-testid="recovery-offer">
+          <div className="border-t border-border pt-1.5 [&_p]:mt-0 [&_p]:mb-1" data-testid="recovery-offer">
             <h4>Recovery</h4>
             {plan ? (
               <p>

@@ -32,11 +32,11 @@ export function RecoveryEventDetails({ event: e }: { event: MissionEvent }) {
     case "recovery.fast_path": {
       const { plan, attemptNo, by } = e.payload;
       return (
-        <div className="recovery-event" data-testid="recovery-started">
+        <div className={ui.eventDetails} data-testid="recovery-started">
           <p>
             <strong>Recovery attempt {attemptNo}</strong>: {words(plan.strategy)} ({by === "operator" ? "chosen by an operator" : e.type === "recovery.fast_path" ? "fast path" : "applied automatically"}) <PatternBadge plan={plan} />
           </p>
-          <ol className="text-sm">
+          <ol className="m-0 pl-5 text-sm">
             {plan.steps.map((s, i) => (
               <li key={i}>
                 {s.action} <code>{formatArgs(s.tool, s.args)}</code>
@@ -48,14 +48,14 @@ export function RecoveryEventDetails({ event: e }: { event: MissionEvent }) {
     }
     case "recovery.step":
       return (
-        <p className={e.payload.ok ? "tl-ok" : "tl-error"} data-testid="recovery-step">
+        <p className={e.payload.ok ? ui.outcome.ok : ui.outcome.error} data-testid="recovery-step">
           {e.payload.ok ? "✓" : "✕"} <code>{formatArgs(e.payload.tool, e.payload.args)}</code>{" "}
           {e.payload.ok ? (e.payload.output ? <span className="text-muted">{e.payload.output}</span> : null) : <span>{e.payload.error?.code}: {e.payload.error?.message}</span>}
         </p>
       );
     case "recovery.finished":
       return (
-        <p data-testid="recovery-outcome" className={e.payload.outcome === "succeeded" ? "tl-ok" : "tl-error"}>
+        <p data-testid="recovery-outcome" className={e.payload.outcome === "succeeded" ? ui.outcome.ok : ui.outcome.error}>
           <strong>{e.payload.outcome === "succeeded" ? "Recovered" : e.payload.outcome === "failed" ? "Recovery failed" : "Recovery abandoned"}</strong> ({words(e.payload.strategy)}, attempt {e.payload.attemptNo}, {e.payload.iterations} tool call{e.payload.iterations === 1 ? "" : "s"})
         </p>
       );
@@ -69,9 +69,9 @@ export function RecoveryEventDetails({ event: e }: { event: MissionEvent }) {
 function ProposalDetails({ proposal: p }: { proposal: DiagnosisProposalRecord }) {
   const verdict = { accepted: "Accepted", rejected: "Rejected", invalid: "Invalid", unavailable: "Unavailable" }[p.status];
   return (
-    <div className="recovery-event" data-testid="llm-proposal">
+    <div className={ui.eventDetails} data-testid="llm-proposal">
       <p>
-        <span className={`badge ${p.status === "accepted" ? "tone-success" : "tone-failed"}`}>{verdict}</span> LLM proposal{p.proposedBy ? ` by ${p.proposedBy}` : ""}
+        <span className={ui.badge(p.status === "accepted" ? "success" : "failed")}>{verdict}</span> LLM proposal{p.proposedBy ? ` by ${p.proposedBy}` : ""}
         {p.proposal ? (
           <>
             : {words(p.proposal.type)} — {p.proposal.rootCause.description} <span className="text-muted">(claimed confidence {pct(p.proposal.rootCause.confidence)}; not self-verified)</span>
@@ -79,7 +79,7 @@ function ProposalDetails({ proposal: p }: { proposal: DiagnosisProposalRecord })
         ) : null}
       </p>
       {p.reasons.length ? (
-        <ul className="text-sm">
+        <ul className="m-0 pl-5 text-sm">
           {p.reasons.map((r, i) => (
             <li key={i}>{r}</li>
           ))}

@@ -35,6 +35,10 @@ const OUTCOME: Record<GateDecision, string> = {
   allow_binary: "The binary is allowed for this mission only, and the agent runs again.",
 };
 
+const OPTIONS = "m-0 grid list-none gap-2 p-0";
+/** An option's row: its button (or name) beside what it does; the recommended one framed. */
+const OPTION = "grid items-center gap-3 rounded-md border px-2 py-1.5";
+
 /** The first sentence of an option's description (the option itself, below, says the rest). */
 const firstSentence = (s: string) => /^.*?[.!?](?=\s|$)/.exec(s)?.[0] ?? s;
 
@@ -132,19 +136,19 @@ export function GatePanel({
   const recommended = gate.options.find((o) => o.recommended) ?? null;
 
   return (
-    <section className="gate-panel" tabIndex={0} aria-label={`Gate for agent “${gate.agent}” in mission ${gate.missionName}`} aria-describedby={canDecide ? ids.hint : undefined} onKeyDown={onKeyDown} data-testid="gate-panel" data-gate-id={gate.id}>
-      <header className="gate-head">
+    <section className="grid gap-3 rounded-md border border-l-4 border-paused bg-surface px-4 py-3.5 shadow-card" tabIndex={0} aria-label={`Gate for agent “${gate.agent}” in mission ${gate.missionName}`} aria-describedby={canDecide ? ids.hint : undefined} onKeyDown={onKeyDown} data-testid="gate-panel" data-gate-id={gate.id}>
+      <header className="flex flex-wrap items-center gap-2.5">
         <span className={ui.badge("paused")}>
           <span className="text-[11px]" aria-hidden="true">
             ‖
           </span>
           Gate open
         </span>
-        <Heading id={ids.title} className="gate-title">
+        <Heading id={ids.title} className="text-[15px] font-[650]">
           {showMission ? `${gate.missionName}: ` : ""}
           {gateTitle(gate)}
         </Heading>
-        <span className="text-muted gate-meta">
+        <span className="text-sm text-muted">
           {gate.phase} · opened <RelativeTime iso={gate.openedAt} />
           {showMission ? (
             <>
@@ -157,13 +161,13 @@ export function GatePanel({
         </span>
       </header>
 
-      <div className="gate-body">
-        <p className="gate-what">
+      <div className="[&>p]:mt-0 [&>p]:mb-1">
+        <p>
           <strong>What happened: </strong>
           {err.what}
         </p>
         {err.why ? (
-          <p className="gate-why">
+          <p>
             <strong>Why: </strong>
             {err.why}
           </p>
@@ -181,12 +185,12 @@ export function GatePanel({
 
       {canDecide ? (
         <>
-          <ul className="gate-options" aria-label="Options">
+          <ul className={OPTIONS} aria-label="Options">
             {gate.options.map((o) => (
-              <li key={o.action} className={`gate-option${o.recommended ? " is-recommended" : ""}`}>
+              <li key={o.action} className={ui.cx(OPTION, "grid-cols-[230px_1fr] max-[1280px]:grid-cols-[170px_1fr]", o.recommended ? "border-accent bg-running-bg" : "border-transparent")}>
                 <button
                   type="button"
-                  className={`btn ${o.recommended ? "btn-primary" : o.action === "abort" ? "btn-danger" : "btn-secondary"}`}
+                  className={ui.cx(ui.button(o.recommended ? "primary" : o.action === "abort" ? "danger" : "secondary"), "w-full justify-between! text-left whitespace-normal!")}
                   onClick={() => decide(o.action)}
                   disabled={pending || decided}
                   aria-keyshortcuts={keyOf(o)}
@@ -210,9 +214,9 @@ export function GatePanel({
         </>
       ) : (
         <>
-          <ul className="gate-options readonly" aria-label="Options an operator can choose">
+          <ul className={OPTIONS} aria-label="Options an operator can choose">
             {gate.options.map((o) => (
-              <li key={o.action} className="gate-option">
+              <li key={o.action} className={ui.cx(OPTION, "grid-cols-[150px_1fr] border-transparent")}>
                 <strong>{o.label}</strong>
                 <OptionText option={o} />
               </li>
@@ -224,7 +228,7 @@ export function GatePanel({
         </>
       )}
 
-      <div aria-live="polite" role="status" className="gate-result-region">
+      <div aria-live="polite" role="status">
         {result?.kind === "ok" ? (
           <p className={ui.result.ok} data-testid="gate-result">
             <span aria-hidden="true">✓ </span>
@@ -254,19 +258,19 @@ export function GatePanel({
 function GatePolicyLine({ gate }: { gate: GateView }) {
   const p = gate.policy;
   return (
-    <div className="gate-policy" data-testid="gate-policy">
-      <p>
+    <div className="mt-2 grid gap-1 rounded-md border border-border bg-surface-2 px-2.5 py-2" data-testid="gate-policy">
+      <p className="m-0">
         <strong>Who can decide: </strong>
         <span data-testid="gate-policy-who">{p ? p.summary : whoMayDecide(null)}</span>
         {p ? <span className="text-muted"> (policy for {p.scope})</span> : null}
       </p>
       {gate.deadlineAt && p?.policy.timeoutOutcome ? (
-        <p data-testid="gate-deadline">
+        <p className="m-0" data-testid="gate-deadline">
           <strong>Times out </strong>
           <RelativeTime iso={gate.deadlineAt} /> → the system chooses <strong>{p.policy.timeoutOutcome}</strong>
         </p>
       ) : (
-        <p className="text-muted">No timeout: the gate waits for a decision.</p>
+        <p className="m-0 text-muted">No timeout: the gate waits for a decision.</p>
       )}
     </div>
   );
@@ -275,8 +279,8 @@ function GatePolicyLine({ gate }: { gate: GateView }) {
 /** An option's description, with the recommended one marked. */
 function OptionText({ option }: { option: { recommended: boolean; description: string } }) {
   return (
-    <div className="gate-option-text">
-      {option.recommended ? <span className="recommended">Recommended</span> : null}
+    <div className="flex flex-wrap items-baseline gap-2">
+      {option.recommended ? <span className="rounded-full bg-accent px-[7px] py-px text-xs font-bold tracking-[0.04em] text-accent-fg uppercase">Recommended</span> : null}
       <span>{option.description}</span>
     </div>
   );

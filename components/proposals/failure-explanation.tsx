@@ -17,9 +17,9 @@ export function FailureExplanation({ mission }: { mission: MissionState }) {
   return (
     <div className="grid gap-2" data-testid="failure-explanation">
       {x ? (
-        <div className={ended ? "result result-error stack-tight" : "explanation tone-border-paused stack-tight"} data-kind={x.kind}>
+        <div className={ui.cx(ended ? ui.result.error : ui.cx(ui.explanation, "border-l-paused"), "grid gap-2 [&_p]:m-0")} data-kind={x.kind}>
           <p>
-            <span className={`badge ${ended ? "tone-failed" : "tone-paused"}`} data-testid="failure-reason">
+            <span className={ui.badge(ended ? "failed" : "paused")} data-testid="failure-reason">
               {e.failureReason}
             </span>{" "}
             <strong data-testid="explanation-title">{x.title}</strong>
@@ -34,7 +34,7 @@ export function FailureExplanation({ mission }: { mission: MissionState }) {
           {x.evidence.length ? (
             <details className="text-sm" data-testid="explanation-evidence">
               <summary>Evidence ({x.evidence.length})</summary>
-              <ul className="evidence-list">
+              <ul className="mt-1.5 mb-0 grid gap-[3px] pl-[18px] wrap-anywhere">
                 {x.evidence.map((item, i) => (
                   <li key={i}>
                     <code>{item.type}</code>{" "}

@@ -113,7 +113,7 @@ export function ProposalDecision({
   }
 
   return (
-    <div className="grid gap-2" data-testid="proposal-prompt">
+    <div className="grid gap-2 [&_p]:mt-0 [&_p]:mb-1" data-testid="proposal-prompt">
       <p>
         <strong>Situation: </strong>
         {prompt.situation}
@@ -128,8 +128,8 @@ export function ProposalDecision({
       </p>
       {canDecide && modifiable && !done ? (
         open ? (
-          <div className="proposal-modify grid gap-2" role="group" aria-labelledby={ids.heading}>
-            <p id={ids.heading} className="proposal-modify-title">
+          <div className="grid gap-2 rounded-md border border-accent bg-surface px-3 py-2.5" role="group" aria-labelledby={ids.heading}>
+            <p id={ids.heading} className="m-0 text-[13.5px] font-[650]">
               Approve with modified args
             </p>
             <div className={ui.field}>
@@ -157,7 +157,7 @@ export function ProposalDecision({
               </p>
             ) : null}
             {diff.length ? (
-              <ul className="args-diff text-sm" aria-label="Changes against the proposal" data-testid="args-diff">
+              <ul className="m-0 grid gap-[3px] rounded-md border border-border bg-surface-2 py-2 pr-2.5 pl-[26px] text-sm [&_del]:text-failed [&_del]:line-through [&_del]:decoration-1 [&_del]:wrap-anywhere [&_ins]:font-semibold [&_ins]:text-success [&_ins]:no-underline [&_ins]:wrap-anywhere" aria-label="Changes against the proposal" data-testid="args-diff">
                 {diff.map((d) => (
                   <li key={d.field}>
                     <code>{d.field}</code>: <del>{d.before}</del> → <ins>{d.after}</ins>
