@@ -40,7 +40,7 @@ export function MissionControls({ mission, canControl }: { mission: MissionState
   return (
     <div className="grid gap-2">
       {mission.paused ? (
-        <div className={`banner banner-${mission.paused.kind === "infrastructure" ? "error" : "warning"}`} role="status" data-testid="pause-banner" data-kind={mission.paused.kind}>
+        <div className={mission.paused.kind === "infrastructure" ? ui.banner.error : ui.banner.warning} role="status" data-testid="pause-banner" data-kind={mission.paused.kind}>
           <span aria-hidden="true">‖ </span>
           <strong>{PAUSE_KIND[mission.paused.kind]}.</strong> {mission.paused.message} No new step starts until the mission is resumed.
         </div>

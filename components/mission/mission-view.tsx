@@ -8,6 +8,7 @@ import { GatePanel } from "../gates/gate-panel";
 import type { Decider } from "@/lib/mission/gate-policy";
 import { queryKeys } from "../query-keys";
 import { useMissionEvents } from "../realtime/use-mission-events";
+import { Breadcrumb } from "../ui/breadcrumb";
 import { RelativeTime } from "../ui/relative-time";
 import { FinalStatusBadge, ProgressBar, RunStateBadge } from "../ui/status";
 import { AgentsTable } from "./agents-table";
@@ -39,31 +40,25 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
 
   return (
     <div className="grid gap-4">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href="/missions" className="text-link underline underline-offset-2">
-          Missions
-        </Link>
-        <span aria-hidden="true"> / </span>
-        <span aria-current="page">{m.name}</span>
-      </nav>
+      <Breadcrumb trail={[{ href: "/missions", label: "Missions" }]}>{m.name}</Breadcrumb>
 
-      <header className={ui.cx(ui.card, "mission-head")}>
-        <div className="mission-title-row">
+      <header className={ui.cx(ui.card, "grid gap-2.5 px-[18px] py-4")}>
+        <div className="flex flex-wrap items-center gap-2.5">
           <h1 className="text-xl font-[650]">{m.name}</h1>
           <RunStateBadge runState={m.runState} />
           {data.finalStatus ? <FinalStatusBadge status={data.finalStatus} large /> : null}
         </div>
-        <p className="objective">
+        <p className="m-0">
           <strong>Objective: </strong>
           {m.definition.objective}
         </p>
         {data.explanation ? (
-          <p className="explanation" data-testid="final-status-explanation">
+          <p className={ui.explanation} data-testid="final-status-explanation">
             {data.explanation}
           </p>
         ) : null}
         <FailureExplanation mission={m} />
-        <dl className="facts">
+        <dl className={ui.facts}>
           <div>
             <dt>Progress</dt>
             <dd>

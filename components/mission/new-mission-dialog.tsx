@@ -97,7 +97,7 @@ export function NewMissionDialog() {
             <div id={ids.errors} className={ui.errorBox} role="alert" data-testid="mission-errors">
               <p>{error.message}</p>
               {error.fieldErrors.length ? (
-                <ul className="field-errors">
+                <ul className={ui.fieldErrors}>
                   {error.fieldErrors.map((f, i) => (
                     <li key={i}>
                       <code>{f.path || "(definition)"}</code>: {f.message}

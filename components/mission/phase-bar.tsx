@@ -1,5 +1,6 @@
 import type { MissionEvent } from "@/lib/mission/events";
 import type { MissionState } from "@/lib/mission/types";
+import * as ui from "@/components/ui/styles";
 
 export type StepMark = "done" | "current" | "blocked" | "failed" | "pending" | "not-reached";
 export interface PhaseStep {
@@ -33,16 +34,29 @@ export function phaseSteps(s: MissionState, events: readonly MissionEvent[]): Ph
 const ICON: Record<StepMark, string> = { done: "✓", current: "▶", blocked: "‖", failed: "✕", pending: "○", "not-reached": "–" };
 const WORD: Record<StepMark, string> = { done: "done", current: "current", blocked: "waiting at a gate", failed: "failed", pending: "pending", "not-reached": "not reached" };
 
+const STEP = "relative inline-flex items-center gap-1.5 rounded-full border px-2.5 py-1 text-[12px] font-semibold";
+/** Each mark's colours (pending and not reached are quiet; not reached is struck through). */
+const MARK: Record<StepMark, string> = {
+  done: "border-success bg-success-bg text-success",
+  current: "border-running bg-running-bg text-running",
+  blocked: "border-paused bg-paused-bg text-paused",
+  failed: "border-failed bg-failed-bg text-failed",
+  pending: "border-border bg-surface-2 text-muted",
+  "not-reached": "border-border bg-surface-2 text-muted line-through opacity-80",
+};
+/** The arrow from the step before. */
+const ARROW = "before:absolute before:-left-[17px] before:font-normal before:text-muted before:content-['→']";
+
 export function PhaseBar({ mission, events }: { mission: MissionState; events: readonly MissionEvent[] }) {
   const steps = phaseSteps(mission, events);
   return (
-    <ol className="phase-bar" aria-label="Phases" data-testid="phase-bar">
-      {steps.map((st) => (
-        <li key={st.name} className={`phase-step mark-${st.mark}`} aria-current={st.mark === "current" || st.mark === "blocked" ? "step" : undefined} data-mark={st.mark}>
-          <span className="phase-icon" aria-hidden="true">
+    <ol className="mx-0 mt-1 mb-0 flex list-none flex-wrap gap-x-[22px] gap-y-1 p-0" aria-label="Phases" data-testid="phase-bar">
+      {steps.map((st, i) => (
+        <li key={st.name} className={ui.cx(STEP, MARK[st.mark], i > 0 && ARROW)} aria-current={st.mark === "current" || st.mark === "blocked" ? "step" : undefined} data-mark={st.mark}>
+          <span aria-hidden="true">
             {ICON[st.mark]}
           </span>
-          <span className="phase-name">{st.name.replaceAll("_", " ")}</span>
+          <span>{st.name.replaceAll("_", " ")}</span>
           <span className="sr-only">: {WORD[st.mark]}</span>
         </li>
       ))}

@@ -37,7 +37,7 @@ export function Dialog({ open, onOpenChange, trigger, title, description, childr
  * A button that asks before it acts (Radix AlertDialog): the question says what will happen; Cancel has
  * the focus first, so Enter never confirms by accident.
  */
-export function ConfirmButton({ children, title, question, confirmLabel, onConfirm, className = "btn btn-danger", disabled, testId }: { children: ReactNode; title: string; question: ReactNode; confirmLabel: string; onConfirm: () => void; className?: string; disabled?: boolean; testId?: string }) {
+export function ConfirmButton({ children, title, question, confirmLabel, onConfirm, className = ui.button("danger"), disabled, testId }: { children: ReactNode; title: string; question: ReactNode; confirmLabel: string; onConfirm: () => void; className?: string; disabled?: boolean; testId?: string }) {
   const [open, setOpen] = useState(false);
   return (
     <AlertDialog.Root open={open} onOpenChange={setOpen}>

@@ -69,7 +69,7 @@ export function FilterErrors({ errors, testId }: { errors: Array<{ path: string;
   return (
     <div className={ui.result.error} role="alert" data-testid={testId}>
       <p>Some filters in the address are not valid, so nothing was searched. Change or clear them:</p>
-      <ul className="field-errors">
+      <ul className={ui.fieldErrors}>
         {errors.map((e) => (
           <li key={e.path + e.message}>
             <strong>{e.path || "filters"}</strong>: {e.message}
@@ -84,7 +84,7 @@ export function FilterErrors({ errors, testId }: { errors: Array<{ path: string;
 export function ExportLinks({ path, query, label, testIdPrefix }: { path: string; query: string; label: string; testIdPrefix: string }) {
   const href = (format: string) => `${path}?${query ? `${query}&` : ""}format=${format}`;
   return (
-    <div className="flex flex-wrap items-center gap-2 hist-export" aria-label="Export this view">
+    <div className="flex flex-wrap items-center gap-2" aria-label="Export this view">
       <span className="text-sm text-muted">{label}</span>
       <a className={ui.button("secondary", "sm")} href={href("csv")} download data-testid={`${testIdPrefix}-csv`}>
         CSV
@@ -142,11 +142,11 @@ export function LoadMoreError({ error, what, retry }: { error: string | null; wh
 export function SearchRow(props: { id: string; label: string; value: string; onChange: (v: string) => void; placeholder: string; testIdPrefix: string; onClear: (() => void) | null }) {
   const { id, testIdPrefix: t } = props;
   return (
-    <div className="hist-search-row">
+    <div className="flex gap-2">
       <label className="sr-only" htmlFor={id}>
         {props.label}
       </label>
-      <input id={id} type="search" value={props.value} onChange={(e) => props.onChange(e.target.value)} placeholder={props.placeholder} maxLength={200} data-testid={`${t}-q`} />
+      <input id={id} className="flex-1" type="search" value={props.value} onChange={(e) => props.onChange(e.target.value)} placeholder={props.placeholder} maxLength={200} data-testid={`${t}-q`} />
       <button type="submit" className={ui.button("primary")} data-testid={`${t}-apply`}>
         Search
       </button>

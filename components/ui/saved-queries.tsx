@@ -59,13 +59,13 @@ export function SavedQueriesMenu(props: {
     });
 
   return (
-    <details className={ui.cx(ui.card, "sq-menu")} data-testid={props.testId ?? "saved-queries"}>
-      <summary className="sq-summary">Saved queries ({items.length})</summary>
-      <ul className="sq-list">
+    <details className={ui.cx(ui.card, "min-w-[320px] px-3 py-2")} data-testid={props.testId ?? "saved-queries"}>
+      <summary className="cursor-pointer font-semibold">Saved queries ({items.length})</summary>
+      <ul className="mx-0 my-2 flex list-none flex-col gap-1 p-0">
         {items.map((q) => {
           const href = hrefOf(q);
           return (
-            <li key={q.id} className="sq-item">
+            <li key={q.id} className="flex flex-wrap items-baseline gap-2">
               {href ? (
                 <Link href={href} className="text-link underline underline-offset-2" data-testid="saved-query-link">
                   {q.name}
@@ -86,13 +86,13 @@ export function SavedQueriesMenu(props: {
         })}
       </ul>
       <form
-        className="sq-save flex flex-wrap items-center gap-2"
+        className="flex flex-wrap items-center gap-2 border-t border-border pt-2"
         onSubmit={(e) => {
           e.preventDefault();
           save();
         }}
       >
-        <label className={ui.cx(ui.field, "sq-name")}>
+        <label className={ui.cx(ui.field, "min-w-[180px] flex-1")}>
           <span>Save this view as</span>
           <input type="text" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} placeholder="e.g. Timeouts in payments" data-testid="saved-query-name" />
         </label>
@@ -104,7 +104,7 @@ export function SavedQueriesMenu(props: {
         </button>
       </form>
       {message ? (
-        <p className={`result ${message.ok ? "result-ok" : "result-error"}`} role={message.ok ? "status" : "alert"}>
+        <p className={message.ok ? ui.result.ok : ui.result.error} role={message.ok ? "status" : "alert"}>
           {message.text}
         </p>
       ) : null}

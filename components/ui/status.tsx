@@ -1,4 +1,5 @@
 import type { FinalStatus, ProposalState, RunState } from "@/lib/mission/types";
+import * as ui from "@/components/ui/styles";
 
 /** Status colours always come with an icon and words, never colour alone. */
 
@@ -27,7 +28,7 @@ const PROPOSAL: Record<ProposalState["status"], { icon: string; label: string; t
 /** A coloured badge that always carries an icon and words; `value` is the machine value tests read. */
 export function IconBadge({ icon, label, tone, testId, value, large }: { icon: string; label: string; tone: string; testId: string; value: string; large?: boolean }) {
   return (
-    <span className={`badge tone-${tone}${large ? " badge-lg" : ""}`} data-testid={testId} data-value={value}>
+    <span className={ui.badge(tone, large ? "lg" : undefined)} data-testid={testId} data-value={value}>
       <span className="text-[11px]" aria-hidden="true">
         {icon}
       </span>
@@ -59,11 +60,11 @@ export function MissionStatus({ runState, finalStatus }: { runState: RunState; f
 export function ProgressBar({ value, label }: { value: number; label: string }) {
   const pct = Math.round(Math.max(0, Math.min(1, value)) * 100);
   return (
-    <div className="progress">
-      <div className="progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label={label}>
-        <div className="progress-fill" style={{ width: `${pct}%` }} />
+    <div className="flex min-w-[120px] items-center gap-2 max-[1101px]:min-w-[90px] max-[1101px]:gap-[5px]">
+      <div className="h-1.5 flex-1 overflow-hidden rounded-full border border-border bg-surface-2" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} aria-label={label}>
+        <div className="h-full bg-accent transition-[width] duration-300 ease-[ease]" style={{ width: `${pct}%` }} />
       </div>
-      <span className="progress-pct">{pct}%</span>
+      <span className="min-w-[3.2em] text-right text-sm text-muted tabular-nums max-[1101px]:min-w-[2.6em]">{pct}%</span>
     </div>
   );
 }

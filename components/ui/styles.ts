@@ -42,7 +42,7 @@ export const TONE_TEXT: Record<Tone, string> = { success: "text-success", partia
 
 /** A pill with a status colour; `lg` for a page's main status. */
 export function badge(tone: string = "neutral", size?: "lg"): string {
-  return cx("inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border border-current font-semibold", TONE[toneOf(tone)], size === "lg" ? "px-2.5 py-0.5 text-[13.5px]" : "px-2 py-px text-xs");
+  return cx("inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border border-current font-semibold", TONE[toneOf(tone)], size === "lg" ? "px-[11px] py-[3px] text-[13.5px]" : "px-2 py-px text-[12px]");
 }
 
 /** An explanation set apart (why a mission ended, a risk note): a quiet block with a rule on its left. */

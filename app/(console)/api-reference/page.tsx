@@ -72,7 +72,7 @@ export default async function ApiReferencePage() {
         </div>
       </header>
       <nav aria-label="API sections">
-        <ul className="flex flex-wrap items-center gap-2 wrap">
+        <ul className="m-0 flex list-none flex-wrap items-center gap-x-3 gap-y-1 p-0">
           {tags.map((t) => (
             <li key={t}>
               <a className="text-link underline underline-offset-2" href={`#tag-${t.replace(/\W+/g, "-").toLowerCase()}`}>
@@ -93,7 +93,7 @@ export default async function ApiReferencePage() {
               const op = doc.paths[e.path]?.[e.method.toLowerCase()];
               const body = op?.requestBody ? Object.entries(op.requestBody.content) : [];
               return (
-                <article key={key} className={ui.cx(ui.card, "adm-panel grid gap-2")} data-testid="api-operation" data-operation={key} id={key}>
+                <article key={key} className={ui.cx(ui.card, "grid content-start gap-2 px-4 py-3.5")} data-testid="api-operation" data-operation={key} id={key}>
                   <h3 className="flex flex-wrap items-center gap-2">
                     <span className={ui.badge("neutral")}>{e.method}</span> <code>{e.path}</code>
                   </h3>
@@ -103,8 +103,8 @@ export default async function ApiReferencePage() {
                     Needs <code>{e.permission}</code>. Answers {e.ok.status}: {withCode(e.ok.description)}.
                   </p>
                   {op?.parameters?.length ? (
-                    <div className="table-wrap">
-                      <table className="table">
+                    <div className={ui.tableWrap}>
+                      <table className={ui.table()}>
                         <caption className="sr-only">Parameters of {e.method} {e.path}</caption>
                         <thead>
                           <tr>
@@ -131,7 +131,7 @@ export default async function ApiReferencePage() {
                   {body.map(([type, media]) => (
                     <details key={type}>
                       <summary>Request body ({type})</summary>
-                      <pre className="font-mono text-sm leading-normal text-sm">{JSON.stringify(media.schema ?? { type: "string" }, null, 2)}</pre>
+                      <pre className="font-mono text-sm leading-normal">{JSON.stringify(media.schema ?? { type: "string" }, null, 2)}</pre>
                     </details>
                   ))}
                 </article>
