@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { ActorLink } from "@/components/proposals/labels";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { listActorsWithCounts } from "@/db/queries/authority";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
-import { getPrincipal } from "@/server/auth";
+import { can } from "@/lib/auth/roles";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader, Refused } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Actors" };
 export const dynamic = "force-dynamic";
@@ -22,18 +22,14 @@ const COLUMNS: CellColumn[] = [
 
 /** FDR-N002: every actor, human, agent or system, with what it proposed and decided. */
 export default async function ActorsPage() {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/actors");
-  if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
+  const user = await pageUser("/actors");
+  if (!can(user, "mission.view")) return <Refused user={user} permission="mission.view" />;
   const rows = await listActorsWithCounts(getDb());
   return (
     <div className="grid gap-4">
-      <header className="flex items-start justify-between gap-4">
-        <div>
-          <h1 className="text-xl font-[650]">Actors</h1>
-          <p className="text-muted">Everyone and everything that acts: people (console, CLI), model-driven agents and the system (worker, authority, diagnosis, health). Every event, proposal and decision names one.</p>
-        </div>
-      </header>
+      <PageHeader title="Actors">
+        Everyone and everything that acts: people (console, CLI), model-driven agents and the system (worker, authority, diagnosis, health). Every event, proposal and decision names one.
+      </PageHeader>
       <CellsTable
         label="Actors"
         testId="actors-table"

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { can } from "@/lib/auth/roles";
 import { api, type Endpoint } from "@/server/api-contract";
-import { getPrincipal } from "@/server/auth";
 import { openApiDocument } from "@/server/openapi";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader, Refused } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "API reference" };
 export const dynamic = "force-dynamic";
@@ -47,30 +47,24 @@ function withCode(text: string) {
  * React 19 cleanly, and the console's pages must pass axe in both themes.
  */
 export default async function ApiReferencePage() {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/api-reference");
-  if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
+  const user = await pageUser("/api-reference");
+  if (!can(user, "mission.view")) return <Refused user={user} permission="mission.view" />;
   const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Operation>> };
   const endpoints = Object.entries(api) as Array<[string, Endpoint]>;
   const tags = [...new Set(endpoints.map(([, e]) => e.tag))];
   return (
     <div className="grid gap-4">
-      <header className="flex items-start justify-between gap-4">
-        <div>
-          <h1 className="text-xl font-[650]">API reference</h1>
-          <p className="text-muted">
-            Every <code>/api/v1</code> operation, generated from the schemas the server validates requests with. Authenticate with <code>Authorization: Bearer flt_…</code> (create a token under{" "}
-            <a className="text-link underline underline-offset-2" href="/account/tokens">
-              Account → API tokens
-            </a>
-            ); the token acts with your roles. Errors are <code>{"{ error: { code, message, details? } }"}</code>; invalid input is a 400 naming each field. The machine-readable document:{" "}
-            <a className="text-link underline underline-offset-2" href="/api/v1/openapi.json" data-testid="openapi-link">
-              /api/v1/openapi.json
-            </a>{" "}
-            (OpenAPI 3.1).
-          </p>
-        </div>
-      </header>
+      <PageHeader title="API reference">
+        Every <code>/api/v1</code> operation, generated from the schemas the server validates requests with. Authenticate with <code>Authorization: Bearer flt_…</code> (create a token under{" "}
+        <a className="text-link underline underline-offset-2" href="/account/tokens">
+          Account → API tokens
+        </a>
+        ); the token acts with your roles. Errors are <code>{"{ error: { code, message, details? } }"}</code>; invalid input is a 400 naming each field. The machine-readable document:{" "}
+        <a className="text-link underline underline-offset-2" href="/api/v1/openapi.json" data-testid="openapi-link">
+          /api/v1/openapi.json
+        </a>{" "}
+        (OpenAPI 3.1).
+      </PageHeader>
       <nav aria-label="API sections">
         <ul className="m-0 flex list-none flex-wrap items-center gap-x-3 gap-y-1 p-0">
           {tags.map((t) => (

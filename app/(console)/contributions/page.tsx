@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { countContributionsByStatus, listContributions } from "@/db/queries/contributions";
 import { CONTRIBUTION_ORIGINS, CONTRIBUTION_STATUSES, type ContributionStatus } from "@/lib/library/contribution";
@@ -8,9 +7,10 @@ import { userActorId } from "@/db/queries/users";
 import { ContributionStatusBadge, ORIGIN_LABELS, STATUS_LABELS } from "@/components/library-curation/status";
 import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { formatUtc } from "@/components/ui/format-utc";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
-import { getPrincipal } from "@/server/auth";
+import { can } from "@/lib/auth/roles";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader, Refused } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Contributions" };
 export const dynamic = "force-dynamic";
@@ -28,9 +28,8 @@ const COLUMNS: CellColumn[] = [
 
 /** The review queue: tabs by status, filters by origin and mine / all. */
 export default async function ContributionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/contributions");
-  if (!can(user, "library.view")) return <p className={ui.notice}>{describeMissingPermission(user, "library.view")}</p>;
+  const user = await pageUser("/contributions");
+  if (!can(user, "library.view")) return <Refused user={user} permission="library.view" />;
   const sp = await searchParams;
   const isReviewer = can(user, "library.review");
   // Reviewers start on what waits for them; contributors on their own contributions.
@@ -52,19 +51,18 @@ export default async function ContributionsPage({ searchParams }: { searchParams
 
   return (
     <div className="grid gap-4">
-      <header className="flex items-start justify-between gap-4">
-        <div>
-          <h1 className="text-xl font-[650]">Contributions</h1>
-          <p className="text-muted">
-            Proposed new failure modes and edits for the library. {isReviewer ? "Reviewers approve, request changes or reject others' contributions, each with a reason." : "A reviewer approves each one before it is published."} Drafts that missions created for novel failures wait here for someone to complete them.
-          </p>
-        </div>
-        {can(user, "library.contribute") ? (
-          <Link className={ui.button("primary")} href="/contributions/new" data-testid="new-contribution">
-            Propose an entry
-          </Link>
-        ) : null}
-      </header>
+      <PageHeader
+        title="Contributions"
+        actions={
+          can(user, "library.contribute") ? (
+            <Link className={ui.button("primary")} href="/contributions/new" data-testid="new-contribution">
+              Propose an entry
+            </Link>
+          ) : null
+        }
+      >
+        Proposed new failure modes and edits for the library. {isReviewer ? "Reviewers approve, request changes or reject others' contributions, each with a reason." : "A reviewer approves each one before it is published."} Drafts that missions created for novel failures wait here for someone to complete them.
+      </PageHeader>
 
       <nav className={ui.tabs} aria-label="Status">
         <Link href={href({ status: null })} className={ui.tab(!status)} aria-current={!status ? "page" : undefined}>

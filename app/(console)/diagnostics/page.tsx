@@ -1,17 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { diagnosticsReport } from "@/db/queries/diagnostics";
 import { RecoveryPerDayChart } from "@/components/diagnosis/recovery-chart";
 import { successMetrics } from "@/lib/diagnosis/metrics";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
-import { getPrincipal } from "@/server/auth";
+import { can } from "@/lib/auth/roles";
 import { feedbackReport } from "@/db/queries/diagnosis-feedback";
 import { labelledCalibration } from "@/lib/diagnosis/corpus-calibration";
 import { AccuracyOverTime, ReliabilityChart } from "@/components/diagnosis/calibration-charts";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader, Refused } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Diagnostics" };
 export const dynamic = "force-dynamic";
@@ -57,9 +57,8 @@ function format(v: number | null, fmt: "pct" | "num"): string {
 }
 
 export default async function DiagnosticsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/diagnostics");
-  if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
+  const user = await pageUser("/diagnostics");
+  if (!can(user, "mission.view")) return <Refused user={user} permission="mission.view" />;
   const sp = await searchParams;
   const daysRaw = Number(Array.isArray(sp.days) ? sp.days[0] : sp.days);
   const days = PERIODS.includes(daysRaw) ? daysRaw : 14;
@@ -77,27 +76,26 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
 
   return (
     <div className="grid gap-4">
-      <header className="flex items-start justify-between gap-4">
-        <div>
-          <h1 className="text-xl font-[650]">Diagnostics</h1>
-          <p className="text-muted">
-            Every tool failure is diagnosed (&ldquo;5 whys&rdquo;) and, where policy allows, recovered. These are the ADR-0003 success metrics over the last {days} day{days === 1 ? "" : "s"}
-            {definition ? (
-              <>
-                {" "}for <strong>{definition}</strong> (<Link href={query({ definition: null })}>all definitions</Link>)
-              </>
-            ) : null}
-            .
-          </p>
-        </div>
-        <nav aria-label="Period" className={ui.segmented}>
-          {PERIODS.map((p) => (
-            <Link key={p} href={query({ days: p })} aria-current={p === days ? "page" : undefined} className={ui.segment(p === days)}>
-              {p}d
-            </Link>
-          ))}
-        </nav>
-      </header>
+      <PageHeader
+        title="Diagnostics"
+        actions={
+          <nav aria-label="Period" className={ui.segmented}>
+            {PERIODS.map((p) => (
+              <Link key={p} href={query({ days: p })} aria-current={p === days ? "page" : undefined} className={ui.segment(p === days)}>
+                {p}d
+              </Link>
+            ))}
+          </nav>
+        }
+      >
+        Every tool failure is diagnosed (&ldquo;5 whys&rdquo;) and, where policy allows, recovered. These are the ADR-0003 success metrics over the last {days} day{days === 1 ? "" : "s"}
+        {definition ? (
+          <>
+            {" "}for <strong>{definition}</strong> (<Link href={query({ definition: null })}>all definitions</Link>)
+          </>
+        ) : null}
+        .
+      </PageHeader>
 
       <section aria-label="Success metrics" className={ui.metricGrid} data-testid="success-metrics">
         {METRICS.map((m) => {

@@ -1,33 +1,27 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { listPatterns } from "@/db/queries/learning";
 import { PatternsTable } from "@/components/diagnosis/patterns-table";
 import { ProposePatterns } from "@/components/library-curation/propose-pattern";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
-import { getPrincipal } from "@/server/auth";
+import { can } from "@/lib/auth/roles";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader, Refused } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Learned patterns" };
 export const dynamic = "force-dynamic";
 
 export default async function PatternsPage() {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/patterns");
-  if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
+  const user = await pageUser("/patterns");
+  if (!can(user, "mission.view")) return <Refused user={user} permission="mission.view" />;
   const rows = await listPatterns(getDb());
   const patterns = rows.map((r) => ({ id: r.id, when: r.when, then: r.then, errorType: r.errorType, successes: r.successes, failures: r.failures, confidence: r.confidence, threshold: r.threshold, enabled: r.enabled, lastOutcome: r.lastOutcome, lastMissionId: r.lastMissionId, updatedAt: new Date(r.updatedAt).toISOString() }));
   return (
     <div className="grid gap-4">
-      <header className="flex items-start justify-between gap-4">
-        <div>
-          <h1 className="text-xl font-[650]">Learned patterns</h1>
-          <p className="text-muted">
-            &ldquo;When this failure, then this recovery&rdquo;, learned from every recovery&rsquo;s outcome (failed ones too). A pattern whose confidence reaches its threshold is applied by the fast path, without full
-            reflection, when a mission&rsquo;s policy is <code>recovery: auto</code>. Confidence is the smoothed success rate (successes + 1) / (attempts + 2).
-          </p>
-        </div>
-      </header>
+      <PageHeader title="Learned patterns">
+        &ldquo;When this failure, then this recovery&rdquo;, learned from every recovery&rsquo;s outcome (failed ones too). A pattern whose confidence reaches its threshold is applied by the fast path, without full
+        reflection, when a mission&rsquo;s policy is <code>recovery: auto</code>. Confidence is the smoothed success rate (successes + 1) / (attempts + 2).
+      </PageHeader>
       {!can(user, "pattern.manage") ? (
         <p className={ui.notice} data-testid="patterns-readonly">
           You can view patterns; disabling or deleting one needs the admin role.

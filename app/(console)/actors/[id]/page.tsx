@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound, redirect } from "next/navigation";
+import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getActorSummary, type ProposalListRow } from "@/db/queries/authority";
 import { FailuresOverTime } from "@/components/history/charts";
@@ -10,7 +10,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { ProposalStatusBadge } from "@/components/ui/status";
 import { ActorLink, Decider } from "@/components/proposals/labels";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
-import { getPrincipal } from "@/server/auth";
+import { pageUser } from "@/server/page-access";
 import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Actor" };
@@ -25,8 +25,7 @@ export default async function ActorPage({ params }: { params: Promise<{ id: stri
   } catch {
     notFound();
   }
-  const user = await getPrincipal();
-  if (!user) redirect(`/login?callbackUrl=/actors/${raw}`);
+  const user = await pageUser(`/actors/${raw}`);
   if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
   if (id.length > 300) notFound();
   const s = await getActorSummary(getDb(), id);

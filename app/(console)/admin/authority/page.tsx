@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getDefaultPolicy } from "@/db/queries/authority";
 import { PolicyEditor } from "@/components/authority/policy-editor";
 import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { describeMatchers } from "@/lib/authority/rules";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
-import { getPrincipal } from "@/server/auth";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Authority policy" };
 export const dynamic = "force-dynamic";
@@ -21,8 +21,7 @@ const RULE_COLUMNS: CellColumn[] = [
 
 /** The admin's default authority policy (issue 14): the rules every proposal meets after its mission's own. */
 export default async function AuthorityPolicyPage() {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/admin/authority");
+  const user = await pageUser("/admin/authority");
   if (!can(user, "policy.manage")) {
     return (
       <p className={ui.notice} role="alert">
@@ -33,15 +32,10 @@ export default async function AuthorityPolicyPage() {
   const policy = await getDefaultPolicy(getDb());
   return (
     <div className="grid gap-4">
-      <header className="flex items-start justify-between gap-4">
-        <div>
-          <h1 className="text-xl font-[650]">Authority policy</h1>
-          <p className="text-muted">
-            Every action an autonomous agent proposes meets its mission&apos;s rules, then these. Deny wins over hold, hold over allow; a tool or binary outside the agent&apos;s allowlists is denied anyway.
-            Each version is kept, and publishing is in the audit log.
-          </p>
-        </div>
-      </header>
+      <PageHeader title="Authority policy">
+        Every action an autonomous agent proposes meets its mission&apos;s rules, then these. Deny wins over hold, hold over allow; a tool or binary outside the agent&apos;s allowlists is denied anyway.
+        Each version is kept, and publishing is in the audit log.
+      </PageHeader>
       <section className="grid gap-2" aria-labelledby="policy-title">
         <h2 id="policy-title" className="text-[15px] font-[650]">
           In force: {policy.version === 0 ? "Faultline's built-in default" : `version ${policy.version}`}

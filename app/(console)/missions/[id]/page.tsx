@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import { notFound, redirect } from "next/navigation";
+import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { MissionView } from "@/components/mission/mission-view";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { idSchema } from "@/server/api";
-import { getPrincipal } from "@/server/auth";
+import { pageUser } from "@/server/page-access";
 import { loadMissionDetail } from "@/server/read-models";
 import { loadDecider } from "@/db/queries/users";
 import { userActorId } from "@/db/queries/users";
@@ -17,8 +17,7 @@ export default async function MissionPage({ params, searchParams }: { params: Pr
   const { id } = await params;
   // ?seq=N (from the failure history): the timeline opens at that event, highlighted.
   const seq = Number((await searchParams).seq);
-  const user = await getPrincipal();
-  if (!user) redirect(`/login?callbackUrl=/missions/${encodeURIComponent(id)}`);
+  const user = await pageUser(`/missions/${encodeURIComponent(id)}`);
   if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
   if (!idSchema.safeParse(id).success) notFound();
   const detail = await loadMissionDetail(getDb(), id);

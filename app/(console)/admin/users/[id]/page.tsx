@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound, redirect } from "next/navigation";
+import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { listApiTokens } from "@/db/queries/api-tokens";
 import { getUserById, listUserAuditRows, toUserView, userActorId } from "@/db/queries/users";
@@ -14,7 +14,7 @@ import { formatUtc } from "@/components/ui/format-utc";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { idSchema } from "@/server/api";
-import { getPrincipal } from "@/server/auth";
+import { pageUser } from "@/server/page-access";
 import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "User" };
@@ -30,8 +30,7 @@ const AUDIT_COLUMNS: CellColumn[] = [
 
 export default async function UserPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const me = await getPrincipal();
-  if (!me) redirect(`/login?callbackUrl=/admin/users/${id}`);
+  const me = await pageUser(`/admin/users/${id}`);
   if (!can(me, "user.manage")) {
     return (
       <p className={ui.notice} role="alert" data-testid="admin-refused">
