@@ -1,4 +1,5 @@
 import Link from "next/link";
+import * as ui from "@/components/ui/styles";
 
 /** The account pages: API tokens and password. */
 export function AccountTabs({ current }: { current: "tokens" | "password" }) {
@@ -7,9 +8,9 @@ export function AccountTabs({ current }: { current: "tokens" | "password" }) {
     { key: "password", href: "/account/password", label: "Password" },
   ] as const;
   return (
-    <nav className="segmented adm-tabs" aria-label="Account">
+    <nav className={ui.cx(ui.segmented, "justify-self-start")} aria-label="Account">
       {tabs.map((t) => (
-        <Link key={t.key} href={t.href} className={t.key === current ? "is-active" : undefined} aria-current={t.key === current ? "page" : undefined}>
+        <Link key={t.key} href={t.href} className={ui.segment(t.key === current)} aria-current={t.key === current ? "page" : undefined}>
           {t.label}
         </Link>
       ))}

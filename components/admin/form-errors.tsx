@@ -24,7 +24,7 @@ export function FieldMessages({ id, err, path }: { id: string; err: FormError | 
   const m = messagesFor(err, path);
   if (!m.length) return null;
   return (
-    <ul className="field-errors adm-field-error" id={id} data-testid={`field-error-${path}`}>
+    <ul className={ui.cx(ui.fieldErrors, "text-sm text-failed")} id={id} data-testid={`field-error-${path}`}>
       {m.map((t) => (
         <li key={t}>{t}</li>
       ))}
@@ -45,10 +45,10 @@ export function FormErrorBox({ err, testId }: { err: FormError | null; testId: s
 /** A secret shown once (invitation link, temporary password, API token), with a copy button. */
 export function ShownOnce({ label, value, note, testId }: { label: string; value: string; note: string; testId: string }) {
   return (
-    <div className={ui.cx(ui.result.ok, "adm-once")} role="status" data-testid={testId}>
+    <div className={ui.cx(ui.result.ok, "grid gap-1.5 [&_p]:m-0")} role="status" data-testid={testId}>
       <div className="font-semibold">{label}</div>
-      <div className="adm-once-row">
-        <code className="adm-secret" data-testid={`${testId}-value`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <code className="select-all break-all rounded border border-border bg-surface px-2 py-1 font-mono text-sm" data-testid={`${testId}-value`}>
           {value}
         </code>
         <button type="button" className={ui.button("secondary")} onClick={() => void navigator.clipboard?.writeText(value).catch(() => {})}>
@@ -64,11 +64,11 @@ export function ShownOnce({ label, value, note, testId }: { label: string; value
 export function RolesFieldset({ id, err, checked = [], onChange }: { id: string; err: FormError | null; checked?: readonly string[]; onChange?: () => void }) {
   const invalid = messagesFor(err, "roles").length > 0;
   return (
-    <fieldset className="adm-fieldset" aria-invalid={invalid || undefined} aria-describedby={invalid ? id : undefined}>
+    <fieldset className={ui.fieldset} aria-invalid={invalid || undefined} aria-describedby={invalid ? id : undefined}>
       <legend className="text-sm font-semibold">Roles</legend>
       <div className="flex flex-wrap items-center gap-2">
         {ROLES.map((r) => (
-          <label key={r} className="adm-check">
+          <label key={r} className={ui.check}>
             <input type="checkbox" name="roles" value={r} defaultChecked={checked.includes(r)} onChange={onChange} /> {r}
           </label>
         ))}

@@ -47,21 +47,21 @@ export function NewUserForm() {
   const invalid = (path: string, id: string) => (err?.fields.some((x) => x.path === path || x.path.startsWith(`${path}.`)) ? { "aria-invalid": true as const, "aria-describedby": id } : {});
 
   return (
-    <section className={ui.cx(ui.card, "adm-panel")} aria-labelledby="new-user-title">
+    <section className={ui.panel} aria-labelledby="new-user-title">
       <h2 className="text-[15px] font-[650]" id="new-user-title">
         Add a user
       </h2>
       <form className="grid gap-2" onSubmit={onSubmit} noValidate data-testid="new-user-form">
-        <fieldset className="adm-fieldset">
+        <fieldset className={ui.fieldset}>
           <legend className="text-sm font-semibold">How they get a password</legend>
-          <label className="adm-check">
+          <label className={ui.check}>
             <input type="radio" name="mode" value="invite" checked={mode === "invite"} onChange={() => setMode("invite")} /> Invite: a one-time link to set their own password (valid 7 days)
           </label>
-          <label className="adm-check">
+          <label className={ui.check}>
             <input type="radio" name="mode" value="password" checked={mode === "password"} onChange={() => setMode("password")} /> Set an initial password now
           </label>
         </fieldset>
-        <div className="adm-grid">
+        <div className={ui.formGrid}>
           <div className={ui.field}>
             <label htmlFor={ids.name}>Name</label>
             <input id={ids.name} name="name" type="text" autoComplete="off" {...invalid("name", `${ids.e}-name`)} />
@@ -88,7 +88,7 @@ export function NewUserForm() {
               <input id={ids.password} name="password" type="password" autoComplete="new-password" {...invalid("password", `${ids.e}-password`)} />
               <FieldMessages id={`${ids.e}-password`} err={err} path="password" />
             </div>
-            <label className="adm-check">
+            <label className={ui.check}>
               <input type="checkbox" name="mustChange" defaultChecked /> They must choose a new password at first sign-in
             </label>
           </>

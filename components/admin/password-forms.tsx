@@ -67,7 +67,7 @@ export function ChangePasswordForm({ email }: { email: string }) {
     });
   }
   return (
-    <form className={ui.cx(ui.card, "adm-panel grid gap-2 adm-narrow")} onSubmit={onSubmit} noValidate data-testid="change-password-form">
+    <form className={ui.cx(ui.panel, "max-w-[480px]")} onSubmit={onSubmit} noValidate data-testid="change-password-form">
       <PasswordFields err={err} current />
       <FormErrorBox err={err} testId="change-password-error" />
       <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="change-password-submit">

@@ -9,6 +9,9 @@ import { splitGroups } from "@/lib/auth/user-admin";
 import { FieldMessages, FormErrorBox, RolesFieldset, ShownOnce, toFormError, type FormError } from "./form-errors";
 import * as ui from "@/components/ui/styles";
 
+/** A destructive step waiting for its confirmation, set apart in the failure colour. */
+const CONFIRM = "flex flex-wrap items-center gap-2 rounded-md border border-failed bg-failed-bg px-2.5 py-2";
+
 /** Roles (checkboxes) and groups of one user; saved together, each change audited. */
 export function UserAccessForm({ user }: { user: UserView }) {
   const router = useRouter();
@@ -36,7 +39,7 @@ export function UserAccessForm({ user }: { user: UserView }) {
   }
 
   return (
-    <form className={ui.cx(ui.card, "adm-panel grid gap-2")} onSubmit={onSubmit} noValidate data-testid="user-access-form" aria-labelledby={`${ids.e}-title`}>
+    <form className={ui.panel} onSubmit={onSubmit} noValidate data-testid="user-access-form" aria-labelledby={`${ids.e}-title`}>
       <h2 className="text-[15px] font-[650]" id={`${ids.e}-title`}>
         Roles and groups
       </h2>
@@ -95,14 +98,14 @@ export function UserAccountActions({ user, isSelf }: { user: UserView; isSelf: b
     });
 
   return (
-    <section className={ui.cx(ui.card, "adm-panel grid gap-2")} aria-labelledby="account-actions-title">
+    <section className={ui.panel} aria-labelledby="account-actions-title">
       <h2 className="text-[15px] font-[650]" id="account-actions-title">
         Account
       </h2>
       <div className="flex flex-wrap items-center gap-2">
         {user.active ? (
           confirming === "deactivate" ? (
-            <span className="adm-confirm flex flex-wrap items-center gap-2" role="group" aria-label="Confirm deactivation">
+            <span className={CONFIRM} role="group" aria-label="Confirm deactivation">
               <span>Deactivate {user.name}? They are signed out at their next request and cannot sign in; their API tokens stop working.</span>
               <button type="button" className={ui.button("danger")} disabled={pending} onClick={() => setActive(false)} data-testid="confirm-deactivate">
                 Yes, deactivate
@@ -125,7 +128,7 @@ export function UserAccountActions({ user, isSelf }: { user: UserView; isSelf: b
       {user.active ? (
         <div className="flex flex-wrap items-center gap-2">
           {confirming === "temporary" || confirming === "link" ? (
-            <span className="adm-confirm flex flex-wrap items-center gap-2" role="group" aria-label="Confirm password reset">
+            <span className={CONFIRM} role="group" aria-label="Confirm password reset">
               <span>Reset {user.name}&rsquo;s password{confirming === "temporary" ? " to a temporary one" : " by a one-time link"}? Their current sessions end.</span>
               <button type="button" className={ui.button("danger")} disabled={pending} onClick={() => reset(confirming)} data-testid="confirm-reset">
                 Yes, reset

@@ -7,16 +7,16 @@ import * as ui from "@/components/ui/styles";
  */
 export function Figure({ id, title, summary, children, table }: { id: string; title: string; summary: string; children: ReactNode; table: ReactNode }) {
   return (
-    <figure className={ui.cx(ui.card, "hc-figure")} aria-labelledby={`${id}-title`} data-testid={id}>
-      <figcaption id={`${id}-title`} className="hc-title">
+    <figure className={ui.cx(ui.card, "m-0 flex flex-col gap-2 px-3.5 py-3")} aria-labelledby={`${id}-title`} data-testid={id}>
+      <figcaption id={`${id}-title`} className="text-[13.5px] font-semibold">
         {title}
       </figcaption>
       <div role="img" aria-label={`${title}: ${summary}`}>
         {children}
       </div>
-      <details className="hc-numbers">
+      <details className="[&>summary]:cursor-pointer [&>summary]:text-sm [&>summary]:text-muted">
         <summary>Numbers</summary>
-        <div className="table-wrap">{table}</div>
+        <div className={ui.tableWrap}>{table}</div>
       </details>
     </figure>
   );

@@ -6,6 +6,7 @@ import { OUTCOME_LABELS } from "@/lib/history/filters";
 import { formatDuration } from "@/lib/mission/gate-policy";
 import { Figure } from "../charts/figure";
 import { AXIS, GRID, seriesColour, TOOLTIP } from "../charts/theme";
+import * as ui from "@/components/ui/styles";
 
 /**
  * The failure history's charts on Recharts: each is a figure with a title, an aria-label stating the
@@ -34,7 +35,7 @@ export function FailuresOverTime({ stats, title, id = "chart-over-time", noun = 
       title={title ?? `Failures over time by error type (per ${stats.bucket})`}
       summary={summary}
       table={
-        <table className="table hc-table">
+        <table className={ui.table("sm")}>
           <thead>
             <tr>
               <th scope="col">{stats.bucket === "hour" ? "Hour (UTC)" : "Day (UTC)"}</th>
@@ -99,7 +100,7 @@ function HBars({ id, title, bars, empty, columns, format = "count" }: { id: stri
       title={title}
       summary={summary}
       table={
-        <table className="table hc-table">
+        <table className={ui.table("sm")}>
           <thead>
             <tr>
               {columns.filter(Boolean).map((c) => (
@@ -178,7 +179,7 @@ export function RecoveryOutcomes({ stats }: { stats: HistoryStats }) {
 
 export function HistoryCharts({ stats }: { stats: HistoryStats }) {
   return (
-    <section aria-label="Charts" className="hc-grid" data-testid="history-charts">
+    <section aria-label="Charts" className={ui.chartGrid} data-testid="history-charts">
       <FailuresOverTime stats={stats} />
       <ResolutionByLevel stats={stats} />
       <RecoveryOutcomes stats={stats} />

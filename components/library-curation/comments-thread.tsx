@@ -23,14 +23,14 @@ export function CommentsThread({ contributionId, comments, canComment }: { contr
     children.set(parent, [...(children.get(parent) ?? []), c]);
   }
   const render = (parent: number | null, depth: number) => (
-    <ul className={depth ? "comments comments-nested" : "comments"}>
+    <ul className={ui.cx(ui.thread.list, depth > 0 && "mt-2 border-l-2 border-border pl-4")}>
       {(children.get(parent) ?? []).map((c) => (
-        <li key={c.id} className="comment" data-testid="comment" data-comment-id={c.id}>
-          <div className="comment-head">
+        <li key={c.id} className={ui.thread.item} data-testid="comment" data-comment-id={c.id}>
+          <div className={ui.thread.head}>
             <span className="font-semibold">{c.authorName}</span>
             <span className="text-muted text-sm">{formatUtc(c.createdAt)}</span>
           </div>
-          <p className="comment-body" data-testid="comment-body">
+          <p className={ui.thread.body} data-testid="comment-body">
             {c.body}
           </p>
           {canComment ? <CommentBox contributionId={contributionId} parentId={c.id} /> : null}
@@ -64,7 +64,7 @@ function CommentBox({ contributionId, parentId }: { contributionId: string; pare
   }
   return (
     <form
-      className="grid gap-2 comment-form"
+      className="mt-1.5 grid gap-2"
       onSubmit={(e) => {
         e.preventDefault();
         start(async () => {
@@ -80,12 +80,12 @@ function CommentBox({ contributionId, parentId }: { contributionId: string; pare
         });
       }}
     >
-      <label htmlFor={uid} className={parentId === null ? "strong small" : "sr-only"}>
+      <label htmlFor={uid} className={parentId === null ? "text-sm font-semibold" : "sr-only"}>
         {parentId === null ? "Add a comment" : "Your reply"}
       </label>
       <textarea id={uid} rows={2} value={body} onChange={(e) => setBody(e.target.value)} maxLength={4000} aria-invalid={error ? true : undefined} data-testid={parentId === null ? "comment-input" : "reply-input"} />
       {error ? (
-        <p className="field-error" role="alert">
+        <p className={ui.fieldError} role="alert">
           ✕ {error}
         </p>
       ) : null}

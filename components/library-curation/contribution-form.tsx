@@ -24,6 +24,11 @@ export interface ContributionFormProps {
 }
 
 /** Text limits shown beside the fields (the server enforces the same through the entry schema). */
+/** Two fields side by side (they wrap on narrow screens). */
+const FIELD_ROW = "grid grid-cols-[repeat(auto-fit,minmax(200px,1fr))] items-start gap-3";
+/** A choice among the similar entries. */
+const SIMILAR_ITEM = "flex items-center gap-2.5 rounded-md bg-surface-2 px-2 py-[5px] text-[13.5px]";
+
 const LIMITS: Partial<Record<keyof EntryFormValues, number>> = { title: 80, surface_symptom: 400, hidden_reality: 1000, diagnostic_probe: 1000, resolution_path: 1000, risk_notes: 500 };
 
 /**
@@ -97,12 +102,12 @@ export function ContributionForm(props: ContributionFormProps) {
     const errs = errorFor(`entry.${k}`);
     const limit = LIMITS[k];
     return (
-      <div className={ui.field} data-testid={`field-${k}`}>
+      <div className={ui.cx(ui.field, "content-start")} data-testid={`field-${k}`}>
         <label htmlFor={id}>{FIELD_LABELS[k]}</label>
         {control({ id, invalid: errs.length > 0, describedBy: `${id}-help` })}
-        <div id={`${id}-help`} className="field-help">
+        <div id={`${id}-help`} className="[&_p]:m-0">
           {errs.map((m, i) => (
-            <p key={i} className="field-error" role="alert" data-testid={`error-${k}`}>
+            <p key={i} className={ui.fieldError} role="alert" data-testid={`error-${k}`}>
               ✕ {m}
             </p>
           ))}
@@ -142,15 +147,15 @@ export function ContributionForm(props: ContributionFormProps) {
     );
 
   return (
-    <div className="curation-grid">
-      <form className={ui.cx(ui.card, "grid gap-4 curation-form")} onSubmit={(e) => e.preventDefault()} noValidate data-testid="contribution-form">
+    <div className="grid grid-cols-[minmax(0,1.25fr)_minmax(300px,1fr)] items-start gap-5 max-[1101px]:grid-cols-[minmax(0,1fr)]">
+      <form className={ui.cx(ui.card, "grid gap-4 px-[18px] py-4 [&_input[type=text]]:min-h-[34px] [&_select]:min-h-[34px] [&_select]:w-full")} onSubmit={(e) => e.preventDefault()} noValidate data-testid="contribution-form">
         {isEdit ? (
           <p className={ui.notice}>
             Proposing an edit of <Link prefetch={false} href={`/library/${props.targetFailureId}`}>{props.targetFailureId}</Link>. Reviewers see a field-by-field diff against the current entry.
           </p>
         ) : null}
         {textInput("title")}
-        <div className="field-row">
+        <div className={FIELD_ROW}>
           {select("category", CATEGORIES)}
           {select("risk_level", RISK_LEVELS, "Requires-Oversight: a person approves before the probe runs")}
         </div>
@@ -161,7 +166,7 @@ export function ContributionForm(props: ContributionFormProps) {
         {textInput("risk_notes", 2)}
         {field("context_tags", ({ id, invalid, describedBy }) => <input id={id} type="text" value={values.context_tags} onChange={(e) => set("context_tags")(e.target.value)} aria-invalid={invalid || undefined} aria-describedby={describedBy} data-testid="input-context_tags" />, "comma separated, lower case, up to 20")}
         {field("references", ({ id, invalid, describedBy }) => <textarea id={id} rows={2} value={values.references} onChange={(e) => set("references")(e.target.value)} aria-invalid={invalid || undefined} aria-describedby={describedBy} data-testid="input-references" />, "one per line")}
-        <div className="field-row">
+        <div className={FIELD_ROW}>
           {select("source", SOURCES)}
           {!isEdit ? (
             <div className={ui.field} data-testid="field-domain">
@@ -172,14 +177,14 @@ export function ContributionForm(props: ContributionFormProps) {
                 <option value="software">Software agent (FM-SW-####)</option>
               </select>
               {errorFor("domain").map((m, i) => (
-                <p key={i} className="field-error" role="alert">
+                <p key={i} className={ui.fieldError} role="alert">
                   ✕ {m}
                 </p>
               ))}
             </div>
           ) : null}
         </div>
-        <details className="curation-actions" open={!!(values.probe_action || values.resolution_action) || undefined}>
+        <details className="grid gap-2.5 rounded-md border border-border px-3 py-2 [&>summary]:cursor-pointer [&>summary]:text-[13px] [&>summary]:font-[550]" open={!!(values.probe_action || values.resolution_action) || undefined}>
           <summary>Machine-executable probe and resolution (optional, JSON or YAML)</summary>
           {field("probe_action", ({ id, invalid, describedBy }) => <textarea id={id} className="font-mono text-sm leading-normal" rows={5} spellCheck={false} placeholder={"tool: shell\nargs: { command: which, args: [git] }\nconfirm_when: { exit_code: 1 }"} value={values.probe_action} onChange={(e) => set("probe_action")(e.target.value)} aria-invalid={invalid || undefined} aria-describedby={describedBy} data-testid="input-probe_action" />, "{ tool: shell | http | file, args, confirm_when: { exit_code | output_matches | http_status } }, at most 8 KB")}
           {field("resolution_action", ({ id, invalid, describedBy }) => <textarea id={id} className="font-mono text-sm leading-normal" rows={5} spellCheck={false} placeholder={"tool: shell\nargs: { command: apt-get, args: [install, -y, git] }\nexpect: { exit_code: 0 }"} value={values.resolution_action} onChange={(e) => set("resolution_action")(e.target.value)} aria-invalid={invalid || undefined} aria-describedby={describedBy} data-testid="input-resolution_action" />, "{ tool, args, expect: { … } }, at most 8 KB")}
@@ -188,13 +193,13 @@ export function ContributionForm(props: ContributionFormProps) {
           <label htmlFor={`${uid}-summary`}>Note for reviewers (optional)</label>
           <input id={`${uid}-summary`} type="text" value={summary} onChange={(e) => setSummary(e.target.value)} maxLength={500} data-testid="input-summary" />
           {errorFor("summary").map((m, i) => (
-            <p key={i} className="field-error" role="alert">
+            <p key={i} className={ui.fieldError} role="alert">
               ✕ {m}
             </p>
           ))}
         </div>
 
-        <section className="grid gap-2 similar" aria-labelledby={`${uid}-similar`} data-testid="similar-section">
+        <section className="grid gap-2 border-t border-border pt-3" aria-labelledby={`${uid}-similar`} data-testid="similar-section">
           <div className="flex flex-wrap items-center gap-2">
             <h2 id={`${uid}-similar`} className="text-[15px] font-[650]">
               Similar existing entries
@@ -210,12 +215,12 @@ export function ContributionForm(props: ContributionFormProps) {
               The library abstains: no existing entry matches this symptom closely enough. This looks like a new failure mode.
             </p>
           ) : (
-            <fieldset className="similar-list" data-testid="similar-list">
+            <fieldset className="m-0 grid gap-1 border-0 p-0" data-testid="similar-list">
               <legend className="text-muted text-sm">Highest match first. {isEdit ? "" : "Mark yours as a variant of one, or leave it independent."}</legend>
               {similar.results.map((r) => (
-                <label key={r.failure_id} className="similar-item" data-testid="similar-item" data-failure-id={r.failure_id}>
+                <label key={r.failure_id} className={SIMILAR_ITEM} data-testid="similar-item" data-failure-id={r.failure_id}>
                   {!isEdit ? <input type="radio" name={`${uid}-variant`} value={r.failure_id} checked={variantOf === r.failure_id} onChange={() => setVariantOf(r.failure_id)} data-testid="variant-choice" /> : null}
-                  <span className="similar-score" title="match_score: calibrated probability that this entry is the right hypothesis">
+                  <span className="min-w-[3em] font-bold tabular-nums" title="match_score: calibrated probability that this entry is the right hypothesis">
                     {r.match_score.toFixed(2)}
                   </span>
                   <Link prefetch={false} href={`/library/${r.failure_id}`} target="_blank">
@@ -225,7 +230,7 @@ export function ContributionForm(props: ContributionFormProps) {
                 </label>
               ))}
               {!isEdit ? (
-                <label className="similar-item">
+                <label className={SIMILAR_ITEM}>
                   <input type="radio" name={`${uid}-variant`} value="" checked={variantOf === ""} onChange={() => setVariantOf("")} />
                   <span>Not a variant: an independent entry</span>
                 </label>
@@ -233,7 +238,7 @@ export function ContributionForm(props: ContributionFormProps) {
             </fieldset>
           )}
           {errorFor("variant_of").map((m, i) => (
-            <p key={i} className="field-error" role="alert">
+            <p key={i} className={ui.fieldError} role="alert">
               ✕ {m}
             </p>
           ))}
@@ -244,7 +249,7 @@ export function ContributionForm(props: ContributionFormProps) {
             <p>{message}</p>
           </div>
         ) : null}
-        <footer className="flex flex-wrap items-center gap-2 form-foot">
+        <footer className="flex flex-wrap items-center justify-end gap-2 border-t border-border pt-3">
           <button type="button" className={ui.button("secondary")} onClick={() => save(false)} disabled={pending} data-testid="save-draft">
             Save draft
           </button>
@@ -253,7 +258,7 @@ export function ContributionForm(props: ContributionFormProps) {
           </button>
         </footer>
       </form>
-      <aside className="grid gap-2 curation-preview" aria-label="Preview" data-testid="preview">
+      <aside className="sticky top-4 grid gap-2 max-[1101px]:static" aria-label="Preview" data-testid="preview">
         <h2 className="text-[15px] font-[650]">Preview</h2>
         <p className="text-muted text-sm">How the entry will read in the library.{variantOf ? ` Variant of ${variantOf}.` : ""}</p>
         <EntryView entry={parsed.entry} heading={{ failureId: props.targetFailureId ?? null }} />

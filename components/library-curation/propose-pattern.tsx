@@ -28,7 +28,7 @@ export function ProposePatterns({ patterns }: { patterns: ProvenPattern[] }) {
         Proven patterns for the failure-mode library
       </h2>
       <p className="text-muted text-sm">A pattern whose confidence reached its threshold can become a library entry (source: incident analysis). Proposing creates a prefilled draft you complete and submit for review.</p>
-      <ul className="plain-list grid gap-2">
+      <ul className="m-0 grid list-none gap-2 p-0">
         {patterns.map((p) => (
           <li key={p.id} className="flex flex-wrap items-center gap-2" data-testid="proven-pattern" data-when={p.when}>
             <code>{p.when}</code> → <span>{p.then.replaceAll("_", " ")}</span>

@@ -6,9 +6,9 @@ import { reviewContributionAction, withdrawContributionAction } from "@/app/(con
 import * as ui from "@/components/ui/styles";
 
 const VERDICTS = [
-  { verdict: "approve", label: "Approve", cls: "btn-primary", done: "Approved." },
-  { verdict: "request_changes", label: "Request changes", cls: "btn-secondary", done: "Changes requested." },
-  { verdict: "reject", label: "Reject", cls: "btn-danger", done: "Rejected." },
+  { verdict: "approve", label: "Approve", variant: "primary", done: "Approved." },
+  { verdict: "request_changes", label: "Request changes", variant: "secondary", done: "Changes requested." },
+  { verdict: "reject", label: "Reject", variant: "danger", done: "Rejected." },
 ] as const;
 
 /**
@@ -40,7 +40,7 @@ export function ReviewPanel({ id, approvals, required }: { id: string; approvals
       router.refresh();
     });
   return (
-    <section className={ui.cx(ui.card, "grid gap-2 review-panel")} aria-labelledby={`${uid}-h`} data-testid="review-panel">
+    <section className={ui.cx(ui.card, "grid gap-2 border-l-[3px] border-l-accent px-3.5 py-3")} aria-labelledby={`${uid}-h`} data-testid="review-panel">
       <h2 id={`${uid}-h`} className="text-[15px] font-[650]">
         Your review
       </h2>
@@ -63,7 +63,7 @@ export function ReviewPanel({ id, approvals, required }: { id: string; approvals
       ) : null}
       <div className="flex flex-wrap items-center gap-2">
         {VERDICTS.map((v) => (
-          <button key={v.verdict} type="button" className={`btn ${v.cls}`} disabled={pending} onClick={() => decide(v.verdict, v.label)} data-testid={`review-${v.verdict}`}>
+          <button key={v.verdict} type="button" className={ui.button(v.variant)} disabled={pending} onClick={() => decide(v.verdict, v.label)} data-testid={`review-${v.verdict}`}>
             {v.label}
           </button>
         ))}

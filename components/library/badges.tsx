@@ -1,4 +1,5 @@
 import { IconBadge } from "../ui/status";
+import * as ui from "@/components/ui/styles";
 
 /** Risk, category and source of a library entry in words (colour always comes with words). */
 
@@ -25,9 +26,9 @@ export const SOURCE_LABEL: Record<string, string> = {
 export function TagList({ tags, max }: { tags: readonly string[]; max?: number }) {
   const shown = max ? tags.slice(0, max) : tags;
   return (
-    <span className="lib-tags">
+    <span className="inline-flex flex-wrap gap-[3px]">
       {shown.map((t) => (
-        <span key={t} className="lib-tag">
+        <span key={t} className={ui.tag}>
           {t}
         </span>
       ))}

@@ -14,7 +14,7 @@ export function EntryAdmin({ failureId, deprecated }: { failureId: string; depre
   const verb = deprecated ? "Restore" : "Deprecate";
   return (
     <form
-      className={ui.cx(ui.card, "lib-admin grid gap-2")}
+      className={ui.cx(ui.card, "grid max-w-[640px] gap-2 px-3.5 py-3")}
       data-testid="entry-admin"
       onSubmit={(e) => {
         e.preventDefault();
@@ -35,7 +35,7 @@ export function EntryAdmin({ failureId, deprecated }: { failureId: string; depre
         <input id="lib-reason" type="text" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} placeholder={deprecated ? "Back in use for…" : "Superseded by FM-…, or wrong because…"} data-testid="entry-admin-reason" />
       </div>
       <div className="flex flex-wrap items-center gap-2">
-        <button type="submit" className={`btn btn-sm ${deprecated ? "btn-secondary" : "btn-danger"}`} disabled={pending} data-testid="entry-admin-submit">
+        <button type="submit" className={ui.button(deprecated ? "secondary" : "danger", "sm")} disabled={pending} data-testid="entry-admin-submit">
           {pending ? `${verb.slice(0, -1)}ing…` : verb}
         </button>
       </div>
@@ -50,7 +50,7 @@ export function EntryAdmin({ failureId, deprecated }: { failureId: string; depre
         <div className={ui.result.error} role="alert" data-testid="entry-admin-error">
           ✕ {result.text}
           {result.fields?.length ? (
-            <ul className="field-errors">
+            <ul className={ui.fieldErrors}>
               {result.fields.map((f) => (
                 <li key={f}>{f}</li>
               ))}

@@ -1,6 +1,10 @@
 import { RiskBadge, SOURCE_LABEL, TagList } from "./badges";
 import * as ui from "@/components/ui/styles";
 
+/** A label beside its value; in narrow places (a contribution's entry beside its reviews, the form's preview) and on small screens the label goes above. */
+const FIELD_ROW =
+  "grid grid-cols-[210px_minmax(0,1fr)] gap-3.5 border-b border-border py-[9px] last:border-b-0 @max-[560px]:grid-cols-1 @max-[560px]:gap-1 max-[1101px]:grid-cols-1 max-[1101px]:gap-1 [&>dd]:m-0 [&>dd]:min-w-0 [&>dd]:whitespace-pre-wrap [&>dd]:[overflow-wrap:anywhere] [&>dt]:grid [&>dt]:content-start [&>dt]:gap-0.5 [&>dt]:font-semibold";
+
 /**
  * A library entry as people read it: a published entry (its page) or a contribution's proposed entry,
  * possibly incomplete (the contribution page, the form's preview), where a missing field reads
@@ -29,14 +33,14 @@ export function EntryView({ entry, heading, revision }: {
   return (
     <div className="grid gap-4" data-testid="entry-view">
       {heading ? (
-        <header className="entry-head">
-          <h3 className="entry-title" data-testid="entry-title">
+        <header className="flex flex-wrap items-baseline gap-x-2.5 gap-y-1">
+          <h3 className="text-[16px] font-[650] [overflow-wrap:anywhere]" data-testid="entry-title">
             {s("title") || <span className="text-muted">(title derived from the hidden reality)</span>}
           </h3>
           <code className="text-muted">{heading.failureId ?? "new id at approval"}</code>
         </header>
       ) : null}
-      <dl className={ui.cx(ui.card, "facts lib-facts")}>
+      <dl className={ui.cx(ui.card, ui.facts, "px-3.5 py-2.5")}>
         <div>
           <dt>Category</dt>
           <dd data-testid="entry-category">{s("category") || missing}</dd>
@@ -59,30 +63,30 @@ export function EntryView({ entry, heading, revision }: {
         ) : null}
       </dl>
       {s("risk_notes") ? (
-        <p className="explanation" data-testid="entry-risk-notes">
+        <p className={ui.explanation} data-testid="entry-risk-notes">
           <strong>Risk depends on context:</strong> {s("risk_notes")}
         </p>
       ) : null}
-      <dl className={ui.cx(ui.card, "lib-fields")}>
+      <dl className={ui.cx(ui.card, "@container m-0 px-3.5 py-1")}>
         {rows.map(([key, label]) => (
-          <div key={key} className="lib-field-row" data-testid={`entry-${key}`}>
+          <div key={key} className={FIELD_ROW} data-testid={`entry-${key}`}>
             <dt>
               {label} <code className="text-muted text-sm">{key}</code>
             </dt>
             <dd>{s(key) || missing}</dd>
           </div>
         ))}
-        <div className="lib-field-row">
+        <div className={FIELD_ROW}>
           <dt>
             Context tags <code className="text-muted text-sm">context_tags</code>
           </dt>
           <dd>{tags.length ? <TagList tags={tags} /> : <span className="text-muted">none</span>}</dd>
         </div>
-        <div className="lib-field-row">
+        <div className={FIELD_ROW}>
           <dt>References</dt>
           <dd>
             {references.length ? (
-              <ul className="lib-refs">
+              <ul className="m-0 whitespace-normal pl-[18px]">
                 {references.map((r, i) => (
                   <li key={i}>{r}</li>
                 ))}
@@ -92,13 +96,13 @@ export function EntryView({ entry, heading, revision }: {
             )}
           </dd>
         </div>
-        <div className="lib-field-row">
+        <div className={FIELD_ROW}>
           <dt>
             Probe action <code className="text-muted text-sm">probe_action</code>
           </dt>
           <dd>{entry.probe_action ? <ActionBlock action={entry.probe_action} check="confirm_when" testId="entry-probe-action" /> : <span className="text-muted">none: an operator performs the probe at a gate and answers confirm or reject</span>}</dd>
         </div>
-        <div className="lib-field-row">
+        <div className={FIELD_ROW}>
           <dt>
             Resolution action <code className="text-muted text-sm">resolution_action</code>
           </dt>
@@ -127,7 +131,7 @@ function ActionBlock({ action, check, testId }: { action: unknown; check: keyof 
           </>
         ) : null}
       </span>
-      {args ? <pre className="lib-code">{JSON.stringify(args, null, 2)}</pre> : <span className="text-sm">Arguments {missing}</span>}
+      {args ? <pre className="max-h-[280px] overflow-auto rounded border border-border bg-surface-2 px-2.5 py-2">{JSON.stringify(args, null, 2)}</pre> : <span className="text-sm">Arguments {missing}</span>}
       <span className="text-sm">
         {CHECK_WORDS[check]}: {a[check] !== undefined ? <code>{JSON.stringify(a[check])}</code> : missing}
       </span>

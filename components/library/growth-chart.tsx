@@ -4,6 +4,7 @@ import { Area, AreaChart, CartesianGrid, Tooltip, XAxis, YAxis } from "recharts"
 import { Figure } from "../charts/figure";
 import { AXIS, GRID, seriesColour, TOOLTIP } from "../charts/theme";
 import type { GrowthPoint } from "@/lib/library/growth";
+import * as ui from "@/components/ui/styles";
 
 export function LibraryGrowthChart({ points }: { points: GrowthPoint[] }) {
   return (
@@ -12,7 +13,7 @@ export function LibraryGrowthChart({ points }: { points: GrowthPoint[] }) {
       title="Library growth: entries in force after each version"
       summary={points.map((p) => `version ${p.version} (${p.date}): ${p.active} entries, +${p.added} −${p.deprecated}`).join("; ")}
       table={
-        <table className="table hc-table">
+        <table className={ui.table("sm")}>
           <thead>
             <tr>
               <th scope="col">Version</th>

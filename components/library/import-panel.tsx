@@ -53,7 +53,7 @@ export function ImportPanel() {
   return (
     <div className="grid gap-4">
       <form
-        className={ui.cx(ui.card, "lib-import grid gap-2")}
+        className={ui.cx(ui.card, "grid gap-2 px-3.5 py-3")}
         data-testid="import-form"
         onSubmit={(e) => {
           e.preventDefault();
@@ -84,7 +84,7 @@ export function ImportPanel() {
           <textarea id="lib-paste" className="font-mono text-sm leading-normal" rows={10} value={source.text} onChange={(e) => setSource({ text: e.target.value })} placeholder={"- failure_id: FM-PHY-0500\n  category: Physical\n  surface_symptom: …"} spellCheck={false} data-testid="import-text" />
           {source.fileName ? <span className="text-muted text-sm">From {source.fileName} (editing the text makes it a paste).</span> : null}
         </div>
-        <label className="lib-check">
+        <label className="flex cursor-pointer items-baseline gap-1.5 text-[13px]">
           <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} data-testid="import-replace" /> Replace the library: the file&rsquo;s entries become the whole published library; entries not in the file are deprecated (never deleted)
         </label>
         <div className="flex flex-wrap items-center gap-2">
@@ -139,7 +139,7 @@ function ImportResult({ result, replace }: { result: ImportFileResult; replace: 
           </strong>
           ; nothing would be imported. Fix these and preview again:
         </p>
-        <ul className="field-errors">
+        <ul className={ui.fieldErrors}>
           {result.errors.map((e, i) => (
             <li key={i} data-testid="import-error">
               {describeFileError(e)}
@@ -151,15 +151,15 @@ function ImportResult({ result, replace }: { result: ImportFileResult; replace: 
   }
   const ids = result.ids;
   return (
-    <section className={ui.cx(ui.card, "lib-preview grid gap-2")} data-testid="import-preview-result" aria-label="Preview">
+    <section className={ui.cx(ui.card, "grid gap-2 px-3.5 py-3")} data-testid="import-preview-result" aria-label="Preview">
       <h2 className="text-[15px] font-[650]">
         Preview: {entriesCount(result.entries)} in the {result.format.toUpperCase()} file{replace ? ", replacing the library" : ""}
       </h2>
-      <dl className="metric-grid">
+      <dl className="m-0 grid grid-cols-[repeat(auto-fill,minmax(130px,1fr))] gap-3">
         {COUNT_LABELS.map(([k, label, tone]) => (
-          <div key={k} className="metric-card" data-testid={`count-${k}`} data-value={result.counts[k]}>
-            <dt className="metric-label">{label}</dt>
-            <dd className={`metric-value ${result.counts[k] ? `tone-text-${tone}` : ""}`}>{result.counts[k]}</dd>
+          <div key={k} className={ui.metricCard} data-testid={`count-${k}`} data-value={result.counts[k]}>
+            <dt className={ui.metricLabel}>{label}</dt>
+            <dd className={ui.cx("m-0", ui.metricValue, result.counts[k] ? ui.TONE_TEXT[tone] : "")}>{result.counts[k]}</dd>
           </div>
         ))}
       </dl>

@@ -41,10 +41,10 @@ export function LibraryQueryView({ params, answer, errors }: { params: Params; a
   };
   return (
     <div className="grid gap-4">
-      <form method="get" action="/library" className={ui.cx(ui.card, "lib-filters")} aria-label="Query the library as an agent would" data-testid="library-query-form">
+      <form method="get" action="/library" className={ui.cx(ui.card, "grid gap-3 px-3.5 py-3 [&_input[type=text]]:px-2 [&_input[type=text]]:py-[5px]")} aria-label="Query the library as an agent would" data-testid="library-query-form">
         <input type="hidden" name="mode" value="query" />
         {field("observed_symptom", "Observed symptom", 'What was observed, as an agent reports it: "0mm displacement on pull action", "git: command not found".', true)}
-        <div className="lib-inline">
+        <div className="flex flex-wrap gap-2.5 [&>*]:min-w-[140px] [&>*]:flex-1">
           {field("object_class", "Object class", 'The kind of object or tool: "drawer", "http", "kettle".')}
           {field("force_applied", "Force applied", 'What was tried and how hard: "within Class B parameters", "25 N".')}
         </div>
@@ -68,10 +68,10 @@ export function LibraryQueryView({ params, answer, errors }: { params: Params; a
             <p className="text-muted text-sm">
               Highest first. <strong>match_score</strong> is calibrated: of hypotheses scored around 0.8, about 80% were right on the labelled queries (see docs/library-ranking.md).
             </p>
-            <ol className="lib-ranked" data-testid="query-results">
+            <ol className="m-0 grid list-none gap-2 p-0" data-testid="query-results">
               {answer.results.map((r, i) => (
-                <li key={r.failure_id} className={ui.cx(ui.card, "lib-hypothesis")} data-testid="query-result" data-id={r.failure_id}>
-                  <div className="lib-rank">{i + 1}</div>
+                <li key={r.failure_id} className={ui.cx(ui.card, "grid grid-cols-[34px_minmax(0,1fr)_130px] items-start gap-3 px-3 py-2.5 max-[1101px]:grid-cols-[26px_minmax(0,1fr)_90px] [&_p]:m-0")} data-testid="query-result" data-id={r.failure_id}>
+                  <div className="text-center text-[20px] font-bold text-muted">{i + 1}</div>
                   <div className="grid gap-2">
                     <div className="flex flex-wrap items-center gap-2">
                       <Link className="text-link underline underline-offset-2 font-semibold" href={`/library/${r.failure_id}`}>
@@ -81,7 +81,7 @@ export function LibraryQueryView({ params, answer, errors }: { params: Params; a
                       {r.entry ? <RiskBadge risk={r.entry.risk_level} /> : null}
                       {r.entry ? <span className="text-muted text-sm">{r.entry.category}</span> : null}
                     </div>
-                    {r.entry ? <p className="lib-symptom text-sm">{r.entry.surface_symptom}</p> : null}
+                    {r.entry ? <p className="m-0 text-sm text-muted">{r.entry.surface_symptom}</p> : null}
                     {r.entry ? (
                       <p className="text-sm">
                         <span className="text-muted">Probe: </span>
@@ -89,12 +89,12 @@ export function LibraryQueryView({ params, answer, errors }: { params: Params; a
                       </p>
                     ) : null}
                   </div>
-                  <div className="lib-score" title="match_score (calibrated, 0–1)">
-                    <span className="lib-score-value" data-testid="match-score">
+                  <div className="grid justify-items-end gap-1" title="match_score (calibrated, 0–1)">
+                    <span className="text-[20px] font-bold tabular-nums" data-testid="match-score">
                       {r.match_score.toFixed(2)}
                     </span>
-                    <span className="progress-track" aria-hidden="true">
-                      <span className="progress-fill" style={{ width: `${Math.round(r.match_score * 100)}%`, display: "block" }} />
+                    <span className="block h-1.5 w-full overflow-hidden rounded-full border border-border bg-surface-2" aria-hidden="true">
+                      <span className="block h-full bg-accent" style={{ width: `${Math.round(r.match_score * 100)}%` }} />
                     </span>
                   </div>
                 </li>

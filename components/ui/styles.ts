@@ -58,8 +58,14 @@ export const errorBox = "rounded-md border border-failed bg-failed-bg px-3.5 py-
 export const empty = "rounded-md border border-dashed border-border-strong bg-surface p-7 text-center";
 export const card = "rounded-md border border-border bg-surface shadow-card";
 export const field = "grid gap-1 [&_label]:text-[13px] [&_label]:font-[550]";
+/** A checkbox or radio with its words (roles, how a user gets a password), several on a line. */
+export const check = "mr-3.5 inline-flex items-center gap-1.5 text-[13.5px]";
+/** A fieldset that only groups (no frame): its legend reads like a field's label. */
+export const fieldset = "m-0 grid gap-1 border-0 p-0 [&>legend]:mb-1 [&>legend]:p-0";
 /** The list of a form's field errors (in an error box). */
 export const fieldErrors = "mx-0 mt-1 mb-0 grid gap-[3px] pl-[18px]";
+/** One field's error message, under the field. */
+export const fieldError = "m-0 text-sm font-[550] text-failed";
 export const banner = { warning: "rounded-md border border-paused bg-paused-bg px-3 py-2 text-[13.5px] text-fg", error: "rounded-md border border-failed bg-failed-bg px-3 py-2 text-[13.5px] text-fg" } as const;
 
 /** A padded card section of a form or an admin page. */
@@ -67,6 +73,8 @@ export const panel = "grid content-start gap-2.5 rounded-md border border-border
 /** A responsive grid of form fields; `ui.gridFoot` spans its whole width. */
 export const formGrid = "grid grid-cols-[repeat(auto-fit,minmax(240px,1fr))] items-start gap-x-4 gap-y-2.5";
 export const gridFoot = "col-span-full";
+/** A discussion (a contribution's reviews and comments): a list of cards, each a head (who, when) and a plain-text body. */
+export const thread = { list: "m-0 grid list-none gap-2 p-0", item: "rounded-md border border-border bg-surface px-3 py-2", head: "flex flex-wrap items-baseline gap-2", body: "my-1 whitespace-pre-wrap [overflow-wrap:anywhere]" } as const;
 /** Two columns that fold into one on narrow screens. */
 export const twoCol = "grid grid-cols-[repeat(auto-fit,minmax(320px,1fr))] items-start gap-4 [&>*]:min-w-0";
 
@@ -96,8 +104,13 @@ export const metricCard = "rounded-md border border-border bg-surface px-3 py-2.
 export const metricLabel = "text-sm font-semibold text-muted";
 export const metricValue = "text-[26px] font-bold leading-tight";
 
+/** Charts (components/charts/figure.tsx) side by side; the first one takes the whole width. Their numbers: `ui.table("sm")`. */
+export const chartGrid = "mb-3 grid grid-cols-[repeat(auto-fit,minmax(340px,1fr))] gap-3 [&>:first-child]:col-span-full";
+
 /** A small rounded label (a role, a tag). */
 export const chip = "rounded-full border border-border bg-surface-2 px-1.5 py-px text-[11.5px]";
+/** A library tag (an entry's context tags): a small pill that stays on one line. */
+export const tag = "inline-block whitespace-nowrap rounded-full border border-border bg-surface-2 px-[7px] text-[11.5px] text-fg";
 /** A count in a pill (open gates, queue sizes); `active` when it asks for attention. */
 export const countPill = (active = false) => cx("inline-block min-w-[22px] rounded-full px-1.5 text-center text-xs font-semibold no-underline", active ? "bg-paused-bg text-paused shadow-[inset_0_0_0_1px_var(--paused)]" : "bg-neutral-bg text-muted");
 

@@ -42,7 +42,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const initial: AuditInitial | null = data ? { entries: data[0].entries, nextCursor: data[0].nextCursor, total: data[1] } : null;
 
   return (
-    <div className="grid gap-4 audit-page">
+    <div className="grid gap-4 [&>*]:min-w-0">
       <header className="flex items-start justify-between gap-4">
         <div className="grid gap-2">
           <h1 className="text-xl font-[650]">Audit log</h1>

@@ -32,7 +32,7 @@ export default async function GovernancePage() {
           </p>
         </div>
       </header>
-      <ul className="gov-summary" data-testid="gov-summary">
+      <ul className="m-0 flex list-none flex-wrap gap-x-5 gap-y-2 p-0 [&>li]:text-[14px]" data-testid="gov-summary">
         <li>
           <strong>{manage.openGates.length}</strong> open gate{manage.openGates.length === 1 ? "" : "s"}
           {manage.overdue ? <span className="text-failed"> ({manage.overdue} overdue)</span> : null}

@@ -67,7 +67,7 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
             </span>
           </p>
         </div>
-        <div className="flex flex-wrap items-center gap-2 lib-head-actions">
+        <div className="flex flex-wrap items-center justify-end gap-2">
           <Link className={ui.button("secondary", "sm")} href="/library/versions">
             Versions &amp; changelog
           </Link>
@@ -83,11 +83,11 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
           ) : null}
         </div>
       </header>
-      <nav className="segmented lib-mode" aria-label="Mode">
-        <Link href={libraryHref({}, {})} className={mode === "browse" ? "is-active" : ""} aria-current={mode === "browse" ? "page" : undefined} data-testid="mode-browse">
+      <nav className={ui.cx(ui.segmented, "justify-self-start")} aria-label="Mode">
+        <Link href={libraryHref({}, {})} className={ui.segment(mode === "browse")} aria-current={mode === "browse" ? "page" : undefined} data-testid="mode-browse">
           Browse &amp; search
         </Link>
-        <Link href={libraryHref({}, { mode: "query" })} className={mode === "query" ? "is-active" : ""} aria-current={mode === "query" ? "page" : undefined} data-testid="mode-query">
+        <Link href={libraryHref({}, { mode: "query" })} className={ui.segment(mode === "query")} aria-current={mode === "query" ? "page" : undefined} data-testid="mode-query">
           Query as an agent would
         </Link>
       </nav>

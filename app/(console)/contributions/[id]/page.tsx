@@ -20,6 +20,8 @@ export const metadata: Metadata = { title: "Contribution" };
 export const dynamic = "force-dynamic";
 
 const VERDICT_WORDS: Record<string, string> = { approve: "✓ approved", request_changes: "↺ requested changes", reject: "✕ rejected" };
+/** A review is marked on its left in its verdict's colour (the words say it too). */
+const VERDICT_EDGE: Record<string, string> = { approve: "border-l-[3px] border-l-success", request_changes: "border-l-[3px] border-l-partial", reject: "border-l-[3px] border-l-failed" };
 
 export default async function ContributionPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -70,7 +72,7 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
             </p>
           ) : null}
           {c.patternId ? <p className="text-sm">From learned pattern <Link href="/patterns">{c.patternId.slice(0, 8)}</Link>.</p> : null}
-          {c.summary ? <p className="explanation">{c.summary}</p> : null}
+          {c.summary ? <p className={ui.explanation}>{c.summary}</p> : null}
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {(isAuthor && ["draft", "pending", "changes_requested"].includes(c.status)) || pickUp ? (
@@ -110,8 +112,8 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
         </section>
       ) : null}
 
-      <div className="two-col">
-        <section className="grid gap-2" aria-labelledby="entry-h">
+      <div className={ui.twoCol}>
+        <section className="grid gap-2 overflow-x-auto" aria-labelledby="entry-h">
           <h2 id="entry-h" className="text-[15px] font-[650]">
             {c.kind === "edit" ? "The entry after the edit" : "The proposed entry"}
           </h2>
@@ -125,14 +127,14 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
             {d.reviews.length === 0 ? (
               <p className="text-muted">No review yet.</p>
             ) : (
-              <ol className="reviews">
+              <ol className={ui.thread.list}>
                 {d.reviews.map((r) => (
-                  <li key={r.id} className={`review review-${r.verdict}`} data-testid="review" data-verdict={r.verdict}>
-                    <div className="comment-head">
+                  <li key={r.id} className={ui.cx(ui.thread.item, VERDICT_EDGE[r.verdict])} data-testid="review" data-verdict={r.verdict}>
+                    <div className={ui.thread.head}>
                       <span className="font-semibold">{r.reviewerName}</span> <span>{VERDICT_WORDS[r.verdict]}</span>
                       <span className="text-muted text-sm">{formatUtc(r.createdAt)}</span>
                     </div>
-                    <p className="comment-body">{r.reason}</p>
+                    <p className={ui.thread.body}>{r.reason}</p>
                   </li>
                 ))}
               </ol>

@@ -34,7 +34,7 @@ export default async function LibraryEntryPage({ params }: { params: Promise<{ i
       <Breadcrumb trail={[{ href: "/library", label: "Library" }]}><code>{entry.failure_id}</code></Breadcrumb>
       <header className="flex items-start justify-between gap-4">
         <div className="grid gap-2">
-          <div className="mission-title-row">
+          <div className="flex flex-wrap items-center gap-2.5">
             <h1 className="text-xl font-[650]" data-testid="entry-title">
               {entry.title}
             </h1>
@@ -57,7 +57,7 @@ export default async function LibraryEntryPage({ params }: { params: Promise<{ i
       <EntryView entry={entry} revision={{ revision: entry.revision, libraryVersion: entry.libraryVersion }} />
       <section className="grid gap-2" aria-labelledby="matches-h">
         <h2 id="matches-h" className="text-[15px] font-[650]">
-          Failures in missions that matched it {detail.matchCount ? <span className="count-pill">{detail.matchCount}</span> : null}
+          Failures in missions that matched it {detail.matchCount ? <span className={ui.countPill()}>{detail.matchCount}</span> : null}
         </h2>
         <EntryMatches matches={detail.matches} total={detail.matchCount} />
       </section>

@@ -38,7 +38,7 @@ export default async function LibraryImportPage() {
           </p>
         </div>
       </header>
-      <section className={ui.cx(ui.card, "lib-export grid gap-2")} aria-labelledby="export-h">
+      <section className={ui.cx(ui.card, "grid gap-2 px-3.5 py-3")} aria-labelledby="export-h">
         <h2 id="export-h" className="text-[15px] font-[650]">
           Export the published library
         </h2>

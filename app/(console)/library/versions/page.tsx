@@ -18,6 +18,7 @@ export const dynamic = "force-dynamic";
 const CHANGE_TONE: Record<string, string> = { added: "success", edited: "running", deprecated: "neutral", restored: "partial" };
 /** Changelogs longer than this are folded (the starter library's version 1 lists every entry). */
 const SHOWN = 12;
+const CHANGELOG = "m-0 flex list-none flex-wrap gap-x-4 gap-y-1 p-0 text-[13px]";
 
 export default async function LibraryVersionsPage() {
   const user = await getPrincipal();
@@ -28,7 +29,7 @@ export default async function LibraryVersionsPage() {
   const manage = can(user, "library.manage");
   const item = (c: { failureId: string; change: string; revision: number }) => (
     <li key={`${c.failureId}-${c.revision}`}>
-      <span className={`badge tone-${CHANGE_TONE[c.change] ?? "neutral"}`}>{c.change}</span>{" "}
+      <span className={ui.badge(CHANGE_TONE[c.change])}>{c.change}</span>{" "}
       <Link className="text-link underline underline-offset-2" href={`/library/${c.failureId}`}>
         <code>{c.failureId}</code>
       </Link>{" "}
@@ -49,10 +50,10 @@ export default async function LibraryVersionsPage() {
       </header>
       {versions.length > 0 ? <LibraryGrowthChart points={libraryGrowth(versions)} /> : null}
       {versions.length === 0 ? <p className={ui.empty}>The library has no version yet: the seed loads the starter library as version 1.</p> : null}
-      <ol className="lib-versions" data-testid="library-versions">
+      <ol className="m-0 grid list-none gap-2.5 p-0" data-testid="library-versions">
         {versions.map((v) => (
-          <li key={v.version} id={`v${v.version}`} className={ui.cx(ui.card, "lib-version")} data-testid="library-version-row" data-version={v.version}>
-            <div className="lib-version-head">
+          <li key={v.version} id={`v${v.version}`} className={ui.cx(ui.card, "grid gap-2 px-3.5 py-3 [&_details]:mt-1")} data-testid="library-version-row" data-version={v.version}>
+            <div className="flex flex-wrap items-center gap-x-3.5 gap-y-2">
               <h2 className="text-[15px] font-[650]">
                 Version {v.version} {v.version === current ? <span className={ui.badge("success")}>Current</span> : null}
               </h2>
@@ -60,19 +61,19 @@ export default async function LibraryVersionsPage() {
                 by <strong>{v.authorName}</strong>, <RelativeTime iso={v.createdAt} />
               </span>
               {manage && v.version < current ? (
-                <div className="lib-version-action">
+                <div className="ml-auto">
                   <RollbackButton to={v.version} current={current} />
                 </div>
               ) : null}
             </div>
-            <p className="lib-summary" data-testid="version-summary">
+            <p className="m-0" data-testid="version-summary">
               {v.summary}
             </p>
-            <ul className="lib-changelog">{v.changelog.slice(0, SHOWN).map(item)}</ul>
+            <ul className={CHANGELOG}>{v.changelog.slice(0, SHOWN).map(item)}</ul>
             {v.changelog.length > SHOWN ? (
               <details>
                 <summary className="text-link underline underline-offset-2 text-sm">{v.changelog.length - SHOWN} more changes</summary>
-                <ul className="lib-changelog">{v.changelog.slice(SHOWN).map(item)}</ul>
+                <ul className={CHANGELOG}>{v.changelog.slice(SHOWN).map(item)}</ul>
               </details>
             ) : null}
           </li>
