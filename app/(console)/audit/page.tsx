@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { countAuditLog, listAuditLog } from "@/db/queries/audit-log";
 import { listSavedQueries } from "@/db/queries/saved-queries";
@@ -9,9 +8,10 @@ import { SavedQueriesMenu } from "@/components/ui/saved-queries";
 import { auditFilterParams, parseAuditFilters, serializeAuditFilters } from "@/lib/audit/filters";
 import { AUDIT_BUILT_IN_QUERIES } from "@/lib/audit/saved-queries";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
-import { getPrincipal } from "@/server/auth";
 import { deleteAuditQuery, saveAuditQuery } from "./actions";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Audit log" };
 export const dynamic = "force-dynamic";
@@ -19,8 +19,7 @@ export const dynamic = "force-dynamic";
 type Params = Record<string, string | string[] | undefined>;
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Params> }) {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/audit");
+  const user = await pageUser("/audit");
   if (!can(user, "audit.view")) {
     return (
       <div className="grid gap-4">
@@ -43,15 +42,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
 
   return (
     <div className="grid gap-4 [&>*]:min-w-0">
-      <header className="flex items-start justify-between gap-4">
-        <div className="grid gap-2">
-          <h1 className="text-xl font-[650]">Audit log</h1>
-          <p className="text-muted">
-            Every action a person or an agent took: sign-ins, missions started, paused and resumed, gate decisions, library contributions and reviews, imports, role, token and policy changes. Who, what, when, from
-            where, and the state before and after. The log is append-only: the database refuses to change or delete a row, for everyone.
-          </p>
-        </div>
-      </header>
+      <PageHeader title="Audit log">
+        Every action a person or an agent took: sign-ins, missions started, paused and resumed, gate decisions, library contributions and reviews, imports, role, token and policy changes. Who, what, when, from
+        where, and the state before and after. The log is append-only: the database refuses to change or delete a row, for everyone.
+      </PageHeader>
       <AuditView
         raw={auditFilterParams(params)}
         actors={actors.map((a) => ({ id: a.id, name: a.displayName })).sort((a, b) => a.name.localeCompare(b.name))}

@@ -1,19 +1,18 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { countFailureHistory, failureHistoryStats, historyFacets, listFailureHistory } from "@/db/queries/failure-history";
 import { listSavedQueries } from "@/db/queries/saved-queries";
 import { HistoryCharts } from "@/components/history/charts";
 import { HistoryView, type HistoryInitial } from "@/components/history/history-view";
 import { SavedQueriesMenu } from "@/components/ui/saved-queries";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { can } from "@/lib/auth/roles";
 import { filterParams, parseHistoryFilters, serializeHistoryFilters } from "@/lib/history/filters";
 import { HISTORY_BUILT_IN_QUERIES } from "@/lib/history/saved-queries";
-import { getPrincipal } from "@/server/auth";
 import { deleteHistoryQuery, saveHistoryQuery } from "./actions";
 import type { HistoryFilters } from "@/lib/history/filters";
-import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader, Refused } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Failure history" };
 export const dynamic = "force-dynamic";
@@ -21,9 +20,8 @@ export const dynamic = "force-dynamic";
 type Params = Record<string, string | string[] | undefined>;
 
 export default async function HistoryPage({ searchParams }: { searchParams: Promise<Params> }) {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/history");
-  if (!can(user, "history.view")) return <p className={ui.notice}>{describeMissingPermission(user, "history.view")}</p>;
+  const user = await pageUser("/history");
+  if (!can(user, "history.view")) return <Refused user={user} permission="history.view" />;
   const params = await searchParams;
   const raw = filterParams(params);
   const parsed = parseHistoryFilters(params);
@@ -41,14 +39,9 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
 
   return (
     <div className="grid gap-4">
-      <header className="flex items-start justify-between gap-4">
-        <div className="grid gap-2">
-          <h1 className="text-xl font-[650]">Failure history</h1>
-          <p className="text-muted">
-            Every failure across missions: who recorded it and who started the mission, when and where (mission, phase, step), why (error type, root cause, matched library entry), and how it was resolved (decision, by whom, after how long). A row opens the mission&apos;s timeline at that event.
-          </p>
-        </div>
-      </header>
+      <PageHeader title="Failure history">
+        Every failure across missions: who recorded it and who started the mission, when and where (mission, phase, step), why (error type, root cause, matched library entry), and how it was resolved (decision, by whom, after how long). A row opens the mission&apos;s timeline at that event.
+      </PageHeader>
       <HistoryView
         raw={raw}
         facets={facets}

@@ -1,24 +1,23 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { browseFiltersSchema, librarySummary, listEntries, popularTags, searchParamsObject } from "@/db/queries/library-browse";
 import { LibraryQueryError, queryLibrary } from "@/db/queries/library-query";
 import { LibraryBrowser, type BrowseResult } from "@/components/library/library-browser";
 import { LibraryQueryView, type QueryView } from "@/components/library/library-query-view";
 import { libraryHref, oneParam, type Params } from "@/components/library/href";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
-import { getPrincipal } from "@/server/auth";
+import { can } from "@/lib/auth/roles";
 import { zodFieldErrors } from "@/server/action-result";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader, Refused } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Failure-mode library" };
 export const dynamic = "force-dynamic";
 
 export default async function LibraryPage({ searchParams }: { searchParams: Promise<Params> }) {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/library");
-  if (!can(user, "library.view")) return <p className={ui.notice}>{describeMissingPermission(user, "library.view")}</p>;
+  const user = await pageUser("/library");
+  if (!can(user, "library.view")) return <Refused user={user} permission="library.view" />;
   const params = await searchParams;
   const mode = oneParam(params, "mode") === "query" ? "query" : "browse";
   const db = getDb();
@@ -53,36 +52,35 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
 
   return (
     <div className="grid gap-4">
-      <header className="flex items-start justify-between gap-4">
-        <div className="grid gap-2">
-          <h1 className="text-xl font-[650]">Failure-mode library</h1>
-          <p className="text-muted">
-            What an agent consults when something fails instead of encoding caution in itself: observable symptom, hidden reality, a low-risk probe and a resolution for each known failure mode.{" "}
-            <span data-testid="library-summary">
-              <Link className="text-link underline underline-offset-2" href="/library/versions" data-testid="library-version">
-                Version {summary.version ?? "—"}
+      <PageHeader
+        title="Failure-mode library"
+        actions={
+          <>
+            <Link className={ui.button("secondary", "sm")} href="/library/versions">
+              Versions &amp; changelog
+            </Link>
+            {can(user, "library.manage") ? (
+              <Link className={ui.button("secondary", "sm")} href="/library/import" data-testid="library-import-link">
+                Import / export
               </Link>
-              {" · "}
-              {summary.published} published{summary.deprecated ? `, ${summary.deprecated} deprecated` : ""}
-            </span>
-          </p>
-        </div>
-        <div className="flex flex-wrap items-center justify-end gap-2">
-          <Link className={ui.button("secondary", "sm")} href="/library/versions">
-            Versions &amp; changelog
+            ) : null}
+            {can(user, "library.contribute") ? (
+              <Link className={ui.button("primary", "sm")} href="/contributions/new">
+                Propose an entry
+              </Link>
+            ) : null}
+          </>
+        }
+      >
+        What an agent consults when something fails instead of encoding caution in itself: observable symptom, hidden reality, a low-risk probe and a resolution for each known failure mode.{" "}
+        <span data-testid="library-summary">
+          <Link className="text-link underline underline-offset-2" href="/library/versions" data-testid="library-version">
+            Version {summary.version ?? "—"}
           </Link>
-          {can(user, "library.manage") ? (
-            <Link className={ui.button("secondary", "sm")} href="/library/import" data-testid="library-import-link">
-              Import / export
-            </Link>
-          ) : null}
-          {can(user, "library.contribute") ? (
-            <Link className={ui.button("primary", "sm")} href="/contributions/new">
-              Propose an entry
-            </Link>
-          ) : null}
-        </div>
-      </header>
+          {" · "}
+          {summary.published} published{summary.deprecated ? `, ${summary.deprecated} deprecated` : ""}
+        </span>
+      </PageHeader>
       <nav className={ui.cx(ui.segmented, "justify-self-start")} aria-label="Mode">
         <Link href={libraryHref({}, {})} className={ui.segment(mode === "browse")} aria-current={mode === "browse" ? "page" : undefined} data-testid="mode-browse">
           Browse &amp; search

@@ -1,19 +1,18 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { listDefinitionNames, listGatePolicies, toPolicyView } from "@/db/queries/gate-policies";
 import { getActorNames } from "@/db/queries/views";
 import { PoliciesAdmin, type PolicyItem } from "@/components/policies/policies-admin";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
-import { getPrincipal } from "@/server/auth";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Gate policies" };
 export const dynamic = "force-dynamic";
 
 export default async function PoliciesPage() {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/admin/policies");
+  const user = await pageUser("/admin/policies");
   if (!can(user, "policy.manage")) {
     return (
       <p className={ui.notice} role="alert" data-testid="policies-refused">
@@ -27,16 +26,11 @@ export default async function PoliciesPage() {
   const policies: PolicyItem[] = rows.map((r) => ({ ...toPolicyView(r), updatedByName: names[r.updatedBy] ?? r.updatedBy }));
   return (
     <div className="grid gap-4">
-      <header className="flex items-start justify-between gap-4">
-        <div>
-          <h1 className="text-xl font-[650]">Gate policies</h1>
-          <p className="text-muted">
-            Who may decide a mission&apos;s gates, how many different people must agree, whether the mission&apos;s starter may decide, and what the system chooses when nobody decides in time. The most
-            specific policy applies: definition and gate kind, then definition and any kind, then any definition and the kind, then any definition and any kind. A gate keeps the policy it opened under;
-            every change here is in the audit log.
-          </p>
-        </div>
-      </header>
+      <PageHeader title="Gate policies">
+        Who may decide a mission&apos;s gates, how many different people must agree, whether the mission&apos;s starter may decide, and what the system chooses when nobody decides in time. The most
+        specific policy applies: definition and gate kind, then definition and any kind, then any definition and the kind, then any definition and any kind. A gate keeps the policy it opened under;
+        every change here is in the audit log.
+      </PageHeader>
       <PoliciesAdmin policies={policies} definitions={definitions} />
     </div>
   );

@@ -1,20 +1,19 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { listWebhookDeliveries, listWebhookSubscriptions } from "@/db/queries/webhooks";
 import { WebhooksAdmin } from "@/components/admin/webhooks-admin";
 import { LiveRefresh } from "@/components/realtime/live-refresh";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
-import { getPrincipal } from "@/server/auth";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Webhooks" };
 export const dynamic = "force-dynamic";
 
 /** Webhook subscriptions (issue 15) and each one's delivery log, with redeliver. */
 export default async function WebhooksPage() {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/admin/webhooks");
+  const user = await pageUser("/admin/webhooks");
   if (!can(user, "webhook.manage")) {
     return (
       <p className={ui.notice} role="alert">
@@ -28,19 +27,14 @@ export default async function WebhooksPage() {
   return (
     <div className="grid gap-4">
       <LiveRefresh />
-      <header className="flex items-start justify-between gap-4">
-        <div>
-          <h1 className="text-xl font-[650]">Webhooks</h1>
-          <p className="text-muted">
-            Faultline POSTs gate, proposal and mission events to these URLs as they happen, signed with each subscription&apos;s secret (header <code>Faultline-Signature: t=…,v1=…</code>: HMAC-SHA256 of{" "}
-            <code>&lt;t&gt;.&lt;body&gt;</code>). A failed delivery is retried with exponential backoff for 24 hours; every attempt is in the log below. See{" "}
-            <a className="text-link underline underline-offset-2" href="/api-reference#createWebhook">
-              the API reference
-            </a>
-            .
-          </p>
-        </div>
-      </header>
+      <PageHeader title="Webhooks">
+        Faultline POSTs gate, proposal and mission events to these URLs as they happen, signed with each subscription&apos;s secret (header <code>Faultline-Signature: t=…,v1=…</code>: HMAC-SHA256 of{" "}
+        <code>&lt;t&gt;.&lt;body&gt;</code>). A failed delivery is retried with exponential backoff for 24 hours; every attempt is in the log below. See{" "}
+        <a className="text-link underline underline-offset-2" href="/api-reference#createWebhook">
+          the API reference
+        </a>
+        .
+      </PageHeader>
       <WebhooksAdmin subscriptions={subscriptions} deliveries={deliveries} />
     </div>
   );

@@ -1,24 +1,23 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getEntry } from "@/db/queries/library";
 import { ContributionForm } from "@/components/library-curation/contribution-form";
 import { formFromEntry } from "@/components/library-curation/form-model";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { can } from "@/lib/auth/roles";
 import { FAILURE_ID } from "@/lib/library/entry";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
-import { getPrincipal } from "@/server/auth";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { Refused } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Propose a library entry" };
 export const dynamic = "force-dynamic";
 
 /** /contributions/new: a new entry; /contributions/new?edit=FM-PHY-0001: an edit of that entry, prefilled. */
 export default async function NewContributionPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/contributions/new");
-  if (!can(user, "library.contribute")) return <p className={ui.notice}>{describeMissingPermission(user, "library.contribute")}</p>;
+  const user = await pageUser("/contributions/new");
+  if (!can(user, "library.contribute")) return <Refused user={user} permission="library.contribute" />;
   const sp = await searchParams;
   const editId = typeof sp.edit === "string" ? sp.edit.trim().toUpperCase() : "";
   const target = editId && FAILURE_ID.test(editId) ? await getEntry(getDb(), editId) : null;

@@ -1,20 +1,19 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { librarySummary } from "@/db/queries/library-browse";
 import { ImportPanel } from "@/components/library/import-panel";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
-import { getPrincipal } from "@/server/auth";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Import / export · Library" };
 export const dynamic = "force-dynamic";
 
 export default async function LibraryImportPage() {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/library/import");
+  const user = await pageUser("/library/import");
   if (!can(user, "library.manage")) {
     return (
       <p className={ui.notice} data-testid="import-forbidden">
@@ -26,18 +25,13 @@ export default async function LibraryImportPage() {
   return (
     <div className="grid gap-4">
       <Breadcrumb trail={[{ href: "/library", label: "Library" }]}>Import and export</Breadcrumb>
-      <header className="flex items-start justify-between gap-4">
-        <div className="grid gap-2">
-          <h1 className="text-xl font-[650]">Import and export</h1>
-          <p className="text-muted">
-            The library is at{" "}
-            <Link className="text-link underline underline-offset-2" href="/library/versions">
-              version {summary.version ?? "—"}
-            </Link>{" "}
-            with {summary.published} published entries{summary.deprecated ? ` and ${summary.deprecated} deprecated` : ""}. An import is one new version; roll it back from the versions page.
-          </p>
-        </div>
-      </header>
+      <PageHeader title="Import and export">
+        The library is at{" "}
+        <Link className="text-link underline underline-offset-2" href="/library/versions">
+          version {summary.version ?? "—"}
+        </Link>{" "}
+        with {summary.published} published entries{summary.deprecated ? ` and ${summary.deprecated} deprecated` : ""}. An import is one new version; roll it back from the versions page.
+      </PageHeader>
       <section className={ui.cx(ui.card, "grid gap-2 px-3.5 py-3")} aria-labelledby="export-h">
         <h2 id="export-h" className="text-[15px] font-[650]">
           Export the published library

@@ -1,16 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { listVersions } from "@/db/queries/library-browse";
 import { RollbackButton } from "@/components/library/rollback-button";
 import { LibraryGrowthChart } from "@/components/library/growth-chart";
 import { libraryGrowth } from "@/lib/library/growth";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { can } from "@/lib/auth/roles";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
-import { getPrincipal } from "@/server/auth";
 import * as ui from "@/components/ui/styles";
+import { pageUser } from "@/server/page-access";
+import { PageHeader, Refused } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Library versions" };
 export const dynamic = "force-dynamic";
@@ -21,9 +21,8 @@ const SHOWN = 12;
 const CHANGELOG = "m-0 flex list-none flex-wrap gap-x-4 gap-y-1 p-0 text-[13px]";
 
 export default async function LibraryVersionsPage() {
-  const user = await getPrincipal();
-  if (!user) redirect("/login?callbackUrl=/library/versions");
-  if (!can(user, "library.view")) return <p className={ui.notice}>{describeMissingPermission(user, "library.view")}</p>;
+  const user = await pageUser("/library/versions");
+  if (!can(user, "library.view")) return <Refused user={user} permission="library.view" />;
   const versions = await listVersions(getDb());
   const current = versions[0]?.version ?? 0;
   const manage = can(user, "library.manage");
@@ -39,15 +38,10 @@ export default async function LibraryVersionsPage() {
   return (
     <div className="grid gap-4">
       <Breadcrumb trail={[{ href: "/library", label: "Library" }]}>Versions</Breadcrumb>
-      <header className="flex items-start justify-between gap-4">
-        <div className="grid gap-2">
-          <h1 className="text-xl font-[650]">Library versions</h1>
-          <p className="text-muted">
-            Every change to the library is a numbered version with its changelog: approvals, imports, deprecations and rollbacks. A rollback is a new version too; history is never rewritten.
-            {manage ? "" : " Rolling back needs the admin role."}
-          </p>
-        </div>
-      </header>
+      <PageHeader title="Library versions">
+        Every change to the library is a numbered version with its changelog: approvals, imports, deprecations and rollbacks. A rollback is a new version too; history is never rewritten.
+        {manage ? "" : " Rolling back needs the admin role."}
+      </PageHeader>
       {versions.length > 0 ? <LibraryGrowthChart points={libraryGrowth(versions)} /> : null}
       {versions.length === 0 ? <p className={ui.empty}>The library has no version yet: the seed loads the starter library as version 1.</p> : null}
       <ol className="m-0 grid list-none gap-2.5 p-0" data-testid="library-versions">
