@@ -4,7 +4,6 @@ import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, 
 import type { ReliabilityBin } from "@/lib/diagnosis/calibration";
 import { Figure } from "../charts/figure";
 import { AXIS, GRID, seriesColour, TOOLTIP } from "../charts/theme";
-import * as ui from "@/components/ui/styles";
 
 const pct = (v: number | null) => (v === null ? "—" : `${Math.round(v * 100)}%`);
 
@@ -28,42 +27,10 @@ export function ReliabilityChart({ series }: { series: ReliabilitySeries[] }) {
       id="chart-reliability"
       title="Is the diagnosis as sure as it says? Stated confidence (across) against observed accuracy (up); the dashed diagonal is a perfect match"
       summary={summary || "no cases yet"}
-      table={
-        <table className={ui.table("sm")}>
-          <thead>
-            <tr>
-              <th scope="col">Cases</th>
-              <th scope="col">Confidence band</th>
-              <th scope="col" className="text-right tabular-nums">
-                Count
-              </th>
-              <th scope="col" className="text-right tabular-nums">
-                Mean stated
-              </th>
-              <th scope="col" className="text-right tabular-nums">
-                Observed accuracy
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {series.flatMap((s) =>
-              s.bins
-                .filter((b) => b.count > 0)
-                .map((b) => (
-                  <tr key={`${s.name}-${b.from}`}>
-                    <th scope="row">{s.name}</th>
-                    <td>
-                      {pct(b.from)}–{pct(b.to)}
-                    </td>
-                    <td className="text-right tabular-nums">{b.count}</td>
-                    <td className="text-right tabular-nums">{pct(b.meanConfidence)}</td>
-                    <td className="text-right tabular-nums">{pct(b.accuracy)}</td>
-                  </tr>
-                )),
-            )}
-          </tbody>
-        </table>
-      }
+      numbers={{
+        columns: ["Cases", "Confidence band", { label: "Count", numeric: true }, { label: "Mean stated", numeric: true }, { label: "Observed accuracy", numeric: true }],
+        rows: series.flatMap((s) => s.bins.filter((b) => b.count > 0).map((b) => ({ key: `${s.name}-${b.from}`, cells: [s.name, `${pct(b.from)}–${pct(b.to)}`, b.count, pct(b.meanConfidence), pct(b.accuracy)] }))),
+      }}
     >
       {data.length === 0 ? (
         <p className="text-muted">No labelled cases and no operator verdicts yet.</p>
@@ -94,34 +61,10 @@ export function AccuracyOverTime({ byDay }: { byDay: Array<{ day: string; confir
       id="chart-accuracy"
       title="Diagnosis accuracy over time (operators' verdicts, per day)"
       summary={judged.length ? judged.map((d) => `${d.day}: ${pct(d.accuracy)} of ${d.confirmed + d.corrected}`).join("; ") : "no verdicts in this period"}
-      table={
-        <table className={ui.table("sm")}>
-          <thead>
-            <tr>
-              <th scope="col">Day (UTC)</th>
-              <th scope="col" className="text-right tabular-nums">
-                Confirmed
-              </th>
-              <th scope="col" className="text-right tabular-nums">
-                Corrected
-              </th>
-              <th scope="col" className="text-right tabular-nums">
-                Accuracy
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {judged.map((d) => (
-              <tr key={d.day}>
-                <th scope="row">{d.day}</th>
-                <td className="text-right tabular-nums">{d.confirmed}</td>
-                <td className="text-right tabular-nums">{d.corrected}</td>
-                <td className="text-right tabular-nums">{pct(d.accuracy)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
+      numbers={{
+        columns: ["Day (UTC)", { label: "Confirmed", numeric: true }, { label: "Corrected", numeric: true }, { label: "Accuracy", numeric: true }],
+        rows: judged.map((d) => ({ key: d.day, cells: [d.day, d.confirmed, d.corrected, pct(d.accuracy)] })),
+      }}
     >
       {judged.length === 0 ? (
         <p className="text-muted">No operator has confirmed or corrected a diagnosis in this period. Gates ask “Is this diagnosis right?”.</p>

@@ -15,28 +15,10 @@ export function GovernanceDailyChart({ daily }: { daily: Measures["daily"] }) {
       id="chart-gov-daily"
       title={`Per day, last ${daily.length} days: missions started, failures recorded, missions ended FAILED`}
       summary={daily.map((d) => `${d.day} ${d.missions} missions, ${d.failures} failures, ${d.failed} failed`).join("; ")}
-      table={
-        <table className="table hc-table">
-          <thead>
-            <tr>
-              <th scope="col">Day (UTC)</th>
-              <th scope="col" className="text-right tabular-nums">Missions</th>
-              <th scope="col" className="text-right tabular-nums">Failures</th>
-              <th scope="col" className="text-right tabular-nums">Ended FAILED</th>
-            </tr>
-          </thead>
-          <tbody>
-            {daily.map((d) => (
-              <tr key={d.day}>
-                <th scope="row">{d.day}</th>
-                <td className="text-right tabular-nums">{d.missions}</td>
-                <td className="text-right tabular-nums">{d.failures}</td>
-                <td className="text-right tabular-nums">{d.failed}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
+      numbers={{
+        columns: ["Day (UTC)", { label: "Missions", numeric: true }, { label: "Failures", numeric: true }, { label: "Ended FAILED", numeric: true }],
+        rows: daily.map((d) => ({ key: d.day, cells: [d.day, d.missions, d.failures, d.failed] })),
+      }}
     >
       <div aria-hidden="true">
         <BarChart responsive accessibilityLayer={false} style={{ width: "100%", height: 180 }} data={daily} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
@@ -62,24 +44,7 @@ export function DecisionTimeChart({ daily }: { daily: Measures["daily"] }) {
       id="chart-decision-time"
       title="Gate decision time (median per day)"
       summary={decided.length ? decided.map((d) => `${d.day} ${ms(d.decisionP50Ms!)}`).join("; ") : "no gate was decided in this period"}
-      table={
-        <table className="table hc-table">
-          <thead>
-            <tr>
-              <th scope="col">Day (UTC)</th>
-              <th scope="col" className="text-right tabular-nums">Median time to decide</th>
-            </tr>
-          </thead>
-          <tbody>
-            {decided.map((d) => (
-              <tr key={d.day}>
-                <th scope="row">{d.day}</th>
-                <td className="text-right tabular-nums">{ms(d.decisionP50Ms!)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
+      numbers={{ columns: ["Day (UTC)", { label: "Median time to decide", numeric: true }], rows: decided.map((d) => ({ key: d.day, cells: [d.day, ms(d.decisionP50Ms!)] })) }}
     >
       {decided.length === 0 ? (
         <p className="text-muted">No gate was decided in this period.</p>

@@ -34,32 +34,10 @@ export function FailuresOverTime({ stats, title, id = "chart-over-time", noun = 
       id={id}
       title={title ?? `Failures over time by error type (per ${stats.bucket})`}
       summary={summary}
-      table={
-        <table className={ui.table("sm")}>
-          <thead>
-            <tr>
-              <th scope="col">{stats.bucket === "hour" ? "Hour (UTC)" : "Day (UTC)"}</th>
-              {types.map((t) => (
-                <th key={t} scope="col" className="text-right tabular-nums">
-                  {t}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {buckets.map((b, i) => (
-              <tr key={b}>
-                <th scope="row">{bucketLabel(b, stats.bucket)}</th>
-                {counts[i].map((c, j) => (
-                  <td key={types[j]} className="text-right tabular-nums">
-                    {n(c)}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
+      numbers={{
+        columns: [stats.bucket === "hour" ? "Hour (UTC)" : "Day (UTC)", ...types.map((t) => ({ label: t, numeric: true as const }))],
+        rows: buckets.map((b, i) => ({ key: b, cells: [bucketLabel(b, stats.bucket), ...counts[i].map((c) => n(c))] })),
+      }}
     >
       {buckets.length === 0 ? (
         <p className="text-muted">No {noun} in this view.</p>
@@ -99,28 +77,10 @@ function HBars({ id, title, bars, empty, columns, format = "count" }: { id: stri
       id={id}
       title={title}
       summary={summary}
-      table={
-        <table className={ui.table("sm")}>
-          <thead>
-            <tr>
-              {columns.filter(Boolean).map((c) => (
-                <th key={c} scope="col">
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {bars.map((b) => (
-              <tr key={b.label}>
-                <th scope="row">{b.label}</th>
-                <td className="text-right tabular-nums">{b.text}</td>
-                {columns[2] ? <td className="text-right tabular-nums">{b.behind?.text ?? ""}</td> : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
+      numbers={{
+        columns: [columns[0], { label: columns[1], numeric: true }, ...(columns[2] ? [{ label: columns[2], numeric: true as const }] : [])],
+        rows: bars.map((b) => ({ key: b.label, cells: [b.label, b.text, ...(columns[2] ? [b.behind?.text ?? ""] : [])] })),
+      }}
     >
       {bars.length === 0 ? (
         <p className="text-muted">{empty}</p>
