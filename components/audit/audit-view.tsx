@@ -42,9 +42,9 @@ export function AuditView(props: { raw: Raw; actors: Array<{ id: string; name: s
   );
 
   return (
-    <div className="grid gap-4 audit-view">
+    <div className="grid gap-4 [&>*]:min-w-0 [&_section>*]:min-w-0">
       <FiltersBar key={query} raw={raw} actors={props.actors} go={go} errors={props.errors} />
-      <div className="flex flex-wrap items-center gap-2 hist-toolbar">
+      <div className="flex flex-wrap items-center gap-2 flex-wrap items-start justify-between gap-3">
         {props.savedQueries}
         <ExportLinks path="/api/v1/audit/export" query={query} label="Export this view (recorded in the log):" testIdPrefix="audit-export" />
       </div>
@@ -53,7 +53,7 @@ export function AuditView(props: { raw: Raw; actors: Array<{ id: string; name: s
           Loading the audit log for these filters…
         </p>
       ) : null}
-      <div className={pending ? "hist-stale" : undefined} aria-busy={pending}>
+      <div className={pending ? "opacity-55 transition-opacity" : undefined} aria-busy={pending}>
         {initial ? <AuditTable key={query} query={query} initial={initial} /> : null}
       </div>
     </div>
@@ -67,13 +67,13 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
   const range = useTimeRange(raw);
   const anyFilter = AUDIT_FILTER_KEYS.some((k) => raw[k]);
   const input = (key: keyof typeof text, label: string, placeholder: string, list?: string) => (
-    <label className={ui.cx(ui.field, "hist-field")} htmlFor={`af-${key}`}>
+    <label className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} htmlFor={`af-${key}`}>
       <span>{label}</span>
       <input id={`af-${key}`} type="text" value={text[key]} onChange={(e) => setText({ ...text, [key]: e.target.value })} placeholder={placeholder} maxLength={200} list={list} data-testid={`audit-filter-${key}`} />
     </label>
   );
   const select = (key: string, label: string, options: readonly string[], any = "Any") => (
-    <label className={ui.cx(ui.field, "hist-field")} htmlFor={`af-${key}`}>
+    <label className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} htmlFor={`af-${key}`}>
       <span>{label}</span>
       <select id={`af-${key}`} value={raw[key] ?? ""} onChange={(e) => go({ [key]: e.target.value })} data-testid={`audit-filter-${key}`}>
         <option value="">{any}</option>
@@ -88,7 +88,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
 
   return (
     <form
-      className={ui.cx(ui.card, "hist-filters")}
+      className={ui.cx(ui.card, "flex flex-col gap-2.5 px-3.5 py-3")}
       role="search"
       aria-label="Filter the audit log"
       data-testid="audit-filters"
@@ -114,7 +114,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
             : null
         }
       />
-      <div className="hist-filter-grid">
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(170px,1fr))] gap-x-3 gap-y-2">
         {input("actor", "Who (name, email or actor id)", "e.g. Ana or cli:ops", "audit-actors")}
         <datalist id="audit-actors">
           {actors.map((a) => (
@@ -123,7 +123,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
             </option>
           ))}
         </datalist>
-        <label className={ui.cx(ui.field, "hist-field")} htmlFor="af-action">
+        <label className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} htmlFor="af-action">
           <span>Action</span>
           <select id="af-action" value={raw.action ?? ""} onChange={(e) => go({ action: e.target.value })} data-testid="audit-filter-action">
             <option value="">Any action</option>
@@ -144,7 +144,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
         {input("mission", "Mission id", "a mission's UUID")}
         {select("via", "Via", AUDIT_VIA)}
         {select("outcome", "Outcome", AUDIT_OUTCOMES)}
-        <TimeRangeFields idPrefix="af" range={range} go={go} className={ui.cx(ui.field, "hist-field")} testId="audit-filter-time" />
+        <TimeRangeFields idPrefix="af" range={range} go={go} className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} testId="audit-filter-time" />
       </div>
       <FilterErrors errors={errors} testId="audit-filter-errors" />
     </form>
@@ -172,13 +172,13 @@ function AuditTable({ query, initial }: { query: string; initial: AuditInitial }
         ),
       },
       { id: "at", header: "Time (UTC)", width: 140, cell: (r) => <span title={r.at}>{formatUtc(r.at).replace(" UTC", "")}</span> },
-      { id: "who", header: "Who", minWidth: 80, cell: (r) => <span className="audit-clip" title={r.actorId}>{r.actorName}</span> },
-      { id: "action", header: "Action", width: 146, cell: (r) => <code className="audit-action">{r.action}</code> },
-      { id: "target", header: "Target", minWidth: 80, cell: (r) => (r.targetType ? <span className="audit-clip text-sm" title={`${r.targetType} ${r.targetId ?? ""}`}>{`${r.targetType} ${r.targetId ?? ""}`}</span> : <span className="text-muted">—</span>) },
-      { id: "summary", header: "Summary", minWidth: 160, cell: (r) => <span className="audit-clip" title={r.summary}>{r.summary}</span> },
+      { id: "who", header: "Who", minWidth: 80, cell: (r) => <span className="block overflow-hidden text-ellipsis whitespace-nowrap [contain:inline-size]" title={r.actorId}>{r.actorName}</span> },
+      { id: "action", header: "Action", width: 146, cell: (r) => <code className="whitespace-nowrap text-xs">{r.action}</code> },
+      { id: "target", header: "Target", minWidth: 80, cell: (r) => (r.targetType ? <span className="block overflow-hidden text-ellipsis whitespace-nowrap [contain:inline-size] text-sm" title={`${r.targetType} ${r.targetId ?? ""}`}>{`${r.targetType} ${r.targetId ?? ""}`}</span> : <span className="text-muted">—</span>) },
+      { id: "summary", header: "Summary", minWidth: 160, cell: (r) => <span className="block overflow-hidden text-ellipsis whitespace-nowrap [contain:inline-size]" title={r.summary}>{r.summary}</span> },
       { id: "via", header: "Via", width: 44, cell: (r) => r.via },
-      { id: "ip", header: "From", width: 84, cell: (r) => (r.ip ? <span className="audit-clip text-sm" title={r.ip}>{r.ip}</span> : <span className="text-muted">—</span>) },
-      { id: "outcome", header: "Outcome", width: 88, cell: (r) => <span className={r.outcome === "refused" ? "audit-refused" : "audit-ok"}>{r.outcome}</span> },
+      { id: "ip", header: "From", width: 84, cell: (r) => (r.ip ? <span className="block overflow-hidden text-ellipsis whitespace-nowrap [contain:inline-size] text-sm" title={r.ip}>{r.ip}</span> : <span className="text-muted">—</span>) },
+      { id: "outcome", header: "Outcome", width: 88, cell: (r) => <span className={r.outcome === "refused" ? "font-semibold text-failed" : "text-muted"}>{r.outcome}</span> },
     ],
     [open],
   );
@@ -217,8 +217,8 @@ function AuditDetail({ entry: e, onClose }: { entry: AuditEntry; onClose: () => 
   const after = asRecord(e.after);
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   return (
-    <section id="audit-detail" className={ui.cx(ui.card, "audit-detail grid gap-2")} aria-label={`Audit row ${e.id}`} data-testid="audit-detail">
-      <div className="flex flex-wrap items-center gap-2 audit-detail-head">
+    <section id="audit-detail" className={ui.cx(ui.card, "px-4 py-3.5 grid gap-2")} aria-label={`Audit row ${e.id}`} data-testid="audit-detail">
+      <div className="flex flex-wrap items-center gap-2 items-center justify-between">
         <h3 className="text-[15px] font-[650]">
           <code>{e.action}</code> · {formatUtc(e.at)}
         </h3>
@@ -227,13 +227,13 @@ function AuditDetail({ entry: e, onClose }: { entry: AuditEntry; onClose: () => 
         </button>
       </div>
       <p>{e.summary}</p>
-      <dl className="audit-facts">
+      <dl className="m-0 grid grid-cols-[max-content_1fr] gap-x-3.5 gap-y-1 [&_dt]:text-sm [&_dt]:text-muted [&_dd]:m-0 [&_dd]:[overflow-wrap:anywhere]">
         <dt>Who</dt>
         <dd>
           {e.actorName} <code className="text-sm">{e.actorId}</code>
         </dd>
         <dt>Outcome</dt>
-        <dd className={e.outcome === "refused" ? "audit-refused" : undefined}>{e.outcome}</dd>
+        <dd className={e.outcome === "refused" ? "font-semibold text-failed" : undefined}>{e.outcome}</dd>
         <dt>Via / from</dt>
         <dd>
           {e.via}

@@ -23,7 +23,7 @@ function Trend({ m }: { m: Metric }) {
   const better = diff > 0 === m.higherIsBetter;
   const pct = m.previous !== 0 ? ` (${diff > 0 ? "+" : ""}${Math.round((100 * diff) / Math.abs(m.previous))} %)` : "";
   return (
-    <span className={`small tone-text-${better ? "success" : "failed"}`}>
+    <span className={ui.cx("text-sm", better ? "text-success" : "text-failed")}>
       <span aria-hidden="true">{diff > 0 ? "▲" : "▼"} </span>
       {diff > 0 ? "up" : "down"} from {formatMetric(m, m.previous)}
       {pct}
@@ -63,7 +63,7 @@ export function RiskMapView({ map }: { map: RiskMap }) {
         testId="gov-risk-matrix"
         urlKey={null}
         columnMenu={false}
-        columns={[{ id: "category", header: "Category", rowHeader: true, alwaysVisible: true }, ...map.risks.map((r) => ({ id: r, label: r, numeric: true, header: <span className={`badge tone-${RISK_TONE[r] ?? "neutral"}`}>{r}</span> }))]}
+        columns={[{ id: "category", header: "Category", rowHeader: true, alwaysVisible: true }, ...map.risks.map((r) => ({ id: r, label: r, numeric: true, header: <span className={ui.badge(RISK_TONE[r] ?? "neutral")}>{r}</span> }))]}
         rows={map.categories.map((c) => ({
           key: c,
           cells: {
@@ -113,7 +113,7 @@ export function RiskMapView({ map }: { map: RiskMap }) {
             steps: d.highRiskSteps.length ? d.highRiskSteps.join("; ") : <span className="text-muted">none</span>,
             matched: d.oversightMatched.length ? (
               d.oversightMatched.map((id) => (
-                <Link key={id} className="text-link underline underline-offset-2 gov-id" href={`/library/${id}`}>
+                <Link key={id} className="text-link underline underline-offset-2 mr-1.5 inline-block" href={`/library/${id}`}>
                   <code>{id}</code>
                 </Link>
               ))
@@ -126,7 +126,7 @@ export function RiskMapView({ map }: { map: RiskMap }) {
                   {d.oversightPossible.length} entr{d.oversightPossible.length === 1 ? "y" : "ies"}
                 </summary>
                 {d.oversightPossible.map((id) => (
-                  <Link key={id} className="text-link underline underline-offset-2 gov-id" href={`/library/${id}`}>
+                  <Link key={id} className="text-link underline underline-offset-2 mr-1.5 inline-block" href={`/library/${id}`}>
                     <code>{id}</code>
                   </Link>
                 ))}
@@ -153,16 +153,16 @@ export function MeasuresView({ measures }: { measures: Measures }) {
       <p className="text-muted">
         The last {measures.periodDays} days against the {measures.periodDays} days before. Details and filters: <Link href="/history">Failure history</Link>.
       </p>
-      <ul className="gov-metrics" data-testid="gov-metrics">
+      <ul className="m-0 grid list-none grid-cols-[repeat(auto-fill,minmax(210px,1fr))] gap-2.5 p-0" data-testid="gov-metrics">
         {measures.metrics.map((m) => (
-          <li key={m.key} className={ui.cx(ui.card, "gov-metric")} data-metric={m.key}>
+          <li key={m.key} className={ui.cx(ui.card, "grid gap-0.5 px-3 py-2.5")} data-metric={m.key}>
             <span className="text-muted text-sm">{m.label}</span>
-            <strong className="gov-metric-value">{formatMetric(m, m.value)}</strong>
+            <strong className="text-xl font-[650] tabular-nums">{formatMetric(m, m.value)}</strong>
             <Trend m={m} />
           </li>
         ))}
       </ul>
-      <div className="hc-grid">
+      <div className={ui.chartGrid}>
         <GovernanceDailyChart daily={measures.daily} />
         <DecisionTimeChart daily={measures.daily} />
       </div>
@@ -203,11 +203,11 @@ export function ManageViewSection({ manage }: { manage: ManageView }) {
           },
         }))}
       />
-      <div className="gov-two">
-        <div className={ui.cx(ui.card, "gov-panel")} data-testid="gov-unresolved">
+      <div className="grid grid-cols-[repeat(auto-fit,minmax(320px,1fr))] gap-3">
+        <div className={ui.cx(ui.card, "grid content-start gap-2 px-3.5 py-3")} data-testid="gov-unresolved">
           <h3 className="text-[15px] font-[650]">Unresolved failures</h3>
           <p>
-            <strong className="gov-metric-value">{manage.unresolved.total}</strong> unresolved
+            <strong className="text-xl font-[650] tabular-nums">{manage.unresolved.total}</strong> unresolved
             {manage.unresolved.critical ? <span className="text-failed">, {manage.unresolved.critical} critical</span> : null}
             {manage.unresolved.oldestAt ? (
               <>
@@ -221,7 +221,7 @@ export function ManageViewSection({ manage }: { manage: ManageView }) {
             See them in the failure history
           </Link>
         </div>
-        <div className={ui.cx(ui.card, "gov-panel")} data-testid="gov-on-duty">
+        <div className={ui.cx(ui.card, "grid content-start gap-2 px-3.5 py-3")} data-testid="gov-on-duty">
           <h3 className="text-[15px] font-[650]">Who is on duty</h3>
           <p className="text-muted text-sm">People who may decide gates, active in the console in the last {formatDuration(manage.onDutyMs)} (FAULTLINE_ON_DUTY_MS). A gate policy may narrow who decides a given gate.</p>
           {onDuty.length === 0 ? (
@@ -229,10 +229,10 @@ export function ManageViewSection({ manage }: { manage: ManageView }) {
               Nobody who can decide gates is active right now{manage.openGates.length ? `, and ${manage.openGates.length} gate${manage.openGates.length === 1 ? " waits" : "s wait"}` : ""}.
             </p>
           ) : null}
-          <ul className="gov-people">
+          <ul className="m-0 grid list-none gap-1.5 p-0">
             {manage.deciders.map((d) => (
               <li key={d.id} data-on-duty={d.onDuty ? "true" : "false"}>
-                <span className={`badge tone-${d.onDuty ? "success" : "neutral"}`}>{d.onDuty ? "On duty" : "Away"}</span> <strong>{d.name}</strong>{" "}
+                <span className={ui.badge(d.onDuty ? "success" : "neutral")}>{d.onDuty ? "On duty" : "Away"}</span> <strong>{d.name}</strong>{" "}
                 <span className="text-muted text-sm">
                   {d.roles.join(", ")}
                   {d.groups.length ? ` · ${d.groups.join(", ")}` : ""} · {d.lastActiveAt ? <RelativeTime iso={d.lastActiveAt} /> : "never signed in"}

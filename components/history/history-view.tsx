@@ -50,7 +50,7 @@ export function HistoryView(props: { raw: Raw; facets: HistoryFacets; initial: H
   return (
     <div className="grid gap-4">
       <FiltersBar key={query} raw={raw} facets={facets} go={go} errors={errors} />
-      <div className="flex flex-wrap items-center gap-2 hist-toolbar">
+      <div className="flex flex-wrap items-center gap-2 flex-wrap items-start justify-between gap-3">
         {props.savedQueries}
         <ExportLinks path="/api/v1/failures/export" query={query} label="Export this view:" testIdPrefix="export" />
       </div>
@@ -59,7 +59,7 @@ export function HistoryView(props: { raw: Raw; facets: HistoryFacets; initial: H
           Loading the failures for these filters…
         </p>
       ) : null}
-      <div className={`hist-body${pending ? " hist-stale" : ""}`} aria-busy={pending}>
+      <div className={ui.cx("[contain:inline-size]", pending && "opacity-55 transition-opacity")} aria-busy={pending}>
         {initial ? (
           <>
             {props.charts}
@@ -75,7 +75,7 @@ function Select({ id, label, value, options, onChange, any = "Any" }: { id: stri
   // A value in the URL that is not among the facets (e.g. a mission id) is still shown.
   const all = value && !options.some((o) => o.value === value) ? [{ value, label: value }, ...options] : options;
   return (
-    <label className={ui.cx(ui.field, "hist-field")} htmlFor={id}>
+    <label className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} htmlFor={id}>
       <span>{label}</span>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid={`filter-${id.replace("hf-", "")}`}>
         <option value="">{any}</option>
@@ -89,6 +89,9 @@ function Select({ id, label, value, options, onChange, any = "Any" }: { id: stri
   );
 }
 
+
+/** A failure's severity in its colour (literal classes: Tailwind reads them from here). */
+const SEVERITY: Record<string, string> = { critical: "font-semibold text-failed", error: "text-partial", warning: "text-muted" };
 const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: x }));
 
 function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFacets; go: (c: Raw) => void; errors: Array<{ path: string; message: string }> }) {
@@ -99,7 +102,7 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
 
   return (
     <form
-      className={ui.cx(ui.card, "hist-filters")}
+      className={ui.cx(ui.card, "flex flex-col gap-2.5 px-3.5 py-3")}
       role="search"
       aria-label="Filter the failure history"
       data-testid="history-filters"
@@ -125,9 +128,9 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
             : null
         }
       />
-      <div className="hist-filter-grid">
+      <div className="grid grid-cols-[repeat(auto-fill,minmax(170px,1fr))] gap-x-3 gap-y-2">
         {raw.mission ? (
-          <label className={ui.cx(ui.field, "hist-field")}>
+          <label className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")}>
             <span>Mission</span>
             <span className="flex flex-wrap items-center gap-2">
               <code className="text-sm" title={raw.mission}>
@@ -148,7 +151,7 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
         <Select id="hf-actor" label="Actor (recorded or started)" value={raw.actor ?? ""} options={facets.actors} onChange={set("actor")} any="Anyone" />
         <Select id="hf-decidedBy" label="Decided by" value={raw.decidedBy ?? ""} options={facets.deciders} onChange={set("decidedBy")} any="Anyone" />
         <Select id="hf-status" label="Resolution" value={raw.status ?? ""} options={[{ value: "unresolved", label: "Unresolved" }, { value: "resolved", label: "Resolved" }]} onChange={set("status")} any="All" />
-        <TimeRangeFields idPrefix="hf" range={range} go={go} className={ui.cx(ui.field, "hist-field")} testId="filter-time" />
+        <TimeRangeFields idPrefix="hf" range={range} go={go} className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} testId="filter-time" />
       </div>
       <FilterErrors errors={errors} testId="filter-errors" />
     </form>
@@ -161,9 +164,9 @@ const COLUMNS: DataColumn<HistoryRow>[] = [
   { id: "agent", header: "Agent", width: 110, cell: (r) => r.agent ?? <span className="text-muted">—</span> },
   { id: "phase", header: "Phase / step", width: 150, cell: (r) => <span className="text-sm">{[r.phase, r.step != null ? `step ${r.step + 1}` : null, r.attempt != null ? `try ${r.attempt}` : null].filter(Boolean).join(" · ") || "—"}</span> },
   { id: "level", header: "Level", width: 104, cell: (r) => r.level },
-  { id: "severity", header: "Severity", width: 84, cell: (r) => <span className={`hist-sev hist-sev-${r.severity}`}>{r.severity}</span> },
-  { id: "type", header: "Error type", width: 150, cell: (r) => <code className="err-code">{r.errorType}</code> },
-  { id: "what", header: "What", width: 400, cell: (r) => <span className="hist-what" title={[r.what, r.why, r.rootCause ? `Root cause: ${r.rootCause}` : null].filter(Boolean).join("\n")}>{r.what}</span> },
+  { id: "severity", header: "Severity", width: 84, cell: (r) => <span className={SEVERITY[r.severity] ?? "text-muted"}>{r.severity}</span> },
+  { id: "type", header: "Error type", width: 150, cell: (r) => <code className="font-semibold text-failed">{r.errorType}</code> },
+  { id: "what", header: "What", width: 400, cell: (r) => <span className="block overflow-hidden text-ellipsis whitespace-nowrap" title={[r.what, r.why, r.rootCause ? `Root cause: ${r.rootCause}` : null].filter(Boolean).join("\n")}>{r.what}</span> },
   { id: "mode", header: "Failure mode", width: 130, cell: (r) => (r.failureMode ? <span title={r.failureModeTitle ?? undefined}>{r.failureMode}{r.failureModeConfirmed ? " ✓" : ""}</span> : <span className="text-muted">—</span>) },
   {
     id: "resolution",
@@ -177,7 +180,7 @@ const COLUMNS: DataColumn<HistoryRow>[] = [
           {r.resolutionAction && OUTCOME_LABELS[r.outcome].toLowerCase() !== r.resolutionAction ? ` (${r.resolutionAction})` : ""} · {r.decidedByName ?? (r.decidedBy ? r.decidedBy : "automatic")} · {durationText(r.resolutionMs ?? 0)}
         </span>
       ) : (
-        <span className="hist-open">Unresolved</span>
+        <span className="text-sm font-semibold text-paused">Unresolved</span>
       ),
   },
 ];
@@ -190,7 +193,7 @@ function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; in
 
   const total = initial.total;
   return (
-    <section aria-labelledby="hist-table-title" className="grid gap-2 hist-table">
+    <section aria-labelledby="hist-table-title" className="grid gap-2 grid-cols-[minmax(0,1fr)]">
       <h2 id="hist-table-title" className="text-[15px] font-[650]">
         Failures{" "}
         <span className="text-muted" data-testid="history-count">

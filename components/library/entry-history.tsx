@@ -1,4 +1,5 @@
 import Link from "next/link";
+import * as ui from "@/components/ui/styles";
 import type { EntryMatch, EntryRevision } from "@/db/queries/library-browse";
 import { CellsTable, type CellColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
@@ -33,18 +34,21 @@ const MATCH_COLUMNS: CellColumn[] = [
 ];
 
 /** Every revision, newest first: who wrote it, who reviewed it, when, in which library version, and the field diff. */
+
+/** The left rule of a revision, in its change's colour (literal classes). */
+const RULE: Record<string, string> = { success: "!border-l-success", failed: "!border-l-failed", paused: "!border-l-paused", running: "!border-l-running", partial: "!border-l-partial", neutral: "!border-l-border-strong" };
 export function EntryHistory({ history }: { history: EntryRevision[] }) {
   return (
-    <ol className="timeline" data-testid="entry-history">
+    <ol className="m-0 grid list-none gap-1.5 p-0" data-testid="entry-history">
       {history.map((h) => {
         const c = CHANGE[h.change] ?? { label: h.change, tone: "neutral" };
         // The first revision's diff is every field from nothing: show it as "created".
         const diff = h.change === "added" ? [] : h.diff;
         return (
-          <li key={h.revision} className={`tl-event tone-border-${c.tone}`} data-testid="revision" data-revision={h.revision} data-change={h.change}>
-            <div className="tl-head">
-              <span className="tl-seq">r{h.revision}</span>
-              <span className={`badge tone-${c.tone}`}>{c.label}</span>
+          <li key={h.revision} className={ui.cx("grid gap-1 rounded-md border border-l-[3px] border-border bg-surface px-3 py-2", RULE[c.tone] ?? RULE.neutral)} data-testid="revision" data-revision={h.revision} data-change={h.change}>
+            <div className="flex flex-wrap items-baseline gap-2.5 text-[13px]">
+              <span className="min-w-[2.5em] font-mono text-muted">r{h.revision}</span>
+              <span className={ui.badge(c.tone)}>{c.label}</span>
               <span>
                 by <strong>{h.authorName}</strong>
                 {h.reviewerName ? (
@@ -56,11 +60,11 @@ export function EntryHistory({ history }: { history: EntryRevision[] }) {
               <Link className="text-link underline underline-offset-2 text-sm" href={`/library/versions#v${h.libraryVersion}`}>
                 library version {h.libraryVersion}
               </Link>
-              <span className="tl-time">
+              <span className="ml-auto text-sm text-muted">
                 <RelativeTime iso={h.createdAt} />
               </span>
             </div>
-            {h.versionSummary ? <p className="text-muted text-sm lib-summary">{h.versionSummary}</p> : null}
+            {h.versionSummary ? <p className="text-muted text-sm m-0">{h.versionSummary}</p> : null}
             {diff.length ? (
               <CellsTable
                 label={`Fields changed in revision ${h.revision}`}
@@ -104,12 +108,12 @@ export function EntryMatches({ matches, total }: { matches: EntryMatch[]; total:
             when: <RelativeTime iso={m.at} />,
             rank: m.rank,
             score: m.matchScore.toFixed(2),
-            outcome: m.outcome ? <span className={`badge tone-${OUTCOME_TONE[m.outcome] ?? "neutral"}`}>{m.outcome}</span> : <span className="text-muted">not probed</span>,
+            outcome: m.outcome ? <span className={ui.badge(OUTCOME_TONE[m.outcome] ?? "neutral")}>{m.outcome}</span> : <span className="text-muted">not probed</span>,
           },
           sort: { when: Date.parse(m.at), score: m.matchScore, outcome: m.outcome ?? null },
         }))}
       />
-      {total > matches.length ? <p className="text-muted text-sm lib-more">The latest {matches.length} of {total} matches.</p> : null}
+      {total > matches.length ? <p className="text-muted text-sm m-0 px-3 py-1.5">The latest {matches.length} of {total} matches.</p> : null}
     </div>
   );
 }

@@ -26,8 +26,8 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
   const activeTags = listParam(params, "tag");
   return (
     <div className="grid gap-4">
-      <form method="get" action="/library" className={ui.cx(ui.card, "lib-filters")} role="search" aria-label="Search and filter the library" data-testid="library-filters">
-        <div className="lib-search-row">
+      <form method="get" action="/library" className={ui.cx(ui.card, "grid gap-3 px-3.5 py-3")} role="search" aria-label="Search and filter the library" data-testid="library-filters">
+        <div className="flex gap-2 [&_input]:flex-1">
           <label className="sr-only" htmlFor="lib-q">
             Search
           </label>
@@ -36,11 +36,11 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
             Search
           </button>
         </div>
-        <div className="lib-filter-grid">
+        <div className="grid grid-cols-[repeat(auto-fit,minmax(190px,1fr))] items-start gap-x-4 gap-y-2.5 [&_fieldset]:m-0 [&_fieldset]:grid [&_fieldset]:gap-[3px] [&_fieldset]:rounded-md [&_fieldset]:border [&_fieldset]:border-border [&_fieldset]:px-2.5 [&_fieldset]:pb-2 [&_fieldset]:pt-1.5 [&_legend]:px-1 [&_legend]:text-xs [&_legend]:font-semibold [&_legend]:uppercase [&_legend]:tracking-[0.03em] [&_legend]:text-muted">
           <fieldset>
             <legend>Category</legend>
             {CATEGORIES.map((c) => (
-              <label key={c} className="lib-check">
+              <label key={c} className="flex cursor-pointer items-baseline gap-1.5 text-[13px]">
                 <input type="checkbox" name="category" value={c} defaultChecked={cats.has(c)} /> {c}
               </label>
             ))}
@@ -48,7 +48,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
           <fieldset>
             <legend>Risk level</legend>
             {RISK_LEVELS.map((r) => (
-              <label key={r} className="lib-check">
+              <label key={r} className="flex cursor-pointer items-baseline gap-1.5 text-[13px]">
                 <input type="checkbox" name="risk" value={r} defaultChecked={risks.has(r)} /> {r}
               </label>
             ))}
@@ -56,21 +56,21 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
           <fieldset>
             <legend>Source</legend>
             {SOURCES.map((s) => (
-              <label key={s} className="lib-check">
+              <label key={s} className="flex cursor-pointer items-baseline gap-1.5 text-[13px]">
                 <input type="checkbox" name="source" value={s} defaultChecked={sources.has(s)} /> {SOURCE_LABEL[s]}
               </label>
             ))}
           </fieldset>
           <fieldset>
             <legend>Tags</legend>
-            <label className="lib-field">
+            <label className="grid gap-[3px] text-sm text-muted">
               All of these (comma-separated)
               <input type="text" name="tag" defaultValue={activeTags.join(", ")} placeholder="drawer, furniture" maxLength={400} data-testid="library-tags" />
             </label>
           </fieldset>
         </div>
-        <div className="flex flex-wrap items-center gap-2 lib-filter-foot">
-          <label className="lib-field">
+        <div className="flex flex-wrap items-center gap-2 items-end gap-3">
+          <label className="grid gap-[3px] text-sm text-muted">
             Deprecated entries
             <select name="deprecated" defaultValue={oneParam(params, "deprecated") || "hide"} data-testid="library-deprecated">
               <option value="hide">Hidden</option>
@@ -78,7 +78,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
               <option value="only">Only deprecated</option>
             </select>
           </label>
-          <label className="lib-field">
+          <label className="grid gap-[3px] text-sm text-muted">
             Sort
             <select name="sort" defaultValue={oneParam(params, "sort")} data-testid="library-sort">
               <option value="">Best match / id</option>
@@ -88,7 +88,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
               <option value="updated">Recently changed</option>
             </select>
           </label>
-          <label className="lib-field">
+          <label className="grid gap-[3px] text-sm text-muted">
             Per page
             <select name="per" defaultValue={oneParam(params, "per") || "50"}>
               <option value="25">25</option>
@@ -106,12 +106,12 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
       </form>
 
       {tags.length ? (
-        <nav aria-label="Popular tags" className="lib-tag-cloud">
+        <nav aria-label="Popular tags" className="flex flex-wrap items-center gap-[5px]">
           <span className="text-muted text-sm">Popular tags:</span>
           {tags.map((t) => {
             const on = activeTags.includes(t.tag);
             return (
-              <Link key={t.tag} href={libraryHref(params, { tag: on ? activeTags.filter((x) => x !== t.tag) : [...activeTags, t.tag] })} className={`lib-tag lib-tag-link${on ? " is-active" : ""}`} aria-current={on ? "true" : undefined} data-testid="tag-chip">
+              <Link key={t.tag} href={libraryHref(params, { tag: on ? activeTags.filter((x) => x !== t.tag) : [...activeTags, t.tag] })} className={ui.cx(ui.tag, "no-underline hover:border-border-strong", on && "!border-accent !bg-running-bg font-semibold")} aria-current={on ? "true" : undefined} data-testid="tag-chip">
                 {t.tag} <span className="text-muted">{t.n}</span>
               </Link>
             );
@@ -124,7 +124,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
           <p>
             <strong>These filters are not valid</strong>, so nothing was searched. Change them, or <Link href="/library">clear all filters</Link>.
           </p>
-          <ul className="field-errors">
+          <ul className={ui.fieldErrors}>
             {errors.map((e) => (
               <li key={e.path + e.message}>
                 <code>{e.path}</code>: {e.message}
@@ -206,7 +206,7 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
         }))}
       />
       {result.pages > 1 ? (
-        <nav className="lib-pager" aria-label="Pages" data-testid="library-pager">
+        <nav className="flex items-center justify-center gap-2.5" aria-label="Pages" data-testid="library-pager">
           {result.page > 1 ? (
             <Link className={ui.button("secondary", "sm")} href={libraryHref(params, { page: String(result.page - 1) })} rel="prev">
               ← Previous

@@ -116,7 +116,7 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
         empty="No gate policies yet: every gate can be decided by one admin or operator, without a timeout."
       />
       {message ? (
-        <p className={`result ${message.ok ? "result-ok" : "result-error"}`} role={message.ok ? "status" : "alert"} data-testid="policy-result">
+        <p className={message.ok ? ui.result.ok : ui.result.error} role={message.ok ? "status" : "alert"} data-testid="policy-result">
           {message.ok ? "✓ " : "✕ "}
           {message.text}
         </p>
@@ -181,12 +181,12 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
   const describedBy = (path: string, id: string) => (err?.fields.some((x) => x.path === path || x.path.startsWith(`${path}.`)) ? `${id}-err` : undefined);
 
   return (
-    <form className={ui.cx(ui.card, "pol-form")} onSubmit={onSubmit} noValidate data-testid="policy-form" aria-labelledby={ids.e}>
-      <h2 id={ids.e} className="pol-form-title">
+    <form className={ui.cx(ui.card, "grid gap-3.5 p-4 [&_select]:min-h-9")} onSubmit={onSubmit} noValidate data-testid="policy-form" aria-labelledby={ids.e}>
+      <h2 id={ids.e} className="m-0 text-base">
         {policy ? `Edit the policy for ${policy.scope}` : "New policy"}
       </h2>
       <FormErrorBox err={err} testId="policy-form-error" />
-      <div className="pol-grid">
+      <div className="grid grid-cols-[repeat(auto-fit,minmax(240px,1fr))] items-start gap-x-[18px] gap-y-3.5">
         <div className={ui.field}>
           <label htmlFor={ids.definition}>Mission definition</label>
           <input id={ids.definition} type="text" name="definition" list={ids.definitions} defaultValue={policy?.definition ?? ""} placeholder="e.g. Nightly deploy, or * for every definition" aria-describedby={describedBy("definition", ids.definition)} required />
@@ -209,10 +209,10 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
           </select>
           <FieldMessages id={`${ids.kind}-err`} err={err} path="gateKind" />
         </div>
-        <fieldset className={ui.cx(ui.field, "pol-roles")} aria-describedby={describedBy("roles", ids.roles)}>
+        <fieldset className={ui.cx(ui.field, "m-0 border-0 p-0 [&_legend]:mb-1 [&_legend]:p-0 [&_legend]:text-[13px] [&_legend]:font-[550]")} aria-describedby={describedBy("roles", ids.roles)}>
           <legend>Roles that may decide</legend>
           {DECIDING_ROLES.map((r) => (
-            <label key={r} className="pol-check">
+            <label key={r} className="flex items-center gap-1.5 text-[13.5px] font-normal">
               <input type="checkbox" name="roles" value={r} defaultChecked={policy?.roles.includes(r) ?? false} /> {r}
             </label>
           ))}
@@ -230,15 +230,15 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
           <FieldMessages id={`${ids.approvals}-err`} err={err} path="approvalsRequired" />
         </div>
         <div className={ui.field}>
-          <span className="pol-label">Mission starter</span>
-          <label className="pol-check" htmlFor={ids.starter}>
+          <span className="mb-1 p-0 text-[13px] font-[550]">Mission starter</span>
+          <label className="flex items-center gap-1.5 text-[13.5px] font-normal" htmlFor={ids.starter}>
             <input id={ids.starter} name="starter" type="checkbox" defaultChecked={policy?.starterMayDecide ?? true} /> The person who started the mission may decide its gates
           </label>
         </div>
         <div className={ui.field}>
           <label htmlFor={ids.timeout}>Timeout (empty: none)</label>
           <div className="flex flex-wrap items-center gap-2">
-            <input id={ids.timeout} name="timeout" type="number" min={1} step="any" className="pol-amount" value={amount} onChange={(e) => setAmount(e.target.value)} aria-describedby={describedBy("timeoutMs", ids.timeout)} />
+            <input id={ids.timeout} name="timeout" type="number" min={1} step="any" className="w-[7em] flex-[0_0_7em]" value={amount} onChange={(e) => setAmount(e.target.value)} aria-describedby={describedBy("timeoutMs", ids.timeout)} />
             <select name="unit" aria-label="Timeout unit" defaultValue={initialUnit}>
               <option value="min">minutes</option>
               <option value="h">hours</option>
@@ -258,7 +258,7 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
           </select>
           <FieldMessages id={`${ids.outcome}-err`} err={err} path="timeoutOutcome" />
         </div>
-        <div className={ui.cx(ui.field, "pol-note")}>
+        <div className={ui.cx(ui.field, "col-span-full")}>
           <label htmlFor={ids.note}>Note (optional)</label>
           <input id={ids.note} type="text" name="note" defaultValue={policy?.note ?? ""} maxLength={500} placeholder="why this rule exists" />
           <FieldMessages id={`${ids.note}-err`} err={err} path="note" />
