@@ -7,7 +7,7 @@ import type { AuditEntry } from "@/db/queries/audit-log";
 import { AUDIT_ACTIONS, AUDIT_VIA } from "@/lib/audit";
 import { AUDIT_ACTION_GROUPS, AUDIT_FILTER_KEYS, AUDIT_OUTCOMES, serializeAuditFilters, type AuditFilters } from "@/lib/audit/filters";
 import { DiffTable } from "../library-curation/diff-table";
-import { ExportLinks, FilterErrors, LoadMoreError, SearchRow, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
+import { ExportLinks, FilterErrors, LoadMoreError, SearchRow, filterLooks, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { keepTableView } from "../ui/data-table-url";
@@ -44,7 +44,7 @@ export function AuditView(props: { raw: Raw; actors: Array<{ id: string; name: s
   return (
     <div className="grid gap-4 [&>*]:min-w-0 [&_section>*]:min-w-0">
       <FiltersBar key={query} raw={raw} actors={props.actors} go={go} errors={props.errors} />
-      <div className="flex flex-wrap items-center gap-2 flex-wrap items-start justify-between gap-3">
+      <div className={filterLooks.toolbar}>
         {props.savedQueries}
         <ExportLinks path="/api/v1/audit/export" query={query} label="Export this view (recorded in the log):" testIdPrefix="audit-export" />
       </div>
@@ -67,13 +67,13 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
   const range = useTimeRange(raw);
   const anyFilter = AUDIT_FILTER_KEYS.some((k) => raw[k]);
   const input = (key: keyof typeof text, label: string, placeholder: string, list?: string) => (
-    <label className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} htmlFor={`af-${key}`}>
+    <label className={filterLooks.field} htmlFor={`af-${key}`}>
       <span>{label}</span>
       <input id={`af-${key}`} type="text" value={text[key]} onChange={(e) => setText({ ...text, [key]: e.target.value })} placeholder={placeholder} maxLength={200} list={list} data-testid={`audit-filter-${key}`} />
     </label>
   );
   const select = (key: string, label: string, options: readonly string[], any = "Any") => (
-    <label className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} htmlFor={`af-${key}`}>
+    <label className={filterLooks.field} htmlFor={`af-${key}`}>
       <span>{label}</span>
       <select id={`af-${key}`} value={raw[key] ?? ""} onChange={(e) => go({ [key]: e.target.value })} data-testid={`audit-filter-${key}`}>
         <option value="">{any}</option>
@@ -88,7 +88,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
 
   return (
     <form
-      className={ui.cx(ui.card, "flex flex-col gap-2.5 px-3.5 py-3")}
+      className={filterLooks.bar}
       role="search"
       aria-label="Filter the audit log"
       data-testid="audit-filters"
@@ -114,7 +114,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
             : null
         }
       />
-      <div className="grid grid-cols-[repeat(auto-fill,minmax(170px,1fr))] gap-x-3 gap-y-2">
+      <div className={filterLooks.grid}>
         {input("actor", "Who (name, email or actor id)", "e.g. Ana or cli:ops", "audit-actors")}
         <datalist id="audit-actors">
           {actors.map((a) => (
@@ -123,7 +123,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
             </option>
           ))}
         </datalist>
-        <label className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} htmlFor="af-action">
+        <label className={filterLooks.field} htmlFor="af-action">
           <span>Action</span>
           <select id="af-action" value={raw.action ?? ""} onChange={(e) => go({ action: e.target.value })} data-testid="audit-filter-action">
             <option value="">Any action</option>
@@ -144,7 +144,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
         {input("mission", "Mission id", "a mission's UUID")}
         {select("via", "Via", AUDIT_VIA)}
         {select("outcome", "Outcome", AUDIT_OUTCOMES)}
-        <TimeRangeFields idPrefix="af" range={range} go={go} className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} testId="audit-filter-time" />
+        <TimeRangeFields idPrefix="af" range={range} go={go} testId="audit-filter-time" />
       </div>
       <FilterErrors errors={errors} testId="audit-filter-errors" />
     </form>
@@ -173,7 +173,7 @@ function AuditTable({ query, initial }: { query: string; initial: AuditInitial }
       },
       { id: "at", header: "Time (UTC)", width: 140, cell: (r) => <span title={r.at}>{formatUtc(r.at).replace(" UTC", "")}</span> },
       { id: "who", header: "Who", minWidth: 80, cell: (r) => <span className="block overflow-hidden text-ellipsis whitespace-nowrap [contain:inline-size]" title={r.actorId}>{r.actorName}</span> },
-      { id: "action", header: "Action", width: 146, cell: (r) => <code className="whitespace-nowrap text-xs">{r.action}</code> },
+      { id: "action", header: "Action", width: 146, cell: (r) => <code className="whitespace-nowrap text-[12px]">{r.action}</code> },
       { id: "target", header: "Target", minWidth: 80, cell: (r) => (r.targetType ? <span className="block overflow-hidden text-ellipsis whitespace-nowrap [contain:inline-size] text-sm" title={`${r.targetType} ${r.targetId ?? ""}`}>{`${r.targetType} ${r.targetId ?? ""}`}</span> : <span className="text-muted">—</span>) },
       { id: "summary", header: "Summary", minWidth: 160, cell: (r) => <span className="block overflow-hidden text-ellipsis whitespace-nowrap [contain:inline-size]" title={r.summary}>{r.summary}</span> },
       { id: "via", header: "Via", width: 44, cell: (r) => r.via },
@@ -217,8 +217,8 @@ function AuditDetail({ entry: e, onClose }: { entry: AuditEntry; onClose: () => 
   const after = asRecord(e.after);
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   return (
-    <section id="audit-detail" className={ui.cx(ui.card, "px-4 py-3.5 grid gap-2")} aria-label={`Audit row ${e.id}`} data-testid="audit-detail">
-      <div className="flex flex-wrap items-center gap-2 items-center justify-between">
+    <section id="audit-detail" className={ui.cx(ui.card, "grid gap-2 px-4 py-3.5")} aria-label={`Audit row ${e.id}`} data-testid="audit-detail">
+      <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 className="text-[15px] font-[650]">
           <code>{e.action}</code> · {formatUtc(e.at)}
         </h3>
@@ -238,7 +238,7 @@ function AuditDetail({ entry: e, onClose }: { entry: AuditEntry; onClose: () => 
         <dd>
           {e.via}
           {e.ip ? ` · ${e.ip}` : ""}
-          {e.userAgent ? <span className="text-muted text-sm"> · {e.userAgent}</span> : null}
+          {e.userAgent ? <span className="text-sm text-muted"> · {e.userAgent}</span> : null}
         </dd>
         {e.targetType ? (
           <>
@@ -264,7 +264,7 @@ function AuditDetail({ entry: e, onClose }: { entry: AuditEntry; onClose: () => 
       {fields.length ? (
         <DiffTable before={before} after={after} labels={Object.fromEntries(fields.map((f) => [f, f]))} caption="Field by field: the state before and after this action" columns={["Before", "After"]} />
       ) : (
-        <p className="text-muted text-sm">Nothing changed state (no before/after recorded for this action).</p>
+        <p className="text-sm text-muted">Nothing changed state (no before/after recorded for this action).</p>
       )}
     </section>
   );

@@ -157,7 +157,7 @@ export function MeasuresView({ measures }: { measures: Measures }) {
         {measures.metrics.map((m) => (
           <li key={m.key} className={ui.cx(ui.card, "grid gap-0.5 px-3 py-2.5")} data-metric={m.key}>
             <span className="text-muted text-sm">{m.label}</span>
-            <strong className="text-xl font-[650] tabular-nums">{formatMetric(m, m.value)}</strong>
+            <strong className="text-[20px] font-[650] tabular-nums">{formatMetric(m, m.value)}</strong>
             <Trend m={m} />
           </li>
         ))}
@@ -207,7 +207,7 @@ export function ManageViewSection({ manage }: { manage: ManageView }) {
         <div className={ui.cx(ui.card, "grid content-start gap-2 px-3.5 py-3")} data-testid="gov-unresolved">
           <h3 className="text-[15px] font-[650]">Unresolved failures</h3>
           <p>
-            <strong className="text-xl font-[650] tabular-nums">{manage.unresolved.total}</strong> unresolved
+            <strong className="text-[20px] font-[650] tabular-nums">{manage.unresolved.total}</strong> unresolved
             {manage.unresolved.critical ? <span className="text-failed">, {manage.unresolved.critical} critical</span> : null}
             {manage.unresolved.oldestAt ? (
               <>

@@ -4,7 +4,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useCallback, useState, useTransition, type ReactNode } from "react";
 import type { FacetOption, HistoryFacets, HistoryRow } from "@/db/queries/failure-history";
 import { FAILURE_LEVELS, FAILURE_SEVERITIES, HISTORY_FILTER_KEYS, OUTCOME_LABELS } from "@/lib/history/filters";
-import { ExportLinks, FilterErrors, LoadMoreError, SearchRow, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
+import { ExportLinks, FilterErrors, LoadMoreError, SearchRow, filterLooks, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { keepTableView } from "../ui/data-table-url";
@@ -50,7 +50,7 @@ export function HistoryView(props: { raw: Raw; facets: HistoryFacets; initial: H
   return (
     <div className="grid gap-4">
       <FiltersBar key={query} raw={raw} facets={facets} go={go} errors={errors} />
-      <div className="flex flex-wrap items-center gap-2 flex-wrap items-start justify-between gap-3">
+      <div className={filterLooks.toolbar}>
         {props.savedQueries}
         <ExportLinks path="/api/v1/failures/export" query={query} label="Export this view:" testIdPrefix="export" />
       </div>
@@ -75,7 +75,7 @@ function Select({ id, label, value, options, onChange, any = "Any" }: { id: stri
   // A value in the URL that is not among the facets (e.g. a mission id) is still shown.
   const all = value && !options.some((o) => o.value === value) ? [{ value, label: value }, ...options] : options;
   return (
-    <label className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} htmlFor={id}>
+    <label className={filterLooks.field} htmlFor={id}>
       <span>{label}</span>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid={`filter-${id.replace("hf-", "")}`}>
         <option value="">{any}</option>
@@ -89,7 +89,6 @@ function Select({ id, label, value, options, onChange, any = "Any" }: { id: stri
   );
 }
 
-
 /** A failure's severity in its colour (literal classes: Tailwind reads them from here). */
 const SEVERITY: Record<string, string> = { critical: "font-semibold text-failed", error: "text-partial", warning: "text-muted" };
 const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: x }));
@@ -102,7 +101,7 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
 
   return (
     <form
-      className={ui.cx(ui.card, "flex flex-col gap-2.5 px-3.5 py-3")}
+      className={filterLooks.bar}
       role="search"
       aria-label="Filter the failure history"
       data-testid="history-filters"
@@ -128,9 +127,9 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
             : null
         }
       />
-      <div className="grid grid-cols-[repeat(auto-fill,minmax(170px,1fr))] gap-x-3 gap-y-2">
+      <div className={filterLooks.grid}>
         {raw.mission ? (
-          <label className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")}>
+          <label className={filterLooks.field}>
             <span>Mission</span>
             <span className="flex flex-wrap items-center gap-2">
               <code className="text-sm" title={raw.mission}>
@@ -151,7 +150,7 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
         <Select id="hf-actor" label="Actor (recorded or started)" value={raw.actor ?? ""} options={facets.actors} onChange={set("actor")} any="Anyone" />
         <Select id="hf-decidedBy" label="Decided by" value={raw.decidedBy ?? ""} options={facets.deciders} onChange={set("decidedBy")} any="Anyone" />
         <Select id="hf-status" label="Resolution" value={raw.status ?? ""} options={[{ value: "unresolved", label: "Unresolved" }, { value: "resolved", label: "Resolved" }]} onChange={set("status")} any="All" />
-        <TimeRangeFields idPrefix="hf" range={range} go={go} className={ui.cx(ui.field, "[&>span:first-child]:text-xs [&>span:first-child]:text-muted [&_select]:w-full [&_input]:w-full")} testId="filter-time" />
+        <TimeRangeFields idPrefix="hf" range={range} go={go} testId="filter-time" />
       </div>
       <FilterErrors errors={errors} testId="filter-errors" />
     </form>
@@ -193,7 +192,7 @@ function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; in
 
   const total = initial.total;
   return (
-    <section aria-labelledby="hist-table-title" className="grid gap-2 grid-cols-[minmax(0,1fr)]">
+    <section aria-labelledby="hist-table-title" className="grid grid-cols-[minmax(0,1fr)] gap-2">
       <h2 id="hist-table-title" className="text-[15px] font-[650]">
         Failures{" "}
         <span className="text-muted" data-testid="history-count">

@@ -26,7 +26,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
   const activeTags = listParam(params, "tag");
   return (
     <div className="grid gap-4">
-      <form method="get" action="/library" className={ui.cx(ui.card, "grid gap-3 px-3.5 py-3")} role="search" aria-label="Search and filter the library" data-testid="library-filters">
+      <form method="get" action="/library" className={ui.cx(ui.card, "grid gap-3 px-3.5 py-3 [&_:is(select,input[type=text])]:px-2 [&_:is(select,input[type=text])]:py-[5px]")} role="search" aria-label="Search and filter the library" data-testid="library-filters">
         <div className="flex gap-2 [&_input]:flex-1">
           <label className="sr-only" htmlFor="lib-q">
             Search
@@ -36,7 +36,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
             Search
           </button>
         </div>
-        <div className="grid grid-cols-[repeat(auto-fit,minmax(190px,1fr))] items-start gap-x-4 gap-y-2.5 [&_fieldset]:m-0 [&_fieldset]:grid [&_fieldset]:gap-[3px] [&_fieldset]:rounded-md [&_fieldset]:border [&_fieldset]:border-border [&_fieldset]:px-2.5 [&_fieldset]:pb-2 [&_fieldset]:pt-1.5 [&_legend]:px-1 [&_legend]:text-xs [&_legend]:font-semibold [&_legend]:uppercase [&_legend]:tracking-[0.03em] [&_legend]:text-muted">
+        <div className="grid grid-cols-[repeat(auto-fit,minmax(190px,1fr))] items-start gap-x-4 gap-y-2.5 [&_fieldset]:m-0 [&_fieldset]:grid [&_fieldset]:min-w-0 [&_fieldset]:content-start [&_fieldset]:gap-[3px] [&_fieldset]:rounded-md [&_fieldset]:border [&_fieldset]:border-border [&_fieldset]:px-2.5 [&_fieldset]:pb-2 [&_fieldset]:pt-1.5 [&_legend]:px-1 [&_legend]:text-[12px] [&_legend]:font-semibold [&_legend]:uppercase [&_legend]:tracking-[0.03em] [&_legend]:text-muted">
           <fieldset>
             <legend>Category</legend>
             {CATEGORIES.map((c) => (
@@ -69,7 +69,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
             </label>
           </fieldset>
         </div>
-        <div className="flex flex-wrap items-center gap-2 items-end gap-3">
+        <div className="flex flex-wrap items-end gap-3">
           <label className="grid gap-[3px] text-sm text-muted">
             Deprecated entries
             <select name="deprecated" defaultValue={oneParam(params, "deprecated") || "hide"} data-testid="library-deprecated">
@@ -99,7 +99,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
           <button type="submit" className={ui.button("secondary", "sm")}>
             Apply filters
           </button>
-          <Link href="/library" className="text-link underline underline-offset-2 text-sm">
+          <Link href="/library" className="text-sm text-link underline underline-offset-2">
             Clear all
           </Link>
         </div>
@@ -107,7 +107,7 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
 
       {tags.length ? (
         <nav aria-label="Popular tags" className="flex flex-wrap items-center gap-[5px]">
-          <span className="text-muted text-sm">Popular tags:</span>
+          <span className="text-sm text-muted">Popular tags:</span>
           {tags.map((t) => {
             const on = activeTags.includes(t.tag);
             return (
@@ -155,7 +155,7 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
   return (
     <section className="grid gap-2" aria-label="Entries">
       {result.total ? (
-        <p className="text-muted text-sm" data-testid="library-count" data-total={result.total}>
+        <p className="text-sm text-muted" data-testid="library-count" data-total={result.total}>
           {from === to ? `Entry ${from}` : `Entries ${from}–${to}`} of {result.total}
         </p>
       ) : null}
@@ -196,7 +196,7 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
             category: (
               <>
                 <span data-testid="row-category">{e.category}</span>
-                <div className="text-muted text-sm">{SOURCE_LABEL[e.source] ?? e.source}</div>
+                <div className="text-sm text-muted">{SOURCE_LABEL[e.source] ?? e.source}</div>
               </>
             ),
             risk: <RiskBadge risk={e.risk_level} />,
@@ -212,7 +212,7 @@ function EntriesTable({ params, result }: { params: Params; result: BrowseResult
               ← Previous
             </Link>
           ) : null}
-          <span className="text-muted text-sm">
+          <span className="text-sm text-muted">
             Page {result.page} of {result.pages}
           </span>
           {result.page < result.pages ? (

@@ -182,7 +182,7 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
 
   return (
     <form className={ui.cx(ui.card, "grid gap-3.5 p-4 [&_select]:min-h-9")} onSubmit={onSubmit} noValidate data-testid="policy-form" aria-labelledby={ids.e}>
-      <h2 id={ids.e} className="m-0 text-base">
+      <h2 id={ids.e} className="m-0 text-[16px]">
         {policy ? `Edit the policy for ${policy.scope}` : "New policy"}
       </h2>
       <FormErrorBox err={err} testId="policy-form-error" />

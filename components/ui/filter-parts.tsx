@@ -12,6 +12,18 @@ import * as ui from "@/components/ui/styles";
 
 type Go = (changes: Record<string, string>) => void;
 
+/**
+ * The one look of a filters bar (failure history, audit log): the card of the form, the grid of its
+ * fields, one field (a small muted caption over a full-width select or input), and the toolbar under it
+ * (saved queries, export links).
+ */
+export const filterLooks = {
+  bar: ui.cx(ui.card, "flex flex-col gap-2.5 px-3.5 py-3"),
+  grid: "grid grid-cols-[repeat(auto-fill,minmax(170px,1fr))] gap-x-3 gap-y-2",
+  field: ui.cx(ui.field, "[&>span:first-child]:text-[12px] [&>span:first-child]:text-muted [&_input]:w-full [&_select]:w-full"),
+  toolbar: "flex flex-wrap items-start justify-between gap-3",
+} as const;
+
 /** The time range's state: a preset span (`from=24h`) applies at once, a custom range on submit (`applied()`). */
 export function useTimeRange(raw: Record<string, string>) {
   const preset = raw.to || (raw.from && !TIME_PRESETS.some((p) => p.from === raw.from)) ? "custom" : (raw.from ?? "");
@@ -22,7 +34,7 @@ export function useTimeRange(raw: Record<string, string>) {
 }
 
 /** The time select (any time, presets, custom…) and, for a custom range, its two datetime inputs. */
-export function TimeRangeFields({ idPrefix, range, go, className, testId }: { idPrefix: string; range: ReturnType<typeof useTimeRange>; go: Go; className: string; testId: string }) {
+export function TimeRangeFields({ idPrefix, range, go, className = filterLooks.field, testId }: { idPrefix: string; range: ReturnType<typeof useTimeRange>; go: Go; className?: string; testId: string }) {
   return (
     <>
       <label className={className} htmlFor={`${idPrefix}-time`}>
