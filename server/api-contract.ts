@@ -38,8 +38,8 @@ export interface Endpoint {
   body?: z.ZodType;
   /** The body's media type when it is not JSON (library import takes the file itself). */
   bodyMediaTypes?: string[];
-  /** Success status and what it returns; errors are documented once for all. */
-  ok: { status: 200 | 201 | 202 | 204; description: string; mediaType?: string };
+  /** Success status and what it returns (with its schema where one is declared); errors are documented once for all. */
+  ok: { status: 200 | 201 | 202 | 204; description: string; mediaType?: string; schema?: z.ZodType };
 }
 
 const note = z.string().trim().max(2000, "must be at most 2000 characters").nullish();
@@ -62,6 +62,62 @@ export const diagnosisFeedbackBody = z.discriminatedUnion("verdict", [
   z.strictObject({ verdict: z.literal("confirmed"), note }),
   z.strictObject({ verdict: z.literal("corrected"), type: z.enum(DIAGNOSED_TYPES as [string, ...string[]], { error: `must be one of ${DIAGNOSED_TYPES.join(", ")}` }), note }),
 ], { error: 'verdict must be "confirmed" or "corrected"' });
+
+/** At most this many gates or proposals in one bulk decision. */
+export const BULK_DECISION_MAX_ITEMS = 200;
+
+const gateDecision = z.enum(GATE_DECISIONS, { error: `must be one of ${GATE_DECISIONS.join(", ")} (the gate's options say which apply)` });
+
+/** One item of a bulk decision: a gate by its id, or a pending proposal by its id (its proposal gate). */
+export const bulkDecisionItem = z.union([z.strictObject({ gateId: z.guid("must be a gate id (a UUID)") }), z.strictObject({ proposalId: z.guid("must be a proposal id (a UUID)") })], {
+  error: "must be { gateId } or { proposalId }",
+});
+
+/** A bulk decision (issue 15): one decision and one note for many gates or proposals, each decided on its own. */
+export const bulkDecisionBody = z
+  .strictObject({
+    items: z
+      .array(bulkDecisionItem, { error: "must be a list of { gateId } or { proposalId }" })
+      .min(1, "must name at least one gate or proposal")
+      .max(BULK_DECISION_MAX_ITEMS, `must name at most ${BULK_DECISION_MAX_ITEMS} gates or proposals; split the decision`),
+    decision: gateDecision,
+    note,
+  })
+  .superRefine((v, ctx) => {
+    const seen = new Set<string>();
+    v.items.forEach((item, i) => {
+      const id = "gateId" in item ? item.gateId : item.proposalId;
+      if (seen.has(id)) ctx.addIssue({ code: "custom", path: ["items", i], message: `names ${id} a second time: each gate or proposal once` });
+      seen.add(id);
+    });
+  });
+
+const bulkError = z.object({
+  code: z.enum(["bad_request", "forbidden", "not_found", "conflict", "unprocessable", "internal"]).meta({ description: "403: the gate's policy or the authority refuses you; 404: no such gate or proposal; 409: already decided; 422: the gate does not offer the decision" }),
+  status: z.number().int().meta({ description: "The HTTP status the single-item route would have answered" }),
+  message: z.string().meta({ description: "Why it was refused, in words, and what to do" }),
+});
+
+/** The answer of a bulk decision: one result per item, in the order of the items. */
+export const bulkDecisionResponse = z
+  .object({
+    results: z.array(
+      z.discriminatedUnion("ok", [
+        z.object({
+          id: z.string().meta({ description: "The item's gateId or proposalId, as sent" }),
+          ok: z.literal(true),
+          status: z.enum(["resolved", "approval_recorded"]).meta({ description: "resolved: decided; approval_recorded: one approval of an N-of-M policy, the gate stays open until N people chose the same" }),
+          gateId: z.string(),
+          missionId: z.string(),
+          decision: gateDecision,
+          approvals: z.number().int(),
+          required: z.number().int(),
+        }),
+        z.object({ id: z.string(), ok: z.literal(false), gateId: z.string().nullable(), missionId: z.string().nullable(), error: bulkError }),
+      ]),
+    ),
+  })
+  .meta({ id: "BulkDecisionResults" });
 
 export const api = {
   // ── missions
@@ -113,6 +169,17 @@ export const api = {
       note,
     }),
     ok: { status: 200, description: "`{ gate, mission, resolved, approvals, required }`" },
+  },
+  bulkDecideGates: {
+    method: "POST",
+    path: "/api/v1/gates/bulk-decision",
+    name: "POST gates bulk decision",
+    permission: "gate.decide",
+    tag: "Gates",
+    summary: "Decide many gates or proposals with one decision and one note",
+    description: `Up to ${BULK_DECISION_MAX_ITEMS} items, \`{ gateId }\` or \`{ proposalId }\`. Each item is decided on its own, in its own transaction, exactly as \`POST /api/v1/gates/{id}/decision\` (a proposal gate through the authority, as \`POST /api/v1/proposals/{id}/decision\`): its own event, its own audit row, its own gate-policy check. An item that is refused (not one of its options, already decided, refused by its policy or the authority, not found) is reported in its result and the others still go through, so the answer is 200 whenever the request itself is valid. Rejecting a proposal needs a note.`,
+    body: bulkDecisionBody,
+    ok: { status: 200, description: "`{ results: [{ id, ok, status | error }] }`, one per item in the order sent", schema: bulkDecisionResponse },
   },
   getProposal: { method: "GET", path: "/api/v1/proposals/{id}", name: "GET proposal", permission: "mission.view", tag: "Proposals", summary: "A proposal and its decision record", params: uuidParam, ok: { status: 200, description: "`{ proposal }`" } },
   proposalPrompt: { method: "GET", path: "/api/v1/proposals/{id}/prompt", name: "GET proposal prompt", permission: "mission.view", tag: "Proposals", summary: "The HITL prompt of a pending proposal", params: uuidParam, ok: { status: 200, description: "`{ prompt }`" } },

@@ -67,6 +67,20 @@ describe("the API contract and its OpenAPI document", () => {
     expect(JSON.stringify(doc.paths["/api/v1/missions"].post.requestBody)).toContain("allowedBinaries");
   });
 
+  it("the bulk decision's request and response schemas are in the document: items of gateId or proposalId (at most 200), the decision enum, one result per item", () => {
+    const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> }; responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }> }>> };
+    const op = doc.paths["/api/v1/gates/bulk-decision"].post;
+    const body = op.requestBody!.content["application/json"].schema as { properties: { items: { maxItems: number; minItems: number; items: { anyOf: Array<{ required: string[] }> } }; decision: { enum: string[] } }; required: string[] };
+    expect(body.properties.items).toMatchObject({ minItems: 1, maxItems: 200 });
+    expect(body.properties.items.items.anyOf.map((b) => b.required)).toEqual([["gateId"], ["proposalId"]]);
+    expect(body.properties.decision.enum).toEqual(expect.arrayContaining(["approve", "reject", "abort", "retry", "skip"]));
+    expect(body.required).toEqual(expect.arrayContaining(["items", "decision"]));
+    const response = JSON.stringify(op.responses["200"].content!["application/json"].schema);
+    expect(response).toContain("BulkDecisionResults");
+    const results = JSON.stringify((doc as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas.BulkDecisionResults);
+    for (const field of ["results", "approval_recorded", "unprocessable", "message"]) expect(results).toContain(field);
+  });
+
   it("GET /api/v1/openapi.json answers the document as JSON (OpenAPI 3.1)", async () => {
     const res = openApiRoute();
     expect(res.status).toBe(200);

@@ -23,7 +23,7 @@ function operation(e: Endpoint): ZodOpenApiOperationObject {
     summary: e.summary,
     description: [e.description, `Needs the permission \`${e.permission}\` (roles: ${PERMISSIONS[e.permission].join(", ")}).`].filter(Boolean).join("\n\n"),
     responses: {
-      [String(e.ok.status)]: e.ok.status === 204 ? { description: e.ok.description } : { description: e.ok.description, content: { [e.ok.mediaType ?? "application/json"]: {} } },
+      [String(e.ok.status)]: e.ok.status === 204 ? { description: e.ok.description } : { description: e.ok.description, content: { [e.ok.mediaType ?? "application/json"]: e.ok.schema ? { schema: e.ok.schema } : {} } },
       "400": errorResponse("The request is not valid: the message names each field (`details.fieldErrors`)"),
       "401": errorResponse("Not signed in: send `Authorization: Bearer <token>` (Account → API tokens) or a console session"),
       "403": errorResponse("Signed in without the permission this operation needs"),

@@ -90,6 +90,7 @@ const MUTATIONS: Mutation[] = [
   action("(console)/contributions/actions.ts", "commentContributionAction", "library.contribute", { id, body: "x" }),
   action("(console)/gates/actions.ts", "decideGateAction", "gate.decide", { gateId: id, decision: "abort" }),
   action("(console)/gates/actions.ts", "decideProposalAction", "gate.decide", { proposalId: id, decision: "approve" }),
+  action("(console)/gates/actions.ts", "decideGatesBulkAction", "gate.decide", { items: [{ gateId: id }], decision: "abort" }),
   action("(console)/gates/actions.ts", "diagnosisFeedbackAction", "gate.decide", { diagnosisId: "diag_matrix", verdict: "confirmed" }),
   action("(console)/history/actions.ts", "saveHistoryQuery", "history.view", {}),
   action("(console)/history/actions.ts", "deleteHistoryQuery", "history.view", { id }),
@@ -108,6 +109,7 @@ const MUTATIONS: Mutation[] = [
 
   // Route handlers.
   route("POST", "/api/v1/gates/[id]/decision", "gate.decide", { body: { decision: "abort" } }),
+  route("POST", "/api/v1/gates/bulk-decision", "gate.decide", { body: { items: [{ gateId: id }], decision: "abort" } }),
   route("POST", "/api/v1/proposals/[id]/decision", "gate.decide", { body: { decision: "approve" } }),
   route("PUT", "/api/v1/authority/policy", "policy.manage", { body: { rules: [] } }),
   route("POST", "/api/v1/library/contributions", "library.contribute", { body: {} }),

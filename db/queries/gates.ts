@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import { gateApproval, gateResolved, proposalDecided } from "../../lib/mission/transitions";
 import { timeoutRecord } from "../../lib/authority/authority";
 import { AppError } from "../../lib/errors";
@@ -25,6 +25,17 @@ export async function listOpenGates(db: Executor) {
 
 export async function getGateById(db: Executor, id: string) {
   const [row] = await db.select().from(gates).where(eq(gates.id, id));
+  return row ?? null;
+}
+
+/** The gate a proposal holds its mission at (the newest, should a proposal ever have had two). */
+export async function getGateByProposalId(db: Executor, proposalId: string) {
+  const [row] = await db
+    .select()
+    .from(gates)
+    .where(sql`${gates.kind} = 'proposal' and ${gates.error}->'technical'->>'proposalId' = ${proposalId}`)
+    .orderBy(desc(gates.openedAt))
+    .limit(1);
   return row ?? null;
 }
 

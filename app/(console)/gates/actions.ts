@@ -2,14 +2,14 @@
 
 import { z } from "zod";
 import { getDb } from "@/db/client";
-import { decideGateAs } from "@/server/gate-decision";
+import { decideGateAs, decideGatesInBulk } from "@/server/gate-decision";
 import { authedAction } from "@/server/safe-action";
 import { GATE_DECISIONS } from "@/lib/mission/types";
 import { decideProposal } from "@/db/queries/authority";
 import { proposalDecisionInput } from "@/lib/authority/decision-input";
 import { env } from "@/lib/env";
 import { recordDiagnosisFeedback } from "@/db/queries/diagnosis-feedback";
-import { diagnosisFeedbackBody } from "@/server/api-contract";
+import { bulkDecisionBody, diagnosisFeedbackBody } from "@/server/api-contract";
 
 const decideGateInput = z.object({
   gateId: z.guid("must be a gate id"),
@@ -27,6 +27,15 @@ export const decideGateAction = authedAction({ name: "decideGate", permission: "
   const r = await decideGateAs(getDb(), user, actor, { gateId: input.gateId, decision: input.decision, note: input.note });
   return { missionId: r.state.id, decision: input.decision, decidedAt: r.gate.decidedAt ?? new Date().toISOString(), runState: r.state.runState, resolved: r.resolved, approvals: r.approvals, required: r.required };
 });
+
+/**
+ * One decision and one note for many selected gates or proposals (permission gate.decide). Each item is
+ * decided on its own through its single-item path (its transaction, audit row and policy check); refused
+ * items come back with the reason and do not stop the others.
+ */
+export const decideGatesBulkAction = authedAction({ name: "decideGatesBulk", permission: "gate.decide", input: bulkDecisionBody }, async (input, { user, actor }) => ({
+  results: await decideGatesInBulk(getDb(), user, actor, { items: input.items, decision: input.decision, note: input.note || null }),
+}));
 
 const decideProposalInput = z.object({ proposalId: z.guid("must be a proposal id") }).and(proposalDecisionInput);
 
