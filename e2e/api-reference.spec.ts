@@ -13,6 +13,11 @@ test("an integrator reads the API reference in the console and fetches the OpenA
   await expect(decide).toContainText("gate.decide");
   await decide.getByText("Request body (application/json)").click();
   await expect(decide.locator("pre")).toContainText('"retry"');
+  // The bulk decision: its request body and its response body's schema (a registered component, shown in full).
+  const bulk = page.locator('[data-testid="api-operation"][data-operation="bulkDecideGates"]');
+  await expect(bulk).toContainText("/api/v1/gates/bulk-decision");
+  await bulk.getByText("Response body 200 (application/json)").click();
+  await expect(bulk.locator("pre").last()).toContainText('"approval_recorded"');
   // An operation with query parameters: their bounds and defaults come from the validators.
   const events = page.locator('[data-testid="api-operation"][data-operation="missionEvents"]');
   await expect(events.getByRole("row", { name: /limit/ })).toContainText("1–10000, default 1000");

@@ -65,6 +65,7 @@ export function GatePanel({
   viewer,
   showMission = false,
   headingLevel = 3,
+  selection,
   onDecided,
 }: {
   gate: GateView;
@@ -75,6 +76,8 @@ export function GatePanel({
   showMission?: boolean;
   /** 2 where the panel sits right under the page title (gates inbox), 3 under a section heading. */
   headingLevel?: 2 | 3;
+  /** In the decision inbox: the gate's checkbox for a bulk decision (X on the focused panel toggles it). */
+  selection?: { selected: boolean; onToggle: () => void; disabled?: boolean };
   onDecided?: (d: GateDecided) => void;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
@@ -86,7 +89,7 @@ export function GatePanel({
   // The gate's policy (issue 6) may narrow who decides; the server checks again on its own.
   const policyCheck = mayDecideGates && viewer ? gateDecisionFor(gate, viewer) : { canDecide: mayDecideGates, reason: null };
   const canDecide = mayDecideGates && policyCheck.canDecide;
-  const ids = { title: useId(), note: useId(), hint: useId() };
+  const ids = { title: useId(), note: useId(), hint: useId(), select: useId() };
   const err = gate.error;
   // The failure-mode library's hypothesis, on library gates and on the exhausted escalation (lib/mission/library.ts).
   const library = (gate.error as GateError).library ?? null;
@@ -119,6 +122,12 @@ export function GatePanel({
   function onKeyDown(e: KeyboardEvent<HTMLElement>) {
     const t = e.target as HTMLElement;
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    // X selects the gate for a bulk decision (also with focus on its checkbox).
+    if (selection && e.key.toLowerCase() === "x" && !t.closest("textarea, input:not([type='checkbox']), select, [contenteditable='true']")) {
+      e.preventDefault();
+      if (!selection.disabled) selection.onToggle();
+      return;
+    }
     if (t.closest("textarea, input, select, [contenteditable='true'], summary, details[open] pre")) return;
     if (modifiable && canDecide && !decided && e.key.toLowerCase() === "m") {
       e.preventDefault();
@@ -136,8 +145,25 @@ export function GatePanel({
   const recommended = gate.options.find((o) => o.recommended) ?? null;
 
   return (
-    <section className="grid gap-3 rounded-md border border-l-4 border-paused bg-surface px-4 py-3.5 shadow-card" tabIndex={0} aria-label={`Gate for agent “${gate.agent}” in mission ${gate.missionName}`} aria-describedby={canDecide ? ids.hint : undefined} onKeyDown={onKeyDown} data-testid="gate-panel" data-gate-id={gate.id}>
+    <section
+      className={ui.cx("grid gap-3 rounded-md border border-l-4 border-paused bg-surface px-4 py-3.5 shadow-card", selection?.selected && "outline-2 outline-offset-1 outline-accent")}
+      tabIndex={0}
+      aria-label={`Gate for agent “${gate.agent}” in mission ${gate.missionName}`}
+      aria-describedby={canDecide || selection ? ids.hint : undefined}
+      onKeyDown={onKeyDown}
+      data-testid="gate-panel"
+      data-gate-id={gate.id}
+      data-selected={selection ? String(selection.selected) : undefined}
+    >
       <header className="flex flex-wrap items-center gap-2.5">
+        {selection ? (
+          <>
+            <input id={ids.select} type="checkbox" className="size-4 cursor-pointer accent-accent" checked={selection.selected} onChange={selection.onToggle} disabled={selection.disabled} aria-keyshortcuts="x" data-testid="gate-select" />
+            <label htmlFor={ids.select} className="sr-only">
+              Select the gate of “{gate.agent}” in mission {gate.missionName} for a bulk decision
+            </label>
+          </>
+        ) : null}
         <span className={ui.badge("paused")}>
           <span className="text-[11px]" aria-hidden="true">
             ‖
@@ -209,7 +235,8 @@ export function GatePanel({
           </div>
           <p id={ids.hint} className="text-muted text-sm">
             Shortcut: with this panel focused, press {gate.options.map((o) => keyOf(o).toUpperCase()).join(" / ")} to choose {gate.options.map((o) => o.label).join(" / ")}
-            {modifiable ? ", M to modify the args before approving" : ""}.
+            {modifiable ? ", M to modify the args before approving" : ""}
+            {selection ? ", X to select it for a bulk decision" : ""}.
           </p>
         </>
       ) : (
@@ -225,6 +252,11 @@ export function GatePanel({
           <p className={ui.notice} data-testid="gate-readonly">
             {mayDecideGates && policyCheck.reason ? policyCheck.reason : "You can view this gate but not resolve it (needs operator or admin)."}
           </p>
+          {selection ? (
+            <p id={ids.hint} className="text-muted text-sm">
+              Shortcut: with this panel focused, press X to select it for a bulk decision (its policy is checked again there).
+            </p>
+          ) : null}
         </>
       )}
 

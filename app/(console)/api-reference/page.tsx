@@ -20,6 +20,7 @@ interface Operation {
   operationId: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema?: unknown }> };
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 
 /** One line for a parameter's schema: its type, allowed values, bounds and default. */
@@ -49,7 +50,12 @@ function withCode(text: string) {
 export default async function ApiReferencePage() {
   const user = await pageUser("/api-reference");
   if (!can(user, "mission.view")) return <Refused user={user} permission="mission.view" />;
-  const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Operation>> };
+  const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
+  // A response schema registered as a component is shown in full, not as its $ref.
+  const resolve = (schema: unknown) => {
+    const ref = (schema as { $ref?: string } | undefined)?.$ref;
+    return ref ? (doc.components?.schemas?.[ref.replace("#/components/schemas/", "")] ?? schema) : schema;
+  };
   const endpoints = Object.entries(api) as Array<[string, Endpoint]>;
   const tags = [...new Set(endpoints.map(([, e]) => e.tag))];
   return (
@@ -86,6 +92,7 @@ export default async function ApiReferencePage() {
             .map(([key, e]) => {
               const op = doc.paths[e.path]?.[e.method.toLowerCase()];
               const body = op?.requestBody ? Object.entries(op.requestBody.content) : [];
+              const answer = Object.entries(op?.responses?.[String(e.ok.status)]?.content ?? {}).filter(([, media]) => media.schema);
               return (
                 <article key={key} className={ui.cx(ui.card, "grid content-start gap-2 px-4 py-3.5")} data-testid="api-operation" data-operation={key} id={key}>
                   <h3 className="flex flex-wrap items-center gap-2">
@@ -126,6 +133,14 @@ export default async function ApiReferencePage() {
                     <details key={type}>
                       <summary>Request body ({type})</summary>
                       <pre className="font-mono text-sm leading-normal">{JSON.stringify(media.schema ?? { type: "string" }, null, 2)}</pre>
+                    </details>
+                  ))}
+                  {answer.map(([type, media]) => (
+                    <details key={`response-${type}`}>
+                      <summary>
+                        Response body {e.ok.status} ({type})
+                      </summary>
+                      <pre className="font-mono text-sm leading-normal">{JSON.stringify(resolve(media.schema), null, 2)}</pre>
                     </details>
                   ))}
                 </article>
