@@ -213,6 +213,8 @@ export const missions = pgTable(
     leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true, mode: "string" }),
     /** Not before this time may a worker claim it (retry-after waits). */
     runnableAt: timestamp("runnable_at", { withTimezone: true, mode: "string" }),
+    /** A run's external agent was last heard from (a call or a heartbeat; issue 15): its silence pauses the run. */
+    agentSeenAt: timestamp("agent_seen_at", { withTimezone: true, mode: "string" }),
   },
   (t) => [index("missions_dispatch").on(t.runState, t.leaseExpiresAt), index("missions_created").on(t.createdAt)],
 );

@@ -15,6 +15,7 @@ import { gatePolicyInput } from "@/lib/mission/gate-policy";
 import { GATE_DECISIONS } from "@/lib/mission/types";
 import { DIAGNOSED_TYPES } from "@/lib/diagnosis/types";
 import { webhookSubscriptionInput } from "@/lib/webhooks";
+import { runCreateInput, runFinishInput, runProposalInput, runResultInput } from "@/db/queries/runs";
 import { EXPORT_FORMATS } from "./export-stream";
 
 /**
@@ -53,6 +54,9 @@ export const exportFormatQuery = (fallback: (typeof EXPORT_FORMATS)[number]) => 
 
 /** `{ text: "<yaml or json>" }` carries a mission definition as text; any other body is the definition itself. */
 export const missionTextBody = z.strictObject({ text: z.string() });
+
+/** `?wait=N`: long-poll for up to N seconds (0 = answer now). */
+export const waitQuery = z.object({ wait: z.coerce.number({ error: "must be a number of seconds" }).min(0, "must be 0 or more").max(60, "must be at most 60 seconds").default(0) });
 
 /** The optional body of pause/resume/abort: `{ note }`. */
 export const controlSchema = z.object({ note });
@@ -181,7 +185,18 @@ export const api = {
     body: bulkDecisionBody,
     ok: { status: 200, description: "`{ results: [{ id, ok, status | error }] }`, one per item in the order sent", schema: bulkDecisionResponse },
   },
-  getProposal: { method: "GET", path: "/api/v1/proposals/{id}", name: "GET proposal", permission: "mission.view", tag: "Proposals", summary: "A proposal and its decision record", params: uuidParam, ok: { status: 200, description: "`{ proposal }`" } },
+  getProposal: {
+    method: "GET",
+    path: "/api/v1/proposals/{id}",
+    name: "GET proposal",
+    permission: "mission.view",
+    tag: "Proposals",
+    summary: "A proposal and its decision record; `?wait=30` long-polls while it is pending",
+    description: "With `wait` (seconds, at most 60) the answer comes as soon as the proposal is decided, or after `wait` seconds with it still pending: an external agent's way to wait for a person.",
+    params: uuidParam,
+    query: waitQuery,
+    ok: { status: 200, description: "`{ proposal, prompt, decision }`" },
+  },
   proposalPrompt: { method: "GET", path: "/api/v1/proposals/{id}/prompt", name: "GET proposal prompt", permission: "mission.view", tag: "Proposals", summary: "The HITL prompt of a pending proposal", params: uuidParam, ok: { status: 200, description: "`{ prompt }`" } },
   decideProposal: {
     method: "POST",
@@ -194,6 +209,69 @@ export const api = {
     params: uuidParam,
     body: proposalDecisionInput,
     ok: { status: 200, description: "`{ proposal, decision, mission: { id, runState } }`" },
+  },
+
+  // ── runs: agents that run elsewhere and ask first (issue 15)
+  createRun: {
+    method: "POST",
+    path: "/api/v1/runs",
+    name: "POST runs",
+    permission: "mission.create",
+    tag: "Runs",
+    summary: "Start a run: a mission whose actions come from an agent that runs elsewhere",
+    description: "The run starts at once; its agents (one named `agent` when none is given) may propose calls right away. `allowedBinaries` and `tools` fail closed when given; without them the rules and the default policy decide. `evidence` is checked at finish against the results the agents reported (`file_exists` cannot be: Faultline does not see their files).",
+    body: runCreateInput,
+    ok: { status: 201, description: "`{ run }`; `Location` names it" },
+  },
+  getRun: { method: "GET", path: "/api/v1/runs/{id}", name: "GET run", permission: "mission.view", tag: "Runs", summary: "A run: state, agents, final status and its explanation; `?wait=30` long-polls until it ends", params: uuidParam, query: waitQuery, ok: { status: 200, description: "`{ run }`" } },
+  proposeRunCall: {
+    method: "POST",
+    path: "/api/v1/runs/{id}/proposals",
+    name: "POST run proposal",
+    permission: "mission.create",
+    tag: "Runs",
+    summary: "Ask before a tool call: the authority decides it now",
+    description: "`status` is approved (run exactly these args, then report the result), rejected (do not run it: `decision` says why and what would change it) or pending (wait: `GET /api/v1/proposals/{id}?wait=30`, the run's stream or a webhook; `prompt` is what a person is asked). Idempotent on `callId`: the same call returns the same proposal (200); other args under a used `callId` are a 409.",
+    params: uuidParam,
+    body: runProposalInput,
+    ok: { status: 201, description: "`{ proposal }` with `status`, `decision` and `prompt` (200 when the callId was already proposed)" },
+  },
+  reportRunResult: {
+    method: "POST",
+    path: "/api/v1/runs/{id}/results",
+    name: "POST run result",
+    permission: "mission.create",
+    tag: "Runs",
+    summary: "Report an approved call's ToolResult",
+    description: "The strict contract: `ok ⇒ data ≠ null ∧ error = null`, `¬ok ⇒ error ≠ null`; a violation is a 400 naming the rule. A result for a call never proposed or not approved is a 409. A failed result is recorded as `tool.failed`, then diagnosed, looked up in the library and answered by the response matrix like any failure.",
+    params: uuidParam,
+    body: runResultInput,
+    ok: { status: 200, description: "`{ result: { callId, proposalId, step, status, next, run } }`" },
+  },
+  finishRun: {
+    method: "POST",
+    path: "/api/v1/runs/{id}/finish",
+    name: "POST run finish",
+    permission: "mission.create",
+    tag: "Runs",
+    summary: "Say the work is done: the evidence decides",
+    description: "The finish is a proposal too: approved only when the evidence holds (every approved call reported, none failed, the run's evidence rules hold for a reported result, or at least one call succeeded when it has none). A run whose only call failed is never SUCCESS. The final status is derived by the worker: `GET /api/v1/runs/{id}?wait=30`.",
+    params: uuidParam,
+    body: runFinishInput,
+    ok: { status: 200, description: "`{ finishes, run: { runState, finalStatus, explanation } }`" },
+  },
+  heartbeatRun: { method: "POST", path: "/api/v1/runs/{id}/heartbeat", name: "POST run heartbeat", permission: "mission.create", tag: "Runs", summary: "The agent is alive (between long calls); resumes a run its silence paused", params: uuidParam, ok: { status: 200, description: "`{ run }`" } },
+  runStream: {
+    method: "GET",
+    path: "/api/v1/runs/{id}/stream",
+    name: "GET run stream",
+    permission: "mission.view",
+    tag: "Runs",
+    summary: "The run's events as server-sent events, from `after` (or Last-Event-ID) until it ends",
+    description: "Each event: `id` its seq, `event` its type (`proposal.decided`, `gate.opened`, `tool.failed`, `diagnostic_reflection`, `mission.finished`, …), `data` the event as JSON, the same as `GET /api/v1/missions/{id}/events`. Reconnect with Last-Event-ID to resume without gaps.",
+    params: uuidParam,
+    query: z.object({ after: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(0, "must be 0 or more").default(0) }),
+    ok: { status: 200, description: "text/event-stream", mediaType: "text/event-stream" },
   },
 
   // ── actors and the authority

@@ -1,4 +1,5 @@
 import type http from "node:http";
+import { signalMission } from "./mission-signal";
 import { decode } from "next-auth/jwt";
 import { Server, type Socket } from "socket.io";
 import { createDb, type DbHandle } from "../db/client";
@@ -192,6 +193,7 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
     const p = notifyPayloadSchema.safeParse(json);
     if (!p.success) return log(`ignored a NOTIFY without {m, s}: ${payload.slice(0, 200)}`);
     io.to(MISSIONS_ROOM).emit("missions:changed", { missionId: p.data.m, seq: p.data.s });
+    signalMission(p.data.m, p.data.s);
     syncMission(p.data.m);
   }
 

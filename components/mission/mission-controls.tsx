@@ -11,6 +11,7 @@ const PAUSE_KIND: Record<NonNullable<MissionState["paused"]>["kind"], string> = 
   operator: "Paused by an operator",
   infrastructure: "Paused: infrastructure failure",
   client: "Paused: the owning operator disconnected",
+  agent: "Paused: the external agent went silent (its next call resumes the run)",
 };
 
 /**

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { applyEvent, progress, reduce, STATE_VERSION, type MissionDefinition, type MissionEvent, type MissionState, type NewMissionEvent } from "../../lib/mission";
+import { nextAction } from "../../lib/mission/next-action";
+import { isTerminal } from "../../lib/mission/reducer";
 import { missionCreated } from "../../lib/mission/transitions";
 import { AppError } from "../../lib/errors";
 import type { Db, Executor, Tx } from "../client";
@@ -112,12 +114,14 @@ export async function appendEvents(
   }
   if (stored.length === 0) return { state, events: [] };
   await insertEvents(tx, stored);
-  await writeProjections(tx, state);
+  // Written from outside the worker (a person, an external agent's call) and there is work now: any worker may take it at once.
+  const wake = !params.leaseOwner && !isTerminal(state) && nextAction(state).kind !== "wait";
+  await writeProjections(tx, state, wake);
   await writeProposals(tx, state, stored);
   await writeAudit(tx, params.missionId, audit);
   await writeLearning(tx, stored, state.definition);
   await writeLibraryProtocol(tx, stored);
-  await notify(tx, params.missionId, state.seq, stored.some((e) => WAKES_WORKERS.has(e.type)));
+  await notify(tx, params.missionId, state.seq, wake || stored.some((e) => WAKES_WORKERS.has(e.type)));
   return { state, events: stored };
 }
 
@@ -161,7 +165,7 @@ export async function rebuildStaleSnapshots(db: Db): Promise<number> {
 }
 
 /** Projections (missions, agents, gates) always equal reduce(events) as of the same seq. */
-async function writeProjections(tx: Tx, s: MissionState): Promise<void> {
+async function writeProjections(tx: Tx, s: MissionState, wake = false): Promise<void> {
   const openGates = s.gates.filter((g) => g.status === "open").length;
   await tx
     .update(missions)
@@ -177,6 +181,7 @@ async function writeProjections(tx: Tx, s: MissionState): Promise<void> {
       endedAt: s.endedAt,
       updatedAt: new Date().toISOString(),
       ...(s.runState === "completed" || s.runState === "failed" ? { leaseOwner: null, leaseExpiresAt: null } : {}),
+      ...(wake ? { runnableAt: null } : {}),
     })
     .where(eq(missions.id, s.id));
   const agentRows = s.agentOrder.map((name, position) => {

@@ -1,6 +1,6 @@
 import picomatch from "picomatch";
 import { argsDigest } from "./digest";
-import { actionFacts, describeMatchers, matchRule, ruleId, type ActionFacts, type Rule } from "./rules";
+import { actionFacts, actionSegments, describeMatchers, matchRule, ruleId, type ActionFacts, type Rule } from "./rules";
 import {
   AUTHORITY_ACTOR_ID,
   VERIFICATION_METHODS,
@@ -45,10 +45,11 @@ export interface DecideInput {
   rules: readonly Rule[];
   /** The admin's default policy in force. */
   defaultPolicy: readonly Rule[];
-  /** The tools the agent may use (fail closed: anything else is denied). */
+  /** The tools the agent may use (fail closed: anything else is denied); ["*"]: any tool (an external agent without a tool list). */
   allowedTools: readonly string[];
-  /** The binaries the mission may run. */
+  /** The binaries the mission may run; ["*"]: any (an external run without an allowlist: the rules still apply). */
   allowedBinaries: readonly string[];
+  /** The workspace's absolute path: absolute paths under it count as inside (external agents pass absolute paths). */
   workspace?: string;
   /** Recorded observations: the agent's evidence checked now (for finish). Absent = the agent has no evidence rules. */
   observations?: { evidence?: readonly EvidenceObservation[] };
@@ -116,7 +117,7 @@ function verdictOf(input: DecideInput): Verdict {
   }
   if (action.tool === FINISH) return finishVerdict(input);
   if (action.tool === ASK) return { decision: "pending", authority: "ask", reason: `The agent asks a person: ${String(action.args.question ?? "")}`, pendingReason: "AGENT_ASKED" };
-  if (!input.allowedTools.includes(action.tool)) {
+  if (!toolAllowed(input.allowedTools, action.tool)) {
     return {
       decision: "rejected",
       authority: "allowlist",
@@ -125,30 +126,39 @@ function verdictOf(input: DecideInput): Verdict {
       counterfactual: { change: { type: "relax_constraint", constraint: `autonomous.tools: add "${action.tool}"` }, expectedOutcome: "success", confidence: "medium" },
     };
   }
-  const facts = actionFacts(action);
-  if (facts.tool === "shell" && (facts.binary === null || !input.allowedBinaries.includes(facts.binary))) {
-    return {
-      decision: "rejected",
-      authority: "allowlist",
-      reason: facts.binary === null ? "The shell proposal names no binary: denied." : `"${facts.binary}" is not on this mission's allowedBinaries (${input.allowedBinaries.join(", ") || "none"}): denied, fail closed.`,
-      failureReason: "AUTHORITY_REJECTION",
-      counterfactual: facts.binary === null ? null : { change: { type: "relax_constraint", constraint: `allowedBinaries: add "${facts.binary}"` }, expectedOutcome: counterfactualOutcome(input, facts, { binary: facts.binary }), confidence: "high" },
-    };
+  // Every command the action runs is checked (a command line's `a && b | c` is three); the worst decision wins.
+  const segments = actionSegments(action, input.workspace);
+  const facts = segments[0];
+  const quote = segments.length > 1;
+  let hold: Matched | undefined;
+  let allowAll = true;
+  for (const seg of segments) {
+    const what = quote ? ` (in \`${seg.line}\`)` : "";
+    if (seg.tool === "shell" && (seg.binary === null || !binaryAllowed(input.allowedBinaries, seg.binary))) {
+      return {
+        decision: "rejected",
+        authority: "allowlist",
+        reason: seg.binary === null ? "The shell proposal names no binary that can be read: denied." : `"${seg.binary}"${what} is not on this mission's allowedBinaries (${input.allowedBinaries.join(", ") || "none"}): denied, fail closed.`,
+        failureReason: "AUTHORITY_REJECTION",
+        counterfactual: seg.binary === null ? null : { change: { type: "relax_constraint", constraint: `allowedBinaries: add "${seg.binary}"` }, expectedOutcome: counterfactualOutcome(input, seg, { binary: seg.binary }), confidence: "high" },
+      };
+    }
+    const matched = matchRules(input, seg);
+    const deny = matched.find((m) => m.rule.effect === "deny");
+    if (deny) {
+      return {
+        decision: "rejected",
+        authority: deny.name,
+        reason: sentence(`Denied by ${deny.name}${what}: ${deny.rule.reason ?? describeRule(deny.rule)}`),
+        failureReason: "AUTHORITY_REJECTION",
+        counterfactual: { change: { type: "relax_constraint", constraint: deny.name }, expectedOutcome: counterfactualOutcome(input, seg, { without: deny.name }), confidence: "high" },
+      };
+    }
+    hold ??= matched.find((m) => m.rule.effect === "hold");
+    if (!matched.some((m) => m.rule.effect === "allow")) allowAll = false;
   }
-  const matched = matchRules(input, facts);
-  const deny = matched.find((m) => m.rule.effect === "deny");
-  if (deny) {
-    return {
-      decision: "rejected",
-      authority: deny.name,
-      reason: sentence(`Denied by ${deny.name}: ${deny.rule.reason ?? describeRule(deny.rule)}`),
-      failureReason: "AUTHORITY_REJECTION",
-      counterfactual: { change: { type: "relax_constraint", constraint: deny.name }, expectedOutcome: counterfactualOutcome(input, facts, { without: deny.name }), confidence: "high" },
-    };
-  }
-  const hold = matched.find((m) => m.rule.effect === "hold");
   if (hold) return { decision: "pending", authority: hold.name, reason: sentence(`Held by ${hold.name}: ${hold.rule.reason ?? describeRule(hold.rule)}`), pendingReason: "POLICY_HOLD" };
-  const allow = matched.find((m) => m.rule.effect === "allow");
+  const allow = allowAll ? matchRules(input, facts).find((m) => m.rule.effect === "allow") : undefined;
   if (input.level >= 1 && input.history?.rejectedDigests.includes(input.proposal.argsDigest)) {
     return {
       decision: "rejected",
@@ -164,6 +174,17 @@ function verdictOf(input: DecideInput): Verdict {
   }
   if (allow) return { decision: "approved", authority: allow.name, reason: sentence(`Allowed by ${allow.name}${allow.rule.reason ? `: ${allow.rule.reason}` : ""}`) };
   return { decision: "approved", authority: "default", reason: `Within the agent's allowlists, and no rule denies or holds it (${input.rules.length} mission rule(s), ${input.defaultPolicy.length} default-policy rule(s) checked).` };
+}
+
+function toolAllowed(allowed: readonly string[], tool: string): boolean {
+  return allowed.includes("*") || allowed.includes(tool);
+}
+
+/** Shell builtins with no effect outside the shell itself: a command line's `cd dir && …` needs no allowlist entry (rules still apply). */
+const SHELL_STATE_BUILTINS = new Set(["cd", "pwd", "true", "false", "test", "[", ":", "export", "set", "unset", "pushd", "popd"]);
+
+function binaryAllowed(allowed: readonly string[], binary: string): boolean {
+  return allowed.includes("*") || allowed.includes(binary) || SHELL_STATE_BUILTINS.has(binary);
 }
 
 /** A rule's reason as the end of a sentence: one final period, not two when the reason has its own. */
@@ -213,8 +234,9 @@ function counterfactualOutcome(input: DecideInput, facts: ActionFacts, change: {
 }
 
 function hasEffects(facts: ActionFacts, action: ProposedAction): boolean {
-  if (facts.tool === "file") return action.args.op === "write";
-  if (facts.tool === "http") return !["GET", "HEAD", undefined].includes(action.args.method as string | undefined);
+  // An external tool read as a file call is one of its writing tools (write, edit, delete, …).
+  if (facts.tool === "file") return facts.name !== undefined && facts.name !== "file" ? true : action.args.op === "write";
+  if (facts.tool === "http") return !/^(GET|HEAD) /.test(facts.line);
   return facts.tool === "shell";
 }
 
@@ -224,10 +246,10 @@ function describeRule(rule: Rule): string {
 
 /** The policy evaluation of an action alone (deny/hold/allow by rule), for callers that re-check modified args. */
 export function ruleVerdict(input: Pick<DecideInput, "rules" | "defaultPolicy" | "allowedBinaries" | "allowedTools">, action: ProposedAction): { effect: "deny" | "hold" | "allow" | "none"; name: string | null; reason: string } {
-  if (!input.allowedTools.includes(action.tool) && action.tool !== FINISH && action.tool !== ASK) return { effect: "deny", name: "allowlist", reason: `"${action.tool}" is not one of this agent's tools` };
-  const facts = actionFacts(action);
-  if (facts.tool === "shell" && (facts.binary === null || !input.allowedBinaries.includes(facts.binary))) return { effect: "deny", name: "allowlist", reason: `"${facts.binary ?? "(none)"}" is not on the mission's allowedBinaries` };
-  const matched = matchRules(input, facts);
+  if (!toolAllowed(input.allowedTools, action.tool) && action.tool !== FINISH && action.tool !== ASK) return { effect: "deny", name: "allowlist", reason: `"${action.tool}" is not one of this agent's tools` };
+  const segments = actionSegments(action);
+  for (const facts of segments) if (facts.tool === "shell" && (facts.binary === null || !binaryAllowed(input.allowedBinaries, facts.binary))) return { effect: "deny", name: "allowlist", reason: `"${facts.binary ?? "(none)"}" is not on the mission's allowedBinaries` };
+  const matched = segments.flatMap((facts) => matchRules(input, facts));
   const first = matched.find((m) => m.rule.effect === "deny") ?? matched.find((m) => m.rule.effect === "hold") ?? matched.find((m) => m.rule.effect === "allow");
   return first ? { effect: first.rule.effect, name: first.name, reason: first.rule.reason ?? describeRule(first.rule) } : { effect: "none", name: null, reason: "no rule matches" };
 }

@@ -1,4 +1,5 @@
 import picomatch from "picomatch";
+import { parse as parseShell } from "shell-quote";
 import { z } from "zod";
 import { RULE_EFFECTS, type ProposedAction } from "./types";
 
@@ -93,7 +94,10 @@ export const DEFAULT_POLICY_RULES: Rule[] = [
 
 /** What a rule is matched against, derived once per proposal. */
 export interface ActionFacts {
+  /** What the action is: shell, file, http, or the tool's own name when it is none of those. */
   tool: string;
+  /** The tool's name as called (an external agent's "Bash", "write_file", …); rules may name either. */
+  name?: string;
   binary: string | null;
   /** Workspace-relative, normalised paths the action touches ("../x" and absolute paths stay as given). */
   paths: string[];
@@ -121,12 +125,44 @@ export function leavesWorkspace(p: string): boolean {
 }
 
 /** The facts of an action the rules match on. Never throws on odd args: what cannot be read is left out. */
-export function actionFacts(action: ProposedAction): ActionFacts {
+export function actionFacts(action: ProposedAction, root?: string): ActionFacts {
+  return actionSegments(action, root)[0];
+}
+
+/**
+ * Every command an action runs, each with its facts: one for most actions; one per command of a shell
+ * command line (`cd x && rm -rf /`, pipes, `$(…)`, `sudo rm`), which is how external agents' shell tools
+ * (Claude Code's Bash, MCP shell servers, the agent SDKs' shell tools) pass them. The authority decides
+ * every segment; the worst decision wins.
+ */
+export function actionSegments(action: ProposedAction, root?: string): ActionFacts[] {
+  const a = action.args ?? {};
+  const kind = externalKind(action);
+  const inRoot = (p: string) => withinRoot(p, root);
+  if (kind === "line") return lineSegments(action.tool, commandLineOf(a), inRoot);
+  if (kind && kind !== action.tool) return actionSegments({ tool: kind, args: canonicalArgs(kind, a) }, root).map((f) => ({ ...f, name: action.tool }));
+  return [builtinFacts(action, inRoot)];
+}
+
+/**
+ * A path under the workspace's absolute root, as a workspace-relative one ("." for the root itself); any
+ * other path as given. External agents (Claude Code, MCP file servers) pass absolute paths into their
+ * project: with the run's `workspace`, those are inside it.
+ */
+function withinRoot(p: string, root: string | undefined): string {
+  if (!root || !root.startsWith("/")) return p;
+  const r = root.replace(/\/+$/, "");
+  if (p === r) return ".";
+  return p.startsWith(`${r}/`) ? p.slice(r.length + 1) || "." : p;
+}
+
+/** The facts of one of Faultline's own tools' calls (shell with command + args, file, http), or of any other tool by name. */
+function builtinFacts(action: ProposedAction, inRoot: (p: string) => string = (p) => p): ActionFacts {
   const a = action.args ?? {};
   if (action.tool === "shell") {
     const command = typeof a.command === "string" ? a.command : "";
     const binary = command ? basename(command) : null;
-    const args = Array.isArray(a.args) ? a.args.filter((x): x is string => typeof x === "string") : [];
+    const args = Array.isArray(a.args) ? a.args.filter((x): x is string => typeof x === "string").map((x) => (x.startsWith("/") ? inRoot(x) : x.replace(/^([A-Za-z]+=)(\/.*)$/, (_, k: string, v: string) => k + inRoot(v)))) : [];
     const candidates = args.map(pathPart).filter(looksLikePath);
     const writes = binary !== null && (WRITING_BINARIES.has(binary) || command.includes("/"));
     return {
@@ -135,11 +171,11 @@ export function actionFacts(action: ProposedAction): ActionFacts {
       paths: candidates.map(normalise),
       host: null,
       line: [binary ?? command, ...args].join(" "),
-      writesOutsideWorkspace: (writes && candidates.some(leavesWorkspace)) || (typeof a.cwd === "string" && leavesWorkspace(a.cwd) && binary !== null && WRITING_BINARIES.has(binary)),
+      writesOutsideWorkspace: (writes && candidates.some(leavesWorkspace)) || (typeof a.cwd === "string" && leavesWorkspace(inRoot(a.cwd)) && binary !== null && WRITING_BINARIES.has(binary)),
     };
   }
   if (action.tool === "file") {
-    const p = typeof a.path === "string" ? a.path : ".";
+    const p = typeof a.path === "string" ? inRoot(a.path) : ".";
     return { tool: "file", binary: null, paths: [normalise(p)], host: null, line: stableLine(a), writesOutsideWorkspace: a.op === "write" && leavesWorkspace(p) };
   }
   if (action.tool === "http") {
@@ -152,6 +188,103 @@ export function actionFacts(action: ProposedAction): ActionFacts {
     return { tool: "http", binary: null, paths: [], host, line: `${typeof a.method === "string" ? a.method : "GET"} ${typeof a.url === "string" ? a.url : ""}`, writesOutsideWorkspace: false };
   }
   return { tool: action.tool, binary: null, paths: [], host: null, line: stableLine(a), writesOutsideWorkspace: false };
+}
+
+// ---------- external agents' tools (issue 15) ----------
+
+const SHELL_TOOL = /^(bash|sh|shell|zsh|terminal|exec|execute|run|local_shell|run_command|run_shell_command|run_terminal_cmd|execute_command|shell_command|command|cmd|powershell)$/i;
+const FILE_TOOL = /(^|_|-)(write|edit|create|delete|remove|move|rename|append|patch|replace|save|mkdir|multiedit|str_replace)/i;
+const HTTP_TOOL = /(fetch|http|request|browse|web|url|curl|download|navigate)/i;
+
+function str(a: Record<string, unknown>, ...keys: string[]): string | null {
+  for (const k of keys) if (typeof a[k] === "string" && (a[k] as string).trim()) return a[k] as string;
+  return null;
+}
+
+/**
+ * What an external tool call is, read from its name and the shape of its args (never from its name alone):
+ * "line" for a shell command line, "shell" / "file" / "http" for calls shaped like Faultline's own, or null.
+ */
+function externalKind(action: ProposedAction): "line" | "shell" | "file" | "http" | null {
+  const a = action.args ?? {};
+  if (action.tool === "shell") return typeof a.command === "string" && !Array.isArray(a.args) && /\s/.test(a.command.trim()) ? "line" : null;
+  if (action.tool === "file" || action.tool === "http") return null;
+  const command = str(a, "command", "cmd", "script");
+  if (command && SHELL_TOOL.test(action.tool)) return Array.isArray(a.args) ? "shell" : "line";
+  const p = str(a, "file_path", "filePath", "path", "filename", "file", "target", "destination");
+  if (p && FILE_TOOL.test(action.tool)) return "file";
+  if (str(a, "url", "uri", "href") && HTTP_TOOL.test(action.tool)) return "http";
+  return null;
+}
+
+function commandLineOf(a: Record<string, unknown>): string {
+  return str(a, "command", "cmd", "script") ?? "";
+}
+
+/** An external call's args in the shape of Faultline's own tool of that kind (what the rules read). */
+function canonicalArgs(kind: "shell" | "file" | "http", a: Record<string, unknown>): Record<string, unknown> {
+  if (kind === "shell") return { command: str(a, "command", "cmd") ?? "", args: a.args, cwd: a.cwd };
+  if (kind === "file") return { op: "write", path: str(a, "file_path", "filePath", "path", "filename", "file", "target", "destination") };
+  return { method: str(a, "method") ?? "GET", url: str(a, "url", "uri", "href") };
+}
+
+/** Prefixes that run the command after them: both are checked (the wrapper and what it runs). */
+const WRAPPERS = new Set(["sudo", "doas", "env", "nohup", "time", "nice", "ionice", "command", "exec", "xargs", "timeout", "stdbuf", "chroot", "su"]);
+const SEPARATORS = new Set(["&&", "||", ";", "|", "&", "|&", ";;", "(", ")", "<(", ">("]);
+
+/**
+ * The commands of a shell command line, each as shell facts. A line that cannot be read yields a segment
+ * with no binary (which the allowlist denies: fail closed).
+ */
+function lineSegments(tool: string, line: string, inRoot: (p: string) => string): ActionFacts[] {
+  let tokens: ReturnType<typeof parseShell>;
+  try {
+    tokens = parseShell(line, (key) => `$${key}`);
+  } catch {
+    tokens = [];
+  }
+  const commands: string[][] = [];
+  const written: string[][] = [];
+  let words: string[] = [];
+  let outs: string[] = [];
+  let redirect = false;
+  const flush = () => {
+    if (words.length || outs.length) {
+      commands.push(words);
+      written.push(outs);
+    }
+    words = [];
+    outs = [];
+  };
+  for (const t of tokens) {
+    if (typeof t === "string") {
+      if (redirect) outs.push(inRoot(t));
+      else words.push(t);
+      redirect = false;
+    } else if ("op" in t) {
+      if (t.op === "glob") words.push((t as { pattern: string }).pattern);
+      else if (t.op === ">" || t.op === ">>" || t.op === ">|" || t.op === "&>") redirect = true;
+      else if (SEPARATORS.has(t.op)) flush();
+    } else if ("comment" in t) break;
+  }
+  flush();
+  // Command substitution `$(…)` arrives as a "$" word before "(": it is its own segment (split above).
+  const segments: ActionFacts[] = [];
+  commands.forEach((cmd, i) => {
+    let rest = cmd.filter((w, j) => !(j === cmd.length - 1 && w === "$"));
+    while (rest.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0])) rest = rest.slice(1);
+    while (rest.length) {
+      const facts = builtinFacts({ tool: "shell", args: { command: rest[0], args: rest.slice(1) } }, inRoot);
+      const outsidePaths = written[i].filter(leavesWorkspace);
+      segments.push({ ...facts, name: tool, paths: [...facts.paths, ...written[i].map(normalise)], writesOutsideWorkspace: facts.writesOutsideWorkspace || outsidePaths.length > 0, line: [facts.line, ...written[i].map((w) => `> ${w}`)].join(" ") });
+      const binary = facts.binary ?? "";
+      if (!WRAPPERS.has(binary)) break;
+      // The wrapped command: skip the wrapper's own flags and values (`timeout 5`, `sudo -u x`, `env A=1`).
+      rest = rest.slice(1);
+      while (rest.length && (rest[0].startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0]) || /^\d+[smhd]?$/.test(rest[0]))) rest = rest.slice(rest[0] === "-u" || rest[0] === "-g" ? 2 : 1);
+    }
+  });
+  return segments.length ? segments : [{ tool: "shell", name: tool, binary: null, paths: [], host: null, line, writesOutsideWorkspace: false }];
 }
 
 function normalise(p: string): string {
@@ -189,7 +322,7 @@ function regexMatch(pattern: string, value: string): boolean {
 
 /** Does this rule match the action? Every matcher the rule names must match. */
 export function matchRule(rule: Rule, facts: ActionFacts): boolean {
-  if (rule.tool && rule.tool !== "*" && rule.tool !== facts.tool) return false;
+  if (rule.tool && rule.tool !== "*" && rule.tool !== facts.tool && rule.tool !== facts.name) return false;
   if (rule.binary && (facts.binary === null || !globMatch(rule.binary, facts.binary))) return false;
   if (rule.path && !facts.paths.some((p) => globMatch(rule.path!, p))) return false;
   if (rule.host && (facts.host === null || !globMatch(rule.host, facts.host))) return false;

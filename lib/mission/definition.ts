@@ -99,6 +99,33 @@ export const autonomousSchema = z.strictObject({
 });
 export type AutonomousDefinition = z.infer<typeof autonomousSchema>;
 
+/** Default silence after which a run's external agent counts as gone: the run pauses, saying so (issue 15). */
+export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 60_000;
+
+/**
+ * An agent that runs outside Faultline (issue 15: a run created over REST, the MCP gateway, a Claude Code
+ * hook): it asks before every tool call (a proposal the one authority decides), runs the approved call
+ * itself, reports the ToolResult, and finishes; Faultline records, diagnoses and derives the status.
+ */
+export const externalSchema = z.strictObject({
+  /** The only tool names it may call (fail closed); absent = any tool, under the rules and binary allowlist. */
+  tools: z.array(z.string().trim().min(1).max(120)).min(1, "list at least one tool, or leave tools out to allow any").optional(),
+  /** Binaries its shell-like calls may run (fail closed); absent = the mission's allowedBinaries, or any when that is empty too. */
+  allowedBinaries: z.array(z.string().regex(/^[A-Za-z0-9._+-]+$/, "must be a binary name, not a path")).optional(),
+  /** Evidence checked at finish against the results it reported (output_matches, json_path, exit_code, http_status). */
+  evidence: z
+    .array(evidenceCheckSchema)
+    .default([])
+    .refine((checks) => !checks.some((c) => "file_exists" in c), "file_exists cannot be checked for an agent that runs elsewhere (Faultline does not see its files): use output_matches or json_path on a result it reports"),
+  /** The absolute path of the agent's project on its machine: absolute paths under it count as inside the workspace. */
+  workspace: z.string().regex(/^\//, "must be an absolute path, e.g. /home/me/project").max(1000).optional(),
+  /** No call or heartbeat for this long: the run pauses with an explicit event (it never stays running forever). */
+  heartbeatTimeoutMs: z.number().int().min(1000).max(86_400_000).default(DEFAULT_HEARTBEAT_TIMEOUT_MS),
+  /** Who calls: "rest", "mcp", "claude-code", a client library's name (shown on the run's page). */
+  via: z.string().trim().min(1).max(80).default("rest"),
+});
+export type ExternalDefinition = z.infer<typeof externalSchema>;
+
 export const agentSchema = z
   .strictObject({
     name,
@@ -107,13 +134,15 @@ export const agentSchema = z
     /** Scripted steps; an autonomous agent has none (the model proposes them). */
     steps: z.array(stepSchema).default([]),
     autonomous: autonomousSchema.optional(),
+    external: externalSchema.optional(),
   })
   .superRefine(
     (a, ctx) => {
       // Runs even when another field is invalid (every field's error at once); steps may be unparsed then.
       const steps = Array.isArray(a.steps) ? a.steps : [];
-      if (a.autonomous && steps.length) ctx.addIssue({ code: "custom", path: ["steps"], message: "an autonomous agent has no steps: its model proposes each action (remove steps, or remove autonomous)" });
-      if (!a.autonomous && steps.length === 0) ctx.addIssue({ code: "custom", path: ["steps"], message: "an agent needs at least one step (or `autonomous` with a goal and tools)" });
+      if (a.autonomous && a.external) ctx.addIssue({ code: "custom", path: ["external"], message: "an agent is either autonomous (Faultline runs its model) or external (it runs elsewhere and asks Faultline), not both" });
+      if ((a.autonomous || a.external) && steps.length) ctx.addIssue({ code: "custom", path: ["steps"], message: `an ${a.external ? "external" : "autonomous"} agent has no steps: ${a.external ? "it proposes each call over the runs API" : "its model proposes each action"} (remove steps)` });
+      if (!a.autonomous && !a.external && steps.length === 0) ctx.addIssue({ code: "custom", path: ["steps"], message: "an agent needs at least one step (or `autonomous` with a goal and tools)" });
     },
     { when: (payload) => typeof payload.value === "object" && payload.value !== null },
   );
@@ -203,6 +232,11 @@ function readable(message: string): string {
   return missing ? `is required (${missing[1] === "array" ? "a list" : `a ${missing[1]}`})` : message;
 }
 
+
+/** An agent whose actions are proposals the authority decides: autonomous (a model here) or external (an agent elsewhere). */
+export function proposes(def: Pick<AgentDefinition, "autonomous" | "external">): boolean {
+  return Boolean(def.autonomous || def.external);
+}
 
 /** Agents in execution order with their phase. */
 export function agentsInOrder(def: MissionDefinition): Array<AgentDefinition & { phase: Phase }> {

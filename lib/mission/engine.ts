@@ -16,8 +16,10 @@ import * as t from "./transitions";
 import type { AgentError, AgentState, EvidenceRecord, MissionState } from "./types";
 import type { EvidenceCheck } from "./definition";
 import { ASK, FINISH, actionArgsProblem, buildPrompt, proposalGate, structuralError } from "./autonomous";
-import { missionLevel } from "./definition";
+import { missionLevel, proposes } from "./definition";
 import { approvedArgs, attemptProposals } from "./steps";
+import { decideExternal, endedRecord, externalDecisionEvents, EXTERNAL_FINISH, finishEvidence } from "./external";
+import type { ToolData } from "../tools/result";
 import { argsDigest } from "../authority/digest";
 import { decide, isApprovalValid, DEFAULT_APPROVAL_TTL_MS } from "../authority/authority";
 import type { Rule } from "../authority/rules";
@@ -73,6 +75,8 @@ export interface EngineIO {
   authority?: { defaultPolicy(): Promise<Rule[]>; approvalTtlMs: number; workspace?(state: MissionState): string };
   /** The agent's evidence rules checked now, in its workspace, against its last action's result (for `finish`). */
   checkEvidence?(state: MissionState, agent: string, checks: EvidenceCheck[]): Promise<EvidenceRecord[]>;
+  /** The data of an external agent's calls reported ok in its current attempt (what its finish is checked against). */
+  externalResults?(state: MissionState, agent: string): Promise<ToolData[]>;
   /** Registers an actor (FDR-N002) before its first event. */
   ensureActor?(actor: ActorRecord): Promise<void>;
 }
@@ -122,6 +126,17 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
       const started = await io.append([t.stepStarted(state.id, a.name, a.attempt, index, p.action.tool, label, { proposalId: p.id, argsDigest: argsDigest(args) })]);
       return executeStep(started, a.name, index, io, at);
     }
+    case "externalFailure": {
+      // An external agent's failed call (issue 15): diagnosed and looked up like any failure; the library's
+      // hypotheses are recorded, not probed (its probes would run here, not where the agent runs), and no
+      // recovery plan runs for it; the response matrix answers (a gate holds its next proposals: GATE_OPEN).
+      const a = state.agents[action.agent];
+      const error = a.steps[action.step].error!;
+      const next = await planAfterFailure(state, a.name, action.step, error, null, io, { diagnose: true, external: true });
+      return done(await io.append([...next.events, ...respondEvents(a.name, action.step, error, null, io, at)]));
+    }
+    case "redecide":
+      return done(await io.append(await redecide(state, action.proposalId, io, at)));
     case "stopAgent": {
       const a = state.agents[action.agent];
       const max = agentDefinition(state.definition, a.name).autonomous!.maxActions;
@@ -134,7 +149,7 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
     case "continueAgent": {
       const a = state.agents[action.agent];
       const def = agentDefinition(state.definition, a.name);
-      if (def.autonomous) return done(await io.append([t.autonomousCompleted(a.name, a.attempt, a.autonomous?.actions ?? 0)]));
+      if (proposes(def)) return done(await io.append([t.autonomousCompleted(a.name, a.attempt, a.autonomous?.actions ?? 0)]));
       const index = a.steps.length;
       if (index >= def.steps.length) return done(await io.append([t.agentCompleted(a.name, a.attempt, def.steps.length)]));
       const started = await io.append([t.stepStarted(state.id, a.name, a.attempt, index, def.steps[index].tool, stepLabel(def.steps[index], index))]);
@@ -383,6 +398,18 @@ async function proposeNext(state: MissionState, agentName: string, io: EngineIO,
   return events;
 }
 
+/** A proposal that waited on a gate (GATE_OPEN), decided now that the gate is closed (issue 15). */
+async function redecide(state: MissionState, proposalId: string, io: EngineIO, at: () => string): Promise<Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)>> {
+  const p = state.proposals.find((x) => x.id === proposalId)!;
+  const now = io.now();
+  const ended = endedRecord(state, p, now);
+  if (ended) return externalDecisionEvents(p, ended, { newId: () => io.newId(), at: at() });
+  const evidence = p.action.tool === EXTERNAL_FINISH ? finishEvidence(state, p.agent, (await io.externalResults?.(state, p.agent)) ?? []) : undefined;
+  const rejectedDigests = attemptProposals(state, state.agents[p.agent]).filter((x) => x.status === "rejected").map((x) => x.argsDigest);
+  const record = decideExternal(state, p, { defaultPolicy: (await io.authority?.defaultPolicy()) ?? [], now, approvalTtlMs: io.authority?.approvalTtlMs, evidence, rejectedDigests });
+  return externalDecisionEvents(p, record, { evidence, newId: () => io.newId(), at: at() });
+}
+
 /** Default time limit of a step that declares none (a recovery may scale it). */
 const DEFAULT_STEP_TIMEOUT_MS = 60_000;
 /** Time limit of one recovery helper step. */
@@ -412,7 +439,7 @@ async function planAfterFailure(
   error: ToolError,
   data: Record<string, unknown> | null,
   io: EngineIO,
-  opts: { diagnose?: boolean; noRecovery?: boolean } = {},
+  opts: { diagnose?: boolean; noRecovery?: boolean; external?: boolean } = {},
 ): Promise<{ events: NewMissionEvent[]; recovering: boolean; choice: RecoveryChoice | null }> {
   const events: NewMissionEvent[] = [];
   const a = state.agents[agentName];
@@ -445,7 +472,7 @@ async function planAfterFailure(
       allowedBinaries: io.allowedBinaries?.(state) ?? allowedBinariesOf(state),
     });
   // Every LLM provider down is an infrastructure failure: health checks pause and resume missions; no step-level recovery.
-  let choice = opts.noRecovery || allProvidersFailed(error) ? null : choose(d);
+  let choice = opts.noRecovery || opts.external || allProvidersFailed(error) ? null : choose(d);
   if (choice?.plan && choice.plan.strategy !== d.recoveryPlan.strategy) {
     // The diagnosis's plan is the strategy that will run (or is offered): a learned pattern's, or the best runnable one.
     d = diagnose(input, { ...settings, now: io.now(), id: d.id, exclude: tried, prefer: choice.plan.strategy });
@@ -467,7 +494,7 @@ async function planAfterFailure(
     const query = buildLibraryQuery(step, error, data, d);
     const found = await io.library(query, LIBRARY_HYPOTHESES);
     // An optional agent's failure never holds the mission: its hypotheses are recorded, not walked.
-    const walked = a.priority !== "optional";
+    const walked = a.priority !== "optional" && !opts.external;
     // Weak matches are listed, never probed: the walk covers only hypotheses likely enough to be the cause.
     const strong = found.hypotheses.filter((h) => h.match_score >= WEAK_MATCH_BELOW);
     const weak = found.hypotheses.filter((h) => h.match_score < WEAK_MATCH_BELOW);

@@ -11,7 +11,7 @@ import type { FailureReason } from "../authority/types";
 export type NextAction =
   | { kind: "none" }
   /** Held: a gate is open, or the mission is paused. */
-  | { kind: "wait"; reason: "gate" | "paused"; gateId?: string }
+  | { kind: "wait"; reason: "gate" | "paused" | "external"; gateId?: string }
   | { kind: "compensate"; compensation: CompensationState }
   | { kind: "startPhase"; phase: Phase }
   | { kind: "runAgent"; agent: string }
@@ -42,6 +42,10 @@ export type NextAction =
   | { kind: "propose"; agent: string }
   /** An approved proposal runs (its approval checked: unexpired, digest matching). */
   | { kind: "executeProposal"; agent: string; proposalId: string }
+  /** An external agent reported a failed call: diagnose it, consult the library, apply the response matrix. */
+  | { kind: "externalFailure"; agent: string; step: number }
+  /** A proposal that waited for a gate to close (GATE_OPEN) is decided now. */
+  | { kind: "redecide"; agent: string; proposalId: string }
   /** An autonomous agent stops for a structural reason (budget used, no executable action). */
   | { kind: "stopAgent"; agent: string; reason: FailureReason }
   /** The failure-mode library's walk over a failed step's hypotheses (lib/mission/library.ts). */
@@ -52,6 +56,9 @@ export function nextAction(s: MissionState): NextAction {
   const gate = openGate(s);
   if (gate) return { kind: "wait", reason: "gate", gateId: gate.id };
   if (s.paused) return { kind: "wait", reason: "paused" };
+  // Proposals that waited on a gate are decided once it closes: by the authority, or refused when their agent's work ended.
+  const waited = s.proposals.find((p) => p.status === "pending" && p.decision?.pendingReason === "GATE_OPEN" && (s.aborted || s.agents[p.agent].status !== "running"));
+  if (waited) return { kind: "redecide", agent: waited.agent, proposalId: waited.id };
   const owed = s.compensations.find((c) => c.status === "pending" || c.status === "running");
   if (owed) return { kind: "compensate", compensation: owed };
   if (s.aborted) return { kind: "finish", finalStatus: deriveFinalStatus(s) };
@@ -59,6 +66,7 @@ export function nextAction(s: MissionState): NextAction {
   const phase = nextPhase(s);
   if (phase === null) return s.objective.checked ? { kind: "finish", finalStatus: deriveFinalStatus(s) } : { kind: "checkObjective" };
   if (s.phase !== phase) return { kind: "startPhase", phase };
+  let external = false;
   for (const name of s.agentOrder) {
     const a = s.agents[name];
     if (a.phase !== phase || isSettled(a)) continue;
@@ -76,11 +84,19 @@ export function nextAction(s: MissionState): NextAction {
     const held = a.steps.find((st) => st.status === "interrupted");
     if (held) return held.resumeApproved ? { kind: "rerunStep", agent: name, step: held.index } : { kind: "interrupted", agent: name, step: held.index };
     const def = agentDefinition(s.definition, name);
+    if (def.external) {
+      const x = externalAction(s, a);
+      if (x) return x;
+      external = true;
+      continue;
+    }
     if (def.autonomous) return autonomousAction(s, a, def.autonomous.maxActions);
     const next = a.steps.length;
     if (next < def.steps.length && def.steps[next].highRisk && !a.approvedSteps.includes(next)) return { kind: "requestApproval", agent: name, step: next };
     return { kind: "continueAgent", agent: name };
   }
+  // Every unsettled agent of the phase runs elsewhere and has nothing for Faultline to do: wait for its calls.
+  if (external) return { kind: "wait", reason: "external" };
   const { failed, total, tooMany } = phaseAgentsFailed(s, phase);
   if (tooMany) return { kind: "failPhase", phase, failed, total };
   return { kind: "completePhase", phase };
@@ -92,6 +108,19 @@ export function phaseTimeLeft(s: MissionState, now: number): number {
   if (!phase || s.phase !== phase || !s.phaseStartedAt) return Infinity;
   const limit = phaseDefinition(s.definition, phase).timeoutMs;
   return limit ? Date.parse(s.phaseStartedAt) + limit - now : Infinity;
+}
+
+/**
+ * An external agent (issue 15) acts elsewhere: Faultline records a failed call's follow-up, decides what
+ * waited on a gate, and completes it once its finish was approved; otherwise it waits for the agent's calls.
+ */
+function externalAction(s: MissionState, a: AgentState): NextAction | null {
+  const failed = a.steps.find((st) => st.status === "failed");
+  if (failed) return { kind: "externalFailure", agent: a.name, step: failed.index };
+  const waited = s.proposals.find((p) => p.agent === a.name && p.status === "pending" && p.decision?.pendingReason === "GATE_OPEN");
+  if (waited) return { kind: "redecide", agent: a.name, proposalId: waited.id };
+  if (a.autonomous?.finished) return { kind: "continueAgent", agent: a.name };
+  return null;
 }
 
 /** The loop of an autonomous agent: run what was approved, stop where nothing can go on, else propose. */

@@ -1,4 +1,4 @@
-import { agentDefinition, agentsInOrder, phaseDefinition, type Phase } from "./definition";
+import { agentDefinition, agentsInOrder, phaseDefinition, proposes, type Phase } from "./definition";
 import { compensationKey, type MissionEvent } from "./events";
 import { deriveFinalStatus } from "./status";
 import { countRepeat, failureSignature, helperSteps } from "./recovery";
@@ -88,22 +88,27 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     }
 
     case "step.started": {
-      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
-      mustBeFree();
+      const def = agentDefinition(s.definition, e.payload.agent);
+      // An external agent ran the call itself and reports it (issue 15): what happened in the world is recorded
+      // even while a gate is open, after an earlier call of it failed, or with several of its calls in flight.
+      const a = def.external ? reporting(agentOf(e.payload.agent), e.payload.attempt, bad) : running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      if (!def.external) mustBeFree();
+      else if (s.aborted) bad("after the mission was aborted");
       const expected = a.steps.length;
-      if (a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}" whose step ${a.steps.length} has not succeeded`);
+      if (!def.external && a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}" whose step ${a.steps.length} has not succeeded`);
       if (e.payload.step !== expected) bad(`for step ${e.payload.step}; the next step of "${a.name}" is ${expected}`);
-      const def = agentDefinition(s.definition, a.name);
-      if (def.autonomous) {
+      if (proposes(def)) {
         // Seed 002: no tool runs without an approved, unexpired proposal whose digest matches the args about to run.
         const p = s.proposals.find((x) => x.id === e.payload.proposalId) ?? bad(`for autonomous agent "${a.name}" without an approved proposal (FDR-N003: every action is a proposal)`);
-        if (p.agent !== a.name || p.attempt !== a.attempt) bad(`for proposal ${p.id} of agent "${p.agent}" attempt ${p.attempt}`);
+        if (p.agent !== a.name || (def.external ? p.attempt > a.attempt : p.attempt !== a.attempt)) bad(`for proposal ${p.id} of agent "${p.agent}" attempt ${p.attempt}`);
         const d = p.status === "approved" && p.decision ? p.decision : bad(`for proposal ${p.id}, which is ${p.status}, not approved`);
         if (p.step !== null) bad(`for proposal ${p.id}, which already ran as step ${p.step}`);
         if (p.action.tool === "finish" || p.action.tool === "ask") bad(`for proposal ${p.id} (${p.action.tool}), which is not a tool call`);
         if (!e.payload.argsDigest || e.payload.argsDigest !== d.argsDigest) bad(`for proposal ${p.id} with args digest ${e.payload.argsDigest ?? "(none)"}; the approval binds to ${d.argsDigest}`);
-        if (d.expiresAt && Date.parse(e.at) > Date.parse(d.expiresAt)) bad(`for proposal ${p.id}, whose approval expired at ${d.expiresAt}`);
-        s.proposals = s.proposals.map((x) => (x.id === p.id ? { ...x, step: expected } : x));
+        // An external agent's call started where Faultline cannot see when; its report is recorded whenever it comes.
+        if (!def.external && d.expiresAt && Date.parse(e.at) > Date.parse(d.expiresAt)) bad(`for proposal ${p.id}, whose approval expired at ${d.expiresAt}`);
+        // (An external agent's call asked in an earlier attempt runs in the current one.)
+        s.proposals = s.proposals.map((x) => (x.id === p.id ? { ...x, step: expected, attempt: a.attempt } : x));
       } else {
         if (expected >= def.steps.length) bad(`for step ${expected}; agent "${a.name}" has no such step`);
         if (def.steps[expected].highRisk && !a.approvedSteps.includes(expected)) bad(`for high-risk step ${expected + 1} of "${a.name}" before an operator approved it`);
@@ -115,7 +120,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     case "tool.succeeded":
     case "tool.failed": {
       // A step in flight may still record its result while the mission is paused: that is its checkpoint.
-      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      const a = agentDefinition(s.definition, e.payload.agent).external ? reporting(agentOf(e.payload.agent), e.payload.attempt, bad) : running(agentOf(e.payload.agent), e.payload.attempt, bad);
       const st = a.steps[e.payload.step];
       if (!st || st.status !== "running") bad(`for step ${e.payload.step} of "${a.name}" which is not running`);
       if (e.type === "tool.succeeded" && !(e.payload.evidence.length > 0 && e.payload.evidence.every((r) => r.passed))) {
@@ -286,13 +291,16 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     }
 
     case "proposal.submitted": {
-      const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
-      mustBeFree();
+      const external = Boolean(agentDefinition(s.definition, e.payload.agent).external);
+      // An external agent keeps asking while a gate holds the run (its proposals wait, GATE_OPEN) and may have several calls in flight.
+      const a = external ? reporting(agentOf(e.payload.agent), e.payload.attempt, bad) : running(agentOf(e.payload.agent), e.payload.attempt, bad);
+      if (!external) mustBeFree();
+      else if (s.aborted || s.paused) bad(s.aborted ? "after the mission was aborted" : `while the mission is paused (${s.paused!.kind})`);
       if (s.proposals.some((x) => x.id === e.payload.proposalId)) bad(`reuses proposal id ${e.payload.proposalId}`);
-      const open = s.proposals.find((x) => x.agent === a.name && (x.status === "pending" || (x.status === "approved" && x.step === null && !isDone(x))));
+      const open = external ? null : s.proposals.find((x) => x.agent === a.name && (x.status === "pending" || (x.status === "approved" && x.step === null && !isDone(x))));
       if (open) bad(`for agent "${a.name}" while its proposal ${open.id} is still ${open.status === "pending" ? "pending" : "approved and not yet run"}`);
       if (a.autonomous) {
-        const max = agentDefinition(s.definition, a.name).autonomous!.maxActions;
+        const max = agentDefinition(s.definition, a.name).autonomous?.maxActions ?? Infinity;
         if (a.autonomous.actions >= max) bad(`for agent "${a.name}", which used its ${max} actions`);
         if (a.autonomous.finished) bad(`for agent "${a.name}", whose finish was already approved`);
         putAgent({ ...a, autonomous: { ...a.autonomous, actions: a.autonomous.actions + 1 } });
@@ -323,7 +331,8 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       const r = e.payload.record;
       if (p.status !== "pending" || (p.decision && p.decision.decision !== "pending")) bad(`for proposal ${p.id}, which was already decided (${p.status})`);
       if (r.decision !== e.payload.decision) bad(`whose record says ${r.decision} but the decision is ${e.payload.decision}`);
-      if (p.decision?.decision === "pending" && e.payload.decision === "pending") bad(`for proposal ${p.id}, which is already pending`);
+      // A proposal that waited only because a gate was open (GATE_OPEN) is decided afresh once it closes, and may be held then.
+      if (p.decision?.decision === "pending" && e.payload.decision === "pending" && p.decision.pendingReason !== "GATE_OPEN") bad(`for proposal ${p.id}, which is already pending`);
       // FDR-N003: nobody verifies their own outputs; nobody decides their own proposal.
       if (r.decidedBy === p.actorId || e.actorId === p.actorId) bad(`by ${r.decidedBy}, who proposed it (nobody decides their own proposal)`);
       if (r.decision === "approved" && !r.argsDigest && p.action.tool !== "finish" && p.action.tool !== "ask") bad(`approving proposal ${p.id} without binding the approval to an args digest`);
@@ -614,7 +623,7 @@ function created(id: string, definition: MissionState["definition"], at: string,
   const agents: Record<string, AgentState> = {};
   const agentOrder: string[] = [];
   for (const a of agentsInOrder(definition)) {
-    agents[a.name] = { name: a.name, phase: a.phase, priority: a.priority, status: "pending", attempt: 0, startedAt: null, steps: [], error: null, tolerated: false, approvedSteps: [], recovery: null, pendingRecovery: null, recoveries: [], repeatedFailure: null, library: null, libraryConsulted: [], autonomous: a.autonomous ? { actions: 0, finished: null } : null };
+    agents[a.name] = { name: a.name, phase: a.phase, priority: a.priority, status: "pending", attempt: 0, startedAt: null, steps: [], error: null, tolerated: false, approvedSteps: [], recovery: null, pendingRecovery: null, recoveries: [], repeatedFailure: null, library: null, libraryConsulted: [], autonomous: proposes(a) ? { actions: 0, finished: null } : null };
     agentOrder.push(a.name);
   }
   return {
@@ -662,6 +671,13 @@ function planCompensations(s: MissionState, phase: Phase | null): CompensationSt
     .reverse()
     .filter((c) => (phase === null || s.agents[c.agent].phase === phase) && stepDefinitionOf(s, c.agent, c.step, c.attempt).compensate && !planned.has(`${c.agent}/${c.attempt}/${c.step}`))
     .map((c) => ({ ...c, idempotencyKey: compensationKey(s.id, c.agent, c.step, c.attempt), status: "pending" as const, error: null }));
+}
+
+/** An external agent's current attempt, running or failed (its reports and questions still come in while a gate holds it). */
+function reporting(a: AgentState, attempt: number, bad: (why: string) => never): AgentState {
+  if (a.status !== "running" && a.status !== "failed") bad(`for agent "${a.name}" which is ${a.status}`);
+  if (a.attempt !== attempt) bad(`for attempt ${attempt} of agent "${a.name}", whose current attempt is ${a.attempt}`);
+  return a;
 }
 
 function running(a: AgentState, attempt: number, bad: (why: string) => never): AgentState {

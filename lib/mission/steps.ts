@@ -1,4 +1,4 @@
-import { agentDefinition, type StepDefinition } from "./definition";
+import { agentDefinition, proposes, type StepDefinition } from "./definition";
 import type { ToolError } from "../tools/result";
 import type { MissionState, ProposalState } from "./types";
 
@@ -20,7 +20,7 @@ export function refusedBinary(e: ToolError | null | undefined): string | null {
  */
 export function stepDefinitionOf(s: Pick<MissionState, "definition" | "proposals" | "agents">, agent: string, index: number, attempt = s.agents[agent]?.attempt): StepDefinition {
   const def = agentDefinition(s.definition, agent);
-  if (!def.autonomous) return def.steps[index];
+  if (!proposes(def)) return def.steps[index];
   const p = proposalOfStep(s, agent, attempt, index);
   if (!p) throw new Error(`Agent "${agent}" has no approved proposal for step ${index} of attempt ${attempt}`);
   return { name: `proposal ${p.id.slice(0, 8)}`, tool: p.action.tool as StepDefinition["tool"], args: approvedArgs(p), highRisk: false };
@@ -32,7 +32,7 @@ export function proposalOfStep(s: Pick<MissionState, "proposals">, agent: string
 
 /** The steps an agent's current attempt is to run: scripted ones all; an autonomous agent's only as proposals are approved (open-ended). */
 export function isAutonomous(s: Pick<MissionState, "definition">, agent: string): boolean {
-  return Boolean(agentDefinition(s.definition, agent).autonomous);
+  return proposes(agentDefinition(s.definition, agent));
 }
 
 /** Proposals of an agent's current attempt, newest last. */

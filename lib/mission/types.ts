@@ -18,7 +18,8 @@ export type AgentStatus = "pending" | "running" | "completed" | "failed" | "skip
 /** `interrupted`: started, but its worker died before recording a result. */
 export type StepStatus = "running" | "succeeded" | "failed" | "interrupted";
 export type FinalStatus = "SUCCESS" | "PARTIAL_SUCCESS" | "FAILED";
-export type PauseKind = "operator" | "infrastructure" | "client";
+/** `agent`: an external agent went silent past its heartbeat timeout (issue 15). */
+export type PauseKind = "operator" | "infrastructure" | "client" | "agent";
 
 /** FAILURE_MODEL AgentErrorCode. */
 export const AGENT_ERROR_CODES = ["RATE_LIMIT_EXCEEDED", "TIMEOUT", "INVALID_OUTPUT", "VALIDATION_FAILED", "PROVIDER_ERROR", "INTERNAL_ERROR"] as const;

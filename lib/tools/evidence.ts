@@ -180,6 +180,11 @@ function evaluateCheck(check: EvidenceCheck, tool: ToolName, result: ToolResult,
   return jsonPathCheck(check.json_path, check.equals, tool, result);
 }
 
+/** A check that reads only the result (not the workspace: no file_exists), e.g. against an external agent's reported result. */
+export function evaluateResultCheck(check: Exclude<EvidenceCheck, { file_exists: string }>, tool: ToolName, result: ToolResult): EvidenceRecord {
+  return evaluateCheck(check, tool, result, "") as EvidenceRecord;
+}
+
 /** The check a tool gets when its step declares no evidence. */
 function defaultEvidence(tool: ToolName, result: ToolResult): EvidenceRecord {
   switch (tool) {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { advance, type EngineIO } from "../../lib/mission/engine";
 import * as t from "../../lib/mission/transitions";
 import { isConnectionError, waitForDatabase } from "./db-outage";
@@ -20,6 +20,7 @@ import type { Db } from "../../db/client";
 import { appendEvents } from "../../db/queries/events";
 import { missions } from "../../db/schema";
 import { getDefaultPolicy, lastAgentResult } from "../../db/queries/authority";
+import { externalResults } from "../../db/queries/runs";
 import { agentDefinition } from "../../lib/mission/definition";
 import { agentActorId, modelTools, transcript } from "../../lib/mission/autonomous";
 import { completeWithFallback } from "../../lib/llm/chain";
@@ -77,8 +78,42 @@ export async function runMission(ctx: RunContext, missionId: string): Promise<"w
       continue;
     }
     state = r.state;
+    if (r.outcome === "waiting" && r.action.kind === "wait" && r.action.reason === "external") {
+      // The run waits for its agent's calls: pause it if the agent went silent, else come back at the deadline.
+      if ((await watchSilence(ctx, io, state)) === "recheck") {
+        state = await loadState(ctx.db, missionId);
+        continue;
+      }
+      return "waiting";
+    }
     if (r.outcome !== "progress") return r.outcome;
   }
+}
+
+/**
+ * An external agent's silence (issue 15): no call or heartbeat for its heartbeatTimeoutMs pauses the run
+ * with an explicit event (it never stays running forever; its next call resumes it). Otherwise the run is
+ * not claimed again before that deadline, unless a call brings work (appendEvents clears runnable_at).
+ */
+async function watchSilence(ctx: RunContext, io: EngineIO, s: MissionState): Promise<"paused" | "waiting" | "recheck"> {
+  const waiting = s.agentOrder.map((n) => s.agents[n]).filter((a) => a.status === "running" && agentDefinition(s.definition, a.name).external);
+  if (!waiting.length) return "waiting";
+  const timeout = Math.min(...waiting.map((a) => agentDefinition(s.definition, a.name).external!.heartbeatTimeoutMs));
+  const [row] = await ctx.db.select({ seen: missions.agentSeenAt }).from(missions).where(eq(missions.id, s.id));
+  const seenAt = row?.seen ?? s.startedAt ?? s.createdAt;
+  const deadline = Date.parse(seenAt) + timeout;
+  if (Date.now() >= deadline) {
+    const names = waiting.map((a) => `"${a.name}"`).join(", ");
+    await io.append([t.missionPaused("agent", `No call or heartbeat from ${names} for ${Math.round((Date.now() - Date.parse(seenAt)) / 1000)} s (heartbeatTimeoutMs ${timeout}): the run is paused. The agent's next call (or POST /api/v1/runs/${s.id}/heartbeat) resumes it; a person may resume or abort it.`)]);
+    return "paused";
+  }
+  // Only if the agent was not heard from meanwhile (its call moved agent_seen_at in the same transaction as its events).
+  const updated = await ctx.db
+    .update(missions)
+    .set({ runnableAt: new Date(deadline).toISOString() })
+    .where(and(eq(missions.id, s.id), row?.seen ? eq(missions.agentSeenAt, row.seen) : isNull(missions.agentSeenAt), eq(missions.lastSeq, s.seq)))
+    .returning({ id: missions.id });
+  return updated.length ? "waiting" : "recheck";
 }
 
 /** The worker's EngineIO: lease-fenced appends on PostgreSQL, real tools in the mission's workspace. */
@@ -151,6 +186,7 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
       const last = await lastAgentResult(ctx.db, state.id, agent, state.agents[agent].attempt);
       return evaluateEvidence({ tool: (last?.tool ?? "file") as "file", evidence: checks }, ok(last?.data ?? {}), { workspace });
     },
+    externalResults: (state, agent) => externalResults(ctx.db, state, agent),
     ensureActor: (actor) => ensureActor(ctx.db, { id: actor.actorId, kind: actor.kind === "human" ? "user" : actor.kind, displayName: actor.name, meta: actor.meta }),
     workspaceState: async (state) => {
       const entries = await fs.readdir(path.join(ctx.workspacesDir, state.id), { withFileTypes: true }).catch(() => []);
