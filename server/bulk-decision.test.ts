@@ -113,6 +113,8 @@ describe("bulk decisions on real gates", () => {
     expect(refused[2].error.message).toMatch(/needs someone in group night-shift; you are in: none/);
     expect(refused[3].error.message).toMatch(/does not exist/);
 
+    // The single-gate path refuses it too (a decision a proposal gate does not offer is never read as abort).
+    await expect(decideGate(db, { gateId: ids[2], decision: "skip", note: null, actorId: "user:op", actorName: "Olivia Operator" })).rejects.toMatchObject({ code: "unprocessable", userMessage: '"skip" is not an option of this gate. Choose one of: approve, reject, abort.' });
     // The decided gate: its own event and its own audit row, with the one note.
     expect(openGate(await harness.state(proposal.id)).id).toBe(ids[2]);
     expect(openGate(await harness.state(guarded.id)).id).toBe(ids[3]);

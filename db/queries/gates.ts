@@ -61,8 +61,12 @@ export type DecideGateParams = { gateId: string; decision: GateDecision; note: s
 export async function decideGate(db: Db, params: DecideGateParams): Promise<MissionState> {
   const actor: AuditActor = "actor" in params ? params.actor : { id: params.actorId, name: params.actorName, via: viaOf(params.actorId) };
   // A proposal gate is answered through the authority (FDR-N013), never around it.
-  const [kind] = await db.select({ kind: gates.kind, proposalId: sql<string | null>`${gates.error}->'technical'->>'proposalId'` }).from(gates).where(eq(gates.id, params.gateId));
+  const [kind] = await db.select({ kind: gates.kind, options: gates.options, proposalId: sql<string | null>`${gates.error}->'technical'->>'proposalId'` }).from(gates).where(eq(gates.id, params.gateId));
   if (kind?.kind === "proposal" && kind.proposalId) {
+    // Only its own options (approve, reject, abort): any other decision is refused, never read as abort.
+    if (!kind.options.some((o) => o.action === params.decision)) {
+      throw new AppError("unprocessable", { userMessage: `"${params.decision}" is not an option of this gate. Choose one of: ${kind.options.map((o) => o.action).join(", ")}.` });
+    }
     const answer = params.decision === "approve" ? "approve" : params.decision === "reject" ? "reject" : "abort";
     return (await decideProposal(db, { proposalId: kind.proposalId, answer, note: params.note, actor: { ...actor, kind: "human" }, approvalTtlMs: env().FAULTLINE_APPROVAL_TTL_MS })).state;
   }
