@@ -15,6 +15,7 @@ import { gatePolicyInput } from "@/lib/mission/gate-policy";
 import { GATE_DECISIONS } from "@/lib/mission/types";
 import { DIAGNOSED_TYPES } from "@/lib/diagnosis/types";
 import { webhookSubscriptionInput } from "@/lib/webhooks";
+import { hookInputSchema, postToolUseOutputSchema, preToolUseOutputSchema } from "./claude-hooks-contract";
 import { runCreateInput, runFinishInput, runProposalInput, runResultInput } from "@/db/queries/runs";
 import { EXPORT_FORMATS } from "./export-stream";
 
@@ -261,6 +262,28 @@ export const api = {
     ok: { status: 200, description: "`{ finishes, run: { runState, finalStatus, explanation } }`" },
   },
   heartbeatRun: { method: "POST", path: "/api/v1/runs/{id}/heartbeat", name: "POST run heartbeat", permission: "mission.create", tag: "Runs", summary: "The agent is alive (between long calls); resumes a run its silence paused", params: uuidParam, ok: { status: 200, description: "`{ run }`" } },
+  claudePreToolUse: {
+    method: "POST",
+    path: "/api/v1/hooks/claude/pre-tool-use",
+    name: "POST Claude Code PreToolUse hook",
+    permission: "mission.create",
+    tag: "Hooks",
+    summary: "Claude Code's PreToolUse hook: the authority decides the call (one run per session_id)",
+    description: "The body is Claude Code's hook input (session_id, cwd, tool_name, tool_input, tool_use_id). The answer is always HTTP 200 with `hookSpecificOutput.permissionDecision`: allow when approved; deny when rejected (the reason and what would change it), when a person has not decided within ~8 s (the console link), and on a missing token, a malformed body or any error (`Faultline-Error` header names it). It never fails open.",
+    body: hookInputSchema,
+    ok: { status: 200, description: "`{ hookSpecificOutput: { hookEventName, permissionDecision, permissionDecisionReason } }`", schema: preToolUseOutputSchema },
+  },
+  claudePostToolUse: {
+    method: "POST",
+    path: "/api/v1/hooks/claude/post-tool-use",
+    name: "POST Claude Code PostToolUse hook",
+    permission: "mission.create",
+    tag: "Hooks",
+    summary: "Claude Code's PostToolUse hook: records the approved call's result",
+    description: "`tool_response` becomes the ToolResult: `is_error`, `error`, a non-zero `exit_code`/`exitCode` or `interrupted: true` is a failure (recorded as tool.failed, then diagnosed); anything else is ok with the response as data. `{}`, or a `systemMessage` when the call failed or its result could not be recorded (never an error status).",
+    body: hookInputSchema,
+    ok: { status: 200, description: "`{}` or `{ systemMessage }`", schema: postToolUseOutputSchema },
+  },
   runStream: {
     method: "GET",
     path: "/api/v1/runs/{id}/stream",

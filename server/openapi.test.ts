@@ -18,7 +18,7 @@ function routeFiles(): Array<{ file: string; path: string; ops: Array<{ method: 
       else if (d.name === "route.ts") {
         const text = fs.readFileSync(p, "utf8");
         const rel = path.relative(path.join(ROOT, "app"), path.dirname(p)).split(path.sep).join("/");
-        const ops = [...text.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b(?: = (?:apiRoute(?:<[^>]*>)?\(api\.(\w+)|memoryExportRoute\("(\w+)"\)))?/g)].map((m) => ({
+        const ops = [...text.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b(?: = (?:(?:apiRoute(?:<[^>]*>)?|hookRoute)\(api\.(\w+)|memoryExportRoute\("(\w+)"\)))?/g)].map((m) => ({
           method: m[1],
           key: m[2] ?? (m[3] ? `${m[3]}Memory` : null),
         }));

@@ -66,6 +66,21 @@ function route(method: "POST" | "PUT" | "PATCH" | "DELETE", routePath: string, p
   };
 }
 
+/** A Claude Code hook route: always HTTP 200 (a non-2xx fails open in Claude Code); `Faultline-Error` says why it denied. */
+function hook(routePath: string): Mutation {
+  const inner = route("POST", routePath, "mission.create", { body: { session_id: "matrix", tool_name: "Read", tool_input: {}, tool_use_id: "t" } });
+  return {
+    ...inner,
+    async call() {
+      const mod = (await import(/* @vite-ignore */ path.join(APP, routePath.slice(1), "route.ts"))) as Record<string, (req: Request, ctx: unknown) => Promise<Response>>;
+      const res = await mod.POST(jsonRequest("POST", routePath, { session_id: "matrix", tool_name: "Read", tool_input: {}, tool_use_id: "t" }), params({}));
+      expect(res.status).toBe(200);
+      const why = res.headers.get("faultline-error");
+      return why === "unauthorized" ? "unauthorized" : why === "forbidden" ? "forbidden" : "passed";
+    },
+  };
+}
+
 const id = UNKNOWN;
 const MUTATIONS: Mutation[] = [
   // Server actions.
@@ -116,6 +131,8 @@ const MUTATIONS: Mutation[] = [
   route("POST", "/api/v1/runs/[id]/results", "mission.create", { body: { callId: "c", result: { ok: true, data: {} } } }),
   route("POST", "/api/v1/runs/[id]/finish", "mission.create", { body: {} }),
   route("POST", "/api/v1/runs/[id]/heartbeat", "mission.create"),
+  hook("/api/v1/hooks/claude/pre-tool-use"),
+  hook("/api/v1/hooks/claude/post-tool-use"),
   route("PUT", "/api/v1/authority/policy", "policy.manage", { body: { rules: [] } }),
   route("POST", "/api/v1/library/contributions", "library.contribute", { body: {} }),
   route("PATCH", "/api/v1/library/contributions/[id]", "library.contribute", { body: {} }),
