@@ -25,6 +25,7 @@ import { loadStarterLibrary } from "../db/queries/library";
 import { starterLibrary, SYSTEM_ACTOR } from "../db/seed";
 import { detail, explainMission, explainText, oneLine, parseAnswer, proposalDecide, proposalShow, proposalsList, ProposalsUsageError } from "./proposals-command";
 import { missionLevel } from "../lib/mission/definition";
+import { CLAUDE_INSTALL_NOTE, claudeSettingsSnippet } from "./claude-hooks-snippet";
 import { LibraryUsageError, libraryExport, libraryImport, libraryQuery, libraryQueryBatch, parseFormat, parseLimit, readInput } from "./library-command";
 
 const USAGE = `faultline — control plane for agent missions that fail
@@ -68,6 +69,7 @@ Usage:
   faultline library export [--format json|yaml] [--out FILE] [--deprecated]
                                           the published library (default YAML, stdout)
   faultline library query [--json] '<query JSON>' [--limit N]
+  faultline hooks install claude         print the .claude/settings.json hooks that ask Faultline before every call
                                           ranked hypotheses { failure_id, match_score, hypothesis }
   faultline library query --batch FILE|- [--limit N]
                                           JSON Lines in, one ranked list per line out, in order
@@ -181,6 +183,12 @@ async function main(argv: string[]): Promise<number> {
     }
     case "library":
       return libraryCommand(sub, rest, values);
+    case "hooks": {
+      if (sub !== "install" || rest[0] !== "claude") throw new UsageError(`Usage: faultline hooks install claude`);
+      console.error(CLAUDE_INSTALL_NOTE);
+      console.log(JSON.stringify(claudeSettingsSnippet(), null, 2));
+      return 0;
+    }
     default:
       throw new UsageError(`Unknown command "${cmd}".`);
   }
