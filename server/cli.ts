@@ -26,6 +26,8 @@ import { starterLibrary, SYSTEM_ACTOR } from "../db/seed";
 import { detail, explainMission, explainText, oneLine, parseAnswer, proposalDecide, proposalShow, proposalsList, ProposalsUsageError } from "./proposals-command";
 import { missionLevel } from "../lib/mission/definition";
 import { CLAUDE_INSTALL_NOTE, claudeSettingsSnippet } from "./claude-hooks-snippet";
+import { parse as parseShell } from "shell-quote";
+import type { Upstream } from "./mcp-gateway";
 import { LibraryUsageError, libraryExport, libraryImport, libraryQuery, libraryQueryBatch, parseFormat, parseLimit, readInput } from "./library-command";
 
 const USAGE = `faultline — control plane for agent missions that fail
@@ -73,6 +75,8 @@ Usage:
                                           ranked hypotheses { failure_id, match_score, hypothesis }
   faultline library query --batch FILE|- [--limit N]
                                           JSON Lines in, one ranked list per line out, in order
+  faultline mcp --upstream "COMMAND ARGS" | --upstream-url URL [--run ID | --name NAME] [--listen PORT]
+                                          MCP gateway: the upstream's tools, every call a proposal on a run
 
 Exit codes of 'mission run --wait': 0 SUCCESS, 1 FAILED, 3 PARTIAL_SUCCESS, 4 waiting at a gate;
 2 for invalid input; 1 for an ID that does not exist. Environment: DATABASE_URL, FAULTLINE_DATA_DIR (see docs/configuration.md).`;
@@ -100,6 +104,11 @@ async function main(argv: string[]): Promise<number> {
       limit: { type: "string" },
       args: { type: "string" },
       scope: { type: "string" },
+      upstream: { type: "string" },
+      "upstream-url": { type: "string" },
+      run: { type: "string" },
+      name: { type: "string" },
+      listen: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -183,6 +192,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case "library":
       return libraryCommand(sub, rest, values);
+    case "mcp":
+      return mcpCommand(sub, values);
     case "hooks": {
       if (sub !== "install" || rest[0] !== "claude") throw new UsageError(`Usage: faultline hooks install claude`);
       console.error(CLAUDE_INSTALL_NOTE);
@@ -560,6 +571,67 @@ async function libraryCommand(sub: string | undefined, rest: string[], v: { json
     return withLibrary((h) => libraryQuery(h.db, io, { query: rest[0], limit, json: v.json }));
   }
   throw new UsageError(`Unknown command "library ${sub ?? ""}". Use import, export or query.`);
+}
+
+/** `faultline mcp`: the MCP gateway (server/mcp-gateway.ts); stdout is the MCP channel, so it logs to stderr. */
+async function mcpCommand(extra: string | undefined, v: { upstream?: string; "upstream-url"?: string; run?: string; name?: string; listen?: string }): Promise<number> {
+  const how = 'Use: faultline mcp --upstream "COMMAND ARGS" (a stdio MCP server) or --upstream-url URL (a Streamable HTTP one), e.g. faultline mcp --upstream "npx -y @modelcontextprotocol/server-filesystem ."';
+  if (extra) throw new UsageError(`faultline mcp takes no positional argument (got "${extra}"); quote the upstream command: --upstream "COMMAND ARGS". ${how}`);
+  if (v.upstream === undefined && v["upstream-url"] === undefined) throw new UsageError(`faultline mcp needs the upstream MCP server: --upstream "COMMAND ARGS" or --upstream-url URL. ${how}`);
+  if (v.upstream !== undefined && v["upstream-url"] !== undefined) throw new UsageError(`Give either --upstream or --upstream-url, not both: the gateway fronts one MCP server. ${how}`);
+  if (v.run !== undefined && v.name !== undefined) throw new UsageError("Give either --run ID (propose on an existing run) or --name NAME (name the new run), not both.");
+  if (v.run !== undefined && !UUID.test(v.run)) throw new UsageError(`--run "${v.run}" is not a run ID (a UUID); list runs with: faultline mission list`);
+  let upstream: Upstream;
+  if (v.upstream !== undefined) {
+    const words = parseShell(v.upstream);
+    if (!words.length || words.some((w) => typeof w !== "string")) throw new UsageError(`--upstream must be a command and its arguments, without shell operators (got "${v.upstream}"). ${how}`);
+    const [command, ...args] = words as string[];
+    upstream = { command, args };
+  } else {
+    try {
+      const u = new URL(v["upstream-url"]!);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("not http");
+    } catch {
+      throw new UsageError(`--upstream-url must be an http(s) URL of a Streamable HTTP MCP server, e.g. http://127.0.0.1:3001/mcp (got "${v["upstream-url"]}").`);
+    }
+    upstream = { url: v["upstream-url"]! };
+  }
+  let port: number | null = null;
+  if (v.listen !== undefined) {
+    port = Number(v.listen);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--listen must be a port number, 0 to 65535 (got "${v.listen}").`);
+  }
+  const { startGateway, listenHttp } = await import("./mcp-gateway");
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  return withDb({}, async (h) => {
+    const log = (l: string) => console.error(l);
+    const gw = await startGateway({ db: h.db, actor: cliActor(), upstream, runId: v.run, name: v.name, approvalTtlMs: env().FAULTLINE_APPROVAL_TTL_MS, log });
+    log(`[mcp] proposals go to run ${gw.runId} (faultline mission show ${gw.runId})`);
+    await new Promise<void>((resolve) => {
+      const stop = () => void gw.close().finally(resolve);
+      process.once("SIGTERM", stop);
+      process.once("SIGINT", stop);
+      if (port !== null) {
+        void listenHttp(gw, port).then(
+          (l) => {
+            log(`[mcp] listening on ${l.url}`);
+            gw.server.onclose = () => void gw.close().finally(() => void l.close().finally(resolve));
+          },
+          (e: unknown) => {
+            log(`[mcp] cannot listen on port ${port}: ${(e as Error).message}`);
+            stop();
+          },
+        );
+      } else {
+        const t = new StdioServerTransport();
+        void gw.connect(t).then(() => {
+          gw.server.onclose = stop;
+          process.stdin.once("end", () => void t.close());
+        });
+      }
+    });
+    return 0;
+  });
 }
 
 function print(json: boolean, data: unknown, text: () => string): void {
