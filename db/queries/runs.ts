@@ -10,8 +10,8 @@ import type { AuditActor } from "../../lib/audit";
 import { rulesSchema } from "../../lib/authority/rules";
 import { argsDigest } from "../../lib/authority/digest";
 import { evidenceCheckSchema, PRIORITIES, validateMissionDefinition, type MissionDefinition } from "../../lib/mission/definition";
-import { decideExternal, externalActorId, externalDecisionEvents, EXTERNAL_FINISH, finishAction, finishEvidence, reportedOkEvidence, reportedResultSchema, resultData, toToolError } from "../../lib/mission/external";
-import { buildPrompt } from "../../lib/mission/autonomous";
+import { decideExternal, externalActorId, externalDecisionEvents, finishAction, finishEvidence, reportedOkEvidence, reportedResultSchema, resultData, toToolError } from "../../lib/mission/external";
+import { buildPrompt, FINISH } from "../../lib/mission/autonomous";
 import { missionLevel } from "../../lib/mission/definition";
 import { attemptProposals } from "../../lib/mission/steps";
 import * as t from "../../lib/mission/transitions";
@@ -149,10 +149,12 @@ async function touch(tx: Executor, missionId: string): Promise<void> {
 async function lockRun(tx: Tx, runId: string): Promise<MissionState> {
   const [row] = await tx.select({ state: missions.state }).from(missions).where(eq(missions.id, runId)).for("update");
   if (!row) throw new AppError("not_found", { userMessage: `Run ${runId} does not exist. Create one with POST /api/v1/runs.` });
-  const s = row.state;
-  if (!s.agentOrder.some((n) => s.definition.phases.some((p) => p.agents.some((a) => a.name === n && a.external)))) {
-    throw new AppError("conflict", { userMessage: `Mission ${runId} is not a run: its agents run in Faultline's worker, not over the runs API. Create a run with POST /api/v1/runs.` });
-  }
+  return asRun(row.state);
+}
+
+/** A mission is a run when its agents are external; any other is a 409 that says so. */
+function asRun(s: MissionState): MissionState {
+  if (!externalAgents(s).length) throw new AppError("conflict", { userMessage: `Mission ${s.id} is not a run: its agents run in Faultline's worker, not over the runs API. Create a run with POST /api/v1/runs.` });
   return s;
 }
 
@@ -342,7 +344,7 @@ export async function finishRun(db: Db, runId: string, input: z.infer<typeof run
     const policy = await getDefaultPolicy(tx);
     const ids: string[] = [];
     for (const agent of names) {
-      const earlier = s.proposals.find((p) => p.agent === agent && p.action.tool === EXTERNAL_FINISH && p.attempt === s.agents[agent].attempt && p.status !== "rejected");
+      const earlier = s.proposals.find((p) => p.agent === agent && p.action.tool === FINISH && p.attempt === s.agents[agent].attempt && p.status !== "rejected");
       if (earlier) {
         ids.push(earlier.id);
         continue;
@@ -434,6 +436,5 @@ export function runView(s: MissionState): RunView {
 export async function loadRun(db: Executor, runId: string): Promise<MissionState> {
   const [row] = await db.select({ state: missions.state }).from(missions).where(eq(missions.id, runId));
   if (!row) throw new AppError("not_found", { userMessage: `Run ${runId} does not exist. Create one with POST /api/v1/runs.` });
-  if (!externalAgents(row.state).length) throw new AppError("conflict", { userMessage: `Mission ${runId} is not a run: its agents run in Faultline's worker.` });
-  return row.state;
+  return asRun(row.state);
 }

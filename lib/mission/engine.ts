@@ -18,7 +18,7 @@ import type { EvidenceCheck } from "./definition";
 import { ASK, FINISH, actionArgsProblem, buildPrompt, proposalGate, structuralError } from "./autonomous";
 import { missionLevel, proposes } from "./definition";
 import { approvedArgs, attemptProposals } from "./steps";
-import { decideExternal, endedRecord, externalDecisionEvents, EXTERNAL_FINISH, finishEvidence } from "./external";
+import { decideExternal, endedRecord, externalDecisionEvents, finishEvidence } from "./external";
 import type { ToolData } from "../tools/result";
 import { argsDigest } from "../authority/digest";
 import { decide, isApprovalValid, DEFAULT_APPROVAL_TTL_MS } from "../authority/authority";
@@ -404,7 +404,7 @@ async function redecide(state: MissionState, proposalId: string, io: EngineIO, a
   const now = io.now();
   const ended = endedRecord(state, p, now);
   if (ended) return externalDecisionEvents(p, ended, { newId: () => io.newId(), at: at() });
-  const evidence = p.action.tool === EXTERNAL_FINISH ? finishEvidence(state, p.agent, (await io.externalResults?.(state, p.agent)) ?? []) : undefined;
+  const evidence = p.action.tool === FINISH ? finishEvidence(state, p.agent, (await io.externalResults?.(state, p.agent)) ?? []) : undefined;
   const rejectedDigests = attemptProposals(state, state.agents[p.agent]).filter((x) => x.status === "rejected").map((x) => x.argsDigest);
   const record = decideExternal(state, p, { defaultPolicy: (await io.authority?.defaultPolicy()) ?? [], now, approvalTtlMs: io.authority?.approvalTtlMs, evidence, rejectedDigests });
   return externalDecisionEvents(p, record, { evidence, newId: () => io.newId(), at: at() });

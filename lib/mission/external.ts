@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { decide, DEFAULT_APPROVAL_TTL_MS } from "../authority/authority";
-import { argsDigest } from "../authority/digest";
 import { AUTHORITY_ACTOR_ID, type DecisionRecord, type ProposedAction } from "../authority/types";
 import type { Rule } from "../authority/rules";
 import { evaluateResultCheck, type EvidenceRecord } from "../tools/evidence";
@@ -10,16 +9,13 @@ import { openGate } from "./reducer";
 import type { MissionState, ProposalState } from "./types";
 import type { NewMissionEvent } from "./events";
 import * as t from "./transitions";
-import { buildPrompt, proposalGate, structuralError } from "./autonomous";
+import { buildPrompt, FINISH, proposalGate, structuralError } from "./autonomous";
 
 /**
  * External agents (issue 15): agents that run elsewhere (a REST client, the MCP gateway, a Claude Code
  * hook) and ask Faultline before each tool call. The pure part: what the authority is given for their
  * proposals, what their reported results mean, and the evidence their finish is checked against.
  */
-
-/** The FINISH action of an external agent: its claim that it is done (never evidence by itself; FP-5). */
-export const EXTERNAL_FINISH = "finish";
 
 export function externalOf(s: Pick<MissionState, "definition">, agent: string): ExternalDefinition {
   const def = agentDefinition(s.definition, agent).external;
@@ -60,7 +56,7 @@ export function decideExternal(
     allowedTools: lists.tools,
     allowedBinaries: lists.binaries,
     workspace: x.workspace,
-    observations: p.action.tool === EXTERNAL_FINISH ? { evidence: ctx.evidence ?? [] } : undefined,
+    observations: p.action.tool === FINISH ? { evidence: ctx.evidence ?? [] } : undefined,
     history: { rejectedDigests: ctx.rejectedDigests ?? [] },
     now: ctx.now,
     approvalTtlMs: ctx.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
@@ -200,7 +196,7 @@ function normalised(data: ToolData): ToolData {
 export function finishEvidence(s: MissionState, agent: string, results: readonly ToolData[]): EvidenceRecord[] {
   const a = s.agents[agent];
   const checks = externalOf(s, agent).evidence as ResultCheck[];
-  const unreported = s.proposals.filter((p) => p.agent === agent && p.status === "approved" && p.step === null && p.action.tool !== EXTERNAL_FINISH);
+  const unreported = s.proposals.filter((p) => p.agent === agent && p.status === "approved" && p.step === null && p.action.tool !== FINISH);
   const failed = a.steps.filter((st) => st.status === "failed");
   const records: EvidenceRecord[] = [
     { check: "all_calls_reported", expected: 0, actual: unreported.length, passed: unreported.length === 0, ...(unreported.length ? { detail: `expected every approved call to be reported but ${unreported.length} ${unreported.length === 1 ? "was" : "were"} not (${unreported.map((p) => p.callId ?? p.id).join(", ")})` } : {}) },
@@ -219,11 +215,7 @@ export function finishEvidence(s: MissionState, agent: string, results: readonly
 
 /** A finish proposal's digest: the summary's (finish has no effects; the record binds nothing to run). */
 export function finishAction(summary: string | null): ProposedAction {
-  return { tool: EXTERNAL_FINISH, args: { summary: summary ?? "" } };
-}
-
-export function digestOf(action: ProposedAction): string {
-  return argsDigest(action.args);
+  return { tool: FINISH, args: { summary: summary ?? "" } };
 }
 
 // ---------- the events of a decision ----------
@@ -248,7 +240,7 @@ export function externalDecisionEvents(
       return t.gateOpened(extra.newId(), proposalGate(s, q, record, buildPrompt(s, q, record), extra.at), `The authority holds the proposal for a decision (${record.pendingReason}).`);
     });
   }
-  if (p.action.tool === EXTERNAL_FINISH && record.decision === "rejected") {
+  if (p.action.tool === FINISH && record.decision === "rejected") {
     events.push((s) => {
       const a = s.agents[p.agent];
       return a.status === "running" ? t.agentFailed(a.name, a.attempt, structuralError(a, "AUTHORITY_REJECTION", `"${a.name}" says it is done, but ${record.reason.replace(/^The agent says it is done, but /, "")}`)) : null;

@@ -30,11 +30,6 @@ export function proposalOfStep(s: Pick<MissionState, "proposals">, agent: string
   return s.proposals.find((p) => p.agent === agent && p.attempt === attempt && p.step === index);
 }
 
-/** The steps an agent's current attempt is to run: scripted ones all; an autonomous agent's only as proposals are approved (open-ended). */
-export function isAutonomous(s: Pick<MissionState, "definition">, agent: string): boolean {
-  return proposes(agentDefinition(s.definition, agent));
-}
-
 /** Proposals of an agent's current attempt, newest last. */
 export function attemptProposals(s: Pick<MissionState, "proposals">, a: { name: string; attempt: number }): ProposalState[] {
   return s.proposals.filter((p) => p.agent === a.name && p.attempt === a.attempt);
