@@ -27,7 +27,7 @@ import { detail, explainMission, explainText, oneLine, parseAnswer, proposalDeci
 import { missionLevel } from "../lib/mission/definition";
 import { CLAUDE_INSTALL_NOTE, claudeSettingsSnippet } from "./claude-hooks-snippet";
 import { parse as parseShell } from "shell-quote";
-import type { Upstream } from "./mcp-gateway";
+import type { HttpListener, Upstream } from "./mcp-gateway";
 import { LibraryUsageError, libraryExport, libraryImport, libraryQuery, libraryQueryBatch, parseFormat, parseLimit, readInput } from "./library-command";
 
 const USAGE = `faultline — control plane for agent missions that fail
@@ -607,28 +607,38 @@ async function mcpCommand(extra: string | undefined, v: { upstream?: string; "up
     const log = (l: string) => console.error(l);
     const gw = await startGateway({ db: h.db, actor: cliActor(), upstream, runId: v.run, name: v.name, approvalTtlMs: env().FAULTLINE_APPROVAL_TTL_MS, log });
     log(`[mcp] proposals go to run ${gw.runId} (faultline mission show ${gw.runId})`);
+    if (port === null) {
+      // stdio: one client; the run finishes when it disconnects (or on a signal).
+      const t = new StdioServerTransport();
+      process.stdin.once("end", () => void t.close());
+      const stop = (sig: string) => {
+        log(`[mcp] ${sig}: finishing run ${gw.runId}`);
+        void gw.close("The MCP gateway stopped.");
+      };
+      process.once("SIGTERM", () => stop("SIGTERM"));
+      process.once("SIGINT", () => stop("SIGINT"));
+      await gw.connect(t);
+      await gw.closed;
+      return 0;
+    }
+    // Streamable HTTP: any number of sessions, one after another or at once, all on the one run; it
+    // finishes when the gateway stops (SIGINT/SIGTERM).
+    let listener: HttpListener;
+    try {
+      listener = await listenHttp(gw, port);
+    } catch (e) {
+      log(`[mcp] cannot listen on port ${port}: ${(e as Error).message}`);
+      await gw.close("The gateway could not listen for MCP clients.");
+      return EXIT.FAILED;
+    }
+    log(`[mcp] listening on ${listener.url}`);
     await new Promise<void>((resolve) => {
-      const stop = () => void gw.close().finally(resolve);
-      process.once("SIGTERM", stop);
-      process.once("SIGINT", stop);
-      if (port !== null) {
-        void listenHttp(gw, port).then(
-          (l) => {
-            log(`[mcp] listening on ${l.url}`);
-            gw.server.onclose = () => void gw.close().finally(() => void l.close().finally(resolve));
-          },
-          (e: unknown) => {
-            log(`[mcp] cannot listen on port ${port}: ${(e as Error).message}`);
-            stop();
-          },
-        );
-      } else {
-        const t = new StdioServerTransport();
-        void gw.connect(t).then(() => {
-          gw.server.onclose = stop;
-          process.stdin.once("end", () => void t.close());
-        });
-      }
+      const stop = (sig: string) => {
+        log(`[mcp] ${sig}: closing ${listener.sessions()} session(s) and finishing run ${gw.runId}`);
+        void listener.close().finally(() => void gw.close("The MCP gateway stopped.").finally(resolve));
+      };
+      process.once("SIGTERM", () => stop("SIGTERM"));
+      process.once("SIGINT", () => stop("SIGINT"));
     });
     return 0;
   });

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "../db/client";
 import { createRun, finishRun, loadRun, proposeRunCall, proposalAnswer, reportRunResult, type ProposalAnswer } from "../db/queries/runs";
 import { argsDigest } from "../lib/authority/digest";
@@ -41,12 +41,18 @@ export interface GatewayOptions {
 
 export interface Gateway {
   runId: string;
-  server: Server;
   upstream: Client;
-  /** Connects the MCP server side to a transport (stdio, in-memory, HTTP); the run finishes when it closes. */
+  /**
+   * A new MCP server offering the upstream's tools, every call a proposal on the run. A server serves one
+   * client connection: stdio has one; Streamable HTTP (listenHttp) makes one per session.
+   */
+  createServer(): Server;
+  /** Serves one client over a transport (stdio, in-memory); the run finishes when that transport closes. */
   connect(transport: Transport): Promise<void>;
   /** Finishes the run (once) and closes the upstream. */
   close(summary?: string): Promise<void>;
+  /** Settles once the gateway has closed (the run is finished, the upstream closed), however that came about. */
+  closed: Promise<void>;
 }
 
 export function describeUpstream(u: Upstream): string {
@@ -61,8 +67,19 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     "url" in opts.upstream
       ? new StreamableHTTPClientTransport(new URL(opts.upstream.url))
       : new StdioClientTransport({ command: opts.upstream.command, args: opts.upstream.args, cwd: opts.upstream.cwd, env: opts.upstream.env, stderr: "inherit" });
+  /** Closes the upstream; an HTTP upstream is first told that the gateway's session ends (DELETE). */
+  const closeUpstream = async () => {
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId) await transport.terminateSession().catch(() => {});
+    await upstream.close().catch(() => {});
+  };
   await upstream.connect(transport);
-  const tools = await allTools(upstream);
+  let tools: Tool[];
+  try {
+    tools = await allTools(upstream);
+  } catch (e) {
+    await closeUpstream();
+    throw e;
+  }
   let runId: string;
   try {
     if (opts.runId) {
@@ -80,16 +97,14 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       runId = state.id;
     }
   } catch (e) {
-    await upstream.close().catch(() => {});
+    await closeUpstream();
     throw e;
   }
   log(`[mcp] run ${runId}: ${tools.length} upstream tool(s) from ${describeUpstream(opts.upstream)}`);
 
-  const server = new Server({ name: "faultline-gateway", version: "0.1.0" }, { capabilities: { tools: {} }, instructions: `Every tool call is proposed to Faultline (run ${runId}) and runs only once approved.` });
-  server.setRequestHandler(ListToolsRequestSchema, async (req) => upstream.listTools(req.params));
-  /** Pending calls by tool + args digest: the same call again waits on the same proposal. */
+  /** Pending calls by tool + args digest: the same call again waits on the same proposal (from any session). */
   const pendingCalls = new Map<string, string>();
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+  const callTool = async (req: CallToolRequest): Promise<CallToolResult> => {
     const tool = req.params.name;
     const args = (req.params.arguments ?? {}) as Record<string, unknown>;
     const key = `${tool}\u0000${argsDigest(args)}`;
@@ -110,9 +125,17 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     pendingCalls.delete(key);
     if (answer.status !== "approved") return toolError(rejectionText(tool, answer));
     return forward(opts.db, upstream, runId, callId, tool, answer.args);
-  });
+  };
+  const createServer = () => {
+    const server = new Server({ name: "faultline-gateway", version: "0.1.0" }, { capabilities: { tools: {} }, instructions: `Every tool call is proposed to Faultline (run ${runId}) and runs only once approved.` });
+    server.setRequestHandler(ListToolsRequestSchema, async (req) => upstream.listTools(req.params));
+    server.setRequestHandler(CallToolRequestSchema, callTool);
+    return server;
+  };
 
   let finished: Promise<void> | null = null;
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
   const close = (summary?: string) =>
     (finished ??= (async () => {
       try {
@@ -121,18 +144,21 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       } catch (e) {
         log(`[mcp] could not finish run ${runId}: ${isAppError(e) ? e.userMessage : (e as Error).message}`);
       } finally {
-        await upstream.close().catch(() => {});
+        await closeUpstream();
+        markClosed();
       }
     })());
   return {
     runId,
-    server,
     upstream,
+    createServer,
     async connect(t) {
+      const server = createServer();
       server.onclose = () => void close();
       await server.connect(t);
     },
     close,
+    closed,
   };
 }
 
@@ -219,26 +245,105 @@ export function rejectionText(tool: string, a: ProposalAnswer): string {
   return lines.join("\n");
 }
 
+/** Host names a local listener answers to: anything else is a DNS rebinding attempt (as the SDK's localhostHostValidation). */
+const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** The largest request body read to find an initialize request (the SDK transport's own default bound). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_SESSIONS = 100;
+
+export interface HttpListener {
+  /** http://127.0.0.1:PORT/mcp, with the port actually bound (the one the OS chose for port 0). */
+  url: string;
+  /** How many MCP sessions are open. */
+  sessions(): number;
+  /** Closes every session and the HTTP server; the gateway itself (the run, the upstream) stays open. */
+  close(): Promise<void>;
+}
+
 /**
- * Serves the gateway over Streamable HTTP on 127.0.0.1:port (POST/GET/DELETE /mcp, one session). The run
- * finishes when the session is deleted or the process stops.
+ * Serves the gateway over Streamable HTTP on 127.0.0.1:port (POST/GET/DELETE /mcp). As in the SDK's
+ * examples, every session has its own transport and MCP server, keyed by Mcp-Session-Id and made on the
+ * session's initialize request; a session ends when its client DELETEs it. All sessions propose on the
+ * one run, which stays open between sessions: the caller finishes it (gw.close) when it stops serving.
  */
-export async function listenHttp(gw: Gateway, port: number): Promise<{ url: string; close(): Promise<void> }> {
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
-  await gw.connect(transport);
-  const srv = http.createServer((req, res) => {
-    if (!req.url?.startsWith("/mcp")) {
+export async function listenHttp(gw: Gateway, port: number): Promise<HttpListener> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const jsonError = (res: http.ServerResponse, status: number, code: number, message: string) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") {
       res.writeHead(404, { "content-type": "text/plain" }).end("The MCP endpoint is /mcp.");
       return;
     }
-    transport.handleRequest(req, res).catch((e: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" }).end(String((e as Error).message));
+    let hostname: string | null = null;
+    try {
+      hostname = req.headers.host ? new URL(`http://${req.headers.host}`).hostname : null;
+    } catch {
+      // an unparsable Host is refused below
+    }
+    if (!hostname || !LOCAL_HOSTS.has(hostname)) return jsonError(res, 403, -32000, `Invalid Host header: ${req.headers.host ?? "(none)"}`);
+
+    const sid = req.headers["mcp-session-id"];
+    if (typeof sid === "string") {
+      const transport = sessions.get(sid);
+      if (!transport) return jsonError(res, 404, -32001, "Session not found");
+      return transport.handleRequest(req, res);
+    }
+    if (req.method !== "POST") return jsonError(res, 400, -32000, "Bad Request: No valid session ID provided");
+    const body = await readBody(req);
+    if (body === TOO_LARGE) return jsonError(res, 413, -32000, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+    let message: unknown;
+    try {
+      message = JSON.parse(body);
+    } catch {
+      return jsonError(res, 400, -32700, "Parse error: the body is not JSON");
+    }
+    if (!isInitializeRequest(message)) return jsonError(res, 400, -32000, "Bad Request: No valid session ID provided");
+    if (sessions.size >= MAX_SESSIONS) return jsonError(res, 503, -32000, "Too many open sessions");
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await gw.createServer().connect(transport);
+    await transport.handleRequest(req, res, message);
+  };
+
+  const srv = http.createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) jsonError(res, 500, -32603, `Internal error: ${(e as Error).message}`);
+      else res.end();
     });
   });
   await new Promise<void>((resolve, reject) => srv.once("error", reject).listen(port, "127.0.0.1", () => resolve()));
   const addr = srv.address() as { port: number };
+  let closing: Promise<void> | null = null;
   return {
     url: `http://127.0.0.1:${addr.port}/mcp`,
-    close: () => new Promise<void>((resolve) => srv.close(() => resolve())),
+    sessions: () => sessions.size,
+    close: () =>
+      (closing ??= (async () => {
+        await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
+        const done = new Promise<void>((resolve) => srv.close(() => resolve()));
+        srv.closeAllConnections();
+        await done;
+      })()),
   };
+}
+
+const TOO_LARGE = Symbol("too large");
+
+async function readBody(req: http.IncomingMessage): Promise<string | typeof TOO_LARGE> {
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return TOO_LARGE;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return TOO_LARGE;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
