@@ -4,7 +4,7 @@ import path from "node:path";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["{lib,db,server,app,components,scripts,clients}/**/*.test.ts"],
+    include: ["{lib,db,server,app,components,scripts,clients,packages}/**/*.test.ts"],
     environment: "node",
     globalSetup: ["./db/test-global-setup.ts"],
     testTimeout: 30_000,

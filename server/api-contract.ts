@@ -16,7 +16,9 @@ import { GATE_DECISIONS } from "@/lib/mission/types";
 import { DIAGNOSED_TYPES } from "@/lib/diagnosis/types";
 import { webhookSubscriptionInput } from "@/lib/webhooks";
 import { hookInputSchema, postToolUseOutputSchema, preToolUseOutputSchema } from "./claude-hooks-contract";
-import { runCreateInput, runFinishInput, runProposalInput, runResultInput } from "@/db/queries/runs";
+import { finishAnswerSchema, proposalAnswerSchema, resultAnswerSchema, runCreateInput, runFinishInput, runProposalInput, runResultInput, runViewSchema } from "@/db/queries/runs";
+import { decisionRecordSchema, hitlPromptSchema } from "@/lib/authority/schemas";
+import { proposalViewSchema } from "./proposal-view";
 import { EXPORT_FORMATS } from "./export-stream";
 
 /**
@@ -196,7 +198,7 @@ export const api = {
     description: "With `wait` (seconds, at most 60) the answer comes as soon as the proposal is decided, or after `wait` seconds with it still pending: an external agent's way to wait for a person.",
     params: uuidParam,
     query: waitQuery,
-    ok: { status: 200, description: "`{ proposal, prompt, decision }`" },
+    ok: { status: 200, description: "`{ proposal, prompt, decision }`", schema: z.object({ proposal: proposalViewSchema, decision: decisionRecordSchema.nullable(), prompt: hitlPromptSchema.nullable() }) },
   },
   proposalPrompt: { method: "GET", path: "/api/v1/proposals/{id}/prompt", name: "GET proposal prompt", permission: "mission.view", tag: "Proposals", summary: "The HITL prompt of a pending proposal", params: uuidParam, ok: { status: 200, description: "`{ prompt }`" } },
   decideProposal: {
@@ -222,9 +224,9 @@ export const api = {
     summary: "Start a run: a mission whose actions come from an agent that runs elsewhere",
     description: "The run starts at once; its agents (one named `agent` when none is given) may propose calls right away. `allowedBinaries` and `tools` fail closed when given; without them the rules and the default policy decide. `evidence` is checked at finish against the results the agents reported (`file_exists` cannot be: Faultline does not see their files).",
     body: runCreateInput,
-    ok: { status: 201, description: "`{ run }`; `Location` names it" },
+    ok: { status: 201, description: "`{ run }`; `Location` names it", schema: z.object({ run: runViewSchema }) },
   },
-  getRun: { method: "GET", path: "/api/v1/runs/{id}", name: "GET run", permission: "mission.view", tag: "Runs", summary: "A run: state, agents, final status and its explanation; `?wait=30` long-polls until it ends", params: uuidParam, query: waitQuery, ok: { status: 200, description: "`{ run }`" } },
+  getRun: { method: "GET", path: "/api/v1/runs/{id}", name: "GET run", permission: "mission.view", tag: "Runs", summary: "A run: state, agents, final status and its explanation; `?wait=30` long-polls until it ends", params: uuidParam, query: waitQuery, ok: { status: 200, description: "`{ run }`", schema: z.object({ run: runViewSchema }) } },
   proposeRunCall: {
     method: "POST",
     path: "/api/v1/runs/{id}/proposals",
@@ -235,7 +237,7 @@ export const api = {
     description: "`status` is approved (run exactly these args, then report the result), rejected (do not run it: `decision` says why and what would change it) or pending (wait: `GET /api/v1/proposals/{id}?wait=30`, the run's stream or a webhook; `prompt` is what a person is asked). Idempotent on `callId`: the same call returns the same proposal (200); other args under a used `callId` are a 409.",
     params: uuidParam,
     body: runProposalInput,
-    ok: { status: 201, description: "`{ proposal }` with `status`, `decision` and `prompt` (200 when the callId was already proposed)" },
+    ok: { status: 201, description: "`{ proposal }` with `status`, `decision` and `prompt` (200 when the callId was already proposed)", schema: z.object({ proposal: proposalAnswerSchema }) },
   },
   reportRunResult: {
     method: "POST",
@@ -247,7 +249,7 @@ export const api = {
     description: "The strict contract: `ok ⇒ data ≠ null ∧ error = null`, `¬ok ⇒ error ≠ null`; a violation is a 400 naming the rule. A result for a call never proposed or not approved is a 409. A failed result is recorded as `tool.failed`, then diagnosed, looked up in the library and answered by the response matrix like any failure.",
     params: uuidParam,
     body: runResultInput,
-    ok: { status: 200, description: "`{ result: { callId, proposalId, step, status, next, run } }`" },
+    ok: { status: 200, description: "`{ result: { callId, proposalId, step, status, next, run } }`", schema: z.object({ result: resultAnswerSchema }) },
   },
   finishRun: {
     method: "POST",
@@ -259,9 +261,9 @@ export const api = {
     description: "The finish is a proposal too: approved only when the evidence holds (every approved call reported, none failed, the run's evidence rules hold for a reported result, or at least one call succeeded when it has none). A run whose only call failed is never SUCCESS. The final status is derived by the worker: `GET /api/v1/runs/{id}?wait=30`.",
     params: uuidParam,
     body: runFinishInput,
-    ok: { status: 200, description: "`{ finishes, run: { runState, finalStatus, explanation } }`" },
+    ok: { status: 200, description: "`{ finishes, run: { runState, finalStatus, explanation } }`", schema: finishAnswerSchema },
   },
-  heartbeatRun: { method: "POST", path: "/api/v1/runs/{id}/heartbeat", name: "POST run heartbeat", permission: "mission.create", tag: "Runs", summary: "The agent is alive (between long calls); resumes a run its silence paused", params: uuidParam, ok: { status: 200, description: "`{ run }`" } },
+  heartbeatRun: { method: "POST", path: "/api/v1/runs/{id}/heartbeat", name: "POST run heartbeat", permission: "mission.create", tag: "Runs", summary: "The agent is alive (between long calls); resumes a run its silence paused", params: uuidParam, ok: { status: 200, description: "`{ run }`", schema: z.object({ run: z.object({ id: z.string(), runState: z.enum(["queued", "running", "paused", "completed", "failed"]) }) }) } },
   claudePreToolUse: {
     method: "POST",
     path: "/api/v1/hooks/claude/pre-tool-use",

@@ -1,24 +1,29 @@
+import { z } from "zod";
+import { decisionRecordSchema } from "@/lib/authority/schemas";
 import type { ProposalListRow } from "@/db/queries/authority";
 
 /** What the REST API, the CLI and the console show of one proposal (seed 002). */
-export interface ProposalView {
-  id: string;
-  missionId: string;
-  actorId: string;
-  actorName: string | null;
-  agent: string;
-  attempt: number;
-  action: { tool: string; args: Record<string, unknown> };
-  argsDigest: string;
-  level: number;
-  status: "approved" | "rejected" | "pending" | "expired";
-  decision: ProposalListRow["decision"];
-  decidedBy: string | null;
-  decidedByName: string | null;
-  gateId: string | null;
-  step: number | null;
-  submittedAt: string;
-}
+export const proposalViewSchema = z
+  .object({
+    id: z.string(),
+    missionId: z.string(),
+    actorId: z.string(),
+    actorName: z.string().nullable(),
+    agent: z.string(),
+    attempt: z.number().int(),
+    action: z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()) }),
+    argsDigest: z.string(),
+    level: z.number().int(),
+    status: z.enum(["approved", "rejected", "pending", "expired"]),
+    decision: decisionRecordSchema.nullable(),
+    decidedBy: z.string().nullable(),
+    decidedByName: z.string().nullable(),
+    gateId: z.string().nullable(),
+    step: z.number().int().nullable(),
+    submittedAt: z.string(),
+  })
+  .meta({ id: "Proposal" });
+export type ProposalView = z.infer<typeof proposalViewSchema>;
 
 export function toProposalView(r: ProposalListRow): ProposalView {
   return {

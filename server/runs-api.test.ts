@@ -5,6 +5,7 @@ import { decideGate } from "../db/queries/gates";
 import { personActor } from "../lib/audit";
 import type { Principal } from "../lib/auth/roles";
 import { Worker } from "./orchestrator/worker";
+import { api, type Endpoint } from "./api-contract";
 import { errorOf, jsonRequest, params, signedInAs, url, useRouteTestDatabase } from "./route-test-helpers";
 
 /**
@@ -42,11 +43,19 @@ afterAll(async () => {
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const body = async (res: Response): Promise<Json> => (await res.json()) as Json;
-const create = (b: unknown) => runs.POST(jsonRequest("POST", "/api/v1/runs", b), params({}));
-const propose = (id: string, b: unknown) => proposals.POST(jsonRequest("POST", `/api/v1/runs/${id}/proposals`, b), params({ id }));
-const report = (id: string, b: unknown) => results.POST(jsonRequest("POST", `/api/v1/runs/${id}/results`, b), params({ id }));
-const done = (id: string, b: unknown = {}) => finish.POST(jsonRequest("POST", `/api/v1/runs/${id}/finish`, b), params({ id }));
-const getRun = (id: string, wait = 0) => run.GET(new Request(url(`/api/v1/runs/${id}?wait=${wait}`)), params({ id }));
+/** Every success answers exactly what the OpenAPI document (and so the TypeScript client) says it does. */
+const inSchema = (e: Endpoint) => async (res: Response) => {
+  if (res.ok) {
+    const r = e.ok.schema!.safeParse(await res.clone().json());
+    if (!r.success) throw new Error(`${e.name} answered outside its response schema: ${r.error.message}`);
+  }
+  return res;
+};
+const create = (b: unknown) => runs.POST(jsonRequest("POST", "/api/v1/runs", b), params({})).then(inSchema(api.createRun));
+const propose = (id: string, b: unknown) => proposals.POST(jsonRequest("POST", `/api/v1/runs/${id}/proposals`, b), params({ id })).then(inSchema(api.proposeRunCall));
+const report = (id: string, b: unknown) => results.POST(jsonRequest("POST", `/api/v1/runs/${id}/results`, b), params({ id })).then(inSchema(api.reportRunResult));
+const done = (id: string, b: unknown = {}) => finish.POST(jsonRequest("POST", `/api/v1/runs/${id}/finish`, b), params({ id })).then(inSchema(api.finishRun));
+const getRun = (id: string, wait = 0) => run.GET(new Request(url(`/api/v1/runs/${id}?wait=${wait}`)), params({ id })).then(inSchema(api.getRun));
 const events = async (id: string) => (await body(await missionEvents.GET(new Request(url(`/api/v1/missions/${id}/events`)), params({ id })))).events as Array<{ type: string; payload: Json; seq: number }>;
 
 /** Waits (on the state, never on time) until the run's log has an event of this type. */
@@ -123,7 +132,7 @@ describe("the runs API: an agent that runs elsewhere asks first, reports, finish
     expect(ended.runState).toBe("failed");
     expect(ended.finalStatus).toBe("FAILED");
     expect(ended.explanation.failureReason).toBeTruthy();
-    const after = await body(await proposal.GET(new Request(url(`/api/v1/proposals/${waiting.id}`)), params({ id: waiting.id })));
+    const after = await body(await proposal.GET(new Request(url(`/api/v1/proposals/${waiting.id}`)), params({ id: waiting.id })).then(inSchema(api.getProposal)));
     expect(after.proposal.status).toBe("rejected");
   });
 
@@ -135,7 +144,7 @@ describe("the runs API: an agent that runs elsewhere asks first, reports, finish
     expect(held).toMatchObject({ status: "pending", decision: { pendingReason: "POLICY_HOLD", authority: "rule:hold-curl" } });
     expect(held.prompt.options.map((o: { type: string }) => o.type)).toEqual(["retry", "modify", "request_info", "abort"]);
     // The agent long-polls; the operator approves in the meantime.
-    const poll = proposal.GET(new Request(url(`/api/v1/proposals/${held.id}?wait=20`)), params({ id: held.id }));
+    const poll = proposal.GET(new Request(url(`/api/v1/proposals/${held.id}?wait=20`)), params({ id: held.id })).then(inSchema(api.getProposal));
     const gate = await eventOf(r.id, "gate.opened");
     await decideGate(tdb.db, { gateId: gate.payload.gateId, decision: "approve", note: "fine", actor: personActor(operator, "api", null) });
     const polled = await body(await poll);
@@ -169,7 +178,7 @@ describe("the runs API: an agent that runs elsewhere asks first, reports, finish
     expect(paused.payload).toMatchObject({ kind: "agent" });
     expect(paused.payload.message).toMatch(/No call or heartbeat from "agent"/);
     expect((await body(await getRun(r.id))).run.runState).toBe("paused");
-    expect((await heartbeat.POST(new Request(url(`/api/v1/runs/${r.id}/heartbeat`), { method: "POST" }), params({ id: r.id }))).status).toBe(200);
+    expect((await heartbeat.POST(new Request(url(`/api/v1/runs/${r.id}/heartbeat`), { method: "POST" }), params({ id: r.id })).then(inSchema(api.heartbeatRun))).status).toBe(200);
     await eventOf(r.id, "mission.resumed");
     expect((await body(await getRun(r.id))).run.runState).toBe("running");
   });

@@ -4,6 +4,7 @@ import { actors, authorityPolicies, events, missions, proposals } from "../schem
 import { decideByPerson } from "../../lib/authority/authority";
 import { agentDefinition } from "../../lib/mission/definition";
 import { actionArgsProblem } from "../../lib/mission/autonomous";
+import { externalAllowlists } from "../../lib/mission/external";
 import { checkDecider } from "../../lib/mission/gate-policy";
 import { gateResolved, proposalDecided } from "../../lib/mission/transitions";
 import type { MissionState, ProposalState } from "../../lib/mission/types";
@@ -138,6 +139,8 @@ export async function decideProposal(db: Db, params: DecideProposalParams): Prom
     const policy = await getDefaultPolicy(tx);
     const now = Date.now();
     const answer = params.answer === "abort" ? "reject" : params.answer;
+    // A person's modification is checked against the same allowlists the proposal was: an external agent's own.
+    const lists = def.external ? externalAllowlists(m.state, p.agent) : { tools: def.autonomous?.tools ?? [], binaries: m.state.definition.allowedBinaries };
     const r = decideByPerson({
       proposal: { id: p.id, actorId: p.actorId, agent: p.agent, action: p.action, argsDigest: p.argsDigest },
       pendingRecord: p.decision!,
@@ -151,8 +154,8 @@ export async function decideProposal(db: Db, params: DecideProposalParams): Prom
       approvalTtlMs: params.approvalTtlMs,
       rules: m.state.definition.rules,
       defaultPolicy: policy.rules,
-      allowedTools: def.autonomous?.tools ?? [],
-      allowedBinaries: m.state.definition.allowedBinaries,
+      allowedTools: lists.tools,
+      allowedBinaries: lists.binaries,
       // A reviewer agent answers only where a rule names it, and never in a mission where it proposes itself.
       reviewerAllowed: actor.kind === "agent" && reviewerAllowed(m.state.definition.rules, actor.id) && !m.state.proposals.some((x) => x.actorId === actor.id),
       argsProblem: (args) => actionArgsProblem(p.action.tool, args),

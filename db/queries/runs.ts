@@ -21,6 +21,8 @@ import { openGate } from "../../lib/mission/reducer";
 import type { MissionState, NewMissionEvent, ProposalState } from "../../lib/mission";
 import type { ToolData } from "../../lib/tools/result";
 import { randomUUID } from "node:crypto";
+import { decisionRecordSchema, failureExplanationSchema, hitlPromptSchema } from "../../lib/authority/schemas";
+import { FAILURE_REASONS } from "../../lib/authority/types";
 
 /**
  * The runs API (issue 15): a run is a mission whose actions come from an agent that runs elsewhere. The
@@ -189,19 +191,26 @@ function comebackEvents(s: MissionState, agent: string): NewMissionEvent[] {
   return out;
 }
 
-export interface ProposalAnswer {
-  id: string;
-  callId: string | null;
-  agent: string;
-  tool: string;
-  args: Record<string, unknown>;
-  argsDigest: string;
-  status: ProposalState["status"];
-  decision: ProposalState["decision"];
-  /** The HITL prompt while it is pending (what a person is asked; also what an agent may show its user). */
-  prompt: ReturnType<typeof buildPrompt> | null;
-  run: { id: string; runState: MissionState["runState"]; finalStatus: MissionState["finalStatus"] };
-}
+const runStateSchema = z.enum(["queued", "running", "paused", "completed", "failed"]);
+const finalStatusSchema = z.enum(["SUCCESS", "PARTIAL_SUCCESS", "FAILED"]).nullable().meta({ description: "Derived from evidence when the run ends; null before" });
+
+/** What the runs API answers (its OpenAPI response schemas; the TypeScript client is typed from them). */
+export const proposalAnswerSchema = z
+  .object({
+    id: z.string(),
+    callId: z.string().nullable(),
+    agent: z.string(),
+    tool: z.string(),
+    args: z.record(z.string(), z.unknown()).meta({ description: "The args to run: the proposed ones, or a person's modification of them" }),
+    argsDigest: z.string(),
+    status: z.enum(["pending", "approved", "rejected", "expired"]),
+    decision: decisionRecordSchema.nullable(),
+    /** The HITL prompt while it is pending (what a person is asked; also what an agent may show its user). */
+    prompt: hitlPromptSchema.nullable().meta({ description: "While pending: what a person is asked (also what an agent may show its user)" }),
+    run: z.object({ id: z.string(), runState: runStateSchema, finalStatus: finalStatusSchema }),
+  })
+  .meta({ id: "ProposalAnswer" });
+export type ProposalAnswer = z.infer<typeof proposalAnswerSchema>;
 
 export function proposalAnswer(s: MissionState, p: ProposalState): ProposalAnswer {
   const prompt = p.status === "pending" && p.decision ? buildPrompt(s, p, p.decision) : null;
@@ -252,15 +261,17 @@ export async function proposeRunCall(db: Db, runId: string, input: z.infer<typeo
   });
 }
 
-export interface ResultAnswer {
-  callId: string;
-  proposalId: string;
-  step: number;
-  status: "succeeded" | "failed";
-  /** A failed call is diagnosed and looked up by the worker; its events follow on the run's stream. */
-  next: string;
-  run: { id: string; runState: MissionState["runState"] };
-}
+export const resultAnswerSchema = z
+  .object({
+    callId: z.string(),
+    proposalId: z.string(),
+    step: z.number().int(),
+    status: z.enum(["succeeded", "failed"]),
+    next: z.string().meta({ description: "What happens now (a failed call is diagnosed and looked up by the worker; its events follow on the run's stream)" }),
+    run: z.object({ id: z.string(), runState: runStateSchema }),
+  })
+  .meta({ id: "ResultAnswer" });
+export type ResultAnswer = z.infer<typeof resultAnswerSchema>;
 
 /**
  * An approved call's result, reported: recorded as the step it was (`step.started` + `tool.succeeded` or
@@ -324,11 +335,13 @@ export async function externalResults(db: Executor, s: MissionState, agent: stri
   return rows.map((r) => (r.payload as { data: ToolData }).data);
 }
 
-export interface FinishAnswer {
-  /** One finish per agent still working: approved (its evidence held), rejected (it did not), or pending (a gate holds the run). */
-  finishes: ProposalAnswer[];
-  run: { id: string; runState: MissionState["runState"]; finalStatus: MissionState["finalStatus"]; explanation: string | null };
-}
+export const finishAnswerSchema = z
+  .object({
+    finishes: z.array(proposalAnswerSchema).meta({ description: "One finish per agent still working: approved (its evidence held), rejected (it did not), or pending (a gate holds the run)" }),
+    run: z.object({ id: z.string(), runState: runStateSchema, finalStatus: finalStatusSchema, explanation: z.string().nullable() }),
+  })
+  .meta({ id: "FinishAnswer" });
+export type FinishAnswer = z.infer<typeof finishAnswerSchema>;
 
 /**
  * The agent says it is done. Its finish is a proposal too (FP-5): approved only when its evidence holds
@@ -389,21 +402,31 @@ export async function heartbeatRun(db: Db, runId: string): Promise<{ run: { id: 
   });
 }
 
-export interface RunView {
-  id: string;
-  name: string;
-  objective: string;
-  runState: MissionState["runState"];
-  finalStatus: MissionState["finalStatus"];
-  /** Why it ended as it did (seed 002 FDR-N005): failure reason, explanation, counterfactual; null while it runs. */
-  explanation: ReturnType<typeof explainMission> | null;
-  paused: MissionState["paused"];
-  agents: Array<{ name: string; actorId: string; status: string; attempt: number; calls: number; failedCalls: number }>;
-  openGate: { id: string; kind: string; what: string | null } | null;
-  proposals: { total: number; approved: number; rejected: number; pending: number };
-  lastSeq: number;
-  links: { console: string; events: string; stream: string };
-}
+export const runViewSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    objective: z.string(),
+    runState: runStateSchema,
+    finalStatus: finalStatusSchema,
+    explanation: z
+      .object({
+        finalStatus: finalStatusSchema,
+        failureReason: z.enum(FAILURE_REASONS).nullable(),
+        explanation: failureExplanationSchema.nullable(),
+        level: z.object({ effective: z.number(), declared: z.number().nullable(), why: z.array(z.string()), warning: z.string().nullable() }),
+      })
+      .nullable()
+      .meta({ description: "Why it ended as it did (seed 002 FDR-N005): failure reason, explanation, counterfactual; null while it runs" }),
+    paused: z.object({ kind: z.enum(["operator", "infrastructure", "client", "agent"]), message: z.string(), at: z.string() }).nullable(),
+    agents: z.array(z.object({ name: z.string(), actorId: z.string(), status: z.string(), attempt: z.number().int(), calls: z.number().int(), failedCalls: z.number().int() })),
+    openGate: z.object({ id: z.string(), kind: z.string(), what: z.string().nullable() }).nullable(),
+    proposals: z.object({ total: z.number().int(), approved: z.number().int(), rejected: z.number().int(), pending: z.number().int() }),
+    lastSeq: z.number().int(),
+    links: z.object({ console: z.string(), events: z.string(), stream: z.string() }),
+  })
+  .meta({ id: "Run" });
+export type RunView = z.infer<typeof runViewSchema>;
 
 export function runView(s: MissionState): RunView {
   const gate = openGate(s);

@@ -65,13 +65,15 @@ export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promis
   const requests: RecordedRequest[] = [];
   const scripted = new Map<string, (req: RecordedRequest) => ScriptedTurn>();
   const timers = new Set<NodeJS.Timeout>();
+  let answered = 0;
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { "content-type": "application/json", ...headers });
     res.end(JSON.stringify(body));
   };
   const completion = (content: string, model = "fake-model") => rawCompletion({ role: "assistant", content }, "stop", model);
   const rawCompletion = (message: Record<string, unknown>, finishReason: string, model = "fake-model") => ({
-    id: "chatcmpl-test",
+    // Unique per answer, as real providers do (LangGraph merges messages that share an id).
+    id: `chatcmpl-test-${++answered}`,
     object: "chat.completion",
     model,
     choices: [{ index: 0, message, finish_reason: finishReason }],
