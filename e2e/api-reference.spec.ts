@@ -31,7 +31,15 @@ test("an integrator reads the API reference in the console and fetches the OpenA
   expect(doc.paths["/api/v1/proposals/{id}/decision"].post.operationId).toBe("decideProposal");
   expect(await page.getByTestId("api-operation").count()).toBe(Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0));
 
+  // A run's proposal answer: the DecisionRecord and HITLPrompt it carries are shown in full (what the TypeScript client is typed from).
+  const propose = page.locator('[data-testid="api-operation"][data-operation="proposeRunCall"]');
+  await propose.getByText("Response body 201 (application/json)").click();
+  await expect(propose.locator("pre").last()).toContainText('"AUTHORITY_REJECTION"');
+  await expect(propose.locator("pre").last()).toContainText('"POLICY_HOLD"');
+  await expect(propose.locator("pre").last()).not.toContainText("$ref");
+
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
+  await propose.scrollIntoViewIfNeeded();
   await screenshots(page, "api-reference", { fullPage: false });
 });

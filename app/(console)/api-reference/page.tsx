@@ -51,10 +51,15 @@ export default async function ApiReferencePage() {
   const user = await pageUser("/api-reference");
   if (!can(user, "mission.view")) return <Refused user={user} permission="mission.view" />;
   const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
-  // A response schema registered as a component is shown in full, not as its $ref.
-  const resolve = (schema: unknown) => {
-    const ref = (schema as { $ref?: string } | undefined)?.$ref;
-    return ref ? (doc.components?.schemas?.[ref.replace("#/components/schemas/", "")] ?? schema) : schema;
+  // Schemas registered as components (Run, DecisionRecord, …) are shown in full where they are used, not as
+  // $refs (a reference back to one already being shown stays a $ref).
+  const resolve = (schema: unknown, open: ReadonlySet<string> = new Set()): unknown => {
+    if (Array.isArray(schema)) return schema.map((x) => resolve(x, open));
+    if (!schema || typeof schema !== "object") return schema;
+    const ref = (schema as { $ref?: string }).$ref;
+    const name = ref?.replace("#/components/schemas/", "");
+    if (name && !open.has(name) && doc.components?.schemas?.[name]) return resolve(doc.components.schemas[name], new Set([...open, name]));
+    return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, resolve(v, open)]));
   };
   const endpoints = Object.entries(api) as Array<[string, Endpoint]>;
   const tags = [...new Set(endpoints.map(([, e]) => e.tag))];
@@ -132,7 +137,7 @@ export default async function ApiReferencePage() {
                   {body.map(([type, media]) => (
                     <details key={type}>
                       <summary>Request body ({type})</summary>
-                      <pre className="font-mono text-sm leading-normal">{JSON.stringify(media.schema ?? { type: "string" }, null, 2)}</pre>
+                      <pre className="font-mono text-sm leading-normal">{JSON.stringify(resolve(media.schema ?? { type: "string" }), null, 2)}</pre>
                     </details>
                   ))}
                   {answer.map(([type, media]) => (
