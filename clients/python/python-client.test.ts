@@ -2,11 +2,11 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Principal } from "../../lib/auth/roles";
-import { useRunsTestServer } from "../../server/runs-test-server";
+import { useRunsTestServer } from "../../server/fixtures/runs-server";
 
 /**
  * The Python client (issue 15) against the real runs API over HTTP on 127.0.0.1 (route handlers on a
- * real PostgreSQL with a real worker; server/runs-test-server.ts): `python3 clients/python/test_client.py`
+ * real PostgreSQL with a real worker; server/fixtures/runs-server.ts): `python3 clients/python/test_client.py`
  * and the example agent run against it.
  */
 

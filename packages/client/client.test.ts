@@ -12,7 +12,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import type { Principal } from "../../lib/auth/roles";
 import { startFakeLlmServer, type FakeLlmServer } from "../../lib/llm/test-server";
-import { useRunsTestServer } from "../../server/runs-test-server";
+import { useRunsTestServer } from "../../server/fixtures/runs-server";
 import { ActionNotApproved, createFaultline, type Faultline } from "./src/index";
 import { governedTool as agentsTool, settleInterruptions } from "./src/openai-agents";
 import { governTools } from "./src/ai-sdk";

@@ -4,7 +4,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import { openApiDocument } from "../../server/openapi";
 
 /** Where the client's types live: generated from the OpenAPI document, never written by hand. */
-export const TYPES_FILE = path.join(import.meta.dirname, "src", "openapi.d.ts");
+export const TYPES_FILE = path.join(import.meta.dirname, "src", "generated", "openapi.d.ts");
 
 /** The TypeScript types of `/api/v1/openapi.json`, as openapi-typescript prints them. */
 export async function clientTypes(): Promise<string> {

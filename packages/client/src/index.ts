@@ -1,5 +1,5 @@
 import createClient from "openapi-fetch";
-import type { components, paths } from "./openapi";
+import type { components, paths } from "./generated/openapi";
 
 /**
  * Faultline's TypeScript client: govern an agent you already run. Every tool call asks Faultline first
