@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, isInitializeRequest, type CallToolResult, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
 import { ensureActor } from "../db/queries/users";
 import { decideProposal, listMissionProposals } from "../db/queries/authority";
@@ -109,6 +109,39 @@ describe("the MCP gateway", () => {
     expect(again.isError, text(again)).toBeFalsy();
     expect(text(again)).toMatch(/size/i);
     expect((await listMissionProposals(tdb.db, run.id)).filter((r) => (r.action as { tool: string }).tool === "get_file_info")).toHaveLength(1);
+    await client.close();
+    await gw.close();
+  });
+
+  it("a client that supports elicitation is asked about a held call: approve runs it, decline rejects it; each answer is a person's decision on the run", async () => {
+    const run = await createRun(tdb.db, actor, { name: "Asked files", objective: "Reads the client's user approves", rules: [{ id: "hold-info", effect: "hold", tool: "get_file_info", reason: "A person looks first." }], workspace: dir, via: "mcp" });
+    const gw = await startGateway({ db: tdb.db, actor, upstream: { command: process.execPath, args: [FS_SERVER, dir] }, runId: run.id, workspace: dir, approvalTtlMs: 600_000, pollMs: 50, waitMs: 20_000 });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await gw.connect(serverSide);
+    const client = new Client({ name: "asking-agent", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    let reply: ElicitResult = { action: "accept", content: { decision: "approve", note: "fine to read" } };
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(req.params.message);
+      return reply;
+    });
+    await client.connect(clientSide);
+
+    const approved = (await client.callTool({ name: "get_file_info", arguments: { path: path.join(dir, "hello.txt") } })) as CallToolResult;
+    expect(approved.isError, text(approved)).toBeFalsy();
+    expect(text(approved)).toMatch(/size/i);
+    expect(asked[0]).toMatch(/holds this call for a person: get_file_info .*A person looks first/);
+
+    reply = { action: "decline" };
+    const declined = (await client.callTool({ name: "get_file_info", arguments: { path: dir } })) as CallToolResult;
+    expect(declined.isError).toBe(true);
+    expect(text(declined)).toMatch(/Declined in the MCP client/);
+
+    const decided = (await listMissionProposals(tdb.db, run.id)).map((r) => ({ status: r.status, by: r.decidedBy, note: (r.decision as { note: string | null }).note }));
+    expect(decided).toEqual([
+      { status: "approved", by: actor.id, note: "fine to read" },
+      { status: "rejected", by: actor.id, note: "Declined in the MCP client." },
+    ]);
     await client.close();
     await gw.close();
   });

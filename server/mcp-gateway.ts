@@ -9,6 +9,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolRequestSchema, isInitializeRequest, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "../db/client";
 import { createRun, finishRun, loadRun, proposeRunCall, proposalAnswer, reportRunResult, type ProposalAnswer } from "../db/queries/runs";
+import { decideProposal } from "../db/queries/authority";
 import { argsDigest } from "../lib/authority/digest";
 import type { AuditActor } from "../lib/audit";
 import { isAppError } from "../lib/errors";
@@ -17,7 +18,8 @@ import { isAppError } from "../lib/errors";
  * The MCP gateway (issue 15): an MCP server towards the client that offers the upstream server's tools and
  * turns every `tools/call` into a proposal on a run (db/queries/runs.ts, the same path as the runs API).
  * Approved → forwarded upstream and its result reported; rejected → an MCP tool error with the
- * FailureReason, the reason and the counterfactual; pending → waits for the decision, up to a limit.
+ * FailureReason, the reason and the counterfactual; pending → asks the client's user through MCP elicitation
+ * when the client supports it, and waits for the decision (theirs or one in the console), up to a limit.
  */
 
 export type Upstream = { command: string; args: string[]; cwd?: string; env?: Record<string, string> } | { url: string };
@@ -104,7 +106,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
 
   /** Pending calls by tool + args digest: the same call again waits on the same proposal (from any session). */
   const pendingCalls = new Map<string, string>();
-  const callTool = async (req: CallToolRequest): Promise<CallToolResult> => {
+  const callTool = async (req: CallToolRequest, server: Server): Promise<CallToolResult> => {
     const tool = req.params.name;
     const args = (req.params.arguments ?? {}) as Record<string, unknown>;
     const key = `${tool}\u0000${argsDigest(args)}`;
@@ -112,7 +114,14 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     let answer: ProposalAnswer;
     try {
       answer = (await proposeRunCall(opts.db, runId, { callId, tool, args }, { approvalTtlMs: opts.approvalTtlMs })).answer;
-      if (answer.status === "pending") answer = await waitForDecision(opts.db, runId, answer, opts.waitMs ?? 60_000, opts.pollMs ?? 500);
+      if (answer.status === "pending") {
+        const waitMs = opts.waitMs ?? 60_000;
+        // A client that supports elicitation asks its user now; a decision in the console may come first.
+        const stop = new AbortController();
+        const asked = server.getClientCapabilities()?.elicitation ? askThroughClient(server, answer, waitMs, stop.signal) : null;
+        answer = await Promise.race([waitForDecision(opts.db, runId, answer, waitMs, opts.pollMs ?? 500, stop.signal), ...(asked ? [asked.then((reply) => (reply ? decideAsked(answer, reply) : waitForDecision(opts.db, runId, answer, waitMs, opts.pollMs ?? 500, stop.signal)))] : [])]);
+        stop.abort();
+      }
     } catch (e) {
       return toolError(isAppError(e) ? `Faultline refused the call: ${e.userMessage}` : `Faultline could not propose the call: ${(e as Error).message}`);
     }
@@ -126,10 +135,21 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     if (answer.status !== "approved") return toolError(rejectionText(tool, answer));
     return forward(opts.db, upstream, runId, callId, tool, answer.args);
   };
+  /** The client's user answered: their decision goes through the authority like any person's (gate policy, deny wins). */
+  const decideAsked = async (pending: ProposalAnswer, reply: { decision: "approve" | "reject"; note: string | null }): Promise<ProposalAnswer> => {
+    try {
+      await decideProposal(opts.db, { proposalId: pending.id, answer: reply.decision, note: reply.note, actor: { ...opts.actor, kind: "human" }, approvalTtlMs: opts.approvalTtlMs });
+    } catch (e) {
+      log(`[mcp] the client's answer to proposal ${pending.id} was not taken: ${isAppError(e) ? e.userMessage : (e as Error).message}`);
+    }
+    const s = await loadRun(opts.db, runId);
+    const p = s.proposals.find((x) => x.id === pending.id);
+    return p ? proposalAnswer(s, p) : pending;
+  };
   const createServer = () => {
     const server = new Server({ name: "faultline-gateway", version: "0.1.0" }, { capabilities: { tools: {} }, instructions: `Every tool call is proposed to Faultline (run ${runId}) and runs only once approved.` });
     server.setRequestHandler(ListToolsRequestSchema, async (req) => upstream.listTools(req.params));
-    server.setRequestHandler(CallToolRequestSchema, callTool);
+    server.setRequestHandler(CallToolRequestSchema, (req) => callTool(req, server));
     return server;
   };
 
@@ -181,10 +201,10 @@ async function allTools(c: Client): Promise<Tool[]> {
 }
 
 /** Polls the proposal until it is decided or the limit passes. */
-async function waitForDecision(db: Db, runId: string, first: ProposalAnswer, waitMs: number, pollMs: number): Promise<ProposalAnswer> {
+async function waitForDecision(db: Db, runId: string, first: ProposalAnswer, waitMs: number, pollMs: number, signal?: AbortSignal): Promise<ProposalAnswer> {
   const until = Date.now() + waitMs;
   let answer = first;
-  while (answer.status === "pending" && Date.now() < until) {
+  while (answer.status === "pending" && Date.now() < until && !signal?.aborted) {
     await new Promise((r) => setTimeout(r, Math.min(pollMs, Math.max(0, until - Date.now()))));
     const s = await loadRun(db, runId);
     const p = s.proposals.find((x) => x.id === first.id);
@@ -192,6 +212,39 @@ async function waitForDecision(db: Db, runId: string, first: ProposalAnswer, wai
     answer = proposalAnswer(s, p);
   }
   return answer;
+}
+
+/**
+ * MCP elicitation (a client that declares it): the client's user is asked to approve or reject a held
+ * call, with why it is held. Approve/reject → their decision (a reject without a note says it was declined
+ * in the client); decline → a rejection; cancel, no answer or an error → null (the call keeps waiting for
+ * the console, then is denied: it never fails open).
+ */
+async function askThroughClient(server: Server, pending: ProposalAnswer, waitMs: number, signal: AbortSignal): Promise<{ decision: "approve" | "reject"; note: string | null } | null> {
+  try {
+    const r = await server.elicitInput(
+      {
+        message: `Faultline holds this call for a person: ${pending.tool} ${JSON.stringify(pending.args).slice(0, 500)}. Why: ${pending.decision?.reason ?? "a rule holds it"}. Approve it?`,
+        requestedSchema: {
+          type: "object",
+          properties: {
+            decision: { type: "string", title: "Decision", enum: ["approve", "reject"], description: "approve runs exactly this call; reject tells the agent why" },
+            note: { type: "string", title: "Note", description: "Why (the agent receives it)" },
+          },
+          required: ["decision"],
+        },
+      },
+      { timeout: waitMs, signal },
+    );
+    if (r.action === "decline") return { decision: "reject", note: "Declined in the MCP client." };
+    if (r.action !== "accept" || !r.content) return null;
+    const decision = r.content.decision === "approve" ? "approve" : r.content.decision === "reject" ? "reject" : null;
+    if (!decision) return null;
+    const note = typeof r.content.note === "string" && r.content.note.trim() ? r.content.note.trim() : decision === "reject" ? "Rejected in the MCP client." : null;
+    return { decision, note };
+  } catch {
+    return null;
+  }
 }
 
 /** Runs an approved call upstream (with the args the approval binds to) and reports its result. */
