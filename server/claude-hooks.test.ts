@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import type { TestDatabase } from "../db/test-helpers";
 import { missions } from "../db/schema";
-import { ensureActor } from "../db/queries/users";
-import { personActor } from "../lib/audit";
 import type { Principal } from "../lib/auth/roles";
-import { Worker } from "./orchestrator/worker";
-import { jsonRequest, params, signedInAs, url, useRouteTestDatabase } from "./route-test-helpers";
+import { useWorkerDatabase } from "./fixtures/runs-server";
+import { jsonRequest, params, signedInAs, url } from "./route-test-helpers";
 
 /** Claude Code's PreToolUse / PostToolUse hooks (issue 15) on a real PostgreSQL: allow only what is approved, deny on any doubt. */
 
@@ -16,19 +13,7 @@ const missionEvents = await import("../app/api/v1/missions/[id]/events/route");
 
 const operator: Principal = { id: "0b5a1d8e-0000-4000-8000-0000000000c1", name: "Olivia Operator", email: "olivia@x", roles: ["operator"] };
 
-let tdb: TestDatabase;
-let worker: Worker;
-useRouteTestDatabase(async (t) => {
-  tdb = t;
-  await ensureActor(t.db, { id: personActor(operator, "api", null).id, kind: "user", displayName: operator.name });
-});
-beforeAll(async () => {
-  worker = new Worker({ handle: tdb, databaseUrl: tdb.url, workspacesDir: "/tmp/fl-claude-hooks", leaseMs: 3000, heartbeatMs: 500, pollMs: 100, concurrency: 4, log: () => {} });
-  await worker.start();
-});
-afterAll(async () => {
-  await worker?.stop(2000);
-});
+const env = useWorkerDatabase({ people: [operator], workspacesDir: "/tmp/fl-claude-hooks" });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const SESSION = "5e551on0-aaaa-bbbb-cccc-123456789abc";
@@ -44,7 +29,7 @@ async function postHook(b: unknown): Promise<{ status: number; body: Json }> {
 const decision = (b: Json) => b.hookSpecificOutput as { hookEventName: string; permissionDecision: string; permissionDecisionReason: string };
 const events = async (id: string) => (await ((await missionEvents.GET(new Request(url(`/api/v1/missions/${id}/events`)), params({ id }))).json() as Promise<Json>)).events as Array<{ type: string; payload: Json }>;
 async function runIds(): Promise<string[]> {
-  const rows = await tdb.db.select({ id: missions.id }).from(missions).where(eq(missions.name, `Claude Code session ${SESSION.slice(0, 8)}`));
+  const rows = await env.tdb.db.select({ id: missions.id }).from(missions).where(eq(missions.name, `Claude Code session ${SESSION.slice(0, 8)}`));
   return rows.map((r) => r.id);
 }
 

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestDatabase } from "../db/test-helpers";
-import { ensureActor } from "../db/queries/users";
+import { describe, expect, it } from "vitest";
 import { decideGate } from "../db/queries/gates";
 import { personActor } from "../lib/audit";
 import type { Principal } from "../lib/auth/roles";
-import { Worker } from "./orchestrator/worker";
+import { useWorkerDatabase } from "./fixtures/runs-server";
 import { api, type Endpoint } from "./api-contract";
-import { errorOf, jsonRequest, params, signedInAs, url, useRouteTestDatabase } from "./route-test-helpers";
+import { errorOf, jsonRequest, params, signedInAs, url } from "./route-test-helpers";
 
 /**
  * The runs API (issue 15) as an external agent uses it, route handlers on a real PostgreSQL with a real
@@ -27,19 +25,7 @@ const missionEvents = await import("../app/api/v1/missions/[id]/events/route");
 const operator: Principal = { id: "0b5a1d8e-0000-4000-8000-000000000001", name: "Olivia Operator", email: "olivia@x", roles: ["operator"] };
 const auditor: Principal = { id: "0b5a1d8e-0000-4000-8000-000000000002", name: "Aude Auditor", email: "aude@x", roles: ["auditor"] };
 
-let tdb: TestDatabase;
-let worker: Worker;
-useRouteTestDatabase(async (t) => {
-  tdb = t;
-  for (const p of [operator, auditor]) await ensureActor(t.db, { id: personActor(p, "api", null).id, kind: "user", displayName: p.name });
-});
-beforeAll(async () => {
-  worker = new Worker({ handle: tdb, databaseUrl: tdb.url, workspacesDir: "/tmp/fl-runs-api", leaseMs: 3000, heartbeatMs: 500, pollMs: 100, concurrency: 4, log: () => {} });
-  await worker.start();
-});
-afterAll(async () => {
-  await worker?.stop(2000);
-});
+const env = useWorkerDatabase({ people: [operator, auditor], workspacesDir: "/tmp/fl-runs-api" });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const body = async (res: Response): Promise<Json> => (await res.json()) as Json;
@@ -127,7 +113,7 @@ describe("the runs API: an agent that runs elsewhere asks first, reports, finish
     expect(fin.finishes[0].decision.reason).toMatch(/no_failed_calls expected no failed call but 1 failed/);
 
     // The operator skips the failed agent: what waited is refused, the run ends, and not SUCCESS.
-    await decideGate(tdb.db, { gateId: gate.payload.gateId, decision: "skip", note: "not needed", actor: personActor(operator, "api", null) });
+    await decideGate(env.tdb.db, { gateId: gate.payload.gateId, decision: "skip", note: "not needed", actor: personActor(operator, "api", null) });
     const ended = (await body(await getRun(r.id, 30))).run;
     expect(ended.runState).toBe("failed");
     expect(ended.finalStatus).toBe("FAILED");
@@ -146,7 +132,7 @@ describe("the runs API: an agent that runs elsewhere asks first, reports, finish
     // The agent long-polls; the operator approves in the meantime.
     const poll = proposal.GET(new Request(url(`/api/v1/proposals/${held.id}?wait=20`)), params({ id: held.id })).then(inSchema(api.getProposal));
     const gate = await eventOf(r.id, "gate.opened");
-    await decideGate(tdb.db, { gateId: gate.payload.gateId, decision: "approve", note: "fine", actor: personActor(operator, "api", null) });
+    await decideGate(env.tdb.db, { gateId: gate.payload.gateId, decision: "approve", note: "fine", actor: personActor(operator, "api", null) });
     const polled = await body(await poll);
     expect(polled.proposal.status).toBe("approved");
     expect(polled.decision.decidedBy).toBe(personActor(operator, "api", null).id);

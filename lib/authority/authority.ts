@@ -349,19 +349,30 @@ export function decideByPerson(input: PersonDecisionInput): PersonDecision {
  * approves on silence (deny on doubt). The proposal is rejected as HUMAN_REQUIRED; the agent is told.
  */
 export function timeoutRecord(pending: DecisionRecord, decidedBy: string, reason: string, now: number): DecisionRecord {
+  return closedUnapproved(pending, { authority: "timeout", decidedBy, reason: `${reason}: nobody decided in time, and silence never approves (was pending: ${pending.reason})`, confirmFrom: "a decider of this mission's gates, before the deadline", now });
+}
+
+/**
+ * A proposal closed without anyone's approval (its deadline passed; the gate it waited on ended its
+ * agent's work): rejected, HUMAN_REQUIRED; only a person's confirmation would have changed it.
+ */
+export function closedUnapproved(
+  was: Pick<DecisionRecord, "level" | "verification">,
+  c: { authority: string; decidedBy: string; reason: string; confirmFrom: string; now: number },
+): DecisionRecord {
   return {
     decision: "rejected",
-    authority: "timeout",
-    level: pending.level,
-    verification: pending.verification,
-    decidedBy,
-    reason: `${reason}: nobody decided in time, and silence never approves (was pending: ${pending.reason})`,
+    authority: c.authority,
+    level: was.level,
+    verification: was.verification,
+    decidedBy: c.decidedBy,
+    reason: c.reason,
     failureReason: "HUMAN_REQUIRED",
     pendingReason: null,
-    counterfactual: { change: { type: "obtain_confirmation", from: "a decider of this mission's gates, before the deadline" }, expectedOutcome: "success", confidence: "medium" },
+    counterfactual: { change: { type: "obtain_confirmation", from: c.confirmFrom }, expectedOutcome: "success", confidence: "medium" },
     decisionTimeMs: 0,
     note: null,
-    decidedAt: new Date(now).toISOString(),
+    decidedAt: new Date(c.now).toISOString(),
     argsDigest: null,
     expiresAt: null,
   };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decide, DEFAULT_APPROVAL_TTL_MS } from "../authority/authority";
+import { closedUnapproved, decide, DEFAULT_APPROVAL_TTL_MS } from "../authority/authority";
 import { AUTHORITY_ACTOR_ID, type DecisionRecord, type ProposedAction } from "../authority/types";
 import type { Rule } from "../authority/rules";
 import { evaluateResultCheck, type EvidenceRecord } from "../tools/evidence";
@@ -82,22 +82,10 @@ export function endedRecord(s: MissionState, p: ProposalState, now: number): Dec
   const a = s.agents[p.agent];
   if (!s.aborted && a.status === "running") return null;
   const why = s.aborted ? "the mission was aborted" : a.status === "skipped" ? `"${p.agent}" was skipped at its gate` : `"${p.agent}" is ${a.status}`;
-  return {
-    decision: "rejected",
-    authority: "gate",
-    level: p.level,
-    verification: p.decision?.verification ?? "deterministic",
-    decidedBy: p.decision?.decidedBy ?? "system:authority",
-    reason: `This proposal waited for a gate, and ${why}: it does not run.`,
-    failureReason: "HUMAN_REQUIRED",
-    pendingReason: null,
-    counterfactual: { change: { type: "obtain_confirmation", from: "a decider of this run's gates (retry instead of skip or abort)" }, expectedOutcome: "success", confidence: "medium" },
-    decisionTimeMs: 0,
-    note: null,
-    decidedAt: new Date(now).toISOString(),
-    argsDigest: null,
-    expiresAt: null,
-  };
+  return closedUnapproved(
+    { level: p.level, verification: p.decision?.verification ?? "deterministic" },
+    { authority: "gate", decidedBy: p.decision?.decidedBy ?? AUTHORITY_ACTOR_ID, reason: `This proposal waited for a gate, and ${why}: it does not run.`, confirmFrom: "a decider of this run's gates (retry instead of skip or abort)", now },
+  );
 }
 
 // ---------- results ----------
