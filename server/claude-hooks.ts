@@ -1,8 +1,6 @@
 import path from "node:path";
-import { and, desc, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { missions } from "@/db/schema";
-import { createRun, loadRun, proposeRunCall, reportRunResult, type ProposalAnswer } from "@/db/queries/runs";
+import { createRun, findRunByMarks, loadRun, proposeRunCall, reportRunResult, type ProposalAnswer } from "@/db/queries/runs";
 import { personActor, type AuditActor } from "@/lib/audit";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
@@ -65,22 +63,8 @@ function sessionObjectivePrefix(sessionId: string): string {
 /** Serializes find-or-create per session in this process (parallel first calls of one session). */
 const creating = new Map<string, Promise<string>>();
 
-async function findSessionRun(actorId: string, sessionId: string): Promise<string | null> {
-  const like = sessionObjectivePrefix(sessionId).replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
-  const [row] = await getDb()
-    .select({ id: missions.id })
-    .from(missions)
-    .where(
-      and(
-        eq(missions.name, sessionRunName(sessionId)),
-        eq(missions.createdBy, actorId),
-        sql`${missions.definition}->>'objective' like ${like}`,
-        sql`${missions.definition}->'phases'->0->'agents'->0->'external'->>'via' = ${CLAUDE_VIA}`,
-      ),
-    )
-    .orderBy(desc(missions.createdAt))
-    .limit(1);
-  return row?.id ?? null;
+function findSessionRun(actorId: string, sessionId: string): Promise<string | null> {
+  return findRunByMarks(getDb(), { actorId, name: sessionRunName(sessionId), objectivePrefix: sessionObjectivePrefix(sessionId), via: CLAUDE_VIA });
 }
 
 /** The session's run: found by its name, objective and via, or created (workspace = cwd). */

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { missions } from "../schema";
+import type { MissionState } from "../../lib/mission/types";
 
 export type MissionSummary = Pick<
   typeof missions.$inferSelect,
@@ -29,6 +30,12 @@ export async function listMissions(db: Executor, params: { limit?: number } = {}
 export async function getMissionById(db: Executor, id: string) {
   const [row] = await db.select().from(missions).where(eq(missions.id, id));
   return row ?? null;
+}
+
+/** A mission's state snapshot alone (what the worker runs on); null when there is no such mission. */
+export async function getMissionState(db: Executor, id: string): Promise<MissionState | null> {
+  const [row] = await db.select({ state: missions.state }).from(missions).where(eq(missions.id, id));
+  return row?.state ?? null;
 }
 
 const RUNNABLE = ["queued", "running"];

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Executor, Tx } from "../client";
 import { events, missions } from "../schema";
@@ -461,3 +461,45 @@ export async function loadRun(db: Executor, runId: string): Promise<MissionState
   if (!row) throw new AppError("not_found", { userMessage: `Run ${runId} does not exist. Create one with POST /api/v1/runs.` });
   return asRun(row.state);
 }
+
+/**
+ * The newest run this actor started whose name, objective prefix and `via` match: how an integration that
+ * keys runs by its own session id (Claude Code hooks) finds its run again.
+ */
+export async function findRunByMarks(db: Executor, q: { actorId: string; name: string; objectivePrefix: string; via: string }): Promise<string | null> {
+  const like = q.objectivePrefix.replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
+  const [row] = await db
+    .select({ id: missions.id })
+    .from(missions)
+    .where(
+      and(
+        eq(missions.name, q.name),
+        eq(missions.createdBy, q.actorId),
+        sql`${missions.definition}->>'objective' like ${like}`,
+        sql`${missions.definition}->'phases'->0->'agents'->0->'external'->>'via' = ${q.via}`,
+      ),
+    )
+    .orderBy(desc(missions.createdAt))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** When a run's agents were last heard from (a call or a heartbeat); null before their first. */
+export async function agentSeenAt(db: Executor, runId: string): Promise<string | null> {
+  const [row] = await db.select({ seen: missions.agentSeenAt }).from(missions).where(eq(missions.id, runId));
+  return row?.seen ?? null;
+}
+
+/**
+ * Leaves a run waiting on its agents unclaimed until `deadline`, only if nothing happened since the worker
+ * read it (no call moved agent_seen_at, no event moved last_seq). False: something did; read it again.
+ */
+export async function deferUntilSilent(db: Executor, q: { runId: string; seenAt: string | null; seq: number; deadline: number }): Promise<boolean> {
+  const updated = await db
+    .update(missions)
+    .set({ runnableAt: new Date(q.deadline).toISOString() })
+    .where(and(eq(missions.id, q.runId), q.seenAt ? eq(missions.agentSeenAt, q.seenAt) : isNull(missions.agentSeenAt), eq(missions.lastSeq, q.seq)))
+    .returning({ id: missions.id });
+  return updated.length > 0;
+}
+

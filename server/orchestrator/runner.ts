@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { and, eq, isNull } from "drizzle-orm";
 import { advance, type EngineIO } from "../../lib/mission/engine";
 import * as t from "../../lib/mission/transitions";
 import { isConnectionError, waitForDatabase } from "./db-outage";
@@ -18,9 +17,9 @@ import { consultLibrary } from "../../db/queries/library-protocol";
 import { ensureActor } from "../../db/queries/users";
 import type { Db } from "../../db/client";
 import { appendEvents } from "../../db/queries/events";
-import { missions } from "../../db/schema";
+import { getMissionState } from "../../db/queries/missions";
 import { getDefaultPolicy, lastAgentResult } from "../../db/queries/authority";
-import { externalResults } from "../../db/queries/runs";
+import { agentSeenAt, deferUntilSilent, externalResults } from "../../db/queries/runs";
 import { agentDefinition } from "../../lib/mission/definition";
 import { agentActorId, modelTools, transcript } from "../../lib/mission/autonomous";
 import { completeWithFallback } from "../../lib/llm/chain";
@@ -99,8 +98,8 @@ async function watchSilence(ctx: RunContext, io: EngineIO, s: MissionState): Pro
   const waiting = s.agentOrder.map((n) => s.agents[n]).filter((a) => a.status === "running" && agentDefinition(s.definition, a.name).external);
   if (!waiting.length) return "waiting";
   const timeout = Math.min(...waiting.map((a) => agentDefinition(s.definition, a.name).external!.heartbeatTimeoutMs));
-  const [row] = await ctx.db.select({ seen: missions.agentSeenAt }).from(missions).where(eq(missions.id, s.id));
-  const seenAt = row?.seen ?? s.startedAt ?? s.createdAt;
+  const seen = await agentSeenAt(ctx.db, s.id);
+  const seenAt = seen ?? s.startedAt ?? s.createdAt;
   const deadline = Date.parse(seenAt) + timeout;
   if (Date.now() >= deadline) {
     const names = waiting.map((a) => `"${a.name}"`).join(", ");
@@ -108,12 +107,7 @@ async function watchSilence(ctx: RunContext, io: EngineIO, s: MissionState): Pro
     return "paused";
   }
   // Only if the agent was not heard from meanwhile (its call moved agent_seen_at in the same transaction as its events).
-  const updated = await ctx.db
-    .update(missions)
-    .set({ runnableAt: new Date(deadline).toISOString() })
-    .where(and(eq(missions.id, s.id), row?.seen ? eq(missions.agentSeenAt, row.seen) : isNull(missions.agentSeenAt), eq(missions.lastSeq, s.seq)))
-    .returning({ id: missions.id });
-  return updated.length ? "waiting" : "recheck";
+  return (await deferUntilSilent(ctx.db, { runId: s.id, seenAt: seen, seq: s.seq, deadline })) ? "waiting" : "recheck";
 }
 
 /** The worker's EngineIO: lease-fenced appends on PostgreSQL, real tools in the mission's workspace. */
@@ -253,7 +247,7 @@ async function think(ctx: RunContext, state: MissionState, agent: string, opts: 
 }
 
 async function loadState(db: Db, id: string): Promise<MissionState> {
-  const [row] = await db.select({ state: missions.state }).from(missions).where(eq(missions.id, id));
-  if (!row) throw new Error(`Mission ${id} does not exist`);
-  return row.state;
+  const state = await getMissionState(db, id);
+  if (!state) throw new Error(`Mission ${id} does not exist`);
+  return state;
 }
