@@ -18,9 +18,7 @@
  *
  * (createTestDatabase() needs vitest's injected server, so the bench starts the template server itself.)
  */
-import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
@@ -29,35 +27,16 @@ import { ABSTAIN_BELOW, ANSWER, ANSWER_FEATURES, CALIBRATION, CALIBRATION_FEATUR
 import { loadStarterLibrary } from "../db/queries/library";
 import { starterLibrary } from "../db/seed";
 import { startTemplateServer } from "../db/test-global-setup";
-
-interface LabelledQuery {
-  id: string;
-  /** Which labelled set the query belongs to: `library` (bench/library-queries.jsonl) or `telemetry` (bench/library-telemetry.jsonl). */
-  set: "library" | "telemetry";
-  /** Telemetry set: the half of its source (`tuning` or `heldout`); the library set splits by odd/even id instead. */
-  half?: "tuning" | "heldout";
-  /** Telemetry set: the public page the report was derived from. */
-  source?: string;
-  /** close / paraphrase: descriptive reports; terse: one-line tool output or a few words, as agents and robots send them. */
-  kind: "close" | "paraphrase" | "terse" | "uncovered";
-  query: { observed_symptom: string; object_class?: string; force_applied?: string; environmental_context?: string[] | string };
-  expected: string[];
-}
+import { isTuningQuery, LABELLED_SETS, readLabelledQueries, type LabelledQuery, type LabelledSet } from "../lib/library/labelled";
 
 const { values: args } = parseArgs({ options: { fit: { type: "boolean" }, "no-scale": { type: "boolean" }, errors: { type: "boolean" }, set: { type: "string" } } });
 
-const SET_FILES = { library: "library-queries.jsonl", telemetry: "library-telemetry.jsonl" } as const;
 /** `--set library|telemetry` runs one labelled set; by default both run, reported separately. */
-const sets = (args.set ? [args.set] : Object.keys(SET_FILES)) as Array<keyof typeof SET_FILES>;
-for (const s of sets) if (!(s in SET_FILES)) throw new Error(`--set must be one of ${Object.keys(SET_FILES).join(", ")}`);
-const queries: LabelledQuery[] = sets.flatMap((set) =>
-  readFileSync(path.join(import.meta.dirname, SET_FILES[set]), "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => ({ ...JSON.parse(l), set }) as LabelledQuery),
-);
+const sets = (args.set ? [args.set] : Object.keys(LABELLED_SETS)) as LabelledSet[];
+for (const s of sets) if (!(s in LABELLED_SETS)) throw new Error(`--set must be one of ${Object.keys(LABELLED_SETS).join(", ")}`);
+const queries = readLabelledQueries(sets);
 /** The fitting (tuning) half: odd ids of the library set; the telemetry set's tuning sources. */
-const isFit = (q: LabelledQuery) => (q.half ? q.half === "tuning" : Number(q.id.replace(/\D/g, "")) % 2 === 1);
+const isFit = isTuningQuery;
 
 const pctl = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);

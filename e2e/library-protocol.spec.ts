@@ -13,7 +13,14 @@ const ROBOT = path.resolve(import.meta.dirname, "../db/seed/robot/drawer-robot.m
 
 const shot = (page: import("@playwright/test").Page, name: string) => screenshots(page, `library-protocol-${name}`);
 
+/** Walks' probes with a verdict, as Diagnostics counts them over the last day. */
+const probedWalks = async (page: import("@playwright/test").Page) => {
+  await page.goto("/diagnostics?days=1");
+  return Number((/Walks in this period: (\d+)/.exec((await page.getByTestId("library-score-summary").textContent()) ?? "") ?? [])[1]);
+};
+
 test("an operator performs the library's probe at its gate, confirms it, and the timeline shows the hypotheses and the walk", async ({ operatorPage: page }) => {
+  const walksBefore = await probedWalks(page);
   const id = await startMission(page.request, {
     name: `drawer ${Date.now()}`,
     objective: "Open the kitchen drawer",
@@ -48,4 +55,12 @@ test("an operator performs the library's probe at its gate, confirms it, and the
   await expect(page.getByTestId("library-resolution")).toContainText("by an operator");
   await expect(page.getByTestId("library-resolved")).toContainText("Resolved");
   await shot(page, "timeline");
+
+  // Diagnostics sets the library's match scores against what walks found: the confirmed probe is a case now.
+  expect(await probedWalks(page)).toBeGreaterThan(walksBefore);
+  const chart = page.getByTestId("chart-library-reliability");
+  await chart.getByText("Numbers").click();
+  await expect(chart.locator("tbody")).toContainText("Walks' verdicts");
+  await expect(chart.locator("tbody")).toContainText("Labelled reports, held-out");
+  await expect(chart.locator("svg.recharts-surface").first()).toBeVisible();
 });

@@ -14,18 +14,21 @@ export interface ReliabilitySeries {
   ece: number | null;
 }
 
+const DIAGNOSIS_TITLE = "Is the diagnosis as sure as it says? Stated confidence (across) against observed accuracy (up); the dashed diagonal is a perfect match";
+
 /**
- * Reliability diagram: for each band of stated confidence, how often the diagnosis was right. On the
- * diagonal, a confidence means what it says; below it the diagnosis is overconfident.
+ * Reliability diagram: for each band of stated confidence, how often the statement was right. On the
+ * diagonal, a confidence means what it says; below it the statement is overconfident. By default it is
+ * the diagnosis' chart; the library's match scores use it with their own id and title.
  */
-export function ReliabilityChart({ series }: { series: ReliabilitySeries[] }) {
+export function ReliabilityChart({ series, id = "chart-reliability", title = DIAGNOSIS_TITLE, empty = "No labelled cases and no operator verdicts yet." }: { series: ReliabilitySeries[]; id?: string; title?: string; empty?: string }) {
   const points = (s: ReliabilitySeries) => s.bins.filter((b) => b.count > 0).map((b) => ({ confidence: b.meanConfidence, [s.name]: b.accuracy }));
   const data = series.flatMap(points).sort((a, b) => (a.confidence ?? 0) - (b.confidence ?? 0));
   const summary = series.map((s) => `${s.name}: ${s.cases} cases, expected calibration error ${s.ece === null ? "—" : s.ece.toFixed(3)}; ${s.bins.filter((b) => b.count).map((b) => `stated ${pct(b.meanConfidence)} right ${pct(b.accuracy)} (${b.count})`).join(", ")}`).join(". ");
   return (
     <Figure
-      id="chart-reliability"
-      title="Is the diagnosis as sure as it says? Stated confidence (across) against observed accuracy (up); the dashed diagonal is a perfect match"
+      id={id}
+      title={title}
       summary={summary || "no cases yet"}
       numbers={{
         columns: ["Cases", "Confidence band", { label: "Count", numeric: true }, { label: "Mean stated", numeric: true }, { label: "Observed accuracy", numeric: true }],
@@ -33,7 +36,7 @@ export function ReliabilityChart({ series }: { series: ReliabilitySeries[] }) {
       }}
     >
       {data.length === 0 ? (
-        <p className="text-muted">No labelled cases and no operator verdicts yet.</p>
+        <p className="text-muted">{empty}</p>
       ) : (
         <div aria-hidden="true">
           <LineChart responsive accessibilityLayer={false} style={{ width: "100%", height: 260 }} data={data} margin={{ top: 8, right: 16, bottom: 8, left: -8 }}>

@@ -7,7 +7,8 @@ import { decideGate } from "../../db/queries/gates";
 import { publishChanges } from "../../db/queries/library";
 import { listLibraryMatchesByMission, listNovelDraftsByMission } from "../../db/queries/library-protocol";
 import { ensureActor } from "../../db/queries/users";
-import { failureAudit, libraryContributions } from "../../db/schema";
+import { walkScoreReliability } from "../../db/queries/library-calibration";
+import { failureAudit, libraryContributions, missions } from "../../db/schema";
 import { validateEntries, type EntryInput } from "../../lib/library/entry";
 import { missionDefinitionSchema, type MissionEvent, type MissionState } from "../../lib/mission";
 import type { LibraryGateInfo } from "../../lib/mission/library";
@@ -232,5 +233,27 @@ describe("the library's hypotheses in a mission", () => {
     const id = await start(mission("protocol off", needsFlag("ready.flag", "setup marker ready.flag missing: the build workspace was never initialised")));
     expect(openGate(await settle(id)).kind).toBe("agent");
     expect(types(await events(id)).filter((t) => t.startsWith("library."))).toEqual([]);
+  });
+
+  it("the walks' verdicts are what Diagnostics sets the match scores against: one case per probe that reached a verdict, at the score its hypothesis had", async () => {
+    const ids = (await harness.tdb.db.select({ id: missions.id }).from(missions)).map((m) => m.id);
+    const expected: Array<{ confidence: number; correct: boolean }> = [];
+    for (const id of ids) {
+      const log = await events(id);
+      for (const p of log) {
+        if (p.type !== "library.probe" || (p.payload.verdict !== "confirmed" && p.payload.verdict !== "rejected")) continue;
+        const hyps = log.find((e) => e.seq === p.payload.hypothesesSeq);
+        const h = hyps?.type === "library.hypotheses" ? hyps.payload.hypotheses.find((x) => x.failure_id === p.payload.failure_id) : undefined;
+        expected.push({ confidence: h!.match_score, correct: p.payload.verdict === "confirmed" });
+      }
+    }
+    // The missions above confirmed some hypotheses and rejected others.
+    expect(expected.some((c) => c.correct) && expected.some((c) => !c.correct)).toBe(true);
+    const r = await walkScoreReliability(harness.tdb.db, { days: 1 });
+    expect(r.cases).toBe(expected.length);
+    expect(r.accuracy).toBeCloseTo(expected.filter((c) => c.correct).length / expected.length, 6);
+    expect(r.bins.reduce((n, b) => n + b.count, 0)).toBe(expected.length);
+    // Probes of another day are outside a one-day window.
+    expect((await walkScoreReliability(harness.tdb.db, { days: 1, now: new Date(Date.now() + 3 * 86_400_000) })).cases).toBe(0);
   });
 });

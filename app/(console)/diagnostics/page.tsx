@@ -8,6 +8,7 @@ import { successMetrics } from "@/lib/diagnosis/metrics";
 import { can } from "@/lib/auth/roles";
 import { feedbackReport } from "@/db/queries/diagnosis-feedback";
 import { labelledCalibration } from "@/lib/diagnosis/corpus-calibration";
+import { labelledScoreReliability, walkScoreReliability } from "@/db/queries/library-calibration";
 import { AccuracyOverTime, ReliabilityChart } from "@/components/diagnosis/calibration-charts";
 import * as ui from "@/components/ui/styles";
 import { pageUser } from "@/server/page-access";
@@ -65,7 +66,8 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
   const definition = typeof sp.definition === "string" && sp.definition.trim() ? sp.definition.trim().slice(0, 200) : undefined;
   const report = await diagnosticsReport(getDb(), { days, definition });
   const metrics = successMetrics(report.total);
-  const [verdicts, labelled] = await Promise.all([feedbackReport(getDb(), { days }), labelledCalibration()]);
+  const [verdicts, labelled, walks, labelledScores] = await Promise.all([feedbackReport(getDb(), { days }), labelledCalibration(), walkScoreReliability(getDb(), { days }), labelledScoreReliability(getDb())]);
+  const scoreSeries = [...(walks.cases ? [walks] : []), ...(labelledScores && labelledScores.cases ? [labelledScores] : [])];
   const query = (p: { days?: number; definition?: string | null }) => {
     const q = new URLSearchParams();
     q.set("days", String(p.days ?? days));
@@ -183,6 +185,23 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
             rows={verdicts.corrections.map((c) => ({ key: `${c.from}-${c.to}`, cells: { from: c.from.replaceAll("_", " "), to: c.to.replaceAll("_", " "), count: c.count } }))}
           />
         ) : null}
+      </section>
+
+      <section aria-labelledby="library-scores" className="grid gap-2" data-testid="library-score-judgement">
+        <h2 id="library-scores" className="text-[15px] font-[650]">Are the library&rsquo;s match scores as likely as they say?</h2>
+        <p className="text-muted text-sm" data-testid="library-score-summary">
+          A match score is the probability that a hypothesis names the failure the report describes. Walks in this period: {walks.cases} hypothes{walks.cases === 1 ? "is" : "es"} probed to a verdict
+          {walks.cases ? `, ${format(walks.accuracy, "pct")} confirmed, expected calibration error ${walks.ece === null ? "—" : walks.ece.toFixed(3)}` : ""}.
+          {labelledScores
+            ? ` Labelled reports nobody fitted on, asked of library version ${labelledScores.libraryVersion ?? "—"}: ${labelledScores.asked} asked, ${labelledScores.abstained} abstained on, ${labelledScores.cases} answered, the best hypothesis right in ${format(labelledScores.accuracy, "pct")}, expected calibration error ${labelledScores.ece === null ? "—" : labelledScores.ece.toFixed(3)}.`
+            : " No labelled reports apply to this library."}
+        </p>
+        <ReliabilityChart
+          id="chart-library-reliability"
+          title="Library match score (across) against how often the hypothesis was right (up); the dashed diagonal is a perfect match"
+          empty="No walk has reached a verdict and no labelled report applies yet."
+          series={scoreSeries.map((s) => ({ name: s.name, bins: s.bins, cases: s.cases, ece: s.ece }))}
+        />
       </section>
 
       <p className="text-muted text-sm">
