@@ -11,11 +11,12 @@
  * `--corpus world` reads bench/diagnosis-world.jsonl instead: real error outputs quoted verbatim in
  * public sources (scripts/diagnosis-world.ts), split by source address into a tuning and a held-out
  * half. Both halves are reported separately (`--split tuning|heldout|all` narrows it); tune rules on
- * `--split tuning --errors` only, never on the held-out half's individual cases.
+ * `--split tuning --errors` only, never on the held-out half's individual cases. `--batch N` keeps one
+ * collection round (batch 2 was gathered by other hands and measured before any rule was written for it).
  *
  * Every report ends with the expected calibration error (10 equal-width bins, lib/diagnosis/calibration).
  *
- * Run: node --import tsx bench/diagnosis.ts [--corpus local|world|<path>] [--split train|heldout|unseen|all|tuning] [--raw] [--errors]
+ * Run: node --import tsx bench/diagnosis.ts [--corpus local|world|<path>] [--split train|heldout|unseen|all|tuning] [--raw] [--errors] [--batch N]
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -119,6 +120,7 @@ function main(): number {
       raw: { type: "boolean", default: false },
       errors: { type: "boolean", default: false },
       corpus: { type: "string", default: "local" },
+      batch: { type: "string" },
     },
   });
   const corpusPath = CORPORA[values.corpus] ?? values.corpus;
@@ -127,7 +129,7 @@ function main(): number {
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Case);
   const isWorld = all.length > 0 && all.every((c) => "half" in c);
-  if (isWorld) return mainWorld(all as WorldCase[], values);
+  if (isWorld) return mainWorld((all as WorldCase[]).filter((c) => !values.batch || String(c.batch ?? 1) === values.batch), values);
   const split = values.split;
   const inSplit: Record<string, (c: Case) => boolean> = {
     train: (c) => "batch" in c && c.batch === "tuning" && !isHeldOut(c.id),

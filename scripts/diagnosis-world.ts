@@ -36,6 +36,8 @@ export interface WorldCase {
   /** One line: why this label. */
   why: string;
   half: "tuning" | "heldout";
+  /** Collection round: 1 (the first 401 cases), 2 (gathered by other hands, measured before any rule saw it), … */
+  batch?: number;
   input: InputContext;
 }
 
@@ -54,6 +56,7 @@ interface ShortCase {
   status?: number;
   statusText?: string;
   args?: Record<string, unknown>;
+  batch?: number;
 }
 
 /** FNV-1a, as bench/diagnosis.ts. */
@@ -90,8 +93,8 @@ function inputOf(s: ShortCase): InputContext {
           ? `"${command}" exited with code 126 (a command it ran could not be executed)${said}`
           : `"${command}" exited with code ${code}${said}`;
     failure = { tool, args: { command, args }, error: { message, code, [stream]: s.out, signal: null } };
-  } else if (tool === "http") {
-    if (!s.url || s.status === undefined) throw new Error(`http case needs url and status: ${s.source}`);
+  } else if (tool === "http" && s.status !== undefined) {
+    if (!s.url) throw new Error(`http case needs a url: ${s.source}`);
     const method = s.method ?? "POST";
     const r = interpretResponse(`${method} ${s.url}`, { status: s.status, statusText: s.statusText ?? "", headers: { "content-type": "application/json" }, durationMs: 0 }, { text: s.out, bytes: Buffer.byteLength(s.out), tooLarge: false }, {
       maxResponseBytes: 1 << 20,
@@ -99,8 +102,8 @@ function inputOf(s: ShortCase): InputContext {
     if (r.ok) throw new Error(`status ${s.status} is not a failure: ${s.source}`);
     failure = { tool, args: { url: s.url, method }, error: { message: r.error.message, stdout: s.out, signal: null, status: s.status } };
   } else {
-    // An agent framework's own tool (or a shell tool quoted without a command line): the
-    // framework's exception text is the message.
+    // An agent framework's own tool, a shell tool quoted without a command line, or an HTTP client's
+    // error quoted without its status: the exception text is the message.
     if (tool === "shell" && !s.args) throw new Error(`shell case without cmd or args: ${s.source}`);
     const first = s.out.split(/\r?\n/).map((l) => l.trim()).find(Boolean) ?? s.out.trim();
     const line = first.length > 300 ? `${first.slice(0, 300)}…` : first;
@@ -113,7 +116,7 @@ function expand(s: ShortCase): WorldCase {
   if (!ERROR_TYPES.includes(s.label)) throw new Error(`unknown label ${s.label}: ${s.source}`);
   for (const k of ["source", "ecosystem", "why", "out"] as const) if (!s[k]) throw new Error(`missing ${k}: ${JSON.stringify(s).slice(0, 200)}`);
   const id = `${s.label}/${s.ecosystem}/${fnv(`${s.source}\n${s.out}`).toString(36)}`;
-  return { id, label: s.label, source: s.source, ecosystem: s.ecosystem, why: s.why, half: halfOf(s.source), input: inputOf(s) };
+  return { id, label: s.label, source: s.source, ecosystem: s.ecosystem, why: s.why, half: halfOf(s.source), ...(s.batch ? { batch: s.batch } : {}), input: inputOf(s) };
 }
 
 export function readWorld(file: string): WorldCase[] {
