@@ -262,6 +262,16 @@ const PHRASES: readonly PhraseRule[] = [
     variant: "unknown_tool",
   },
   { id: "no_such_tool_class", type: "tool_not_found", weight: 0.9, re: /\b\w*(?:NoSuchTool|ToolNotFound|UnknownTool|InvalidTool|FunctionNotFound)\w*\b/d, variant: "unknown_tool" },
+  // A named task, script, module/action or plugin that a runner was asked to run does not exist (npm
+  // scripts, rake/gradle/gulp/grunt tasks, ansible modules, maven goal prefixes): the runner's tool is
+  // missing, as for an agent's tool.
+  {
+    id: "no_such_task",
+    type: "tool_not_found",
+    weight: 0.88,
+    re: /\bmissing script:|\bno (?:such )?(?:script|task|target|goal|action|module|plugin|recipe|job)s? (?:named|called|found for|matching)\b|\b(?:task|script|target|goal|recipe|job) ['"`]?[\w:.-]+['"`]? (?:was )?not found in (?:root )?(?:project|workspace|package|build|the)\b|\bdon'?t know how to build task\b|\bcould(?:n'?t| not) (?:resolve|find|load) (?:the )?(?:module\/action|action|module|task|plugin)\b|\bno plugin found for prefix\b|\b(?:task|script) ['"`]?[\w:.-]+['"`]? (?:is )?(?:not defined|not in your|does not exist|doesn'?t exist)\b|\bunknown (?:task|script|target|goal|recipe)\b|\bERR_PNPM_NO_SCRIPT\b/di,
+    variant: "unknown_task",
+  },
   // command_not_found
   { id: "command_not_found", type: "command_not_found", weight: 0.9, re: /(?:^|:\s)([^\s:]+): command not found\b|\bcommand not found\b/di, captures: "missingCommand" },
   { id: "sh_not_found", type: "command_not_found", weight: 0.85, re: /^\S+: (?:\d+: |line \d+: )(?:\S+: )?([^\s:]+): not found$/di, captures: "missingCommand" },
@@ -301,6 +311,24 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\bPERMISSION_DENIED\b|\bPermissionDenied\b|\bpermission\s+\S+\s+denied\b|\b(?:caller|user|account|principal|you)\b[^\n.]{0,40}\bdoes(?:n'?t| not) have (?:the )?(?:required |necessary )?(?:permission|access|\S+ (?:permission|access))\b|\b[Yy]ou (?:need|lack) (?:the )?\S+ permission\b|\bmust be logged in\b/d,
     variant: "credentials_rejected",
   },
+  // A server's authorisation said no to this user or client (database ACLs, cloud access to a resource).
+  {
+    id: "not_authorized_to",
+    type: "permission_denied",
+    weight: 0.88,
+    re: /\bnot authori[sz]ed (?:on|to|for)\b|\bis not authori[sz]ed to perform\b|\bNOPERM\b|\b(?:has |have )?no permissions? to (?:run|access|execute|use|perform|read|write)\b|\bno permission to execute\b|\b(?:you |user |client )?do(?:n'?t| not) have (?:the )?access to\b|\bAccessDenied(?:Exception)?\b|\binsufficient privileges?\b|\bmust have \S+ privileges?\b/di,
+    variant: "credentials_rejected",
+  },
+  // An agent tool's own permission check or sandbox blocked the action.
+  {
+    id: "permission_check_failed",
+    type: "permission_denied",
+    weight: 0.9,
+    re: /\bpermission check failed\b|\bwas blocked\b[^\n]{0,40}\b(?:for security|by|because)\b|\bmay only (?:list|read|write|access|edit|run) [^\n]{0,40}\ballowed\b/di,
+    variant: "policy_refusal",
+  },
+  // A key was given and the service rejected it ("not found" here means not a key it knows).
+  { id: "key_rejected", type: "permission_denied", weight: 0.95, re: /\bAPI_KEY_INVALID\b|\b(?:pass|provide|use|supply) a valid (?:api[ _-]?key|token|credential)\b/di, variant: "credentials_rejected" },
   { id: "not_permitted", type: "permission_denied", weight: 0.8, re: /\boperation not permitted\b|\bread-only file system\b|\bEPERM\b/di, variant: "filesystem_permission" },
   { id: "sandbox_escape", type: "permission_denied", weight: 0.92, re: /\bescapes the workspace\b|\boutside (?:of )?the (?:workspace|sandbox|allowed (?:root|directory))\b/di, variant: "sandbox_boundary" },
   { id: "credentials_rejected", type: "permission_denied", weight: 0.85, re: /\b(?:invalid|incorrect|expired|revoked|bad) (?:x-)?(?:api[ _-]?key|token|credentials?|password|authentication)\b|\bauthentication (?:failed|required)\b|\bresource not accessible\b|\binsufficient (?:permissions?|scope)\b|\bdoes not have (?:access|permission)\b|\bnot allowed to\b/di, variant: "credentials_rejected" },
@@ -311,26 +339,31 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "not_a_subcommand", type: "invalid_arguments", weight: 0.85, re: /\bis not an? [\w-]+ command\b|\bunknown (?:sub)?command\b|\bno such (?:sub)?command\b|\binvalid command\b/di },
   { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b/di },
   { id: "no_such_package", type: "invalid_arguments", weight: 0.8, re: /\bunable to locate package\b|\bcouldn'?t find any package by\b|\bno matching distribution found\b|\bno package (?:named|matching|found)\b/di, variant: "resource_not_found" },
+  { id: "parameter_invalid", type: "invalid_arguments", weight: 0.88, re: /\bparameter validation failed\b|\binvalid (?:length|type|value|range) for (?:parameter|argument|field)\b|\bvalid (?:min|max)(?:imum)? length\b|\bBadValue\b|\bunknown (?:top level )?operator\b/di, variant: "schema_violation" },
+  { id: "no_such_version", type: "invalid_arguments", weight: 0.85, re: /\bno matching version found\b|\bETARGET\b|\bcould not find a version that satisfies\b|\bversion ['"`]?[\w.^~<>=-]+['"`]? (?:of \S+ )?(?:was )?not found\b|\bno versions? (?:available|match(?:ing|es)?)\b/di, variant: "resource_not_found" },
   { id: "usage", type: "invalid_arguments", weight: 0.55, re: /^usage:|\bfor more information\.?$|^Try '.*--help'/di },
   { id: "named_path_missing", type: "invalid_arguments", weight: 0.7, re: /\bcannot change to\b|\bcan't open file\b|\bdoes not appear to be a git repository\b|\brepository .{1,200} (?:does not exist|not found)\b|\bis a directory\b|\bnot a directory\b|\balready exists and is not an empty directory\b/di, variant: "path_not_found" },
   { id: "no_such_file", type: "invalid_arguments", weight: 0.5, re: /\bno such file or directory\b|\bdoes not exist\b|\bENOENT\b|\bcannot find the (?:file|path)\b|\bcannot find or open\b/di, variant: "path_not_found" },
   { id: "not_found", type: "invalid_arguments", weight: 0.35, re: /\bnot found\b/di, variant: "resource_not_found", coarse: true },
   { id: "validation_failed", type: "invalid_arguments", weight: 0.6, re: /\bvalidation (?:failed|error)\b|\bunprocessable\b|\bbad request\b/di, variant: "schema_violation", coarse: true },
   // timeout
-  { id: "timed_out", type: "timeout", weight: 0.85, re: /\btimed out\b|\btime-?out (?:exceeded|expired|reached|error|after)\b|\btime-?out of \d+\s*(?:ms|s|sec|seconds?|minutes?)?\s*(?:has been |was )?exceeded\b|\bexceeded (?:the |its )?(?:maximum |max )?(?:execution |run(?:ning)? |job )?(?:time|time ?limit|duration|runtime)\b|\bmaximum execution time\b|\b(?:operation|request|connection|read|connect|gateway|socket|execution) time-?out\b|\bdeadline exceeded\b|\bdid not (?:finish|complete) within\b|\baborted due to timeout\b|\bexceeded (?:the )?(?:time ?limit|timeout)\b|\bTimeoutError\b|\bGateway Time-?out\b/di },
+  { id: "timed_out", type: "timeout", weight: 0.85, re: /\btimed out\b|\btime-?out (?:exceeded|expired|reached|error|after)\b|\btime-?out of \d+\s*(?:ms|s|sec|seconds?|minutes?)?\s*(?:has been |was )?exceeded\b|\bexceeded (?:the |its )?(?:maximum |max )?(?:execution |run(?:ning)? |job )?(?:time|time ?limit|duration|runtime)\b|\bmaximum execution time\b|\b(?:operation|request|connection|read|connect|gateway|socket|execution) time-?out\b|\bdeadline exceeded\b|\bdid not (?:finish|complete) within\b|\baborted due to timeout\b|\bexceeded (?:the )?(?:time ?limit|timeout)\b|\bTimeoutError\b|\bGateway Time-?out\b|\bi\/o time-?out\b|\b(?:statement|lock|query|idle(?:[- ]in[- ]transaction)?|read|write|request|socket|step|job|script) time-?out\b|\bdue to (?:a |the )?(?:\w+ )?time-?out\b|\btime-?out (?:was |has been )?exceeded\b|\btook longer than\b/di },
   // output_too_large
   { id: "more_than_bytes", type: "output_too_large", weight: 0.9, re: /\b(?:wrote|returned|produced|read) (?:a body )?(?:more|larger) than \d+ bytes\b|\bmaxBuffer(?: length)? exceeded\b|\bmaximum file size exceeded\b/di },
-  { id: "context_too_long", type: "output_too_large", weight: 0.88, re: /\bprompt is too long\b|\bmaximum context length\b|\bcontext (?:length|window) (?:exceeded|is exceeded)\b|\btoo many (?:input )?tokens\b|\breduce the length of the (?:messages|prompt|input)\b/di, variant: "context_length_exceeded" },
-  { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input) (?:is )?too (?:large|long|big)\b|\bexceeds? (?:the )?(?:maximum|max|size limit|limit of)\b/di, variant: "request_too_large" },
+  { id: "context_too_long", type: "output_too_large", weight: 0.88, re: /\bprompt is too long\b|\bmaximum context length\b|\bcontext (?:length|window) (?:exceeded|is exceeded)\b|\btoo many (?:input )?tokens\b(?![^\n]{0,40}\b(?:wait|per (?:minute|second|hour|day)|try again (?:in|later)))|\breduce the length of the (?:messages|prompt|input)\b/di, variant: "context_length_exceeded" },
+  { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input|packet|document|object|log|record|field|value|header|artifact|upload|attachment|archive|image|blob|batch|annotations?|data) (?:is |was |are )?too (?:large|long|big)\b|\bexceed(?:s|ed)? (?:the )?(?:maximum|max|size limit|limit of)\b/di, variant: "request_too_large" },
+  // A stated size limit: "must have at most N bytes", "size must be smaller than N bytes".
+  { id: "size_limit", type: "output_too_large", weight: 0.88, re: /\btoo long: (?:must|may)\b|\bmust (?:have|be) at most \d+ (?:bytes|characters|chars|items|tokens|entries)\b|\bmay not be (?:more|longer|larger) than \d+\b|\bsize must be (?:smaller|less) than\b|\bmust be (?:smaller|less) than \d+ ?(?:bytes|[KMG]i?B)\b|\bPacketTooBig\w*\b/di, variant: "request_too_large" },
   { id: "memory_limit", type: "output_too_large", weight: 0.65, re: /\bInvalid string length\b|\bArray buffer allocation failed\b|\bheap out of memory\b|\bCannot create a string longer than\b/di },
   // rate_limited
   { id: "rate_limit", type: "rate_limited", weight: 0.88, re: /\brate[ _-]?limit(?:ed|s)?\b|\btoo many requests\b|\bthrottl(?:ed|ing)\b|\bslow down\b/di },
+  { id: "wait_before_retry", type: "rate_limited", weight: 0.8, re: /\b(?:please )?wait (?:a (?:moment|minute|while|bit) )?before (?:trying|retrying|making|sending)\b|(?:^|\(|\bstatus(?: code)?:? |\berror(?: code)?:? |\bHTTP\/?[\d.]* )429\b/di },
   { id: "quota", type: "rate_limited", weight: 0.85, re: /\bquota (?:exceeded|exhausted)\b|\bexceeded your (?:current )?quota\b|\binsufficient[ _]quota\b/di, variant: "quota_exhausted" },
   { id: "overloaded", type: "rate_limited", weight: 0.6, re: /\boverloaded\b/di },
   { id: "resource_exhausted", type: "rate_limited", weight: 0.88, re: /\bRESOURCE_EXHAUSTED\b|\bresources? (?:has |have )?(?:been )?exhausted\b|\bcheck (?:your )?quota\b/di, variant: "quota_exhausted" },
   // network_error
   { id: "refused", type: "network_error", weight: 0.85, re: /\bconnection refused\b|\bfailed to connect\b|\bcould(?: not|n't) connect\b|\bECONNREFUSED\b|\bfailed to establish a new connection\b/di, variant: "connection_refused" },
-  { id: "dns", type: "network_error", weight: 0.88, re: /\bcould(?: not|n't) resolve (?:host|hostname|proxy)(?:: ?(\S+))?|\bname or service not known\b|\btemporary failure in name resolution\b|\bnodename nor servname\b|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)|\bno address associated with hostname\b|\bunknown host\b|\bunable to resolve host(?: address)?\b|\bNXDOMAIN\b/di, variant: "dns_resolution_failed", captures: "host" },
+  { id: "dns", type: "network_error", weight: 0.88, re: /\bcould(?: not|n't) resolve (?:host|hostname|proxy)(?:: ?(\S+))?|\bname or service not known\b|\btemporary failure in name resolution\b|\bnodename nor servname\b|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)|\bno address associated with hostname\b|\bunknown host\b|\bunable to resolve host(?: address)?\b|\bNXDOMAIN\b|\bcould not translate host name\b|\bname does not resolve\b|\bno such host\b|\bnet::ERR_NAME_(?:NOT_RESOLVED|RESOLUTION_FAILED)\b/di, variant: "dns_resolution_failed", captures: "host" },
   { id: "reset", type: "network_error", weight: 0.78, re: /\bconnection (?:reset|closed|aborted)(?: by peer)?\b|\bsocket hang up\b|\bempty reply from server\b|\bother side closed\b|\brecv failure\b|\bremote end closed\b|\bnetwork is unreachable\b|\bno route to host\b|\bmax retries exceeded\b|\bECONNRESET\b/di, variant: "connection_reset" },
   // TLS: the secure connection could not be set up (an untrusted or unverifiable certificate). The
   // service is unreachable as configured: network_error, like any failed connection.
@@ -338,14 +371,18 @@ const PHRASES: readonly PhraseRule[] = [
     id: "tls_verification",
     type: "network_error",
     weight: 0.86,
-    re: /\bcertificate verify failed\b|\bCERTIFICATE_VERIFY_FAILED\b|\bSSLCertVerificationError\b|\bunable to (?:get local issuer|verify the first) certificate\b|\bself[- ]signed certificate\b|\bcertificate (?:has )?expired\b|\bx509: certificate\b|\bproblem confirming the ssl certificate\b|\b(?:SSL|TLS) ?(?:handshake|certificate) (?:failed|error)\b|\bSSLError\b|\bcertificate (?:is )?not trusted\b|\bUNABLE_TO_VERIFY_LEAF_SIGNATURE\b|\bSELF_SIGNED_CERT_IN_CHAIN\b/di,
+    re: /\bcertificate verify failed\b|\bCERTIFICATE_VERIFY_FAILED\b|\bSSLCertVerificationError\b|\bunable to (?:get local issuer|verify the first) certificate\b|\bself[- ]signed certificate\b|\bcertificate (?:has )?expired\b|\bx509: certificate\b|\bproblem confirming the ssl certificate\b|\b(?:SSL|TLS) ?(?:handshake|certificate) (?:failed|error)\b|\bSSLError\b|\bcertificate (?:is )?not trusted\b|\bUNABLE_TO_VERIFY_LEAF_SIGNATURE\b|\bSELF_SIGNED_CERT_IN_CHAIN\b|\bcertificate verification (?:failed|error)\b|\bnet::ERR_(?:CERT|SSL)_\w+/di,
     variant: "tls_verification",
   },
   { id: "connection_was_refused", type: "network_error", weight: 0.85, re: /\bconnection\b[^\n.]{0,60}?\b(?:was |is )?refused\b/di, variant: "connection_refused" },
+  { id: "unreachable", type: "network_error", weight: 0.85, re: /\bcan(?:'t|not) reach (?:the )?(?:\w+ )?(?:server|host|database|service|endpoint)\b|\bnet::ERR_(?:CONNECTION_(?:REFUSED|RESET|CLOSED|FAILED|ABORTED)|EMPTY_RESPONSE|INTERNET_DISCONNECTED|ADDRESS_UNREACHABLE|NETWORK_CHANGED|TUNNEL_CONNECTION_FAILED|PROXY_CONNECTION_FAILED)\b/di, variant: "connection_refused" },
+  { id: "net_timed_out", type: "timeout", weight: 0.88, re: /\bnet::ERR_(?:CONNECTION_)?TIMED_OUT\b/di },
   { id: "fetch_failed", type: "network_error", weight: 0.5, re: /\bfetch failed\b|\bnetwork ?error\b|\bunable to access\b/di },
   { id: "server_error", type: "network_error", weight: 0.6, re: /\bbad gateway\b|\bservice (?:temporarily )?unavailable\b|\binternal server error\b|\bserver had an error\b|\bupstream (?:connect )?error\b/di, variant: "server_error", coarse: true },
   // syntax_error
   { id: "syntax", type: "syntax_error", weight: 0.88, re: /\bsyntax ?error\b|\bparse error\b|\binvalid syntax\b|\bunexpected (?:token|end of (?:input|file|JSON input)|EOF|identifier|character|string|indent|number)\b|\bmissing [)}\]] near\b|\bunterminated\b|\bmissing parenthes[ie]s\b|\bcan't find string terminator\b|\bunmatched\b|\bunbalanced\b|\bbad config (?:line|file|value)\b|\bexpected .{1,40} but found\b|\bExpecting (?:value|property name|',' delimiter|':' delimiter)\b|\bis not valid JSON\b|\binvalid JSON\b|\bunexpected indent\b|\bunindent does not match\b|\bend of file unexpected\b|\bExtra data: line\b|\bmissing separator\b|\berror: ['"`].{1,3}['"`] expected\b/di },
+  { id: "parse_failed", type: "syntax_error", weight: 0.8, re: /\bschema parsing\b|\b(?:error|failure) (?:while )?parsing\b|\bfailed to parse\b/di },
+  { id: "parser_said", type: "syntax_error", weight: 0.86, re: /\bmismatched input\b|\bplease check (?:the |your )?syntax\b|\bParserError\b|\bParseException\b|\bthis line is (?:invalid|not a valid)\b|\bdoes not start with any known [\w ]{0,20}keyword\b|\bis not a valid statement separator\b|\bexpecting ['"`][^'"`\s]{1,3}['"`]/di },
   {
     id: "config_syntax",
     type: "syntax_error",
@@ -364,8 +401,25 @@ const PHRASES: readonly PhraseRule[] = [
     id: "missing_runtime_download",
     type: "environment_missing",
     weight: 0.9,
-    re: /\bexecutable doesn'?t exist at\b|\bdownload new browsers\b|\b(?:npx |python -m )?playwright install\b|\bcould not find (?:expected )?(?:chrome|chromium|firefox|browser)\b|\bbrowser (?:was )?not (?:found|downloaded|installed)\b|\btry pulling it first\b|\bpull model manifest\b/di,
+    re: /\bexecutable doesn'?t exist at\b|\bdownload new browsers\b|\b(?:npx |python -m )?playwright install\b|\bcould not find (?:expected )?(?:chrome|chromium|firefox|browser)\b|\bbrowser (?:was )?not (?:found|downloaded|installed)\b|\btry pulling it first\b|\bpull model manifest\b|\b(?:you should |please |try to )?(?:pull|download) the model\b|\bollama pull\b/di,
     variant: "missing_dependency",
+  },
+  // The program exists but a shared library or system package it loads is missing on this host.
+  {
+    id: "missing_shared_library",
+    type: "environment_missing",
+    weight: 0.93,
+    re: /\berror while loading shared librar(?:y|ies)\b|\bcannot open shared object file\b|\bLibrary not loaded\b|\bDLL load failed\b|\b\S+\.dll (?:was )?not found\b|\bthe specified module could not be found\b|\bhost system is missing dependencies\b|\bmissing (?:shared |system )?librar(?:y|ies)(?: are)?:|\bimage not found\b.{0,40}\bdyld\b|\bdyld\b.{0,80}\bimage not found\b/di,
+    variant: "missing_dependency",
+  },
+  // A setup step the tool needs was never run here: a client never generated, an environment or
+  // toolchain never created or installed, an account never logged in.
+  {
+    id: "setup_step_not_run",
+    type: "environment_missing",
+    weight: 0.9,
+    re: /\bdid not initiali[sz]e yet\b|\bplease run ['"`]?[\w.-]+ (?:generate|install|init|login|auth login|adduser|configure|setup)\b|\b(?:please |you need to )?(?:run|use) ['"`]?[\w.-]+ (?:login|auth login|adduser)['"`]? to\b|\bneed(?:s)? to authori[sz]e this machine\b|\brequires you to be logged in\b|\b(?:you are |you're )?not (?:currently )?logged (?:in|into)\b|\bto log ?in,? run:? ['"`]?[\w.-]+ (?:auth )?login\b|\bENEEDAUTH\b|\bcould(?: not|n't) find (?:\w+ )?environment\b|\b(?:environment|toolchain|version|interpreter) ['"`]?[\w.:\/-]+['"`]? (?:is )?not (?:installed|found)\b|\btoolchain ['"`]?[\w.-]+['"`]? is not installed\b|\bno such (?:conda |virtual )?environment\b/di,
+    variant: "missing_config",
   },
   // Credentials the tool needs are not configured at all (rejected ones are permission_denied).
   {
@@ -509,6 +563,10 @@ function scanExceptions(lines: readonly TextLine[], raw: string, facts: Facts, c
         const fromEnviron = /\benviron\b|\bgetenv\b|\bprocess\.env\b/.test(raw);
         c.add({ type: "environment_missing", weight: (fromEnviron ? 0.9 : 0.6) * factor, source: "exception", rule: "exception:missing_key", detail, variant: "missing_env_var" });
         facts.envVar ??= key;
+      }
+      // The name the model asked for was looked up in the agent's tool table and is not there.
+      else if (/\b\w*(?:tool|function|action)s?\w*\s*\[[^\]\n]*\]/i.test(raw)) {
+        c.add({ type: "tool_not_found", weight: 0.85 * factor, source: "exception", rule: "exception:tool_lookup", detail, variant: "unknown_tool" });
       }
       continue;
     }

@@ -47,6 +47,34 @@ const cases: Array<[ErrorType, string, () => string]> = [
   ["command_not_found", "sh reports a missing tool from a script", () => shell("./bootstrap", "./bootstrap: 12: ./bootstrap: libtoolize: not found")],
   // a package name apt does not know
   ["invalid_arguments", "apt unknown package", () => shell("apt-get", "E: Unable to locate package pyhton3", 100)],
+  // batch 2 families (issue 18): each in wordings of its own
+  ["tool_not_found", "a runner's task does not exist", () => shell("invoke", "No task named 'deploy-prod' found. Run `invoke --list` to see tasks.")],
+  ["tool_not_found", "a package script does not exist", () => shell("pnpm", " ERR_PNPM_NO_SCRIPT  Missing script: lint:fix")],
+  ["tool_not_found", "a build target not found in the project", () => shell("./gradlew", "Task 'publishRelease' not found in project ':app'.")],
+  ["tool_not_found", "a lookup in the tool table failed", () => framework("lookup_weather", "Traceback (most recent call last):\n  File \"agent.py\", line 40, in step\n    fn = self.functions_by_name[call.name]\nKeyError: 'lookup_weather'")],
+  ["environment_missing", "a shared library is missing", () => shell("ffmpeg", "ffmpeg: error while loading shared libraries: libavdevice.so.60: cannot open shared object file: No such file or directory", 127)],
+  ["environment_missing", "macOS dyld cannot load a library", () => shell("psql", "dyld[4411]: Library not loaded: /opt/homebrew/opt/libpq/lib/libpq.5.dylib", 134)],
+  ["environment_missing", "a generated client never generated", () => shell("node", "Error: the ORM client did not initialize yet. Please run \"orm generate\" first.")],
+  ["environment_missing", "never logged in", () => shell("gh", "You are not logged into any GitHub hosts. To log in, run: gh auth login", 4)],
+  ["environment_missing", "a named runtime version is not installed", () => shell("nodenv", "nodenv: version `18.17.0' is not installed (set by /app/.node-version)")],
+  ["permission_denied", "a database user not authorized", () => shell("mongosh", "MongoServerError: not authorized on reports to execute command { find: \"daily\" }")],
+  ["permission_denied", "an ACL with no permissions to run a command", () => shell("valkey-cli", "(error) NOPERM User worker has no permissions to run the 'flushall' command")],
+  ["permission_denied", "no access to a cloud resource", () => shell("python3", "botocore.exceptions.ClientError: An error occurred (AccessDeniedException): You don't have access to the requested endpoint.")],
+  ["permission_denied", "an agent tool's own check blocked it", () => framework("Read", "Read of /etc/shadow was blocked by the session's file access rules")],
+  ["invalid_arguments", "a parameter fails validation", () => shell("aws", "Parameter validation failed:\nInvalid type for parameter MaxKeys, value: abc, type: <class 'str'>")],
+  ["invalid_arguments", "no such package version", () => shell("yarn", "error Couldn't find any versions for \"left-pad\" that matches \"^9.0.0\"\nerror No versions available")],
+  ["timeout", "a database statement timeout", () => shell("psql", "ERROR:  canceling statement due to lock timeout")],
+  ["timeout", "a dial i/o timeout", () => shell("terraform", "Error: Get \"https://registry.terraform.io/.well-known/terraform.json\": dial tcp 104.16.0.1:443: i/o timeout")],
+  ["timeout", "a job took longer than its limit", () => shell("buildkite-agent", "Job took longer than its 20 minute time limit and was cancelled")],
+  ["output_too_large", "a stated byte limit", () => shell("kubectl", "The ConfigMap \"big\" is invalid: data: Too long: must have at most 1048576 bytes")],
+  ["output_too_large", "a packet too large", () => shell("mysqldump", "mysqldump: Error 2020: Got packet bigger than 'max_allowed_packet' bytes; the packet is too large")],
+  ["rate_limited", "a tokens-per-minute limit with a 429", () => framework("llm", "Error code: 429 - Too many tokens per minute, please wait before retrying.")],
+  ["network_error", "a browser cannot resolve a host", () => framework("browser_open", "page.goto: net::ERR_NAME_NOT_RESOLVED at https://intranet.example/")],
+  ["network_error", "a database server cannot be reached", () => shell("migrate", "error: can't reach database server at db.internal:5432")],
+  ["network_error", "a host name cannot be translated", () => shell("psql", "psql: error: could not translate host name \"pg-primary\" to address: Temporary failure")],
+  ["network_error", "server certificate verification failed", () => shell("git", "fatal: unable to access 'https://git.example/repo.git/': server certificate verification failed. CAfile: /etc/ssl/certs/ca.pem CRLfile: none", 128)],
+  ["syntax_error", "a grammar's mismatched input", () => shell("cqlsh", "SyntaxException: line 1:14 mismatched input 'FORM' expecting K_FROM")],
+  ["syntax_error", "a shell parser error", () => shell("pwsh", "ParserError: Missing closing '}' in statement block or type definition.")],
 ];
 
 describe("phrase families for real-world failures", () => {
@@ -61,6 +89,15 @@ describe("phrase families for real-world failures", () => {
 
   it("words next to 'tool' that are not about a missing tool stay out of the family", () => {
     expect(shell("npm", "npm ERR! Tool call error argument 'x' is invalid")).not.toBe("tool_not_found");
+  });
+
+  it("a KeyError that is not a lookup in a tool table is not a missing tool", () => {
+    expect(framework("summarise", "Traceback (most recent call last):\n  File \"s.py\", line 3, in run\n    v = row['title']\nKeyError: 'title'")).not.toBe("tool_not_found");
+  });
+
+  it("too many tokens for the context is a size limit; too many tokens per minute is a rate limit", () => {
+    expect(framework("llm", "Request has too many tokens for the model's context window")).toBe("output_too_large");
+    expect(framework("llm", "429: too many tokens per minute for this organisation")).toBe("rate_limited");
   });
 });
 

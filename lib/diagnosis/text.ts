@@ -59,6 +59,7 @@ export function maskNames(line: string): string {
   }
   for (const m of line.matchAll(/(?<![\w:])(?:\.{0,2}\/|~\/|[\w.-]+\/)[^\s'"`,;()]*/g)) {
     if (/^https?:|^HTTP\//i.test(m[0])) continue; // URLs and status lines are matched on purpose
+    if (/^[A-Za-z]{1,8}\/[A-Za-z]{1,8}$/.test(m[0])) continue; // "i/o", "module/action", "read/write": words, not a path
     const token = m[0].replace(/[:.]+$/, ""); // "/bin/sh: 1: …" — the colon is the message's, not the path's
     for (let k = m.index; k < m.index + token.length; k++) out[k] = MASK;
   }
