@@ -23,7 +23,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ERROR_TYPES, inputContextSchema, type ErrorType, type InputContext } from "../lib/diagnosis/types";
+import { classify } from "../lib/diagnosis/classify";
+import { ERROR_TYPES, inputContextSchema, type DiagnosedType, type ErrorType, type InputContext } from "../lib/diagnosis/types";
 import { interpretResponse } from "../lib/tools/http";
 import { mostInformativeLine } from "../lib/tools/shell";
 
@@ -38,6 +39,14 @@ export interface WorldCase {
   half: "tuning" | "heldout";
   /** Collection round: 1 (the first 401 cases), 2 (gathered by other hands, measured before any rule saw it), … */
   batch?: number;
+  /**
+   * What the diagnosis said when the case was collected, before any rule was written for it: the rules'
+   * type alone, the type it stated (the lexical model may have answered where rules did not), and its
+   * stated confidence. Never updated. Batches 1 and 2 were backfilled by running the classifier of the
+   * commits that collected them (e89d323, d66aadd). The lexical model is cross-validated on the tuning
+   * cases the rules did not know: the failures it will meet are of that kind.
+   */
+  firstSeen?: { rules: DiagnosedType; said: DiagnosedType; confidence: number };
   input: InputContext;
 }
 
@@ -116,7 +125,10 @@ function expand(s: ShortCase): WorldCase {
   if (!ERROR_TYPES.includes(s.label)) throw new Error(`unknown label ${s.label}: ${s.source}`);
   for (const k of ["source", "ecosystem", "why", "out"] as const) if (!s[k]) throw new Error(`missing ${k}: ${JSON.stringify(s).slice(0, 200)}`);
   const id = `${s.label}/${s.ecosystem}/${fnv(`${s.source}\n${s.out}`).toString(36)}`;
-  return { id, label: s.label, source: s.source, ecosystem: s.ecosystem, why: s.why, half: halfOf(s.source), ...(s.batch ? { batch: s.batch } : {}), input: inputOf(s) };
+  const input = inputOf(s);
+  const said = classify(input);
+  const firstSeen = { rules: classify(input, { lexical: false }).type, said: said.type, confidence: said.probability };
+  return { id, label: s.label, source: s.source, ecosystem: s.ecosystem, why: s.why, half: halfOf(s.source), ...(s.batch ? { batch: s.batch } : {}), firstSeen, input };
 }
 
 export function readWorld(file: string): WorldCase[] {

@@ -1,4 +1,6 @@
 import { calibratedConfidence } from "./calibration";
+import { lexicalVerdict, type LexicalVerdict } from "./lexical";
+import { lexicalModel } from "./lexical-model";
 import { decisiveLine, failureLines, groupText, type TextLine } from "./text";
 import { ERROR_TYPES, type DiagnosedType, type ErrorType, type InputContext, type Severity } from "./types";
 
@@ -14,7 +16,7 @@ import { ERROR_TYPES, type DiagnosedType, type ErrorType, type InputContext, typ
  * confidence is that score discounted by the strongest competitor.
  */
 
-export type EvidenceSource = "exit_code" | "signal" | "errno" | "http_status" | "provider_code" | "exception" | "output" | "tool_code" | "context";
+export type EvidenceSource = "exit_code" | "signal" | "errno" | "http_status" | "provider_code" | "exception" | "output" | "tool_code" | "context" | "lexical";
 
 export interface Evidence {
   type: ErrorType;
@@ -83,6 +85,8 @@ export interface Classification {
 export interface ClassifyOptions {
   /** AUTONOMOUS_MAX_RECOVERY_ATTEMPTS: identical failures after which recovery needs the user. */
   maxRecoveryAttempts?: number;
+  /** Consult the lexical model when no rule recognises the failure (default true; its trainer turns it off). */
+  lexical?: boolean;
 }
 
 /** Root-cause category and severity of each type when no evidence says more. */
@@ -672,6 +676,9 @@ function repeatedFailures(input: InputContext): number {
   return input.context.previousActions.filter((a) => !a.success && JSON.stringify([a.tool, a.args]) === key).length;
 }
 
+/** Weight of the lexical model's evidence: enough to name a type when nothing else does, never to outvote a rule. */
+const LEXICAL_WEIGHT = 0.45;
+
 const ESCALATE: Record<Severity, Severity> = { recoverable: "user_action_required", user_action_required: "user_action_required", fatal: "fatal" };
 
 export function classify(input: InputContext, options: ClassifyOptions = {}): Classification {
@@ -706,8 +713,16 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
   }
   contextEvidence(input, facts, c);
 
-  const evidence = explainAway([...c.evidence.values()]);
-  const scores = Object.fromEntries(ERROR_TYPES.map((t) => [t, round2(noisyOr(evidence.filter((ev) => ev.type === t).map((ev) => ev.weight)))])) as Record<ErrorType, number>;
+  let evidence = explainAway([...c.evidence.values()]);
+  const scoreOf = (list: Evidence[]) => Object.fromEntries(ERROR_TYPES.map((t) => [t, round2(noisyOr(list.filter((ev) => ev.type === t).map((ev) => ev.weight)))])) as Record<ErrorType, number>;
+  let scores = scoreOf(evidence);
+  // No rule recognised it: the words around the error may still say what it is (lib/diagnosis/lexical.ts).
+  let lexical: LexicalVerdict | null = null;
+  const model = options.lexical === false ? null : lexicalModel();
+  if (model && Math.max(...Object.values(scores)) < 0.3 && (lexical = lexicalVerdict(model, input))) {
+    evidence = [...evidence, { type: lexical.type, weight: LEXICAL_WEIGHT, source: "lexical", rule: "lexical", detail: `words labelled failures of this type share: ${lexical.words.join(", ") || "(several)"}` }];
+    scores = scoreOf(evidence);
+  }
   const ranked = [...ERROR_TYPES].sort((a, b) => scores[b] - scores[a]);
   const [best, second] = ranked;
   const top = scores[best];
@@ -726,6 +741,7 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
   const repeatedFailure = repeatedFailures(input) >= (options.maxRecoveryAttempts ?? 2);
   if (repeatedFailure) severity = ESCALATE[severity];
 
-  const probability = calibratedConfidence(confidence, type === "unknown");
+  // A verdict of the lexical model states the accuracy it had in cross-validation, not the rules' calibration.
+  const probability = lexical && type === lexical.type && winning[0]?.source === "lexical" ? lexical.accuracy : calibratedConfidence(confidence, type === "unknown");
   return { type, confidence, probability, severity, canRecover: severity !== "fatal", category, evidence: winning, scores, facts, repeatedFailure };
 }

@@ -1,0 +1,146 @@
+import { ERROR_TYPES, type ErrorType, type InputContext } from "./types";
+
+/**
+ * The diagnosis' second opinion: a naive Bayes model over the words of labelled failures, consulted only
+ * when no rule recognised a failure (the rules would say `unknown`). Rules are precise but only know the
+ * wordings someone wrote down; the words around an error ("registry", "quota", "schema", "login") still
+ * carry its type. The model is trained by `npm run diagnosis:train` (scripts/diagnosis-lexical.ts) on the
+ * tuning half of the world corpus and the local corpus's train split, never on a held-out case, and its
+ * stated confidence is the accuracy it had in cross-validation on those (per band of its own margin).
+ */
+
+export interface LexicalModel {
+  version: 1;
+  /** Laplace smoothing. */
+  alpha: number;
+  /** Training documents per type. */
+  docs: Record<ErrorType, number>;
+  /** Feature → documents per type (in ERROR_TYPES order) containing it. */
+  counts: Record<string, number[]>;
+  /** Sum of feature occurrences per type (for the multinomial denominator). */
+  totals: number[];
+  /**
+   * Cross-validated accuracy of the model on the failures the rules did not recognise, by the margin of
+   * its best type's posterior over the second: [minMargin, accuracy] bands, highest first. Below the last
+   * band's margin the model abstains.
+   */
+  bands: Array<[minMargin: number, accuracy: number, cases: number]>;
+}
+
+export interface LexicalVerdict {
+  type: ErrorType;
+  /** Posterior of the best type minus the second's (0–1). */
+  margin: number;
+  /** Cross-validated accuracy of verdicts with this margin: the stated probability. */
+  accuracy: number;
+  /** The words that spoke most for the type (for the explanation). */
+  words: string[];
+}
+
+const MAX_TOKEN = 24;
+
+/** Tokens of one text: lower-case words, whole and split at `_`/`.`/`-`, short numbers; ids and hashes dropped. */
+export function tokens(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.toLowerCase().match(/[a-z0-9][a-z0-9_.-]*[a-z0-9]|[a-z]/g) ?? []) {
+    const parts = raw.split(/[_.-]+/).filter(Boolean);
+    for (const t of parts.length > 1 ? [raw, ...parts] : [raw]) {
+      if (t.length > MAX_TOKEN || t.length < 2) continue;
+      if (/^\d+$/.test(t) && t.length > 3) continue; // ports, sizes, timestamps: too specific
+      if (/\d/.test(t) && /[a-z]/.test(t) && t.length > 6) continue; // ids, hashes, versions
+      if (/^v?\d/.test(t) && /[.]/.test(t)) continue; // versions and addresses
+      if (/^v\d+$/.test(t)) continue; // a version's major
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+/** Features of a failure: the words of its tool, message and output, present or not (not counted), with word pairs. */
+export function features(input: InputContext): string[] {
+  const e = input.failure.error;
+  const text = [input.failure.tool, e.message, e.stderr, e.stdout].filter(Boolean).join("\n");
+  const set = new Set<string>();
+  for (const line of text.split(/\r?\n/).slice(0, 200)) {
+    const ts = tokens(line);
+    for (let i = 0; i < ts.length; i++) {
+      set.add(ts[i]);
+      if (i + 1 < ts.length) set.add(`${ts[i]} ${ts[i + 1]}`);
+    }
+  }
+  if (typeof e.code === "number") set.add(`exit:${e.code}`);
+  if (typeof e.status === "number") set.add(`status:${e.status}`);
+  return [...set];
+}
+
+/** Trains the counts (bands are filled by cross-validation in the training script). */
+export function train(cases: Array<{ label: ErrorType; input: InputContext }>, opts: { alpha?: number; minDocs?: number } = {}): LexicalModel {
+  const alpha = opts.alpha ?? 0.5;
+  const minDocs = opts.minDocs ?? 2;
+  const raw = new Map<string, number[]>();
+  const docs = Object.fromEntries(ERROR_TYPES.map((t) => [t, 0])) as Record<ErrorType, number>;
+  for (const c of cases) {
+    const k = ERROR_TYPES.indexOf(c.label);
+    docs[c.label] += 1;
+    for (const f of features(c.input)) {
+      let row = raw.get(f);
+      if (!row) raw.set(f, (row = new Array<number>(ERROR_TYPES.length).fill(0)));
+      row[k] += 1;
+    }
+  }
+  const counts: Record<string, number[]> = {};
+  const totals = new Array<number>(ERROR_TYPES.length).fill(0);
+  for (const f of [...raw.keys()].sort()) {
+    const row = raw.get(f)!;
+    if (row.reduce((a, b) => a + b, 0) < minDocs) continue; // seen once: a name, not a word of the trade
+    counts[f] = row;
+    row.forEach((n, i) => (totals[i] += n));
+  }
+  return { version: 1, alpha, docs, counts, totals, bands: [] };
+}
+
+/** Posterior per type (uniform prior: a type's frequency in the corpus says nothing of the next failure). */
+export function posterior(model: LexicalModel, input: InputContext): { probs: number[]; known: string[] } {
+  const V = Object.keys(model.counts).length;
+  const logp = new Array<number>(ERROR_TYPES.length).fill(0);
+  const known = features(input).filter((f) => f in model.counts);
+  for (const f of known) {
+    const row = model.counts[f];
+    for (let k = 0; k < logp.length; k++) logp[k] += Math.log((row[k] + model.alpha) / (model.totals[k] + model.alpha * V));
+  }
+  // Tempered: word presences are not independent, so the raw product is far too sure of itself.
+  const temper = Math.max(1, Math.sqrt(known.length));
+  // A type nobody labelled a case of cannot be the answer (its unseen-word likelihoods are not evidence).
+  const trained = ERROR_TYPES.map((t) => (model.docs[t] ?? 0) > 0);
+  const max = Math.max(...logp.filter((_, k) => trained[k]).map((x) => x / temper));
+  const exp = logp.map((x, k) => (trained[k] ? Math.exp(x / temper - max) : 0));
+  const sum = exp.reduce((a, b) => a + b, 0);
+  return { probs: exp.map((x) => x / sum), known };
+}
+
+/** The model's verdict, or null when it has too few known words or its margin is below every band. */
+export function lexicalVerdict(model: LexicalModel, input: InputContext): LexicalVerdict | null {
+  const { probs, known } = posterior(model, input);
+  if (known.length < 3) return null;
+  const order = probs.map((p, k) => [p, k] as const).sort((a, b) => b[0] - a[0]);
+  const [[p1, k1], [p2]] = order;
+  const margin = p1 - p2;
+  const band = model.bands.find(([min]) => margin >= min);
+  if (!band) return null;
+  const type = ERROR_TYPES[k1];
+  const V = Object.keys(model.counts).length;
+  const lift = (f: string) => {
+    const row = model.counts[f];
+    const own = (row[k1] + model.alpha) / (model.totals[k1] + model.alpha * V);
+    const others = row.reduce((s, n, k) => (k === k1 ? s : s + (n + model.alpha) / (model.totals[k] + model.alpha * V)), 0) / (row.length - 1);
+    return Math.log(own / others);
+  };
+  const words = known
+    .filter((f) => !f.includes(":"))
+    .map((f) => [f, lift(f)] as const)
+    .filter(([, l]) => l > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([f]) => f);
+  return { type, margin: Math.round(margin * 1000) / 1000, accuracy: band[1], words };
+}

@@ -1,0 +1,102 @@
+/**
+ * Trains the diagnosis' lexical second opinion (lib/diagnosis/lexical.ts) and writes
+ * lib/diagnosis/lexical-model.json: `npm run diagnosis:train` (`-- --check` only compares).
+ *
+ * Trained on labelled cases nobody measures the held-out figures on: the world corpus's tuning half
+ * (bench/diagnosis-world.jsonl, every batch) and the local corpus's train split (bench/diagnosis-corpus.jsonl).
+ * Its stated confidence comes from 5-fold cross-validation, split by source, over the world tuning cases
+ * that no rule recognised when they were collected (`firstSeen.rules` is `unknown`): the model answers only
+ * where rules are silent, and those failures are harder than the rest (on all tuning cases the model
+ * alone is right far more often). Per band of the model's margin: how often its type was right. Bands
+ * whose accuracy stays under MIN_USEFUL are dropped: there the diagnosis says `unknown`.
+ * Deterministic: the same corpora give the same file (a test checks the committed one is current).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { classify } from "../lib/diagnosis/classify";
+import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
+import { LEXICAL_MODEL_FILE } from "../lib/diagnosis/lexical-model";
+import { lexicalVerdict, train, type LexicalModel } from "../lib/diagnosis/lexical";
+import { fnv } from "./diagnosis-world";
+
+interface Labelled {
+  id: string;
+  label: ErrorType;
+  source: string;
+  half?: string;
+  batch?: string | number;
+  firstSeen?: { rules: string };
+  input: InputContext;
+}
+
+const ROOT = path.join(import.meta.dirname, "..");
+const FOLDS = 5;
+/** Margin bands (lower edges), highest first. */
+const BAND_EDGES = [0.5, 0.25, 0.1];
+/** A band right less often than this is no help: the diagnosis stays `unknown` there. */
+const MIN_USEFUL = 0.45;
+
+function read(file: string): Labelled[] {
+  return readFileSync(path.join(ROOT, "bench", file), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Labelled)
+    .filter((c) => (ERROR_TYPES as readonly string[]).includes(c.label));
+}
+
+/** The local corpus's train split, as bench/diagnosis.ts draws it (13% of the tuning batch held out by id). */
+const localTrain = (c: Labelled) => c.batch === "tuning" && fnv(c.id) % 100 >= 13;
+
+export function buildLexicalModel(): { model: LexicalModel; report: string[] } {
+  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning");
+  const local = read("diagnosis-corpus.jsonl").filter(localTrain);
+  const unrecognised = world.filter((c) => c.firstSeen?.rules === "unknown");
+  const ruleUnknownNow = world.filter((c) => classify(c.input, { lexical: false }).type === "unknown").length;
+  const fold = (c: Labelled) => fnv(c.source) % FOLDS;
+  const seen: Array<{ margin: number; correct: boolean }> = [];
+  for (let f = 0; f < FOLDS; f++) {
+    const model = { ...train([...world.filter((c) => fold(c) !== f), ...local]), bands: [[0, 1, 0]] as LexicalModel["bands"] };
+    for (const c of unrecognised.filter((x) => fold(x) === f)) {
+      const v = lexicalVerdict(model, c.input);
+      if (v) seen.push({ margin: v.margin, correct: v.type === c.label });
+    }
+  }
+  const bands: LexicalModel["bands"] = [];
+  const report = [`trained on world tuning ${world.length} + local train ${local.length}; cross-validated (${FOLDS} folds by source) on the ${unrecognised.length} world tuning cases no rule recognised when collected (the rules of today leave ${ruleUnknownNow} unknown):`];
+  let upper = Infinity;
+  for (const edge of BAND_EDGES) {
+    const inBand = seen.filter((s) => s.margin >= edge && s.margin < upper);
+    const right = inBand.filter((s) => s.correct).length;
+    // Smoothed toward one half with two pseudo-cases: a band of three cases is not certainty.
+    const accuracy = Math.round(((right + 1) / (inBand.length + 2)) * 100) / 100;
+    report.push(`margin ≥ ${edge}${upper === Infinity ? "" : ` and < ${upper}`}: ${right}/${inBand.length} right in cross-validation → stated ${accuracy}${accuracy < MIN_USEFUL ? " (below the useful floor: unknown)" : ""}`);
+    if (accuracy >= MIN_USEFUL && inBand.length > 0) bands.push([edge, accuracy, inBand.length]);
+    upper = edge;
+  }
+  const below = seen.filter((s) => s.margin < BAND_EDGES[BAND_EDGES.length - 1]);
+  report.push(`margin < ${BAND_EDGES[BAND_EDGES.length - 1]}: ${below.filter((s) => s.correct).length}/${below.length} right: unknown`);
+  return { model: { ...train([...world, ...local]), bands }, report };
+}
+
+export function serialise(model: LexicalModel): string {
+  return JSON.stringify(model) + "\n";
+}
+
+function main(): void {
+  const { model, report } = buildLexicalModel();
+  for (const line of report) console.log(line);
+  const file = path.join(ROOT, LEXICAL_MODEL_FILE);
+  const text = serialise(model);
+  if (process.argv.includes("--check")) {
+    const current = readFileSync(file, "utf8");
+    if (current !== text) {
+      console.error(`${LEXICAL_MODEL_FILE} is not what the corpora train: run npm run diagnosis:train`);
+      process.exitCode = 1;
+    } else console.log(`${LEXICAL_MODEL_FILE} is current`);
+    return;
+  }
+  writeFileSync(file, text);
+  console.log(`wrote ${LEXICAL_MODEL_FILE}: ${Object.keys(model.counts).length} features, bands ${JSON.stringify(model.bands)}`);
+}
+
+if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) main();
