@@ -29,12 +29,13 @@ import { starterLibrary } from "../db/seed";
 import { startTemplateServer } from "../db/test-global-setup";
 import { isTuningQuery, LABELLED_SETS, readLabelledQueries, type LabelledQuery, type LabelledSet } from "../lib/library/labelled";
 
-const { values: args } = parseArgs({ options: { fit: { type: "boolean" }, "no-scale": { type: "boolean" }, errors: { type: "boolean" }, set: { type: "string" } } });
+const { values: args } = parseArgs({ options: { fit: { type: "boolean" }, "no-scale": { type: "boolean" }, errors: { type: "boolean" }, set: { type: "string" }, batch: { type: "string" } } });
 
 /** `--set library|telemetry` runs one labelled set; by default both run, reported separately. */
 const sets = (args.set ? [args.set] : Object.keys(LABELLED_SETS)) as LabelledSet[];
 for (const s of sets) if (!(s in LABELLED_SETS)) throw new Error(`--set must be one of ${Object.keys(LABELLED_SETS).join(", ")}`);
-const queries = readLabelledQueries(sets);
+/** `--batch N` keeps one collection round of the telemetry set (the library set has one). */
+const queries = readLabelledQueries(sets).filter((q) => !args.batch || q.set !== "telemetry" || String(q.batch ?? 1) === args.batch);
 /** The fitting (tuning) half: odd ids of the library set; the telemetry set's tuning sources. */
 const isFit = isTuningQuery;
 

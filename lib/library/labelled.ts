@@ -16,6 +16,8 @@ export interface LabelledQuery {
   half?: "tuning" | "heldout";
   /** Telemetry set: the public page the report was derived from. */
   source?: string;
+  /** Telemetry set: collection round (2: written by a second hand before reading entries or rules). */
+  batch?: number;
   /** close / paraphrase: descriptive reports; terse: one-line tool output or a few words; uncovered: no entry describes it. */
   kind: "close" | "paraphrase" | "terse" | "uncovered";
   query: { observed_symptom: string; object_class?: string; force_applied?: string; environmental_context?: string[] | string };
