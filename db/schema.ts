@@ -7,6 +7,7 @@ import type { UserFacingError } from "../lib/errors";
 import type { MissionDefinition } from "../lib/mission/definition";
 import type { DecisionRecord, ProposedAction } from "../lib/authority/types";
 import type { Rule } from "../lib/authority/rules";
+import type { Tape } from "../lib/trace/format";
 
 /** People who sign in. Roles: admin, operator, reviewer, contributor, auditor (several allowed). */
 export const users = pgTable("users", {
@@ -186,6 +187,22 @@ export const events = pgTable(
   (t) => [uniqueIndex("events_mission_seq").on(t.missionId, t.seq), index("events_type").on(t.type)],
 );
 export type EventRow = typeof events.$inferSelect;
+
+/**
+ * FDR-N004: the readings behind each write of the worker's engine (lib/trace/record.ts: clock, ids,
+ * ToolResults, model turns…), keyed by the first event the write produced (`count` events). Written in
+ * the events' transaction; append-only like the events. Traces and replay read it.
+ */
+export const eventIo = pgTable(
+  "event_io",
+  {
+    missionId: uuid("mission_id").notNull(),
+    seq: integer("seq").notNull(),
+    count: integer("count").notNull(),
+    tape: jsonb("tape").$type<Tape>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.missionId, t.seq] })],
+);
 
 /** Projection of a mission plus its dispatch lease. Written in the same transaction as its events. */
 export const missions = pgTable(

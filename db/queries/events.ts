@@ -6,13 +6,14 @@ import { isTerminal } from "../../lib/mission/reducer";
 import { missionCreated } from "../../lib/mission/transitions";
 import { AppError } from "../../lib/errors";
 import type { Db, Executor, Tx } from "../client";
-import { agents, events, failureAudit, gates, missions, proposals, type EventRow } from "../schema";
+import { agents, eventIo, events, failureAudit, gates, missions, proposals, type EventRow } from "../schema";
 import { auditChanges, type AuditChange } from "../../lib/mission/audit";
 import type { AuditActor } from "../../lib/audit";
 import { recordAudit } from "./audit-log";
 import { writeLearning } from "./learning";
 import { writeLibraryProtocol } from "./library-protocol";
 import { withGatePolicy } from "./gate-policies";
+import type { Tape } from "../../lib/trace/format";
 
 export const EVENTS_CHANNEL = "faultline_events";
 
@@ -89,6 +90,8 @@ export async function appendEvents(
     /** Events, or builders of an event from the state reached by the ones before it (null: none). */
     events: Array<NewMissionEvent | ((state: MissionState) => NewMissionEvent | null)>;
     leaseOwner?: string;
+    /** FDR-N004: the engine's readings behind the events of the items from `firstItem` on (stored in event_io). */
+    tape?: { tape: Tape; firstItem: number };
   },
 ): Promise<{ state: MissionState; events: MissionEvent[] }> {
   const [row] = await tx
@@ -102,9 +105,11 @@ export async function appendEvents(
   const at = new Date().toISOString();
   const stored: MissionEvent[] = [];
   const audit: AuditChange[] = [];
-  for (const item of params.events) {
+  const taped = { seq: 0, count: 0 };
+  for (const [index, item] of params.events.entries()) {
     const built = typeof item === "function" ? item(state) : item;
     if (!built) continue;
+    if (params.tape && index >= params.tape.firstItem && taped.count++ === 0) taped.seq = state.seq + 1;
     // Issue 6: the gate policy in force is snapshotted on the gate when it opens (a later change does not move its goalposts).
     const e = built.type === "gate.opened" && built.payload.policy === undefined ? await withGatePolicy(tx, state, built, at) : built;
     const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: e.actorId ?? params.actorId, at } as MissionEvent;
@@ -114,6 +119,7 @@ export async function appendEvents(
   }
   if (stored.length === 0) return { state, events: [] };
   await insertEvents(tx, stored);
+  if (params.tape && taped.count) await tx.insert(eventIo).values({ missionId: params.missionId, seq: taped.seq, count: taped.count, tape: params.tape.tape });
   // Written from outside the worker (a person, an external agent's call) and there is work now: any worker may take it at once.
   const wake = !params.leaseOwner && !isTerminal(state) && nextAction(state).kind !== "wait";
   await writeProjections(tx, state, wake);

@@ -1,7 +1,7 @@
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { AuditActor } from "../../lib/audit";
 import { AppError } from "../../lib/errors";
-import { effectivePolicy, policyName, policyScope, whoMayDecide, formatDuration, type GatePolicyInput, type GatePolicySnapshot, type PolicyGateKind } from "../../lib/mission/gate-policy";
+import { effectivePolicy, formatDuration, policyName, policyScope, whoMayDecide, withPolicySnapshot, type GatePolicyInput, type GatePolicySnapshot, type PolicyGateKind } from "../../lib/mission/gate-policy";
 import type { GateDecision, GateKind, MissionState } from "../../lib/mission/types";
 import type { NewMissionEvent } from "../../lib/mission/events";
 import type { Db, Executor } from "../client";
@@ -123,14 +123,7 @@ export async function deleteGatePolicy(db: Db, params: { id: string; actor: Audi
  * that appends it (called by appendEvents). The event log then says which rules the gate is under.
  */
 export async function withGatePolicy(tx: Executor, state: MissionState, e: Extract<NewMissionEvent, { type: "gate.opened" }>, at: string): Promise<NewMissionEvent> {
-  const policy = await policyInForce(tx, state.name, e.payload.kind);
-  const deadlineAt = policy?.timeoutMs ? new Date(Date.parse(at) + policy.timeoutMs).toISOString() : null;
-  return {
-    ...e,
-    payload: { ...e.payload, policy, deadlineAt },
-    impact: policy ? `${e.impact} Policy '${policyName(policy)}': ${whoMayDecide(policy)}${policy.approvalsRequired > 1 ? `, ${policy.approvalsRequired} approvals` : ""}${deadlineAt ? `; after ${formatDuration(policy.timeoutMs!)} the system chooses ${policy.timeoutOutcome}` : ""}.` : e.impact,
-    evidence: policy ? { ...(e.evidence ?? {}), policyId: policy.id, deadlineAt } : e.evidence,
-  };
+  return withPolicySnapshot(e, await policyInForce(tx, state.name, e.payload.kind), at);
 }
 
 /** A policy as the console and the REST API show it: the snapshot fields, its scope and rule in words, who changed it when. */

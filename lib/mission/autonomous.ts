@@ -88,7 +88,8 @@ export function transcript(s: MissionState, agentName: string): ChatMessage[] {
 
 /** The allowed modifications of a proposal: its args' top-level fields (a decider may change any of them). */
 function modifiable(p: ProposalState): string[] {
-  return Object.keys(p.action.args);
+  // Sorted: the order of a JSON object's keys is not kept by the log (jsonb) nor by a trace, so it must not matter.
+  return Object.keys(p.action.args).sort();
 }
 
 /** FDR-N017: the structured prompt for whoever decides a pending proposal, person or reviewer agent. */

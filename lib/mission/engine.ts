@@ -1,6 +1,8 @@
 import { describeFailedEvidence } from "../tools/evidence";
 import { allowedBinariesOf, refusedBinary, stepDefinitionOf } from "./steps";
 import { diagnose, patternTrigger, recoveryCandidates } from "../diagnosis/diagnose";
+import { createHash } from "node:crypto";
+import { encodeTime } from "ulid";
 import { diagnosticReflectionEvent } from "../diagnosis/context-log";
 import { inputContextFromToolError } from "../diagnosis/from-tool-error";
 import type { Diagnosis, InputContext } from "../diagnosis/types";
@@ -453,7 +455,9 @@ async function planAfterFailure(
   const settings = { whyDepth: io.diagnosis.whyDepth, maxRecoveryAttempts: io.diagnosis.maxRecoveryAttempts };
   const started = io.now();
   // Full reflection, unless a trusted learned pattern decides the strategy (the fast path).
-  let d = diagnose(input, { ...settings, now: io.now(), exclude: tried });
+  // Ids from the IO's readings (not drawn inside the diagnosis): a replay gives the diagnosis the id it had.
+  const diagnosedAt = io.now();
+  let d = diagnose(input, { ...settings, now: diagnosedAt, exclude: tried, id: `diag_${ulidFrom(diagnosedAt, io.newId())}` });
   const when = patternTrigger(d);
   const patterns = (await io.findPatterns?.(when)) ?? [];
   const candidates = recoveryCandidates(input, settings);
@@ -479,7 +483,7 @@ async function planAfterFailure(
     choice = { ...choice, plan: { ...choice.plan, diagnosisId: d.id } };
   }
   if (opts.diagnose) {
-    const log = diagnosticReflectionEvent(input, d, { convId: state.id, traceId: `${state.id}/${agentName}/${index}/${a.attempt}`, elapsedMs: io.now() - started, actor: "system" });
+    const log = diagnosticReflectionEvent(input, d, { id: ulidFrom(Date.parse(d.timestamp), io.newId()), convId: state.id, traceId: `${state.id}/${agentName}/${index}/${a.attempt}`, elapsedMs: io.now() - started, actor: "system" });
     events.push(t.diagnosticReflection(agentName, a.attempt, index, log, d));
     // The optional LLM reflection is skipped on the fast path: a trusted pattern already decided.
     if (io.reflect && !(choice?.auto && choice.plan?.source === "pattern")) {
@@ -567,4 +571,17 @@ async function inputContext(state: MissionState, agentName: string, index: numbe
       taskGoal: state.definition.objective,
     },
   );
+}
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * A ULID made from a clock reading and an id drawn through the IO (rather than drawn inside the diagnosis):
+ * the same readings give the same ULID, so a replayed diagnosis carries the id the recorded one did (lib/trace).
+ */
+function ulidFrom(now: number, seed: string): string {
+  const bytes = createHash("sha256").update(seed).digest();
+  let random = "";
+  for (let i = 0; i < 16; i++) random += CROCKFORD[bytes[i] & 31];
+  return `${encodeTime(Math.max(0, Math.floor(now)), 10)}${random}`;
 }

@@ -237,3 +237,18 @@ export const gatePolicyInput = z
     }
   });
 export type GatePolicyInput = z.output<typeof gatePolicyInput>;
+
+/**
+ * A gate.opened event with the policy in force snapshotted into it (issue 6): who may decide, the deadline,
+ * said in its impact and evidence. The database layer reads the policy at append time; replay (lib/trace)
+ * takes the recorded snapshot.
+ */
+export function withPolicySnapshot<E extends { payload: object; impact: string; evidence: Record<string, unknown> | null }>(e: E, policy: GatePolicySnapshot | null, at: string): E {
+  const deadlineAt = policy?.timeoutMs ? new Date(Date.parse(at) + policy.timeoutMs).toISOString() : null;
+  return {
+    ...e,
+    payload: { ...e.payload, policy, deadlineAt },
+    impact: policy ? `${e.impact} Policy '${policyName(policy)}': ${whoMayDecide(policy)}${policy.approvalsRequired > 1 ? `, ${policy.approvalsRequired} approvals` : ""}${deadlineAt ? `; after ${formatDuration(policy.timeoutMs!)} the system chooses ${policy.timeoutOutcome}` : ""}.` : e.impact,
+    evidence: policy ? { ...(e.evidence ?? {}), policyId: policy.id, deadlineAt } : e.evidence,
+  };
+}

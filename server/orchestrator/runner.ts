@@ -5,7 +5,8 @@ import { advance, type EngineIO } from "../../lib/mission/engine";
 import * as t from "../../lib/mission/transitions";
 import { isConnectionError, waitForDatabase } from "./db-outage";
 import { allowedBinariesOf, IllegalTransitionError, type MissionState } from "../../lib/mission";
-import { evaluateEvidence, getTool, runTool } from "../../lib/tools";
+import { stepIdempotent } from "../../lib/mission/steps";
+import { evaluateEvidence, runTool } from "../../lib/tools";
 import { loadDiagnosisConfig } from "../../lib/diagnosis/config";
 import { classify } from "../../lib/diagnosis/classify";
 import { reflectWithLlm } from "../../lib/diagnosis/llm-reflection";
@@ -27,6 +28,8 @@ import { parseToolArguments } from "../../lib/llm/client";
 import { ok } from "../../lib/tools/result";
 import type { ThinkResult } from "../../lib/mission/engine";
 import { DEFAULT_APPROVAL_TTL_MS } from "../../lib/authority/authority";
+import { capabilitiesOf, recordingIO } from "../../lib/trace/record";
+import type { Tape, TapeConfig } from "../../lib/trace/format";
 
 /** How long after a step's timeout the runner aborts a tool that did not stop by itself. */
 const TOOL_TIMEOUT_BACKSTOP_MS = 1000;
@@ -60,11 +63,14 @@ export interface RunContext {
  */
 export async function runMission(ctx: RunContext, missionId: string): Promise<"waiting" | "terminal" | "stopped"> {
   let state = await loadState(ctx.db, missionId);
-  const io = engineIO(ctx, missionId);
+  // FDR-N004: every reading the engine takes is recorded beside the events it produced (lib/trace), for replay.
+  const recorder = recordedEngineIO(ctx, missionId);
+  const io = recorder.io;
   let refused = 0;
   for (;;) {
     let r;
     try {
+      recorder.begin(state.seq);
       r = await advance(state, io);
       refused = 0;
     } catch (e) {
@@ -75,6 +81,8 @@ export async function runMission(ctx: RunContext, missionId: string): Promise<"w
       state = await loadState(ctx.db, missionId);
       ctx.log(`mission ${missionId}: ${e.message}; reloaded (now ${state.runState})`);
       continue;
+    } finally {
+      recorder.end();
     }
     state = r.state;
     if (r.outcome === "waiting" && r.action.kind === "wait" && r.action.reason === "external") {
@@ -110,44 +118,64 @@ async function watchSilence(ctx: RunContext, io: EngineIO, s: MissionState): Pro
   return (await deferUntilSilent(ctx.db, { runId: s.id, seenAt: seen, seq: s.seq, deadline })) ? "waiting" : "recheck";
 }
 
+/** The worker's EngineIO with its flight recorder (lib/trace/record.ts): each write stores the readings behind it. */
+export function recordedEngineIO(ctx: RunContext, missionId: string): ReturnType<typeof recordingIO> {
+  const inner = engineIO(ctx, missionId);
+  const config: TapeConfig = {
+    diagnosis: inner.diagnosis ?? null,
+    approvalTtlMs: inner.authority?.approvalTtlMs ?? null,
+    capabilities: capabilitiesOf(inner),
+    providers: [...new Map([...(ctx.llmProviders ?? []), ...(ctx.agentProviders ?? [])].map((p) => [`${p.name}/${p.model}`, { name: p.name, model: p.model }])).values()],
+    allowedBinaries: [...ctx.allowedBinaries],
+    recoveryBinaries: [...(ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES)],
+  };
+  return recordingIO(inner, { config, append: (events, tape) => inner.appendTaped(events, tape) });
+}
+
 /** The worker's EngineIO: lease-fenced appends on PostgreSQL, real tools in the mission's workspace. */
-export function engineIO(ctx: RunContext, missionId: string): EngineIO {
+export function engineIO(ctx: RunContext, missionId: string): EngineIO & { appendTaped(events: Parameters<EngineIO["append"]>[0], tape: Tape | null): Promise<MissionState> } {
   /** What a recovery helper step may run: the mission's and the worker's allowlists plus the recovery binaries. */
   const recoveryAllowlist = (state: MissionState) => [...new Set([...allowedBinariesOf(state), ...ctx.allowedBinaries, ...(ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES)])];
-  return {
-    now: () => Date.now(),
-    newId: () => randomUUID(),
-    append: async (events) => {
-      const write = (list: typeof events) => ctx.db.transaction((tx) => appendEvents(tx, { missionId, actorId: ctx.workerId, leaseOwner: ctx.workerId, events: list }));
-      // FAILURE_MODEL level 3: the database is unavailable. The mission is paused until it returns; then
-      // the pause and the resume are recorded before the progress that waited for them. The database may
-      // blink again between answering and our write (connections terminated one after another): keep
-      // waiting until the write lands, however many times, instead of giving the mission up.
-      let outage: { since: number; message: string } | null = null;
-      for (;;) {
-        try {
-          if (!outage) return (await write(events)).state;
-          const downMs = await waitForDatabase(ctx.db, outage.since, ctx.signal);
-          const { since, message } = outage;
-          const from = new Date(since).toISOString();
-          return (
-            await write([
+  const appendTaped = async (events: Parameters<EngineIO["append"]>[0], tape: Tape | null): Promise<MissionState> => {
+    // The tape belongs to the engine's events: items from `firstItem` on (an outage's pause and resume come before them).
+    const write = (list: typeof events, firstItem = 0) => ctx.db.transaction((tx) => appendEvents(tx, { missionId, actorId: ctx.workerId, leaseOwner: ctx.workerId, events: list, tape: tape ? { tape, firstItem } : undefined }));
+    // FAILURE_MODEL level 3: the database is unavailable. The mission is paused until it returns; then
+    // the pause and the resume are recorded before the progress that waited for them. The database may
+    // blink again between answering and our write (connections terminated one after another): keep
+    // waiting until the write lands, however many times, instead of giving the mission up.
+    let outage: { since: number; message: string } | null = null;
+    for (;;) {
+      try {
+        if (!outage) return (await write(events)).state;
+        const downMs = await waitForDatabase(ctx.db, outage.since, ctx.signal);
+        const { since, message } = outage;
+        const from = new Date(since).toISOString();
+        return (
+          await write(
+            [
               (s) => (s.paused ? null : t.missionPaused("infrastructure", `The database became unavailable at ${from} (${message}); no progress could be recorded.`)),
               (s) => (s.paused?.kind === "infrastructure" ? t.missionResumed(`The database is available again after ${Math.round(downMs / 100) / 10} s; the mission resumes from its last committed event.`) : null),
               ...events,
-            ])
-          ).state;
-        } catch (e) {
-          if (!isConnectionError(e)) throw e;
-          const message = (e as Error).message.split("\n")[0];
-          if (outage) ctx.log(`mission ${missionId}: database still unavailable (${message}); waiting for it`);
-          else {
-            outage = { since: Date.now(), message };
-            ctx.log(`mission ${missionId}: database unavailable (${message}); waiting for it`);
-          }
+            ],
+            2,
+          )
+        ).state;
+      } catch (e) {
+        if (!isConnectionError(e)) throw e;
+        const message = (e as Error).message.split("\n")[0];
+        if (outage) ctx.log(`mission ${missionId}: database still unavailable (${message}); waiting for it`);
+        else {
+          outage = { since: Date.now(), message };
+          ctx.log(`mission ${missionId}: database unavailable (${message}); waiting for it`);
         }
       }
-    },
+    }
+  };
+  return {
+    now: () => Date.now(),
+    newId: () => randomUUID(),
+    append: (events) => appendTaped(events, null),
+    appendTaped,
     run: async (call, { state, idempotencyKey, timeoutMs, recovery, library }) => {
       const workspace = path.join(ctx.workspacesDir, state.id);
       await fs.mkdir(workspace, { recursive: true });
@@ -162,7 +190,7 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO {
       const evidence = await evaluateEvidence(call, result, { workspace });
       return { result, evidence };
     },
-    idempotent: (step) => step.idempotent ?? getTool(step.tool)?.idempotent ?? false,
+    idempotent: stepIdempotent,
     diagnosis: diagnosisSettings(),
     allowedBinaries: recoveryAllowlist,
     findPatterns: (when) => findPatterns(ctx.db, when),

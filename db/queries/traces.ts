@@ -1,0 +1,19 @@
+import { asc, eq } from "drizzle-orm";
+import type { TraceSource } from "../../lib/trace/export";
+import type { Executor } from "../client";
+import { eventIo, events, missions } from "../schema";
+import { rowToEvent } from "./events";
+
+/**
+ * What a mission's trace is made of (FDR-N004, lib/trace): the mission, its whole event log in seq order
+ * and the engine's readings recorded beside it (event_io). Null when the mission does not exist.
+ */
+export async function readTraceSource(db: Executor, missionId: string): Promise<TraceSource | null> {
+  const [m] = await db.select({ id: missions.id, name: missions.name, definition: missions.definition }).from(missions).where(eq(missions.id, missionId));
+  if (!m) return null;
+  const [rows, tapes] = await Promise.all([
+    db.select().from(events).where(eq(events.missionId, missionId)).orderBy(asc(events.seq)),
+    db.select({ seq: eventIo.seq, count: eventIo.count, tape: eventIo.tape }).from(eventIo).where(eq(eventIo.missionId, missionId)).orderBy(asc(eventIo.seq)),
+  ]);
+  return { mission: m, events: rows.map(rowToEvent), tapes };
+}
