@@ -28,6 +28,7 @@ import { missionLevel } from "../lib/mission/definition";
 import { CLAUDE_INSTALL_NOTE, claudeSettingsSnippet } from "./claude-hooks-snippet";
 import { parse as parseShell } from "shell-quote";
 import type { HttpListener, Upstream } from "./mcp-gateway";
+import { labReplay, missionIdArg, traceExport, traceVerify, TraceUsageError } from "./trace-command";
 import { LibraryUsageError, libraryExport, libraryImport, libraryQuery, libraryQueryBatch, parseFormat, parseLimit, readInput } from "./library-command";
 
 const USAGE = `faultline — control plane for agent missions that fail
@@ -71,6 +72,11 @@ Usage:
   faultline library export [--format json|yaml] [--out FILE] [--deprecated]
                                           the published library (default YAML, stdout)
   faultline library query [--json] '<query JSON>' [--limit N]
+  faultline trace export ID [-o FILE]    the mission's trace (JSON Lines, sha-256 chained, secrets redacted;
+                                          stdout by default; docs/traces.md)
+  faultline trace verify FILE            "ok, N lines", or the first changed / missing line and why (exit 1)
+  faultline lab replay FILE [--json]     replay the trace through the real engine: { events, divergences,
+                                          firstDivergence } (exit 1 when it diverges)
   faultline hooks install claude         print the .claude/settings.json hooks that ask Faultline before every call
                                           ranked hypotheses { failure_id, match_score, hypothesis }
   faultline library query --batch FILE|- [--limit N]
@@ -95,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
       wait: { type: "boolean", default: false },
       note: { type: "string" },
       mission: { type: "string" },
-      out: { type: "string" },
+      out: { type: "string", short: "o" },
       format: { type: "string" },
       replace: { type: "boolean", default: false },
       "dry-run": { type: "boolean", default: false },
@@ -192,6 +198,9 @@ async function main(argv: string[]): Promise<number> {
     }
     case "library":
       return libraryCommand(sub, rest, values);
+    case "trace":
+    case "lab":
+      return traceCommand(cmd, sub, rest, values);
     case "mcp":
       return mcpCommand(sub, values);
     case "hooks": {
@@ -546,6 +555,27 @@ async function memoryExport(h: DbHandle, kind: MemoryKind, missionId: string | u
 }
 
 /** `faultline library …`: on the embedded default database; an empty library gets the starter library first. */
+/** FDR-N004: trace export / verify and lab replay (server/trace-command.ts). */
+async function traceCommand(cmd: string, sub: string | undefined, rest: string[], v: { json: boolean; out?: string }): Promise<number> {
+  const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
+  if (cmd === "trace" && sub === "export") {
+    const missionId = missionIdArg(rest[0]);
+    if (v.out !== undefined && !v.out.trim()) throw new UsageError("-o needs a file name.");
+    return withDb({}, (h) => traceExport(h.db, io, { missionId, out: v.out }));
+  }
+  if (cmd === "trace" && sub === "verify") return traceVerify(io, { file: rest[0], json: v.json });
+  const withLibrary = async <T,>(fn: (db: DbHandle["db"]) => Promise<T>): Promise<T> => {
+    let out: T | undefined;
+    await withDb({}, async (h) => {
+      out = await fn(h.db);
+      return 0;
+    });
+    return out as T;
+  };
+  if (cmd === "lab" && sub === "replay") return labReplay(io, { file: rest[0], json: v.json, withLibrary });
+  throw new UsageError(cmd === "trace" ? `Unknown command "trace ${sub ?? ""}". Use: faultline trace export ID [-o FILE] | faultline trace verify FILE` : `Unknown command "lab ${sub ?? ""}". Use: faultline lab replay FILE [--json]`);
+}
+
 async function libraryCommand(sub: string | undefined, rest: string[], v: { json: boolean; replace: boolean; "dry-run": boolean; deprecated: boolean; format?: string; out?: string; batch?: string; limit?: string }): Promise<number> {
   const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
   const withLibrary = (fn: (h: DbHandle) => Promise<number>) =>
@@ -651,6 +681,10 @@ function print(json: boolean, data: unknown, text: () => string): void {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
+    if (e instanceof TraceUsageError) {
+      console.error((e as Error).message);
+      process.exit(EXIT.USAGE);
+    }
     if (e instanceof UsageError || e instanceof LibraryUsageError || (e as { code?: string }).code?.startsWith?.("ERR_PARSE_ARGS")) {
       console.error(`${(e as Error).message}\n\n${USAGE}`);
       process.exit(EXIT.USAGE);
