@@ -163,7 +163,10 @@ const STATUS_EVIDENCE: Record<number, Omit<Evidence, "source" | "rule" | "detail
 
 /** Provider error `type`/`code` values (OpenAI, Anthropic, GitHub and OpenAI-compatible servers). */
 const PROVIDER_CODES: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail">]> = [
-  [/^(?:rate_limit_exceeded|rate_limit_error|rate_limited|too_many_requests|throttled|throttling_exception)$/, { type: "rate_limited", weight: 0.92 }],
+  [/^(?:rate_limit_exceeded|rate_limit_error|rate_limited|ratelimited|too_many_requests|throttled|throttling_exception)$/, { type: "rate_limited", weight: 0.92 }],
+  [/^(?:invalid_auth|not_authed|token_revoked|token_expired|account_inactive|invalid_grant)$/, { type: "permission_denied", weight: 0.88, variant: "credentials_rejected" }],
+  [/^(?:missing_scope|no_permission|not_allowed_token_type|restricted_action)$/, { type: "permission_denied", weight: 0.86, variant: "credentials_rejected" }],
+  [/^\w*_too_(?:long|large|big)$/, { type: "output_too_large", weight: 0.88, variant: "request_too_large" }],
   [/^(?:insufficient_quota|quota_exceeded|billing_hard_limit_reached)$/, { type: "rate_limited", weight: 0.9, variant: "quota_exhausted" }],
   [/^overloaded_error$/, { type: "rate_limited", weight: 0.7 }],
   [/^(?:context_length_exceeded|request_too_large|string_above_max_length|max_tokens_exceeded|payload_too_large)$/, { type: "output_too_large", weight: 0.92, variant: "context_length_exceeded" }],
@@ -186,7 +189,7 @@ const EXCEPTIONS: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail">]> 
   [/^(?:NameError|ReferenceError|UnboundLocalError)$/, { type: "syntax_error", weight: 0.6 }],
   [/^PermissionError$/, { type: "permission_denied", weight: 0.9, variant: "filesystem_permission" }],
   [/^(?:AuthenticationError|PermissionDeniedError|Unauthorized|Forbidden)$/, { type: "permission_denied", weight: 0.8, variant: "credentials_rejected", coarse: true }],
-  [/^(?:TimeoutError|TimeoutExpired|timeout|ReadTimeout|ConnectTimeout|ReadTimeoutError|ConnectTimeoutError|APITimeoutError|DeadlineExceeded)$/, { type: "timeout", weight: 0.85 }],
+  [/^(?:TimeoutError|TimeoutExpired|TimeoutException|timeout|ReadTimeout|ConnectTimeout|ReadTimeoutError|ConnectTimeoutError|APITimeoutError|DeadlineExceeded|\w*TimedOut\w*)$/, { type: "timeout", weight: 0.85 }],
   [/^(?:ConnectionRefusedError|ConnectionResetError|ConnectionAbortedError|ConnectionError|URLError|gaierror|NewConnectionError|MaxRetryError|APIConnectionError|RemoteDisconnected|ProtocolError|FetchError)$/, { type: "network_error", weight: 0.75 }],
   [/^RateLimitError$/, { type: "rate_limited", weight: 0.9, coarse: true }],
   [/^(?:BadRequestError|UnprocessableEntityError|NotFoundError)$/, { type: "invalid_arguments", weight: 0.7, coarse: true }],
@@ -276,6 +279,15 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\bmissing script:|\bno (?:such )?(?:script|task|target|goal|action|module|plugin|recipe|job)s? (?:named|called|found for|matching)\b|\b(?:task|script|target|goal|recipe|job) ['"`]?[\w:.-]+['"`]? (?:was )?not found in (?:root )?(?:project|workspace|package|build|the)\b|\bdon'?t know how to build task\b|\bcould(?:n'?t| not) (?:resolve|find|load) (?:the )?(?:module\/action|action|module|task|plugin)\b|\bno plugin found for prefix\b|\b(?:task|script) ['"`]?[\w:.-]+['"`]? (?:is )?(?:not defined|not in your|does not exist|doesn'?t exist)\b|\bunknown (?:task|script|target|goal|recipe)\b|\bERR_PNPM_NO_SCRIPT\b/di,
     variant: "unknown_task",
   },
+  // A runner's own named command, phase, state or resource type that is not defined (console apps,
+  // build lifecycles, configuration management): the runner has no such tool.
+  {
+    id: "runner_has_no_such",
+    type: "tool_not_found",
+    weight: 0.87,
+    re: /\bthere are no commands defined\b|\bcommand ["'`][^"'`\n]{1,60}["'`] (?:is )?not (?:found|defined)\b|\bunknown (?:lifecycle phase|resource type|state function|provider type|command type)\b|\ba task is missing\b|\breferences a task called\b|\b(?:state|resource|function|task|command) ['"`][^'"`\n]{1,60}['"`] (?:was )?not (?:found|available) in\b|\bcannot find a resource for\b|\brequested (?:function|tool|action|plugin|command) (?:could not|cannot|was not) (?:be )?found\b/di,
+    variant: "unknown_task",
+  },
   // command_not_found
   { id: "command_not_found", type: "command_not_found", weight: 0.9, re: /(?:^|:\s)([^\s:]+): command not found\b|\bcommand not found\b/di, captures: "missingCommand" },
   { id: "sh_not_found", type: "command_not_found", weight: 0.85, re: /^\S+: (?:\d+: |line \d+: )(?:\S+: )?([^\s:]+): not found$/di, captures: "missingCommand" },
@@ -285,6 +297,7 @@ const PHRASES: readonly PhraseRule[] = [
     weight: 0.86,
     re: /\b(?:linker|compiler|assembler|interpreter|executable|program) \S+ (?:was )?not found\b|\berror trying to exec\b|\bexecvp\b[^\n]{0,40}\bno such file\b|\bcommand \S+ failed: no such file or directory\b|\bis not recognized as (?:the )?name of a cmdlet\b|\bis not recognized as an? (?:internal or external command|cmdlet)\b/di,
   },
+  { id: "cannot_start_program", type: "command_not_found", weight: 0.9, re: /\bcannot run program\b|\bunable to invoke subcommand\b|\bfailed at step EXEC\b|\bstatus=203\/EXEC\b|\bfailed to execute command: no such file\b|\bWin32Exception\b[^\n]{0,80}\bcannot find the file specified\b/di },
   { id: "child_exit_127", type: "command_not_found", weight: 0.7, re: /\b(?:exit status|exit code|exited with|returned) 127\b|\bError 127\b/di },
   { id: "failed_to_run", type: "command_not_found", weight: 0.85, re: /\bfailed to run command\b|\bexecutable file not found\b|\bno such binary\b|\bnot (?:found )?(?:in|on) (?:the )?\$?PATH\b|\bis not recognized as an internal or external command\b/di },
   { id: "cannot_exec", type: "command_not_found", weight: 0.8, re: /\bcan(?:not|'t) exec(?:ute)?\b.{0,60}\bno such file or directory\b|\bexec: ([^\s:]+): not found\b/di, captures: "missingCommand" },
@@ -333,31 +346,32 @@ const PHRASES: readonly PhraseRule[] = [
   },
   // A key was given and the service rejected it ("not found" here means not a key it knows).
   { id: "key_rejected", type: "permission_denied", weight: 0.95, re: /\bAPI_KEY_INVALID\b|\b(?:pass|provide|use|supply) a valid (?:api[ _-]?key|token|credential)\b/di, variant: "credentials_rejected" },
+  { id: "missing_permissions", type: "permission_denied", weight: 0.86, re: /\bmissing (?:required )?(?:permissions?|scopes?|privileges?|access rights?)\b|\bmust have (?:\w+ )?(?:rights|permissions?|access) to\b/di, variant: "credentials_rejected" },
   { id: "not_permitted", type: "permission_denied", weight: 0.8, re: /\boperation not permitted\b|\bread-only file system\b|\bEPERM\b/di, variant: "filesystem_permission" },
   { id: "sandbox_escape", type: "permission_denied", weight: 0.92, re: /\bescapes the workspace\b|\boutside (?:of )?the (?:workspace|sandbox|allowed (?:root|directory))\b/di, variant: "sandbox_boundary" },
   { id: "credentials_rejected", type: "permission_denied", weight: 0.85, re: /\b(?:invalid|incorrect|expired|revoked|bad) (?:x-)?(?:api[ _-]?key|token|credentials?|password|authentication)\b|\bauthentication (?:failed|required)\b|\bresource not accessible\b|\binsufficient (?:permissions?|scope)\b|\bdoes not have (?:access|permission)\b|\bnot allowed to\b/di, variant: "credentials_rejected" },
   { id: "forbidden", type: "permission_denied", weight: 0.6, re: /\bforbidden\b|\baccess (?:is )?denied\b|\bunauthori[sz]ed\b/di, variant: "credentials_rejected", coarse: true },
   // invalid_arguments
-  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\b(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b/di, variant: "unknown_option" },
+  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\bis not a recognized (?:option|argument|flag|parameter)\b|\bUnrecognizedOption\w*\b|\binvalid (?:tag|reference format|image name)\b|\bmust be lowercase\b|\b(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b/di, variant: "unknown_option" },
   { id: "missing_argument", type: "invalid_arguments", weight: 0.8, re: /\bmissing (?:operand|argument|\d+ required positional|required (?:argument|parameter|property|field|option))|\bis a required (?:property|parameter|field)\b|\bfield required\b|\b(?:takes|expected) \d+ (?:positional )?arguments?\b|\brequired option\b/di, variant: "schema_violation" },
   { id: "not_a_subcommand", type: "invalid_arguments", weight: 0.85, re: /\bis not an? [\w-]+ command\b|\bunknown (?:sub)?command\b|\bno such (?:sub)?command\b|\binvalid command\b/di },
   { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b/di },
   { id: "no_such_package", type: "invalid_arguments", weight: 0.8, re: /\bunable to locate package\b|\bcouldn'?t find any package by\b|\bno matching distribution found\b|\bno package (?:named|matching|found)\b/di, variant: "resource_not_found" },
   { id: "parameter_invalid", type: "invalid_arguments", weight: 0.88, re: /\bparameter validation failed\b|\binvalid (?:length|type|value|range) for (?:parameter|argument|field)\b|\bvalid (?:min|max)(?:imum)? length\b|\bBadValue\b|\bunknown (?:top level )?operator\b/di, variant: "schema_violation" },
-  { id: "no_such_version", type: "invalid_arguments", weight: 0.85, re: /\bno matching version found\b|\bETARGET\b|\bcould not find a version that satisfies\b|\bversion ['"`]?[\w.^~<>=-]+['"`]? (?:of \S+ )?(?:was )?not found\b|\bno versions? (?:available|match(?:ing|es)?)\b/di, variant: "resource_not_found" },
+  { id: "no_such_version", type: "invalid_arguments", weight: 0.85, re: /\bunable to find package \S+ with version\b|\bcould not find a version of\b|\bfound 0 versions?\b|\bno matching version found\b|\bETARGET\b|\bcould not find a version that satisfies\b|\bversion ['"`]?[\w.^~<>=-]+['"`]? (?:of \S+ )?(?:was )?not found\b|\bno versions? (?:available|match(?:ing|es)?)\b/di, variant: "resource_not_found" },
   { id: "usage", type: "invalid_arguments", weight: 0.55, re: /^usage:|\bfor more information\.?$|^Try '.*--help'/di },
   { id: "named_path_missing", type: "invalid_arguments", weight: 0.7, re: /\bcannot change to\b|\bcan't open file\b|\bdoes not appear to be a git repository\b|\brepository .{1,200} (?:does not exist|not found)\b|\bis a directory\b|\bnot a directory\b|\balready exists and is not an empty directory\b/di, variant: "path_not_found" },
   { id: "no_such_file", type: "invalid_arguments", weight: 0.5, re: /\bno such file or directory\b|\bdoes not exist\b|\bENOENT\b|\bcannot find the (?:file|path)\b|\bcannot find or open\b/di, variant: "path_not_found" },
   { id: "not_found", type: "invalid_arguments", weight: 0.35, re: /\bnot found\b/di, variant: "resource_not_found", coarse: true },
   { id: "validation_failed", type: "invalid_arguments", weight: 0.6, re: /\bvalidation (?:failed|error)\b|\bunprocessable\b|\bbad request\b/di, variant: "schema_violation", coarse: true },
   // timeout
-  { id: "timed_out", type: "timeout", weight: 0.85, re: /\btimed out\b|\btime-?out (?:exceeded|expired|reached|error|after)\b|\btime-?out of \d+\s*(?:ms|s|sec|seconds?|minutes?)?\s*(?:has been |was )?exceeded\b|\bexceeded (?:the |its )?(?:maximum |max )?(?:execution |run(?:ning)? |job )?(?:time|time ?limit|duration|runtime)\b|\bmaximum execution time\b|\b(?:operation|request|connection|read|connect|gateway|socket|execution) time-?out\b|\bdeadline exceeded\b|\bdid not (?:finish|complete) within\b|\baborted due to timeout\b|\bexceeded (?:the )?(?:time ?limit|timeout)\b|\bTimeoutError\b|\bGateway Time-?out\b|\bi\/o time-?out\b|\b(?:statement|lock|query|idle(?:[- ]in[- ]transaction)?|read|write|request|socket|step|job|script) time-?out\b|\bdue to (?:a |the )?(?:\w+ )?time-?out\b|\btime-?out (?:was |has been )?exceeded\b|\btook longer than\b/di },
+  { id: "timed_out", type: "timeout", weight: 0.85, re: /\btimed out\b|\btime-?out (?:exceeded|expired|reached|error|after)\b|\btime-?out of \d+\s*(?:ms|s|sec|seconds?|minutes?)?\s*(?:has been |was )?exceeded\b|\bexceeded (?:the |its )?(?:maximum |max )?(?:execution |run(?:ning)? |job )?(?:time|time ?limit|duration|runtime)\b|\bmaximum execution time\b|\b(?:operation|request|connection|read|connect|gateway|socket|execution) time-?out\b|\bdeadline exceeded\b|\bdid not (?:finish|complete) within\b|\baborted due to timeout\b|\bexceeded (?:the )?(?:time ?limit|timeout)\b|\bTimeoutError\b|\bGateway Time-?out\b|\bi\/o time-?out\b|\b(?:statement|lock|query|idle(?:[- ]in[- ]transaction)?|read|write|request|socket|step|job|script) time-?out\b|\bdue to (?:a |the )?(?:\w+ )?time-?out\b|\btime-?out (?:was |has been )?exceeded\b|\btook longer than\b|\bTimeoutException\b|\bdeadline (?:has )?(?:elapsed|passed|expired)\b|\btime-?out (?:awaiting|waiting for|while waiting)\b|\bexceeded the maximum allowed (?:time|duration|run ?time)\b|\b(?:did not|failed to) (?:finish|complete|return) within\b|\btime ?limit (?:was |has been )?exceeded\b|\b\w+Timeout\)/di },
   // output_too_large
   { id: "more_than_bytes", type: "output_too_large", weight: 0.9, re: /\b(?:wrote|returned|produced|read) (?:a body )?(?:more|larger) than \d+ bytes\b|\bmaxBuffer(?: length)? exceeded\b|\bmaximum file size exceeded\b/di },
   { id: "context_too_long", type: "output_too_large", weight: 0.88, re: /\bprompt is too long\b|\bmaximum context length\b|\bcontext (?:length|window) (?:exceeded|is exceeded)\b|\btoo many (?:input )?tokens\b(?![^\n]{0,40}\b(?:wait|per (?:minute|second|hour|day)|try again (?:in|later)))|\breduce the length of the (?:messages|prompt|input)\b/di, variant: "context_length_exceeded" },
   { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input|packet|document|object|log|record|field|value|header|artifact|upload|attachment|archive|image|blob|batch|annotations?|data) (?:is |was |are )?too (?:large|long|big)\b|\bexceed(?:s|ed)? (?:the )?(?:maximum|max|size limit|limit of)\b/di, variant: "request_too_large" },
   // A stated size limit: "must have at most N bytes", "size must be smaller than N bytes".
-  { id: "size_limit", type: "output_too_large", weight: 0.88, re: /\btoo long: (?:must|may)\b|\bmust (?:have|be) at most \d+ (?:bytes|characters|chars|items|tokens|entries)\b|\bmay not be (?:more|longer|larger) than \d+\b|\bsize must be (?:smaller|less) than\b|\bmust be (?:smaller|less) than \d+ ?(?:bytes|[KMG]i?B)\b|\bPacketTooBig\w*\b/di, variant: "request_too_large" },
+  { id: "size_limit", type: "output_too_large", weight: 0.88, re: /\bmust be \d+ or fewer\b|\b(?:message|request|payload|body|entity|file|object|result|response|record|item|document|size \d+) (?:is )?larger than (?:the )?(?:max\b|maximum|configured|allowed|limit)|\babove (?:the )?(?:max|maximum) (?:allowed )?size\b|\blimit for [\w ]{1,30}? exceeded\b|\btoo long: (?:must|may)\b|\bmust (?:have|be) at most \d+ (?:bytes|characters|chars|items|tokens|entries)\b|\bmay not be (?:more|longer|larger) than \d+\b|\bsize must be (?:smaller|less) than\b|\bmust be (?:smaller|less) than \d+ ?(?:bytes|[KMG]i?B)\b|\bPacketTooBig\w*\b/di, variant: "request_too_large" },
   { id: "memory_limit", type: "output_too_large", weight: 0.65, re: /\bInvalid string length\b|\bArray buffer allocation failed\b|\bheap out of memory\b|\bCannot create a string longer than\b/di },
   // rate_limited
   { id: "rate_limit", type: "rate_limited", weight: 0.88, re: /\brate[ _-]?limit(?:ed|s)?\b|\btoo many requests\b|\bthrottl(?:ed|ing)\b|\bslow down\b/di },
@@ -380,6 +394,7 @@ const PHRASES: readonly PhraseRule[] = [
   },
   { id: "connection_was_refused", type: "network_error", weight: 0.85, re: /\bconnection\b[^\n.]{0,60}?\b(?:was |is )?refused\b/di, variant: "connection_refused" },
   { id: "unreachable", type: "network_error", weight: 0.85, re: /\bcan(?:'t|not) reach (?:the )?(?:\w+ )?(?:server|host|database|service|endpoint)\b|\bnet::ERR_(?:CONNECTION_(?:REFUSED|RESET|CLOSED|FAILED|ABORTED)|EMPTY_RESPONSE|INTERNET_DISCONNECTED|ADDRESS_UNREACHABLE|NETWORK_CHANGED|TUNNEL_CONNECTION_FAILED|PROXY_CONNECTION_FAILED)\b/di, variant: "connection_refused" },
+  { id: "not_established", type: "network_error", weight: 0.82, re: /\b(?:connection|session|channel)\b[^\n]{0,80}\bcould not be established\b|\bbroker may not be available\b|\blookup \S+ on \S+:53\b/di, variant: "connection_refused" },
   { id: "net_timed_out", type: "timeout", weight: 0.88, re: /\bnet::ERR_(?:CONNECTION_)?TIMED_OUT\b/di },
   { id: "fetch_failed", type: "network_error", weight: 0.5, re: /\bfetch failed\b|\bnetwork ?error\b|\bunable to access\b/di },
   { id: "server_error", type: "network_error", weight: 0.6, re: /\bbad gateway\b|\bservice (?:temporarily )?unavailable\b|\binternal server error\b|\bserver had an error\b|\bupstream (?:connect )?error\b/di, variant: "server_error", coarse: true },
@@ -391,7 +406,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "config_syntax",
     type: "syntax_error",
     weight: 0.9,
-    re: /\berror in your \w+ syntax\b|\bright syntax to use near\b|\bnear ["'`\w(),+*-]{1,40}: syntax error\b|\bmapping values are not allowed\b|\bdid not find expected (?:key|node|'-' indicator|<document start>)\b|\bfound character that cannot start any token\b|\bcould not find expected ':'\b|\bfound undefined alias\b|\bargument or block definition (?:is )?required\b|\bmissing (?:attribute|item|argument) separator\b|\binvalid (?:single-argument |multi-line )?block definition\b|\binvalid expression\b|\bexpected the start of an expression\b|\bunclosed configuration block\b|\bargument names must not be quoted\b|\bsyntax error near unexpected token\b/di,
+    re: /\berror in your \w+ syntax\b|\bright syntax to use near\b|\bnear ["'`\w(),+*-]{1,40}: syntax error\b|\bmapping values are not allowed\b|\bdid not find expected (?:key|node|'-' indicator|<document start>)\b|\bfound character that cannot start any token\b|\bcould not find expected ':'\b|\bfound undefined alias\b|\bargument or block definition (?:is )?required\b|\bmissing (?:attribute|item|argument) separator\b|\binvalid (?:single-argument |multi-line )?block definition\b|\binvalid expression\b|\bexpected the start of an expression\b|\bunclosed configuration block\b|\bargument names must not be quoted\b|\bsyntax error near unexpected token\b|\bsyntax error (?:on|at) line \d+\b/di,
   },
   // environment_missing
   { id: "missing_module", type: "environment_missing", weight: 0.88, re: /\bno module named ([\w.]+|\S+)|\bcannot find (?:module|package) (\S+)|\bmodule not found\b|\bcannot import name\b|\bcould not find (?:a )?(?:module|package|declaration file)\b|\bcan't locate (\S+) in @INC\b|\byou may need to install\b|\bunresolved import\b|\bcan't find crate\b|\bunlinked crate\b/di, variant: "missing_module", captures: "module" },
@@ -423,6 +438,15 @@ const PHRASES: readonly PhraseRule[] = [
     type: "environment_missing",
     weight: 0.9,
     re: /\bdid not initiali[sz]e yet\b|\bplease run ['"`]?[\w.-]+ (?:generate|install|init|login|auth login|adduser|configure|setup)\b|\b(?:please |you need to )?(?:run|use) ['"`]?[\w.-]+ (?:login|auth login|adduser)['"`]? to\b|\bneed(?:s)? to authori[sz]e this machine\b|\brequires you to be logged in\b|\b(?:you are |you're )?not (?:currently )?logged (?:in|into)\b|\bto log ?in,? run:? ['"`]?[\w.-]+ (?:auth )?login\b|\bENEEDAUTH\b|\bcould(?: not|n't) find (?:\w+ )?environment\b|\b(?:environment|toolchain|version|interpreter) ['"`]?[\w.:\/-]+['"`]? (?:is )?not (?:installed|found)\b|\btoolchain ['"`]?[\w.-]+['"`]? is not installed\b|\bno such (?:conda |virtual )?environment\b/di,
+    variant: "missing_config",
+  },
+  // What the tool needs from its host is not there: an SDK or toolchain of the required version, a
+  // provider, an app or client never initialised, a region or project never configured.
+  {
+    id: "host_lacks_requirement",
+    type: "environment_missing",
+    weight: 0.86,
+    re: /\bcompatible (?:sdk|runtime|framework) version\b[^\n]{0,120}\bnot found\b|\bno (?:matching|locally installed|suitable) (?:toolchains?|sdks?|runtimes?|jdks?)\b|\bno usable (?:default )?\w+ (?:could be |was )?found\b|\bunsatisfied requirement\b|\bis required to (?:compile|build|run|install) this\b|\bplease install (?:the )?[\w.]+ (?:sdk|runtime|toolchain)\b|\bcall [\w.]*initiali[sz]e\w*\(|\bhas not been initiali[sz]ed\b|\bno \w+ app ['"`][^'"`]*['"`] has been created\b|\bmust (?:specify|configure|set) (?:a|an|the) (?:region|project|account|profile|default)\b|\bNoRegionError\b|\bauthentication unavailable\b|\bare not (?:fully )?configured\b|\brequires? [\w.-]+ >= ?[\d.]+[^\n]{0,20}\(running\b/di,
     variant: "missing_config",
   },
   // Credentials the tool needs are not configured at all (rejected ones are permission_denied).
@@ -477,7 +501,7 @@ const STATUS_IN_TEXT: readonly RegExp[] = [
   /["']?status["']?\s*:\s*(\d{3})\b/,
 ];
 const ERRNO_IN_TEXT = /\b(E[A-Z][A-Z0-9_]{2,}|ERR_[A-Z_]+|UND_ERR_[A-Z_]+|MODULE_NOT_FOUND)\b/g;
-const PROVIDER_CODE_IN_TEXT = /["']?(?:type|code)["']?\s*[:=]\s*["']([a-z][a-z_]{3,})["']/g;
+const PROVIDER_CODE_IN_TEXT = /\\?["']?(?:type|code|error)\\?["']?\s*[:=]\s*\\?["']([a-z][a-z_]{3,})\\?["']/g;
 const EXCEPTION_LINE = /^(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Expired|Exit|Timeout)|timeout|gaierror)(?: \[(\w+)\])?(?::|$)/;
 
 function retryAfterFrom(text: string): number | undefined {

@@ -75,6 +75,28 @@ const cases: Array<[ErrorType, string, () => string]> = [
   ["network_error", "server certificate verification failed", () => shell("git", "fatal: unable to access 'https://git.example/repo.git/': server certificate verification failed. CAfile: /etc/ssl/certs/ca.pem CRLfile: none", 128)],
   ["syntax_error", "a grammar's mismatched input", () => shell("cqlsh", "SyntaxException: line 1:14 mismatched input 'FORM' expecting K_FROM")],
   ["syntax_error", "a shell parser error", () => shell("pwsh", "ParserError: Missing closing '}' in statement block or type definition.")],
+  // batch 3 families (issue 18), in wordings of their own
+  ["tool_not_found", "a console app without that command", () => shell("php", "There are no commands defined in the \"queue\" namespace. Did you mean this? queue:work")],
+  ["tool_not_found", "a build lifecycle without that phase", () => shell("mvn", "[ERROR] Unknown lifecycle phase \"deploy-all\". You must specify a valid lifecycle phase or a goal")],
+  ["tool_not_found", "configuration management without that resource type", () => shell("puppet", "Error: Evaluation Error: Unknown resource type: 'nginx_vhost'")],
+  ["tool_not_found", "a pipeline task not installed", () => shell("az", "A task is missing. The pipeline references a task called 'SonarQubePrepare'.")],
+  ["command_not_found", "a JVM cannot start a program", () => framework("ProcessBuilder.start", "java.io.IOException: Cannot run program \"python3\": error=2, No such file or directory")],
+  ["command_not_found", "a service's executable is missing", () => shell("systemctl", "worker.service: Failed at step EXEC spawning /opt/worker/bin/run: No such file or directory\nMain process exited, code=exited, status=203/EXEC", 3)],
+  ["permission_denied", "missing permissions on a chat API", () => framework("channel.delete", "DiscordAPIError[50013]: Missing Permissions")],
+  ["permission_denied", "an API says the token is not valid, as a code", () => framework("chat.postMessage", "The server responded with: {\"ok\": false, \"error\": \"not_authed\"}")],
+  ["rate_limited", "an API's rate limit as a code", () => framework("files.upload", "The server responded with: {'ok': False, 'error': 'ratelimited'}")],
+  ["timeout", "a future that did not complete", () => framework("fetchProfile", "TimeoutException after 0:00:30.000000: Future not completed")],
+  ["timeout", "an elapsed deadline", () => shell("cargo", "Error: request failed: deadline has elapsed")],
+  ["timeout", "a pipeline that did not finish in time", () => shell("tkn", "TaskRun \"build-x7\" failed to finish within \"10m0s\"")],
+  ["output_too_large", "a message larger than the maximum", () => shell("grpcurl", "ERROR: Code: ResourceExhausted Message: grpc: received message larger than max (9000000 vs. 4194304)")],
+  ["output_too_large", "a result limit exceeded", () => shell("clickhouse-client", "DB::Exception: Limit for rows to read exceeded, max rows: 1000000")],
+  ["output_too_large", "an API's too-long code", () => framework("chat.update", "The server responded with: {'ok': False, 'error': 'text_too_long'}")],
+  ["network_error", "a connection that could not be established", () => shell("kafka-console-consumer.sh", "WARN Connection to node 1 (broker-1/10.0.0.7:9092) could not be established. Broker may not be available.")],
+  ["environment_missing", "no matching toolchain installed", () => shell("./gradlew", "> No matching toolchains found for requested specification: {languageVersion=21}")],
+  ["environment_missing", "an SDK client with no region configured", () => shell("python3", "botocore.exceptions.NoRegionError: You must specify a region.")],
+  ["environment_missing", "an app never initialised", () => framework("getAuth", "FirebaseError: No Firebase App '[DEFAULT]' has been created - call initializeApp() first")],
+  ["invalid_arguments", "an option the program does not recognise", () => shell("kafka-topics.sh", "Exception in thread \"main\" joptsimple.UnrecognizedOptionException: broker-list is not a recognized option")],
+  ["invalid_arguments", "a package version that does not exist", () => shell("dotnet", "error NU1102: Unable to find package Serilog with version (>= 99.0.0)")],
 ];
 
 describe("phrase families for real-world failures", () => {
@@ -89,6 +111,10 @@ describe("phrase families for real-world failures", () => {
 
   it("words next to 'tool' that are not about a missing tool stay out of the family", () => {
     expect(shell("npm", "npm ERR! Tool call error argument 'x' is invalid")).not.toBe("tool_not_found");
+  });
+
+  it("PowerShell's CommandNotFoundException is a missing program, not a missing runner task", () => {
+    expect(shell("pwsh", "terraformm : The term 'terraformm' is not recognized as the name of a cmdlet, function, script file, or operable program.\n    + CategoryInfo          : ObjectNotFound: (terraformm:String) [], CommandNotFoundException")).toBe("command_not_found");
   });
 
   it("a KeyError that is not a lookup in a tool table is not a missing tool", () => {
