@@ -52,7 +52,7 @@ function action(file: string, name: string, permission: Permission, input: unkno
 }
 
 /** A route handler: `METHOD /api/v1/path/[param]`, the params and the JSON body it is called with. */
-function route(method: "POST" | "PUT" | "PATCH" | "DELETE", routePath: string, permission: Permission, opts: { params?: Record<string, string>; body?: unknown } = {}): Mutation {
+function route(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", routePath: string, permission: Permission, opts: { params?: Record<string, string>; body?: unknown } = {}): Mutation {
   return {
     key: `${method} ${routePath}`,
     permission,
@@ -166,6 +166,9 @@ const MUTATIONS: Mutation[] = [
   route("POST", "/api/v1/users/[id]/reset-password", "user.manage", { body: { mode: "link" } }),
 ];
 
+/** Reads whose permission is narrower than mission.view, walked the same way (the scan below lists mutations only). */
+const READS: Mutation[] = [route("GET", "/api/v1/missions/[id]/trace", "trace.export")];
+
 /** Every file under `dir`, as paths relative to it with forward slashes. */
 function filesUnder(dir: string, rel = ""): string[] {
   return fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
@@ -182,7 +185,7 @@ function expected(permission: Permission, role: Role | null): Outcome {
 }
 
 describe("the permission matrix, walked over every mutation", () => {
-  it.each(MUTATIONS.map((m) => [m.key, m] as const))("%s", async (_key, m) => {
+  it.each([...MUTATIONS, ...READS].map((m) => [m.key, m] as const))("%s", async (_key, m) => {
     const seen: Record<string, Outcome> = {};
     const want: Record<string, Outcome> = {};
     for (const role of [null, ...ROLES]) {

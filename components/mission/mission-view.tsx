@@ -21,7 +21,7 @@ import { ProposalsPanel } from "../proposals/proposals-panel";
 import * as ui from "@/components/ui/styles";
 
 /** The mission page: header, phases, agents, the open gate and the full event log, all live. */
-export function MissionView({ initial, canDecide, canControl, viewer = null, highlightSeq, canViewHistory }: { initial: MissionDetail; canDecide: boolean; canControl: boolean; viewer?: Decider | null; highlightSeq?: number; canViewHistory?: boolean }) {
+export function MissionView({ initial, canDecide, canControl, viewer = null, highlightSeq, canViewHistory, canExportTrace }: { initial: MissionDetail; canDecide: boolean; canControl: boolean; viewer?: Decider | null; highlightSeq?: number; canViewHistory?: boolean; canExportTrace?: boolean }) {
   const id = initial.mission.id;
   const queryClient = useQueryClient();
   const { data = initial, error } = useQuery({
@@ -130,11 +130,19 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
         <h2 id="timeline-title" className="text-[15px] font-[650]">
           Timeline <span className="text-muted">({data.events.length} events)</span>
         </h2>
-        {canViewHistory ? (
-          <p className="text-sm">
-            <Link className="text-link underline underline-offset-2" href={`/history?mission=${id}&sort=time&dir=asc`} data-testid="mission-failures-link">
-              All failures for this mission
-            </Link>
+        {canViewHistory || canExportTrace ? (
+          <p className="flex flex-wrap gap-4 text-sm">
+            {canViewHistory ? (
+              <Link className="text-link underline underline-offset-2" href={`/history?mission=${id}&sort=time&dir=asc`} data-testid="mission-failures-link">
+                All failures for this mission
+              </Link>
+            ) : null}
+            {canExportTrace ? (
+              // FDR-N004: the whole log with the worker's readings, for `faultline trace verify` and `faultline lab replay`.
+              <a className="text-link underline underline-offset-2" href={`/api/v1/missions/${id}/trace`} download={`mission-${id}.trace.jsonl`} data-testid="mission-trace-link">
+                Download trace
+              </a>
+            ) : null}
           </p>
         ) : null}
         <Timeline events={data.events} actors={data.actors} highlightSeq={highlightSeq} />

@@ -3,6 +3,8 @@ import type { TraceSource } from "../../lib/trace/export";
 import type { Executor } from "../client";
 import { eventIo, events, missions } from "../schema";
 import { rowToEvent } from "./events";
+import { recordAudit } from "./audit-log";
+import type { AuditActor } from "../../lib/audit";
 
 /**
  * What a mission's trace is made of (FDR-N004, lib/trace): the mission, its whole event log in seq order
@@ -16,4 +18,14 @@ export async function readTraceSource(db: Executor, missionId: string): Promise<
     db.select({ seq: eventIo.seq, count: eventIo.count, tape: eventIo.tape }).from(eventIo).where(eq(eventIo.missionId, missionId)).orderBy(asc(eventIo.seq)),
   ]);
   return { mission: m, events: rows.map(rowToEvent), tapes };
+}
+
+/** The audit record of a trace download (it holds tool outputs and model answers). */
+export async function recordTraceExport(db: Executor, actor: AuditActor, missionId: string, lines: number): Promise<void> {
+  await recordAudit(db, actor, {
+    action: "trace.export",
+    summary: `${actor.name} downloaded the trace of mission ${missionId} (${lines} lines).`,
+    target: { type: "mission", id: missionId },
+    missionId,
+  });
 }

@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = [
   "pattern.update",
   "pattern.delete",
   "memory.export",
+  "trace.export",
   "user.create",
   "user.invite",
   "user.update",

@@ -14,6 +14,7 @@ export const ACTIONS = [
   "user.manage",
   "pattern.manage",
   "memory.export",
+  "trace.export",
   "library.view",
   "library.contribute",
   "library.review",
@@ -40,6 +41,8 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   "pattern.manage": ["admin"],
   /** Export session and episodic memory (JSON Lines): it holds every diagnosed failure. */
   "memory.export": ["admin", "operator", "auditor"],
+  /** Download a mission's trace (FDR-N004): its whole log with the worker's readings (tool outputs, model answers), secrets redacted. */
+  "trace.export": ["admin", "operator", "auditor"],
   /** Browse, search and query the failure-mode library; see entries' history and matched failures. */
   "library.view": ROLES,
   /** Propose a new entry or an edit, comment on contributions. */

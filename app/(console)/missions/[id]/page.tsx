@@ -24,5 +24,5 @@ export default async function MissionPage({ params, searchParams }: { params: Pr
   if (!detail) notFound();
   // Gate policies may narrow who decides a gate: the gate panel's buttons follow them (the server checks again).
   const viewer = can(user, "gate.decide") ? await loadDecider(getDb(), userActorId(user.id)) : null;
-  return <MissionView initial={detail} canDecide={can(user, "gate.decide")} canControl={can(user, "mission.control")} viewer={viewer} highlightSeq={Number.isInteger(seq) && seq > 0 ? seq : undefined} canViewHistory={can(user, "history.view")} />;
+  return <MissionView initial={detail} canDecide={can(user, "gate.decide")} canControl={can(user, "mission.control")} viewer={viewer} highlightSeq={Number.isInteger(seq) && seq > 0 ? seq : undefined} canViewHistory={can(user, "history.view")} canExportTrace={can(user, "trace.export")} />;
 }
