@@ -282,7 +282,7 @@ export async function replayTrace(trace: Trace, opts: ReplayOptions = {}): Promi
           if (!built) continue;
           const rec = recorded[out.length];
           // The gate policy in force is read by the database at append time: its recorded snapshot is played back.
-          if (built.type === "gate.opened" && built.payload.policy === undefined) {
+          if (built.type === "gate.opened" && built.payload.policy === undefined && !(rec?.type === "gate.opened" && !("policy" in rec.payload))) {
             const policy = rec?.type === "gate.opened" ? ((rec.payload.policy ?? null) as GatePolicySnapshot | null) : null;
             built = withPolicySnapshot(built, policy, rec?.at ?? lastAt);
           }
