@@ -1,5 +1,6 @@
 "use client";
 
+import { useState, useTransition, type FormEvent } from "react";
 import { ROLES } from "@/lib/auth/roles";
 import type { FieldError } from "@/server/action-result";
 import * as ui from "@/components/ui/styles";
@@ -12,6 +13,23 @@ export interface FormError {
 
 export function toFormError(e: { message: string; fieldErrors?: FieldError[] }): FormError {
   return { message: e.message, fields: e.fieldErrors ?? [] };
+}
+
+/**
+ * A form's submit, in a transition: `submit` gets the form's fields (and the form, to reset it) and
+ * answers the error to show, or null when it went through (which clears the last error). `start` and
+ * `setErr` serve the form's other buttons, so one error box and one pending state cover them all.
+ */
+export function useFormSubmit(submit: (fields: FormData, form: HTMLFormElement) => Promise<FormError | null>) {
+  const [err, setErr] = useState<FormError | null>(null);
+  const [pending, start] = useTransition();
+  function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const fields = new FormData(form);
+    start(async () => setErr(await submit(fields, form)));
+  }
+  return { err, setErr, pending, start, onSubmit };
 }
 
 /** The messages for one field (its path, or a path below it such as `roles.0`). */

@@ -1,11 +1,12 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState } from "react";
 import { createUserAction } from "@/app/(console)/admin/users/actions";
 import type { Role } from "@/lib/auth/roles";
 import { PASSWORD_MIN, splitGroups } from "@/lib/auth/user-admin";
-import { FieldMessages, FormErrorBox, RolesFieldset, ShownOnce, toFormError, type FormError } from "./form-errors";
+import { FieldMessages, FormErrorBox, RolesFieldset, ShownOnce, toFormError, useFormSubmit } from "./form-errors";
+import { SubmitRow } from "../ui/submit-row";
 import * as ui from "@/components/ui/styles";
 
 type Done = { kind: "created"; name: string; email: string } | { kind: "invited"; name: string; url: string; expiresAt: string };
@@ -15,34 +16,25 @@ export function NewUserForm() {
   const router = useRouter();
   const ids = { email: useId(), name: useId(), roles: useId(), groups: useId(), password: useId(), e: useId() };
   const [mode, setMode] = useState<"invite" | "password">("invite");
-  const [err, setErr] = useState<FormError | null>(null);
   const [done, setDone] = useState<Done | null>(null);
-  const [pending, start] = useTransition();
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const f = new FormData(form);
+  const { err, pending, onSubmit } = useFormSubmit(async (f, form) => {
     const base = {
       email: String(f.get("email") ?? ""),
       name: String(f.get("name") ?? ""),
       roles: f.getAll("roles").map(String) as Role[],
       groups: splitGroups(String(f.get("groups") ?? "")),
     };
-    start(async () => {
-      const r = await createUserAction(mode === "invite" ? { mode, ...base } : { mode, ...base, password: String(f.get("password") ?? ""), mustChangePassword: f.get("mustChange") === "on" });
-      if (r.status === "error") {
-        setErr(toFormError(r.error));
-        setDone(null);
-        return;
-      }
-      setErr(null);
-      const { user, invite } = r.data;
-      setDone(invite ? { kind: "invited", name: user.name, url: new URL(invite.path, window.location.origin).toString(), expiresAt: invite.expiresAt } : { kind: "created", name: user.name, email: user.email });
-      form.reset();
-      router.refresh();
-    });
-  }
+    const r = await createUserAction(mode === "invite" ? { mode, ...base } : { mode, ...base, password: String(f.get("password") ?? ""), mustChangePassword: f.get("mustChange") === "on" });
+    if (r.status === "error") {
+      setDone(null);
+      return toFormError(r.error);
+    }
+    const { user, invite } = r.data;
+    setDone(invite ? { kind: "invited", name: user.name, url: new URL(invite.path, window.location.origin).toString(), expiresAt: invite.expiresAt } : { kind: "created", name: user.name, email: user.email });
+    form.reset();
+    router.refresh();
+    return null;
+  });
 
   const invalid = (path: string, id: string) => (err?.fields.some((x) => x.path === path || x.path.startsWith(`${path}.`)) ? { "aria-invalid": true as const, "aria-describedby": id } : {});
 
@@ -96,11 +88,7 @@ export function NewUserForm() {
           <p className="text-muted text-sm">Faultline sends no email: after adding the user you get a link to give them yourself (chat, in person). It is shown once.</p>
         )}
         <FormErrorBox err={err} testId="new-user-error" />
-        <div className="flex flex-wrap items-center gap-2">
-          <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="new-user-submit">
-            {pending ? "Adding…" : mode === "invite" ? "Add and make invitation link" : "Add user"}
-          </button>
-        </div>
+        <SubmitRow pending={pending} label={mode === "invite" ? "Add and make invitation link" : "Add user"} busy="Adding…" testId="new-user-submit" />
       </form>
       <div aria-live="polite">
         {done?.kind === "invited" ? (

@@ -1,25 +1,25 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId } from "react";
 import { changePasswordAction } from "@/app/(console)/account/actions";
 import { setPasswordFromLinkAction } from "@/app/invite/[token]/actions";
 import { PASSWORD_MIN } from "@/lib/auth/user-admin";
-import { FieldMessages, FormErrorBox, toFormError, type FormError } from "./form-errors";
+import { FieldMessages, FormErrorBox, toFormError, useFormSubmit, type FormError } from "./form-errors";
 import * as ui from "@/components/ui/styles";
 
 /**
  * After a password change every earlier session has ended (this one too): sign in again with the new
  * password, then open the console. A full navigation, so the layout reads the new session.
  */
-async function signInAndGo(email: string, password: string, setErr: (e: FormError) => void): Promise<void> {
+async function signInAndGo(email: string, password: string): Promise<FormError | null> {
   const res = await signIn("credentials", { email, password, redirect: false });
   if (!res || res.error) {
-    setErr({ message: "Your password is set, but signing in automatically failed. Sign in with the new password.", fields: [] });
     window.location.assign("/login");
-    return;
+    return { message: "Your password is set, but signing in automatically failed. Sign in with the new password.", fields: [] };
   }
   window.location.assign("/missions");
+  return null;
 }
 
 function PasswordFields({ err, current }: { err: FormError | null; current: boolean }) {
@@ -52,20 +52,12 @@ const mismatch: FormError = { message: "The two new passwords differ.", fields: 
 
 /** Change your own password; then you are signed in again with it. */
 export function ChangePasswordForm({ email }: { email: string }) {
-  const [err, setErr] = useState<FormError | null>(null);
-  const [pending, start] = useTransition();
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const currentPassword = String(f.get("currentPassword") ?? "");
+  const { err, pending, onSubmit } = useFormSubmit(async (f) => {
     const newPassword = String(f.get("newPassword") ?? "");
-    if (newPassword !== String(f.get("confirm") ?? "")) return setErr(mismatch);
-    start(async () => {
-      const r = await changePasswordAction({ currentPassword, newPassword });
-      if (r.status === "error") return setErr(toFormError(r.error));
-      await signInAndGo(email, newPassword, setErr);
-    });
-  }
+    if (newPassword !== String(f.get("confirm") ?? "")) return mismatch;
+    const r = await changePasswordAction({ currentPassword: String(f.get("currentPassword") ?? ""), newPassword });
+    return r.status === "error" ? toFormError(r.error) : signInAndGo(email, newPassword);
+  });
   return (
     <form className={ui.cx(ui.panel, "max-w-[480px]")} onSubmit={onSubmit} noValidate data-testid="change-password-form">
       <PasswordFields err={err} current />
@@ -79,19 +71,11 @@ export function ChangePasswordForm({ email }: { email: string }) {
 
 /** Set a password from a one-time invitation or reset link; then signed in. */
 export function LinkPasswordForm({ token, email }: { token: string; email: string }) {
-  const [err, setErr] = useState<FormError | null>(null);
-  const [pending, start] = useTransition();
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
+  const { err, pending, onSubmit } = useFormSubmit(async (f) => {
     const password = String(f.get("newPassword") ?? "");
-    const confirm = String(f.get("confirm") ?? "");
-    start(async () => {
-      const r = await setPasswordFromLinkAction({ token, password, confirm });
-      if (r.status === "error") return setErr(toFormError(r.error));
-      await signInAndGo(r.data.email || email, password, setErr);
-    });
-  }
+    const r = await setPasswordFromLinkAction({ token, password, confirm: String(f.get("confirm") ?? "") });
+    return r.status === "error" ? toFormError(r.error) : signInAndGo(r.data.email || email, password);
+  });
   return (
     <form className="grid gap-2" onSubmit={onSubmit} noValidate data-testid="invite-form">
       <PasswordFields err={err} current={false} />

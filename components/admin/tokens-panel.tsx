@@ -1,14 +1,15 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useMemo, useState, useTransition, type FormEvent } from "react";
+import { useId, useMemo, useState, useTransition } from "react";
 import { createTokenAction, revokeTokenAction } from "@/app/(console)/account/actions";
 import { revokeUserTokenAction } from "@/app/(console)/admin/users/actions";
 import type { ApiTokenView } from "@/db/queries/api-tokens";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { IconBadge } from "../ui/status";
 import { RelativeTime } from "../ui/relative-time";
-import { FieldMessages, FormErrorBox, ShownOnce, toFormError, type FormError } from "./form-errors";
+import { FieldMessages, FormErrorBox, ShownOnce, toFormError, useFormSubmit, type FormError } from "./form-errors";
+import { SubmitRow } from "../ui/submit-row";
 import * as ui from "@/components/ui/styles";
 
 const STATE = {
@@ -94,27 +95,16 @@ export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: 
 export function NewTokenForm() {
   const router = useRouter();
   const ids = { name: useId(), days: useId(), e: useId() };
-  const [err, setErr] = useState<FormError | null>(null);
   const [token, setToken] = useState<{ name: string; value: string } | null>(null);
-  const [pending, start] = useTransition();
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const f = new FormData(form);
+  const { err, pending, onSubmit } = useFormSubmit(async (f, form) => {
     const days = String(f.get("expiresInDays") ?? "").trim();
-    start(async () => {
-      const r = await createTokenAction({ name: String(f.get("name") ?? ""), expiresInDays: days ? Number(days) : null });
-      if (r.status === "error") {
-        setErr(toFormError(r.error));
-        return;
-      }
-      setErr(null);
-      setToken({ name: r.data.apiToken.name, value: r.data.token });
-      form.reset();
-      router.refresh();
-    });
-  }
+    const r = await createTokenAction({ name: String(f.get("name") ?? ""), expiresInDays: days ? Number(days) : null });
+    if (r.status === "error") return toFormError(r.error);
+    setToken({ name: r.data.apiToken.name, value: r.data.token });
+    form.reset();
+    router.refresh();
+    return null;
+  });
 
   return (
     <section className={ui.panel} aria-labelledby="new-token-title">
@@ -132,11 +122,7 @@ export function NewTokenForm() {
           <input id={ids.days} name="expiresInDays" type="text" inputMode="numeric" autoComplete="off" aria-invalid={err?.fields.some((x) => x.path === "expiresInDays") || undefined} aria-describedby={`${ids.e}-days`} />
           <FieldMessages id={`${ids.e}-days`} err={err} path="expiresInDays" />
         </div>
-        <div className={ui.cx(ui.gridFoot, "flex flex-wrap items-center gap-2")}>
-          <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="new-token-submit">
-            {pending ? "Creating…" : "Create token"}
-          </button>
-        </div>
+        <SubmitRow pending={pending} label="Create token" busy="Creating…" testId="new-token-submit" className={ui.gridFoot} />
       </form>
       <FormErrorBox err={err} testId="new-token-error" />
       <div aria-live="polite">

@@ -1,12 +1,13 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState, useTransition, type FormEvent } from "react";
+import { useId, useState, useTransition, type ReactNode } from "react";
 import { resetPasswordAction, updateUserAction } from "@/app/(console)/admin/users/actions";
 import type { UserView } from "@/db/queries/users";
 import type { Role } from "@/lib/auth/roles";
 import { splitGroups } from "@/lib/auth/user-admin";
-import { FieldMessages, FormErrorBox, RolesFieldset, ShownOnce, toFormError, type FormError } from "./form-errors";
+import { FieldMessages, FormErrorBox, RolesFieldset, ShownOnce, toFormError, useFormSubmit, type FormError } from "./form-errors";
+import { SubmitRow } from "../ui/submit-row";
 import * as ui from "@/components/ui/styles";
 
 /** A destructive step waiting for its confirmation, set apart in the failure colour. */
@@ -16,27 +17,18 @@ const CONFIRM = "flex flex-wrap items-center gap-2 rounded-md border border-fail
 export function UserAccessForm({ user }: { user: UserView }) {
   const router = useRouter();
   const ids = { groups: useId(), e: useId() };
-  const [err, setErr] = useState<FormError | null>(null);
   const [saved, setSaved] = useState(false);
-  const [pending, start] = useTransition();
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
+  const { err, pending, onSubmit } = useFormSubmit(async (f) => {
     const patch = { roles: f.getAll("roles").map(String) as Role[], groups: splitGroups(String(f.get("groups") ?? "")) };
-    start(async () => {
-      const r = await updateUserAction({ id: user.id, patch });
+    const r = await updateUserAction({ id: user.id, patch });
+    setSaved(r.status !== "error");
+    if (r.status === "error") {
       // The action's field paths are under `patch.`: show them at their fields.
-      if (r.status === "error") {
-        setErr(toFormError({ ...r.error, fieldErrors: r.error.fieldErrors?.map((x) => ({ ...x, path: x.path.replace(/^patch\./, "") })) }));
-        setSaved(false);
-        return;
-      }
-      setErr(null);
-      setSaved(true);
-      router.refresh();
-    });
-  }
+      return toFormError({ ...r.error, fieldErrors: r.error.fieldErrors?.map((x) => ({ ...x, path: x.path.replace(/^patch\./, "") })) });
+    }
+    router.refresh();
+    return null;
+  });
 
   return (
     <form className={ui.panel} onSubmit={onSubmit} noValidate data-testid="user-access-form" aria-labelledby={`${ids.e}-title`}>
@@ -52,17 +44,29 @@ export function UserAccessForm({ user }: { user: UserView }) {
         <FieldMessages id={`${ids.e}-groups`} err={err} path="groups" />
       </div>
       <FormErrorBox err={err} testId="user-access-error" />
-      <div className="flex flex-wrap items-center gap-2">
-        <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="user-access-save">
-          {pending ? "Saving…" : "Save roles and groups"}
-        </button>
+      <SubmitRow pending={pending} label="Save roles and groups" busy="Saving…" testId="user-access-save">
         {saved ? (
           <span className="text-success" role="status" data-testid="user-access-saved">
             ✓ Saved
           </span>
         ) : null}
-      </div>
+      </SubmitRow>
     </form>
+  );
+}
+
+/** A question asked in place of the button that raised it: the question, "Yes, …" (danger) and Cancel. */
+function InlineConfirm({ label, yes, testId, disabled, onYes, onCancel, children }: { label: string; yes: string; testId: string; disabled: boolean; onYes: () => void; onCancel: () => void; children: ReactNode }) {
+  return (
+    <span className={CONFIRM} role="group" aria-label={label}>
+      <span>{children}</span>
+      <button type="button" className={ui.button("danger")} disabled={disabled} onClick={onYes} data-testid={testId}>
+        {yes}
+      </button>
+      <button type="button" className={ui.button("ghost")} onClick={onCancel}>
+        Cancel
+      </button>
+    </span>
   );
 }
 
@@ -105,15 +109,9 @@ export function UserAccountActions({ user, isSelf }: { user: UserView; isSelf: b
       <div className="flex flex-wrap items-center gap-2">
         {user.active ? (
           confirming === "deactivate" ? (
-            <span className={CONFIRM} role="group" aria-label="Confirm deactivation">
-              <span>Deactivate {user.name}? They are signed out at their next request and cannot sign in; their API tokens stop working.</span>
-              <button type="button" className={ui.button("danger")} disabled={pending} onClick={() => setActive(false)} data-testid="confirm-deactivate">
-                Yes, deactivate
-              </button>
-              <button type="button" className={ui.button("ghost")} onClick={() => setConfirming(null)}>
-                Cancel
-              </button>
-            </span>
+            <InlineConfirm label="Confirm deactivation" yes="Yes, deactivate" testId="confirm-deactivate" disabled={pending} onYes={() => setActive(false)} onCancel={() => setConfirming(null)}>
+              Deactivate {user.name}? They are signed out at their next request and cannot sign in; their API tokens stop working.
+            </InlineConfirm>
           ) : (
             <button type="button" className={ui.button("danger")} disabled={pending || isSelf} title={isSelf ? "You cannot deactivate yourself" : undefined} onClick={() => setConfirming("deactivate")} data-testid="deactivate-user">
               Deactivate…
@@ -128,15 +126,9 @@ export function UserAccountActions({ user, isSelf }: { user: UserView; isSelf: b
       {user.active ? (
         <div className="flex flex-wrap items-center gap-2">
           {confirming === "temporary" || confirming === "link" ? (
-            <span className={CONFIRM} role="group" aria-label="Confirm password reset">
-              <span>Reset {user.name}&rsquo;s password{confirming === "temporary" ? " to a temporary one" : " by a one-time link"}? Their current sessions end.</span>
-              <button type="button" className={ui.button("danger")} disabled={pending} onClick={() => reset(confirming)} data-testid="confirm-reset">
-                Yes, reset
-              </button>
-              <button type="button" className={ui.button("ghost")} onClick={() => setConfirming(null)}>
-                Cancel
-              </button>
-            </span>
+            <InlineConfirm label="Confirm password reset" yes="Yes, reset" testId="confirm-reset" disabled={pending} onYes={() => reset(confirming)} onCancel={() => setConfirming(null)}>
+              Reset {user.name}&rsquo;s password{confirming === "temporary" ? " to a temporary one" : " by a one-time link"}? Their current sessions end.
+            </InlineConfirm>
           ) : (
             <>
               <button type="button" className={ui.button("secondary")} disabled={pending} onClick={() => setConfirming("temporary")} data-testid="reset-temporary">

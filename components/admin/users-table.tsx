@@ -1,6 +1,6 @@
 "use client";
 
-import * as ui from "@/components/ui/styles";
+import { Pills } from "../ui/pills";
 import type { UserView } from "@/db/queries/users";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
@@ -35,13 +35,5 @@ export function UsersTable({ users }: { users: UserView[] }) {
 }
 
 export function RoleChips({ roles }: { roles: readonly string[] }) {
-  return (
-    <span className="flex flex-wrap gap-1">
-      {roles.map((r) => (
-        <span key={r} className={ui.chip}>
-          {r}
-        </span>
-      ))}
-    </span>
-  );
+  return <Pills items={roles} look="chip" />;
 }

@@ -2,7 +2,7 @@
 
 import { ConfirmButton } from "../ui/dialog";
 import { useRouter } from "next/navigation";
-import { useId, useMemo, useState, useTransition, type FormEvent } from "react";
+import { useId, useMemo, useState } from "react";
 import { createWebhookAction, deleteWebhookAction, redeliverWebhookAction, setWebhookActiveAction } from "@/app/(console)/admin/webhooks/actions";
 import type { WebhookSubscriptionView } from "@/db/queries/webhooks";
 import type { WebhookAttempt } from "@/db/schema";
@@ -10,7 +10,8 @@ import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENTS } from "@/lib/webhooks";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
 import { IconBadge } from "../ui/status";
-import { FieldMessages, FormErrorBox, ShownOnce, toFormError, type FormError } from "./form-errors";
+import { FieldMessages, FormErrorBox, ShownOnce, toFormError, useFormSubmit } from "./form-errors";
+import { SubmitRow } from "../ui/submit-row";
 import * as ui from "@/components/ui/styles";
 
 export interface DeliveryRow {
@@ -36,23 +37,15 @@ function attemptsLine(attempts: WebhookAttempt[]): string {
 export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: WebhookSubscriptionView[]; deliveries: Record<string, DeliveryRow[]> }) {
   const router = useRouter();
   const ids = { url: useId(), desc: useId(), e: useId() };
-  const [err, setErr] = useState<FormError | null>(null);
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
-  const [pending, start] = useTransition();
-
-  function onSubmit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const f = new FormData(form);
-    start(async () => {
-      const r = await createWebhookAction({ url: String(f.get("url") ?? ""), events: f.getAll("events").map(String) as never, description: String(f.get("description") ?? "") || null });
-      if (r.status === "error") return setErr(toFormError(r.error));
-      setErr(null);
-      setCreated({ url: r.data.url, secret: r.data.secret });
-      form.reset();
-      router.refresh();
-    });
-  }
+  const { err, setErr, pending, start, onSubmit } = useFormSubmit(async (f, form) => {
+    const r = await createWebhookAction({ url: String(f.get("url") ?? ""), events: f.getAll("events").map(String) as never, description: String(f.get("description") ?? "") || null });
+    if (r.status === "error") return toFormError(r.error);
+    setCreated({ url: r.data.url, secret: r.data.secret });
+    form.reset();
+    router.refresh();
+    return null;
+  });
   const act = (run: () => Promise<{ status: string; error?: { message: string } }>) =>
     start(async () => {
       const r = await run();
@@ -143,11 +136,7 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
             <label htmlFor={ids.desc}>Description (optional)</label>
             <input id={ids.desc} name="description" type="text" autoComplete="off" placeholder="ops pager" />
           </div>
-          <div className="flex flex-wrap items-center gap-2">
-            <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="new-webhook-submit">
-              {pending ? "Subscribing…" : "Subscribe"}
-            </button>
-          </div>
+          <SubmitRow pending={pending} label="Subscribe" busy="Subscribing…" testId="new-webhook-submit" />
         </form>
         <FormErrorBox err={err} testId="webhook-error" />
         <div aria-live="polite">{created ? <ShownOnce label={`Signing secret of ${created.url}`} value={created.secret} note="Shown only now: your receiver needs it to check each delivery's Faultline-Signature." testId="new-webhook-secret" /> : null}</div>

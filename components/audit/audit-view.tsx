@@ -7,7 +7,7 @@ import type { AuditEntry } from "@/db/queries/audit-log";
 import { AUDIT_ACTIONS, AUDIT_VIA } from "@/lib/audit";
 import { AUDIT_ACTION_GROUPS, AUDIT_FILTER_KEYS, AUDIT_OUTCOMES, serializeAuditFilters, type AuditFilters } from "@/lib/audit/filters";
 import { DiffTable } from "../library-curation/diff-table";
-import { ExportLinks, FilterErrors, LoadMoreError, SearchRow, filterLooks, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
+import { ExportLinks, FilterForm, FilterSelect, LoadMoreError, SearchRow, filterLooks, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { keepTableView } from "../ui/data-table-url";
@@ -73,29 +73,15 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
     </label>
   );
   const select = (key: string, label: string, options: readonly string[], any = "Any") => (
-    <label className={filterLooks.field} htmlFor={`af-${key}`}>
-      <span>{label}</span>
-      <select id={`af-${key}`} value={raw[key] ?? ""} onChange={(e) => go({ [key]: e.target.value })} data-testid={`audit-filter-${key}`}>
-        <option value="">{any}</option>
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </label>
+    <FilterSelect id={`af-${key}`} label={label} value={raw[key] ?? ""} options={options} onChange={(v) => go({ [key]: v })} any={any} testId={`audit-filter-${key}`} />
   );
-
   return (
-    <form
-      className={filterLooks.bar}
-      role="search"
-      aria-label="Filter the audit log"
-      data-testid="audit-filters"
-      onSubmit={(e) => {
-        e.preventDefault();
-        go({ ...Object.fromEntries(Object.entries(text).map(([k, v]) => [k, v.trim()])), ...range.applied() });
-      }}
+    <FilterForm
+      label="Filter the audit log"
+      testId="audit-filters"
+      onApply={() => go({ ...Object.fromEntries(Object.entries(text).map(([k, v]) => [k, v.trim()])), ...range.applied() })}
+      errors={errors}
+      errorsTestId="audit-filter-errors"
     >
       <SearchRow
         id="af-q"
@@ -146,8 +132,7 @@ function FiltersBar({ raw, actors, go, errors }: { raw: Raw; actors: Array<{ id:
         {select("outcome", "Outcome", AUDIT_OUTCOMES)}
         <TimeRangeFields idPrefix="af" range={range} go={go} testId="audit-filter-time" />
       </div>
-      <FilterErrors errors={errors} testId="audit-filter-errors" />
-    </form>
+    </FilterForm>
   );
 }
 

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, useTransition } from "react";
 import { deletePatternAction, updatePatternAction } from "@/app/(console)/patterns/actions";
+import { ActionMessage } from "../ui/action-message";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
 import * as ui from "@/components/ui/styles";
@@ -113,18 +114,7 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
   );
   return (
     <>
-      <div aria-live="polite" role="status">
-        {message?.ok ? (
-          <p className={ui.result.ok} data-testid="pattern-result">
-            ✓ {message.text}
-          </p>
-        ) : null}
-      </div>
-      {message && !message.ok ? (
-        <p className={ui.result.error} role="alert" data-testid="pattern-error">
-          ✕ {message.text}
-        </p>
-      ) : null}
+      <ActionMessage outcome={message} testId="pattern-result" errorTestId="pattern-error" />
       <DataTable
         data={patterns}
         columns={columns}

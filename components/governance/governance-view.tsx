@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { ManageView, Measures, Metric, RiskMap } from "@/db/queries/governance";
 import { formatDuration } from "@/lib/mission/gate-policy";
 import { CellsTable, type CellColumn } from "../ui/data-table";
@@ -49,14 +50,23 @@ const GATE_COLUMNS: CellColumn[] = [
 ];
 
 /** MAP: the risks the system knows of. */
+/** One of the three functions (Map, Measure, Manage): a section the page's summary links to by its id. */
+function GovSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="grid gap-4" aria-labelledby={`gov-${id}`} id={id}>
+      <h2 className="text-[15px] font-[650]" id={`gov-${id}`}>
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
 export function RiskMapView({ map }: { map: RiskMap }) {
   const count = (c: string, r: string) => map.library.find((x) => x.category === c && x.risk === r)?.entries ?? 0;
   const total = map.library.reduce((n, x) => n + x.entries, 0);
   return (
-    <section className="grid gap-4" aria-labelledby="gov-map" id="map">
-      <h2 className="text-[15px] font-[650]" id="gov-map">
-        Map: the risks the system knows
-      </h2>
+    <GovSection id="map" title="Map: the risks the system knows">
       <CellsTable
         label="Failure modes in the library by category and risk level"
         caption={`Failure modes in the library (${total} published entries) by category and risk level. A cell opens those entries.`}
@@ -139,17 +149,14 @@ export function RiskMapView({ map }: { map: RiskMap }) {
           },
         }))}
       />
-    </section>
+    </GovSection>
   );
 }
 
 /** MEASURE: failure and recovery metrics with their trend, and a per-day chart. */
 export function MeasuresView({ measures }: { measures: Measures }) {
   return (
-    <section className="grid gap-4" aria-labelledby="gov-measure" id="measure">
-      <h2 className="text-[15px] font-[650]" id="gov-measure">
-        Measure: how failure and recovery are going
-      </h2>
+    <GovSection id="measure" title="Measure: how failure and recovery are going">
       <p className="text-muted">
         The last {measures.periodDays} days against the {measures.periodDays} days before. Details and filters: <Link href="/history">Failure history</Link>.
       </p>
@@ -166,7 +173,7 @@ export function MeasuresView({ measures }: { measures: Measures }) {
         <GovernanceDailyChart daily={measures.daily} />
         <DecisionTimeChart daily={measures.daily} />
       </div>
-    </section>
+    </GovSection>
   );
 }
 
@@ -174,10 +181,7 @@ export function MeasuresView({ measures }: { measures: Measures }) {
 export function ManageViewSection({ manage }: { manage: ManageView }) {
   const onDuty = manage.deciders.filter((d) => d.onDuty);
   return (
-    <section className="grid gap-4" aria-labelledby="gov-manage" id="manage">
-      <h2 className="text-[15px] font-[650]" id="gov-manage">
-        Manage: what needs a decision now
-      </h2>
+    <GovSection id="manage" title="Manage: what needs a decision now">
       <CellsTable
         label="Open gates, oldest first"
         caption={`Open gates, oldest first. Overdue: past its policy's deadline, or open longer than ${formatDuration(manage.slaMs)} without one (FAULTLINE_DECISION_SLA_MS).`}
@@ -242,6 +246,6 @@ export function ManageViewSection({ manage }: { manage: ManageView }) {
           </ul>
         </div>
       </div>
-    </section>
+    </GovSection>
   );
 }

@@ -4,7 +4,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useCallback, useState, useTransition, type ReactNode } from "react";
 import type { FacetOption, HistoryFacets, HistoryRow } from "@/db/queries/failure-history";
 import { FAILURE_LEVELS, FAILURE_SEVERITIES, HISTORY_FILTER_KEYS, OUTCOME_LABELS } from "@/lib/history/filters";
-import { ExportLinks, FilterErrors, LoadMoreError, SearchRow, filterLooks, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
+import { ExportLinks, FilterForm, FilterSelect, LoadMoreError, SearchRow, filterLooks, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { keepTableView } from "../ui/data-table-url";
@@ -71,22 +71,10 @@ export function HistoryView(props: { raw: Raw; facets: HistoryFacets; initial: H
   );
 }
 
-function Select({ id, label, value, options, onChange, any = "Any" }: { id: string; label: string; value: string; options: readonly FacetOption[]; onChange: (v: string) => void; any?: string }) {
+function Select({ id, label, value, options, onChange, any }: { id: string; label: string; value: string; options: readonly FacetOption[]; onChange: (v: string) => void; any?: string }) {
   // A value in the URL that is not among the facets (e.g. a mission id) is still shown.
   const all = value && !options.some((o) => o.value === value) ? [{ value, label: value }, ...options] : options;
-  return (
-    <label className={filterLooks.field} htmlFor={id}>
-      <span>{label}</span>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid={`filter-${id.replace("hf-", "")}`}>
-        <option value="">{any}</option>
-        {all.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+  return <FilterSelect id={id} label={label} value={value} options={all} onChange={onChange} any={any} testId={`filter-${id.replace("hf-", "")}`} />;
 }
 
 /** A failure's severity in its colour (literal classes: Tailwind reads them from here). */
@@ -100,16 +88,7 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
   const anyFilter = HISTORY_FILTER_KEYS.some((k) => k !== "sort" && k !== "dir" && raw[k]);
 
   return (
-    <form
-      className={filterLooks.bar}
-      role="search"
-      aria-label="Filter the failure history"
-      data-testid="history-filters"
-      onSubmit={(e) => {
-        e.preventDefault();
-        go({ q: q.trim(), ...range.applied() });
-      }}
-    >
+    <FilterForm label="Filter the failure history" testId="history-filters" onApply={() => go({ q: q.trim(), ...range.applied() })} errors={errors} errorsTestId="filter-errors">
       <SearchRow
         id="hf-q"
         label="Search what happened, why and the root cause"
@@ -152,8 +131,7 @@ function FiltersBar({ raw, facets, go, errors }: { raw: Raw; facets: HistoryFace
         <Select id="hf-status" label="Resolution" value={raw.status ?? ""} options={[{ value: "unresolved", label: "Unresolved" }, { value: "resolved", label: "Resolved" }]} onChange={set("status")} any="All" />
         <TimeRangeFields idPrefix="hf" range={range} go={go} testId="filter-time" />
       </div>
-      <FilterErrors errors={errors} testId="filter-errors" />
-    </form>
+    </FilterForm>
   );
 }
 

@@ -36,6 +36,15 @@ const LIMITS: Partial<Record<keyof EntryFormValues, number>> = { title: 80, surf
  * similar entries" step (match scores from the library's ranking, or its abstention) where the
  * contributor may mark theirs as a variant, then "Save draft" or "Submit for review".
  */
+/** A field's errors under it, each "✕ …" announced (role=alert). */
+function FieldErrors({ messages, testId }: { messages: string[]; testId?: string }) {
+  return messages.map((m, i) => (
+    <p key={i} className={ui.fieldError} role="alert" data-testid={testId}>
+      ✕ {m}
+    </p>
+  ));
+}
+
 export function ContributionForm(props: ContributionFormProps) {
   const router = useRouter();
   const [values, setValues] = useState<EntryFormValues>(props.initial);
@@ -106,11 +115,7 @@ export function ContributionForm(props: ContributionFormProps) {
         <label htmlFor={id}>{FIELD_LABELS[k]}</label>
         {control({ id, invalid: errs.length > 0, describedBy: `${id}-help` })}
         <div id={`${id}-help`} className="[&_p]:m-0">
-          {errs.map((m, i) => (
-            <p key={i} className={ui.fieldError} role="alert" data-testid={`error-${k}`}>
-              ✕ {m}
-            </p>
-          ))}
+          <FieldErrors messages={errs} testId={`error-${k}`} />
           {hint || limit ? (
             <p className="text-muted text-sm">
               {hint}
@@ -176,11 +181,7 @@ export function ContributionForm(props: ContributionFormProps) {
                 <option value="physical">Physical / embodied (FM-PHY-####)</option>
                 <option value="software">Software agent (FM-SW-####)</option>
               </select>
-              {errorFor("domain").map((m, i) => (
-                <p key={i} className={ui.fieldError} role="alert">
-                  ✕ {m}
-                </p>
-              ))}
+              <FieldErrors messages={errorFor("domain")} />
             </div>
           ) : null}
         </div>
@@ -192,11 +193,7 @@ export function ContributionForm(props: ContributionFormProps) {
         <div className={ui.field}>
           <label htmlFor={`${uid}-summary`}>Note for reviewers (optional)</label>
           <input id={`${uid}-summary`} type="text" value={summary} onChange={(e) => setSummary(e.target.value)} maxLength={500} data-testid="input-summary" />
-          {errorFor("summary").map((m, i) => (
-            <p key={i} className={ui.fieldError} role="alert">
-              ✕ {m}
-            </p>
-          ))}
+          <FieldErrors messages={errorFor("summary")} />
         </div>
 
         <section className="grid gap-2 border-t border-border pt-3" aria-labelledby={`${uid}-similar`} data-testid="similar-section">
@@ -237,11 +234,7 @@ export function ContributionForm(props: ContributionFormProps) {
               ) : null}
             </fieldset>
           )}
-          {errorFor("variant_of").map((m, i) => (
-            <p key={i} className={ui.fieldError} role="alert">
-              ✕ {m}
-            </p>
-          ))}
+          <FieldErrors messages={errorFor("variant_of")} />
         </section>
 
         {message ? (

@@ -1,5 +1,5 @@
 import { IconBadge } from "../ui/status";
-import * as ui from "@/components/ui/styles";
+import { Pills } from "../ui/pills";
 
 /** Risk, category and source of a library entry in words (colour always comes with words). */
 
@@ -24,15 +24,5 @@ export const SOURCE_LABEL: Record<string, string> = {
 };
 
 export function TagList({ tags, max }: { tags: readonly string[]; max?: number }) {
-  const shown = max ? tags.slice(0, max) : tags;
-  return (
-    <span className="inline-flex flex-wrap gap-[3px]">
-      {shown.map((t) => (
-        <span key={t} className={ui.tag}>
-          {t}
-        </span>
-      ))}
-      {max && tags.length > max ? <span className="text-muted text-sm">+{tags.length - max}</span> : null}
-    </span>
-  );
+  return <Pills items={tags} look="tag" max={max} />;
 }

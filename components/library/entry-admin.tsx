@@ -3,6 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { setEntryDeprecatedAction } from "@/app/(console)/library/actions";
+import { ActionMessage, type ActionOutcome } from "@/components/ui/action-message";
+import { SubmitRow } from "@/components/ui/submit-row";
 import * as ui from "@/components/ui/styles";
 
 /** Admins deprecate or restore an entry; the reason goes into the changelog of the new library version. */
@@ -10,7 +12,7 @@ export function EntryAdmin({ failureId, deprecated }: { failureId: string; depre
   const router = useRouter();
   const [reason, setReason] = useState("");
   const [pending, start] = useTransition();
-  const [result, setResult] = useState<{ ok: boolean; text: string; fields?: string[] } | null>(null);
+  const [result, setResult] = useState<ActionOutcome | null>(null);
   const verb = deprecated ? "Restore" : "Deprecate";
   return (
     <form
@@ -34,30 +36,8 @@ export function EntryAdmin({ failureId, deprecated }: { failureId: string; depre
         <label htmlFor="lib-reason">Reason (required)</label>
         <input id="lib-reason" type="text" value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} placeholder={deprecated ? "Back in use for…" : "Superseded by FM-…, or wrong because…"} data-testid="entry-admin-reason" />
       </div>
-      <div className="flex flex-wrap items-center gap-2">
-        <button type="submit" className={ui.button(deprecated ? "secondary" : "danger", "sm")} disabled={pending} data-testid="entry-admin-submit">
-          {pending ? `${verb.slice(0, -1)}ing…` : verb}
-        </button>
-      </div>
-      <div aria-live="polite" role="status">
-        {result?.ok ? (
-          <p className={ui.result.ok} data-testid="entry-admin-result">
-            ✓ {result.text}
-          </p>
-        ) : null}
-      </div>
-      {result && !result.ok ? (
-        <div className={ui.result.error} role="alert" data-testid="entry-admin-error">
-          ✕ {result.text}
-          {result.fields?.length ? (
-            <ul className={ui.fieldErrors}>
-              {result.fields.map((f) => (
-                <li key={f}>{f}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
+      <SubmitRow pending={pending} label={verb} busy={`${verb.slice(0, -1)}ing…`} testId="entry-admin-submit" variant={deprecated ? "secondary" : "danger"} size="sm" />
+      <ActionMessage outcome={result} testId="entry-admin-result" errorTestId="entry-admin-error" />
     </form>
   );
 }

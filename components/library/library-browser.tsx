@@ -18,6 +18,20 @@ export interface BrowseResult {
  * Browse mode of /library: a plain GET form (filters land in the URL, so a view can be shared and
  * works without JavaScript), popular tags, the entries table and paging.
  */
+/** One filter of the browse form: a checkbox for each value, those in the address checked. */
+function CheckGroup({ legend, name, options, checked, label = (v) => v }: { legend: string; name: string; options: readonly string[]; checked: Set<string>; label?: (v: string) => string }) {
+  return (
+    <fieldset>
+      <legend>{legend}</legend>
+      {options.map((v) => (
+        <label key={v} className="flex cursor-pointer items-baseline gap-1.5 text-[13px]">
+          <input type="checkbox" name={name} value={v} defaultChecked={checked.has(v)} /> {label(v)}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 export function LibraryBrowser({ params, result, errors, tags }: { params: Params; result: BrowseResult | null; errors: Array<{ path: string; message: string }>; tags: Array<{ tag: string; n: number }> }) {
   const selected = (key: string) => new Set(listParam(params, key));
   const cats = selected("category");
@@ -37,30 +51,9 @@ export function LibraryBrowser({ params, result, errors, tags }: { params: Param
           </button>
         </div>
         <div className="grid grid-cols-[repeat(auto-fit,minmax(190px,1fr))] items-start gap-x-4 gap-y-2.5 [&_fieldset]:m-0 [&_fieldset]:grid [&_fieldset]:min-w-0 [&_fieldset]:content-start [&_fieldset]:gap-[3px] [&_fieldset]:rounded-md [&_fieldset]:border [&_fieldset]:border-border [&_fieldset]:px-2.5 [&_fieldset]:pb-2 [&_fieldset]:pt-1.5 [&_legend]:px-1 [&_legend]:text-[12px] [&_legend]:font-semibold [&_legend]:uppercase [&_legend]:tracking-[0.03em] [&_legend]:text-muted">
-          <fieldset>
-            <legend>Category</legend>
-            {CATEGORIES.map((c) => (
-              <label key={c} className="flex cursor-pointer items-baseline gap-1.5 text-[13px]">
-                <input type="checkbox" name="category" value={c} defaultChecked={cats.has(c)} /> {c}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset>
-            <legend>Risk level</legend>
-            {RISK_LEVELS.map((r) => (
-              <label key={r} className="flex cursor-pointer items-baseline gap-1.5 text-[13px]">
-                <input type="checkbox" name="risk" value={r} defaultChecked={risks.has(r)} /> {r}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset>
-            <legend>Source</legend>
-            {SOURCES.map((s) => (
-              <label key={s} className="flex cursor-pointer items-baseline gap-1.5 text-[13px]">
-                <input type="checkbox" name="source" value={s} defaultChecked={sources.has(s)} /> {SOURCE_LABEL[s]}
-              </label>
-            ))}
-          </fieldset>
+          <CheckGroup legend="Category" name="category" options={CATEGORIES} checked={cats} />
+          <CheckGroup legend="Risk level" name="risk" options={RISK_LEVELS} checked={risks} />
+          <CheckGroup legend="Source" name="source" options={SOURCES} checked={sources} label={(s) => SOURCE_LABEL[s]} />
           <fieldset>
             <legend>Tags</legend>
             <label className="grid gap-[3px] text-sm text-muted">

@@ -9,6 +9,7 @@ import type { Decider } from "@/lib/mission/gate-policy";
 import { queryKeys } from "../query-keys";
 import { useMissionEvents } from "../realtime/use-mission-events";
 import { Breadcrumb } from "../ui/breadcrumb";
+import { Facts } from "../ui/facts";
 import { RelativeTime } from "../ui/relative-time";
 import { FinalStatusBadge, ProgressBar, RunStateBadge } from "../ui/status";
 import { AgentsTable } from "./agents-table";
@@ -58,40 +59,16 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
           </p>
         ) : null}
         <FailureExplanation mission={m} />
-        <dl className={ui.facts}>
-          <div>
-            <dt>Progress</dt>
-            <dd>
-              <ProgressBar value={progress(m)} label={`Progress of ${m.name}`} />
-            </dd>
-          </div>
-          <div>
-            <dt>Created</dt>
-            <dd>
-              <RelativeTime iso={m.createdAt} />
-            </dd>
-          </div>
-          <div>
-            <dt>Started</dt>
-            <dd>
-              <RelativeTime iso={m.startedAt} empty="not started" />
-            </dd>
-          </div>
-          <div>
-            <dt>Ended</dt>
-            <dd>
-              <RelativeTime iso={m.endedAt} />
-            </dd>
-          </div>
-          <div>
-            <dt>Warnings</dt>
-            <dd>{m.warnings}</dd>
-          </div>
-          <div>
-            <dt>Events</dt>
-            <dd>{m.seq}</dd>
-          </div>
-        </dl>
+        <Facts
+          facts={[
+            { label: "Progress", value: <ProgressBar value={progress(m)} label={`Progress of ${m.name}`} /> },
+            { label: "Created", value: <RelativeTime iso={m.createdAt} /> },
+            { label: "Started", value: <RelativeTime iso={m.startedAt} empty="not started" /> },
+            { label: "Ended", value: <RelativeTime iso={m.endedAt} /> },
+            { label: "Warnings", value: m.warnings },
+            { label: "Events", value: m.seq },
+          ]}
+        />
         <PhaseBar mission={m} events={data.events} />
         <MissionControls mission={m} canControl={canControl} />
       </header>

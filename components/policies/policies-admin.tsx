@@ -10,6 +10,7 @@ import { splitGroups } from "@/lib/auth/user-admin";
 import { FieldMessages, FormErrorBox, toFormError, type FormError } from "@/components/admin/form-errors";
 import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { RelativeTime } from "@/components/ui/relative-time";
+import { SubmitRow } from "../ui/submit-row";
 import * as ui from "@/components/ui/styles";
 
 export type PolicyItem = PolicyView & { updatedByName: string };
@@ -264,16 +265,13 @@ function PolicyForm({ policy, definitions, onSaved, onCancel }: { policy: Policy
           <FieldMessages id={`${ids.note}-err`} err={err} path="note" />
         </div>
       </div>
-      <div className="flex flex-wrap items-center gap-2">
-        <button type="submit" className={ui.button("primary")} disabled={pending} data-testid="policy-save">
-          {pending ? "Saving…" : policy ? "Save policy" : "Create policy"}
-        </button>
+      <SubmitRow pending={pending} label={policy ? "Save policy" : "Create policy"} busy="Saving…" testId="policy-save">
         {policy ? (
           <button type="button" className={ui.button("ghost")} onClick={onCancel}>
             Cancel
           </button>
         ) : null}
-      </div>
+      </SubmitRow>
     </form>
   );
 }

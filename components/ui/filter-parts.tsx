@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useRef, useState, type ReactNode } from "react";
 import { isoToLocalInput, localInputToIso, TIME_PRESETS } from "@/lib/query-filters";
 import * as ui from "@/components/ui/styles";
 
@@ -72,6 +72,50 @@ export function TimeRangeFields({ idPrefix, range, go, className = filterLooks.f
         </>
       ) : null}
     </>
+  );
+}
+
+/**
+ * A filters bar: a search form (`label` names it for screen readers) whose submit applies what was typed
+ * (`onApply`); the invalid filters of the address under its fields.
+ */
+export function FilterForm({ label, testId, onApply, errors, errorsTestId, children }: { label: string; testId: string; onApply: () => void; errors: Array<{ path: string; message: string }>; errorsTestId: string; children: ReactNode }) {
+  return (
+    <form
+      className={filterLooks.bar}
+      role="search"
+      aria-label={label}
+      data-testid={testId}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply();
+      }}
+    >
+      {children}
+      <FilterErrors errors={errors} testId={errorsTestId} />
+    </form>
+  );
+}
+
+export type FilterOption = string | { value: string; label: string };
+
+/** One filter chosen from a list (applied at once): "Any" first, then the options. */
+export function FilterSelect({ id, label, value, options, onChange, any = "Any", testId }: { id: string; label: string; value: string; options: readonly FilterOption[]; onChange: (v: string) => void; any?: string; testId: string }) {
+  return (
+    <label className={filterLooks.field} htmlFor={id}>
+      <span>{label}</span>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+        <option value="">{any}</option>
+        {options.map((o) => {
+          const { value: v, label: text } = typeof o === "string" ? { value: o, label: o } : o;
+          return (
+            <option key={v} value={v}>
+              {text}
+            </option>
+          );
+        })}
+      </select>
+    </label>
   );
 }
 
