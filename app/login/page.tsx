@@ -1,12 +1,10 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { LoginForm } from "@/components/auth/login-form";
-import { ThemeToggle } from "@/components/layout/theme-toggle";
+import { StandalonePage } from "@/components/layout/standalone";
 import { ROLES } from "@/lib/auth/roles";
 import { env } from "@/lib/env";
 import { getPrincipal } from "@/server/auth";
-import { Brand } from "@/components/ui/brand";
-import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -23,31 +21,25 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   if (await getPrincipal()) redirect(callbackUrl);
   const demo = env().FAULTLINE_DEMO_USERS;
   return (
-    <div className={ui.standalone.page}>
-      <main className={ui.standalone.card} id="main">
-        <div className={ui.standalone.top}>
-          <Brand className="" />
-          <ThemeToggle />
-        </div>
-        <h1 className="text-xl font-[650]">Sign in</h1>
-        <p className="text-muted">Missions that fail, explained and decided by people.</p>
-        <LoginForm callbackUrl={callbackUrl} />
-        {demo ? (
-          <section className="border-t border-border pt-3" aria-labelledby="demo-title" data-testid="demo-users">
-            <h2 id="demo-title" className="mb-1 text-[13px] font-[650]">Demo accounts</h2>
-            <p className="mt-0 mb-1.5 text-sm text-muted">
-              Password is <code>faultline-&lt;role&gt;</code>, for example <code>faultline-operator</code>.
-            </p>
-            <ul className="m-0 grid gap-0.5 pl-[18px] text-[13px]">
-              {ROLES.map((r) => (
-                <li key={r}>
-                  <code>{r}@faultline.local</code> <span className="text-muted">/ faultline-{r}</span>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ) : null}
-      </main>
-    </div>
+    <StandalonePage>
+      <h1 className="text-xl font-[650]">Sign in</h1>
+      <p className="text-muted">Missions that fail, explained and decided by people.</p>
+      <LoginForm callbackUrl={callbackUrl} />
+      {demo ? (
+        <section className="border-t border-border pt-3" aria-labelledby="demo-title" data-testid="demo-users">
+          <h2 id="demo-title" className="mb-1 text-[13px] font-[650]">Demo accounts</h2>
+          <p className="mt-0 mb-1.5 text-sm text-muted">
+            Password is <code>faultline-&lt;role&gt;</code>, for example <code>faultline-operator</code>.
+          </p>
+          <ul className="m-0 grid gap-0.5 pl-[18px] text-[13px]">
+            {ROLES.map((r) => (
+              <li key={r}>
+                <code>{r}@faultline.local</code> <span className="text-muted">/ faultline-{r}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </StandalonePage>
   );
 }

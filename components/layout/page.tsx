@@ -15,11 +15,36 @@ export function PageHeader({ title, children, actions, testId }: { title: ReactN
   );
 }
 
-/** What a person sees on a page their roles do not open: which permission it needs and who has it. */
-export function Refused({ user, permission, testId }: { user: Principal; permission: Action; testId?: string }) {
+/**
+ * A console page: what stands above its head (a breadcrumb), the head (title, `intro`, actions), then the
+ * page's content, one under the other.
+ */
+export function Page({ title, intro, actions, above, className, children }: { title: ReactNode; intro?: ReactNode; actions?: ReactNode; above?: ReactNode; className?: string; children?: ReactNode }) {
   return (
-    <p className={ui.notice} data-testid={testId}>
+    <div className={ui.cx("grid gap-4", className)}>
+      {above}
+      <PageHeader title={title} actions={actions}>
+        {intro}
+      </PageHeader>
+      {children}
+    </div>
+  );
+}
+
+export interface RefusedLook {
+  testId?: string;
+  /** Announced at once (role="alert"): the admin pages, where the refusal is the whole page. */
+  alert?: boolean;
+  /** Said after the refusal: where the person can go instead. */
+  children?: ReactNode;
+}
+
+/** What a person sees on a page their roles do not open: which permission it needs and who has it. */
+export function Refused({ user, permission, testId, alert, children }: RefusedLook & { user: Principal; permission: Action }) {
+  return (
+    <p className={ui.notice} role={alert ? "alert" : undefined} data-testid={testId}>
       {describeMissingPermission(user, permission)}
+      {children ? <> {children}</> : null}
     </p>
   );
 }

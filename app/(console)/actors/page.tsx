@@ -3,13 +3,11 @@ import { ActorLink } from "@/components/proposals/labels";
 import { getDb } from "@/db/client";
 import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { listActorsWithCounts } from "@/db/queries/authority";
-import { can } from "@/lib/auth/roles";
 import * as ui from "@/components/ui/styles";
-import { pageUser } from "@/server/page-access";
-import { PageHeader, Refused } from "@/components/layout/page";
+import { consolePage } from "@/components/layout/console-page";
+import { Page } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Actors" };
-export const dynamic = "force-dynamic";
 
 const COLUMNS: CellColumn[] = [
   { id: "actor", header: "Actor", alwaysVisible: true, sortable: true },
@@ -21,15 +19,13 @@ const COLUMNS: CellColumn[] = [
 ];
 
 /** FDR-N002: every actor, human, agent or system, with what it proposed and decided. */
-export default async function ActorsPage() {
-  const user = await pageUser("/actors");
-  if (!can(user, "mission.view")) return <Refused user={user} permission="mission.view" />;
+export default consolePage({ path: "/actors", permission: "mission.view" }, async () => {
   const rows = await listActorsWithCounts(getDb());
   return (
-    <div className="grid gap-4">
-      <PageHeader title="Actors">
-        Everyone and everything that acts: people (console, CLI), model-driven agents and the system (worker, authority, diagnosis, health). Every event, proposal and decision names one.
-      </PageHeader>
+    <Page
+      title="Actors"
+      intro="Everyone and everything that acts: people (console, CLI), model-driven agents and the system (worker, authority, diagnosis, health). Every event, proposal and decision names one."
+    >
       <CellsTable
         label="Actors"
         testId="actors-table"
@@ -55,6 +51,6 @@ export default async function ActorsPage() {
           },
         }))}
       />
-    </div>
+    </Page>
   );
-}
+});

@@ -1,13 +1,11 @@
 import type { Metadata } from "next";
-import { can } from "@/lib/auth/roles";
 import { api, type Endpoint } from "@/server/api-contract";
 import { openApiDocument } from "@/server/openapi";
 import * as ui from "@/components/ui/styles";
-import { pageUser } from "@/server/page-access";
-import { PageHeader, Refused } from "@/components/layout/page";
+import { consolePage } from "@/components/layout/console-page";
+import { Page } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "API reference" };
-export const dynamic = "force-dynamic";
 
 interface Parameter {
   name: string;
@@ -47,9 +45,7 @@ function withCode(text: string) {
  * here rather than with Swagger UI or Redoc: both are megabytes of client code, neither supports
  * React 19 cleanly, and the console's pages must pass axe in both themes.
  */
-export default async function ApiReferencePage() {
-  const user = await pageUser("/api-reference");
-  if (!can(user, "mission.view")) return <Refused user={user} permission="mission.view" />;
+export default consolePage({ path: "/api-reference", permission: "mission.view" }, async () => {
   const doc = openApiDocument() as unknown as { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
   // Schemas registered as components (Run, DecisionRecord, …) are shown in full where they are used, not as
   // $refs (a reference back to one already being shown stays a $ref).
@@ -64,18 +60,22 @@ export default async function ApiReferencePage() {
   const endpoints = Object.entries(api) as Array<[string, Endpoint]>;
   const tags = [...new Set(endpoints.map(([, e]) => e.tag))];
   return (
-    <div className="grid gap-4">
-      <PageHeader title="API reference">
-        Every <code>/api/v1</code> operation, generated from the schemas the server validates requests with. Authenticate with <code>Authorization: Bearer flt_…</code> (create a token under{" "}
-        <a className="text-link underline underline-offset-2" href="/account/tokens">
-          Account → API tokens
-        </a>
-        ); the token acts with your roles. Errors are <code>{"{ error: { code, message, details? } }"}</code>; invalid input is a 400 naming each field. The machine-readable document:{" "}
-        <a className="text-link underline underline-offset-2" href="/api/v1/openapi.json" data-testid="openapi-link">
-          /api/v1/openapi.json
-        </a>{" "}
-        (OpenAPI 3.1).
-      </PageHeader>
+    <Page
+      title="API reference"
+      intro={
+        <>
+          Every <code>/api/v1</code> operation, generated from the schemas the server validates requests with. Authenticate with <code>Authorization: Bearer flt_…</code> (create a token under{" "}
+          <a className="text-link underline underline-offset-2" href="/account/tokens">
+            Account → API tokens
+          </a>
+          ); the token acts with your roles. Errors are <code>{"{ error: { code, message, details? } }"}</code>; invalid input is a 400 naming each field. The machine-readable document:{" "}
+          <a className="text-link underline underline-offset-2" href="/api/v1/openapi.json" data-testid="openapi-link">
+            /api/v1/openapi.json
+          </a>{" "}
+          (OpenAPI 3.1).
+        </>
+      }
+    >
       <nav aria-label="API sections">
         <ul className="m-0 flex list-none flex-wrap items-center gap-x-3 gap-y-1 p-0">
           {tags.map((t) => (
@@ -153,6 +153,6 @@ export default async function ApiReferencePage() {
             })}
         </section>
       ))}
-    </div>
+    </Page>
   );
-}
+});

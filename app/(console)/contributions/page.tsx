@@ -9,11 +9,10 @@ import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { formatUtc } from "@/components/ui/format-utc";
 import { can } from "@/lib/auth/roles";
 import * as ui from "@/components/ui/styles";
-import { pageUser } from "@/server/page-access";
-import { PageHeader, Refused } from "@/components/layout/page";
+import { consolePage } from "@/components/layout/console-page";
+import { Page } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Contributions" };
-export const dynamic = "force-dynamic";
 
 const pick = <T extends string>(v: string | string[] | undefined, allowed: readonly T[]): T | undefined => (typeof v === "string" && (allowed as readonly string[]).includes(v) ? (v as T) : undefined);
 
@@ -27,9 +26,7 @@ const COLUMNS: CellColumn[] = [
 ];
 
 /** The review queue: tabs by status, filters by origin and mine / all. */
-export default async function ContributionsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await pageUser("/contributions");
-  if (!can(user, "library.view")) return <Refused user={user} permission="library.view" />;
+export default consolePage({ path: "/contributions", permission: "library.view" }, async (user, { searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) => {
   const sp = await searchParams;
   const isReviewer = can(user, "library.review");
   // Reviewers start on what waits for them; contributors on their own contributions.
@@ -50,20 +47,21 @@ export default async function ContributionsPage({ searchParams }: { searchParams
   };
 
   return (
-    <div className="grid gap-4">
-      <PageHeader
-        title="Contributions"
-        actions={
-          can(user, "library.contribute") ? (
-            <Link className={ui.button("primary")} href="/contributions/new" data-testid="new-contribution">
-              Propose an entry
-            </Link>
-          ) : null
-        }
-      >
-        Proposed new failure modes and edits for the library. {isReviewer ? "Reviewers approve, request changes or reject others' contributions, each with a reason." : "A reviewer approves each one before it is published."} Drafts that missions created for novel failures wait here for someone to complete them.
-      </PageHeader>
-
+    <Page
+      title="Contributions"
+      actions={
+        can(user, "library.contribute") ? (
+          <Link className={ui.button("primary")} href="/contributions/new" data-testid="new-contribution">
+            Propose an entry
+          </Link>
+        ) : null
+      }
+      intro={
+        <>
+          Proposed new failure modes and edits for the library. {isReviewer ? "Reviewers approve, request changes or reject others' contributions, each with a reason." : "A reviewer approves each one before it is published."} Drafts that missions created for novel failures wait here for someone to complete them.
+        </>
+      }
+    >
       <nav className={ui.tabs} aria-label="Status">
         <Link href={href({ status: null })} className={ui.tab(!status)} aria-current={!status ? "page" : undefined}>
           All
@@ -144,6 +142,6 @@ export default async function ContributionsPage({ searchParams }: { searchParams
           };
         })}
       />
-    </div>
+    </Page>
   );
-}
+});

@@ -6,30 +6,27 @@ import { loadOpenGates } from "@/server/read-models";
 import { loadDecider } from "@/db/queries/users";
 import { userActorId } from "@/db/queries/users";
 import * as ui from "@/components/ui/styles";
-import { pageUser } from "@/server/page-access";
-import { PageHeader, Refused } from "@/components/layout/page";
+import { consolePage } from "@/components/layout/console-page";
+import { Page } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Gates" };
-export const dynamic = "force-dynamic";
 
-export default async function GatesPage() {
-  const user = await pageUser("/gates");
-  if (!can(user, "gate.view")) return <Refused user={user} permission="gate.view" />;
+export default consolePage({ path: "/gates", permission: "gate.view" }, async (user) => {
   const gates = await loadOpenGates(getDb());
   const canDecide = can(user, "gate.decide");
   // Gate policies may narrow who decides a gate: the buttons follow them (the server checks again).
   const viewer = canDecide ? await loadDecider(getDb(), userActorId(user.id)) : null;
   return (
-    <div className="grid gap-4">
-      <PageHeader title="Gates">
-        Open gates, oldest first. Each paused mission waits here for a decision.
-      </PageHeader>
+    <Page
+      title="Gates"
+      intro="Open gates, oldest first. Each paused mission waits here for a decision."
+    >
       {!canDecide ? (
         <p className={ui.notice} data-testid="gates-readonly">
           You can view gates but not resolve them (needs operator or admin).
         </p>
       ) : null}
       <GatesInbox initialGates={gates} canDecide={canDecide} viewer={viewer} />
-    </div>
+    </Page>
   );
-}
+});

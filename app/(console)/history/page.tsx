@@ -6,22 +6,18 @@ import { listSavedQueries } from "@/db/queries/saved-queries";
 import { HistoryCharts } from "@/components/history/charts";
 import { HistoryView, type HistoryInitial } from "@/components/history/history-view";
 import { SavedQueriesMenu } from "@/components/ui/saved-queries";
-import { can } from "@/lib/auth/roles";
 import { filterParams, parseHistoryFilters, serializeHistoryFilters } from "@/lib/history/filters";
 import { HISTORY_BUILT_IN_QUERIES } from "@/lib/history/saved-queries";
 import { deleteHistoryQuery, saveHistoryQuery } from "./actions";
 import type { HistoryFilters } from "@/lib/history/filters";
-import { pageUser } from "@/server/page-access";
-import { PageHeader, Refused } from "@/components/layout/page";
+import { consolePage } from "@/components/layout/console-page";
+import { Page } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Failure history" };
-export const dynamic = "force-dynamic";
 
 type Params = Record<string, string | string[] | undefined>;
 
-export default async function HistoryPage({ searchParams }: { searchParams: Promise<Params> }) {
-  const user = await pageUser("/history");
-  if (!can(user, "history.view")) return <Refused user={user} permission="history.view" />;
+export default consolePage({ path: "/history", permission: "history.view" }, async (user, { searchParams }: { searchParams: Promise<Params> }) => {
   const params = await searchParams;
   const raw = filterParams(params);
   const parsed = parseHistoryFilters(params);
@@ -38,10 +34,14 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
   const initial: HistoryInitial | null = data ? { rows: data[0].rows, nextCursor: data[0].nextCursor, total: data[1] } : null;
 
   return (
-    <div className="grid gap-4">
-      <PageHeader title="Failure history">
-        Every failure across missions: who recorded it and who started the mission, when and where (mission, phase, step), why (error type, root cause, matched library entry), and how it was resolved (decision, by whom, after how long). A row opens the mission&apos;s timeline at that event.
-      </PageHeader>
+    <Page
+      title="Failure history"
+      intro={
+        <>
+          Every failure across missions: who recorded it and who started the mission, when and where (mission, phase, step), why (error type, root cause, matched library entry), and how it was resolved (decision, by whom, after how long). A row opens the mission&apos;s timeline at that event.
+        </>
+      }
+    >
       <HistoryView
         raw={raw}
         facets={facets}
@@ -58,9 +58,9 @@ export default async function HistoryPage({ searchParams }: { searchParams: Prom
           <SavedQueriesMenu basePath="/history" currentQuery={parsed.ok ? serializeHistoryFilters(parsed.filters) : ""} current={{ mission: parsed.ok ? parsed.filters.mission : undefined }} items={saved} onSave={saveHistoryQuery} onDelete={deleteHistoryQuery} />
         }
       />
-    </div>
+    </Page>
   );
-}
+});
 
 /** The charts stream in after the table: over a whole unfiltered history their aggregates read every row. */
 async function ChartsOf({ filters, now }: { filters: HistoryFilters; now: number }) {

@@ -9,15 +9,12 @@ import { libraryHref, oneParam, type Params } from "@/components/library/href";
 import { can } from "@/lib/auth/roles";
 import { zodFieldErrors } from "@/server/action-result";
 import * as ui from "@/components/ui/styles";
-import { pageUser } from "@/server/page-access";
-import { PageHeader, Refused } from "@/components/layout/page";
+import { consolePage } from "@/components/layout/console-page";
+import { Page } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Failure-mode library" };
-export const dynamic = "force-dynamic";
 
-export default async function LibraryPage({ searchParams }: { searchParams: Promise<Params> }) {
-  const user = await pageUser("/library");
-  if (!can(user, "library.view")) return <Refused user={user} permission="library.view" />;
+export default consolePage({ path: "/library", permission: "library.view" }, async (user, { searchParams }: { searchParams: Promise<Params> }) => {
   const params = await searchParams;
   const mode = oneParam(params, "mode") === "query" ? "query" : "browse";
   const db = getDb();
@@ -51,36 +48,38 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
   }
 
   return (
-    <div className="grid gap-4">
-      <PageHeader
-        title="Failure-mode library"
-        actions={
-          <>
-            <Link className={ui.button("secondary", "sm")} href="/library/versions">
-              Versions &amp; changelog
-            </Link>
-            {can(user, "library.manage") ? (
-              <Link className={ui.button("secondary", "sm")} href="/library/import" data-testid="library-import-link">
-                Import / export
-              </Link>
-            ) : null}
-            {can(user, "library.contribute") ? (
-              <Link className={ui.button("primary", "sm")} href="/contributions/new">
-                Propose an entry
-              </Link>
-            ) : null}
-          </>
-        }
-      >
-        What an agent consults when something fails instead of encoding caution in itself: observable symptom, hidden reality, a low-risk probe and a resolution for each known failure mode.{" "}
-        <span data-testid="library-summary">
-          <Link className="text-link underline underline-offset-2" href="/library/versions" data-testid="library-version">
-            Version {summary.version ?? "—"}
+    <Page
+      title="Failure-mode library"
+      actions={
+        <>
+          <Link className={ui.button("secondary", "sm")} href="/library/versions">
+            Versions &amp; changelog
           </Link>
-          {" · "}
-          {summary.published} published{summary.deprecated ? `, ${summary.deprecated} deprecated` : ""}
-        </span>
-      </PageHeader>
+          {can(user, "library.manage") ? (
+            <Link className={ui.button("secondary", "sm")} href="/library/import" data-testid="library-import-link">
+              Import / export
+            </Link>
+          ) : null}
+          {can(user, "library.contribute") ? (
+            <Link className={ui.button("primary", "sm")} href="/contributions/new">
+              Propose an entry
+            </Link>
+          ) : null}
+        </>
+      }
+      intro={
+        <>
+          What an agent consults when something fails instead of encoding caution in itself: observable symptom, hidden reality, a low-risk probe and a resolution for each known failure mode.{" "}
+          <span data-testid="library-summary">
+            <Link className="text-link underline underline-offset-2" href="/library/versions" data-testid="library-version">
+              Version {summary.version ?? "—"}
+            </Link>
+            {" · "}
+            {summary.published} published{summary.deprecated ? `, ${summary.deprecated} deprecated` : ""}
+          </span>
+        </>
+      }
+    >
       <nav className={ui.cx(ui.segmented, "justify-self-start")} aria-label="Mode">
         <Link href={libraryHref({}, {})} className={ui.segment(mode === "browse")} aria-current={mode === "browse" ? "page" : undefined} data-testid="mode-browse">
           Browse &amp; search
@@ -90,6 +89,6 @@ export default async function LibraryPage({ searchParams }: { searchParams: Prom
         </Link>
       </nav>
       {body}
-    </div>
+    </Page>
   );
-}
+});

@@ -5,23 +5,24 @@ import { PatternsTable } from "@/components/diagnosis/patterns-table";
 import { ProposePatterns } from "@/components/library-curation/propose-pattern";
 import { can } from "@/lib/auth/roles";
 import * as ui from "@/components/ui/styles";
-import { pageUser } from "@/server/page-access";
-import { PageHeader, Refused } from "@/components/layout/page";
+import { consolePage } from "@/components/layout/console-page";
+import { Page } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Learned patterns" };
-export const dynamic = "force-dynamic";
 
-export default async function PatternsPage() {
-  const user = await pageUser("/patterns");
-  if (!can(user, "mission.view")) return <Refused user={user} permission="mission.view" />;
+export default consolePage({ path: "/patterns", permission: "mission.view" }, async (user) => {
   const rows = await listPatterns(getDb());
   const patterns = rows.map((r) => ({ id: r.id, when: r.when, then: r.then, errorType: r.errorType, successes: r.successes, failures: r.failures, confidence: r.confidence, threshold: r.threshold, enabled: r.enabled, lastOutcome: r.lastOutcome, lastMissionId: r.lastMissionId, updatedAt: new Date(r.updatedAt).toISOString() }));
   return (
-    <div className="grid gap-4">
-      <PageHeader title="Learned patterns">
-        &ldquo;When this failure, then this recovery&rdquo;, learned from every recovery&rsquo;s outcome (failed ones too). A pattern whose confidence reaches its threshold is applied by the fast path, without full
-        reflection, when a mission&rsquo;s policy is <code>recovery: auto</code>. Confidence is the smoothed success rate (successes + 1) / (attempts + 2).
-      </PageHeader>
+    <Page
+      title="Learned patterns"
+      intro={
+        <>
+          &ldquo;When this failure, then this recovery&rdquo;, learned from every recovery&rsquo;s outcome (failed ones too). A pattern whose confidence reaches its threshold is applied by the fast path, without full
+          reflection, when a mission&rsquo;s policy is <code>recovery: auto</code>. Confidence is the smoothed success rate (successes + 1) / (attempts + 2).
+        </>
+      }
+    >
       {!can(user, "pattern.manage") ? (
         <p className={ui.notice} data-testid="patterns-readonly">
           You can view patterns; disabling or deleting one needs the admin role.
@@ -29,6 +30,6 @@ export default async function PatternsPage() {
       ) : null}
       <PatternsTable patterns={patterns} canManage={can(user, "pattern.manage")} />
       {can(user, "library.contribute") ? <ProposePatterns patterns={patterns.filter((p) => p.confidence >= p.threshold).map((p) => ({ id: p.id, when: p.when, then: p.then, confidence: p.confidence, threshold: p.threshold }))} /> : null}
-    </div>
+    </Page>
   );
-}
+});

@@ -3,10 +3,8 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { lookupInvite } from "@/db/queries/users";
 import { LinkPasswordForm } from "@/components/admin/password-forms";
-import { ThemeToggle } from "@/components/layout/theme-toggle";
-import { Brand } from "@/components/ui/brand";
+import { StandalonePage } from "@/components/layout/standalone";
 import { formatUtc } from "@/components/ui/format-utc";
-import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Set your password", referrer: "no-referrer" };
 export const dynamic = "force-dynamic";
@@ -22,32 +20,26 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   const { token } = await params;
   const invite = await lookupInvite(getDb(), token);
   return (
-    <div className={ui.standalone.page}>
-      <main className={ui.standalone.card} id="main">
-        <div className={ui.standalone.top}>
-          <Brand className="" />
-          <ThemeToggle />
+    <StandalonePage>
+      {invite.status === "valid" ? (
+        <>
+          <h1 className="text-xl font-[650]">{invite.purpose === "invite" ? `Welcome, ${invite.user.name}` : "Choose a new password"}</h1>
+          <p className="text-muted">
+            Set the password for <strong data-testid="invite-email">{invite.user.email}</strong>. This link works once, until {formatUtc(invite.expiresAt)}.
+          </p>
+          <LinkPasswordForm token={token} email={invite.user.email} />
+        </>
+      ) : (
+        <div className="grid gap-2" role="alert" data-testid="invite-refused" data-status={invite.status}>
+          <h1 className="text-xl font-[650]">{REFUSED[invite.status].title}</h1>
+          <p>{REFUSED[invite.status].text}</p>
+          <p>
+            <Link className="text-link underline underline-offset-2" href="/login">
+              Go to sign-in
+            </Link>
+          </p>
         </div>
-        {invite.status === "valid" ? (
-          <>
-            <h1 className="text-xl font-[650]">{invite.purpose === "invite" ? `Welcome, ${invite.user.name}` : "Choose a new password"}</h1>
-            <p className="text-muted">
-              Set the password for <strong data-testid="invite-email">{invite.user.email}</strong>. This link works once, until {formatUtc(invite.expiresAt)}.
-            </p>
-            <LinkPasswordForm token={token} email={invite.user.email} />
-          </>
-        ) : (
-          <div className="grid gap-2" role="alert" data-testid="invite-refused" data-status={invite.status}>
-            <h1 className="text-xl font-[650]">{REFUSED[invite.status].title}</h1>
-            <p>{REFUSED[invite.status].text}</p>
-            <p>
-              <Link className="text-link underline underline-offset-2" href="/login">
-                Go to sign-in
-              </Link>
-            </p>
-          </div>
-        )}
-      </main>
-    </div>
+      )}
+    </StandalonePage>
   );
 }

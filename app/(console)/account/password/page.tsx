@@ -1,23 +1,23 @@
 import type { Metadata } from "next";
 import { ChangePasswordForm } from "@/components/admin/password-forms";
 import { AccountTabs } from "@/components/admin/account-tabs";
-import { can } from "@/lib/auth/roles";
 import { PASSWORD_MIN } from "@/lib/auth/user-admin";
 import * as ui from "@/components/ui/styles";
-import { pageUser } from "@/server/page-access";
-import { PageHeader, Refused } from "@/components/layout/page";
+import { consolePage } from "@/components/layout/console-page";
+import { Page } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Your password" };
-export const dynamic = "force-dynamic";
 
-export default async function PasswordPage() {
-  const user = await pageUser("/account/password");
-  if (!can(user, "account.manage")) return <Refused user={user} permission="account.manage" />;
+export default consolePage({ path: "/account/password", permission: "account.manage" }, async (user) => {
   return (
-    <div className="grid gap-4">
-      <PageHeader title="Your password">
-        {user.name} · {user.email}
-      </PageHeader>
+    <Page
+      title="Your password"
+      intro={
+        <>
+          {user.name} · {user.email}
+        </>
+      }
+    >
       <AccountTabs current="password" />
       {user.mustChangePassword ? (
         <p className={ui.banner.warning} role="alert" data-testid="must-change-password">
@@ -27,6 +27,6 @@ export default async function PasswordPage() {
         <p className="text-muted">At least {PASSWORD_MIN} characters, different from the current one. Your other sessions end; this browser is signed in again with the new password.</p>
       )}
       <ChangePasswordForm email={user.email} />
-    </div>
+    </Page>
   );
-}
+});

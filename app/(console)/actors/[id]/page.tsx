@@ -6,27 +6,25 @@ import { getActorSummary, type ProposalListRow } from "@/db/queries/authority";
 import { FailuresOverTime } from "@/components/history/charts";
 import { actionLine } from "@/lib/views/state-render";
 import { CellsTable, type CellColumn } from "@/components/ui/data-table";
+import { Facts } from "@/components/ui/facts";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { ProposalStatusBadge } from "@/components/ui/status";
 import { ActorLink, Decider } from "@/components/proposals/labels";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
-import { pageUser } from "@/server/page-access";
+import { consolePage } from "@/components/layout/console-page";
 import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Actor" };
-export const dynamic = "force-dynamic";
 
 /** One actor (FDR-N002): what it proposed, how that was decided, its approval rate, its failure reasons over time, what it decided. */
-export default async function ActorPage({ params }: { params: Promise<{ id: string }> }) {
-  const raw = (await params).id;
+type Props = { params: Promise<{ id: string }> };
+
+export default consolePage({ path: async ({ params }: Props) => `/actors/${(await params).id}`, permission: "mission.view" }, async (_user, { params }: Props) => {
   let id: string;
   try {
-    id = decodeURIComponent(raw);
+    id = decodeURIComponent((await params).id);
   } catch {
     notFound();
   }
-  const user = await pageUser(`/actors/${raw}`);
-  if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
   if (id.length > 300) notFound();
   const s = await getActorSummary(getDb(), id);
   if (!s) notFound();
@@ -55,39 +53,24 @@ export default async function ActorPage({ params }: { params: Promise<{ id: stri
               .join(" · ")}
           </p>
         ) : null}
-        <dl className={ui.facts} data-testid="actor-facts">
-          <div>
-            <dt>Proposed</dt>
-            <dd>{s.proposed.total}</dd>
-          </div>
-          <div>
-            <dt>Approved</dt>
-            <dd>{s.proposed.approved + s.proposed.expired}</dd>
-          </div>
-          <div>
-            <dt>Rejected</dt>
-            <dd>{s.proposed.rejected}</dd>
-          </div>
-          <div>
-            <dt>Pending</dt>
-            <dd>{s.proposed.pending}</dd>
-          </div>
-          <div>
-            <dt>Approval rate</dt>
-            <dd data-testid="approval-rate">{rate === null ? "—" : `${Math.round(rate * 100)}%`}</dd>
-          </div>
-          <div>
-            <dt>Decided for others</dt>
-            <dd>{s.decided.total}</dd>
-          </div>
-        </dl>
+        <Facts
+          testId="actor-facts"
+          facts={[
+            { label: "Proposed", value: s.proposed.total },
+            { label: "Approved", value: s.proposed.approved + s.proposed.expired },
+            { label: "Rejected", value: s.proposed.rejected },
+            { label: "Pending", value: s.proposed.pending },
+            { label: "Approval rate", value: rate === null ? "—" : `${Math.round(rate * 100)}%`, testId: "approval-rate" },
+            { label: "Decided for others", value: s.decided.total },
+          ]}
+        />
       </header>
       {s.proposed.total ? <FailuresOverTime id="chart-actor-reasons" title="Rejections of this actor's proposals by failure reason (per day, last 30 days)" noun="rejections" stats={{ bucket: "day", overTime: { buckets: days, types: reasons, counts } }} /> : null}
       <ProposalTable title="What it proposed" rows={s.recent} who="decider" />
       <ProposalTable title="What it decided" rows={s.recentDecisions} who="actor" />
     </div>
   );
-}
+});
 
 const PROPOSAL_COLUMNS = (who: "decider" | "actor"): CellColumn[] => [
   { id: "when", header: "When", sortable: true },

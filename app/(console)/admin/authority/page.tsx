@@ -4,13 +4,11 @@ import { getDefaultPolicy } from "@/db/queries/authority";
 import { PolicyEditor } from "@/components/authority/policy-editor";
 import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { describeMatchers } from "@/lib/authority/rules";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
 import * as ui from "@/components/ui/styles";
-import { pageUser } from "@/server/page-access";
-import { PageHeader } from "@/components/layout/page";
+import { consolePage } from "@/components/layout/console-page";
+import { Page } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Authority policy" };
-export const dynamic = "force-dynamic";
 
 const RULE_COLUMNS: CellColumn[] = [
   { id: "rule", header: "Rule" },
@@ -20,22 +18,18 @@ const RULE_COLUMNS: CellColumn[] = [
 ];
 
 /** The admin's default authority policy (issue 14): the rules every proposal meets after its mission's own. */
-export default async function AuthorityPolicyPage() {
-  const user = await pageUser("/admin/authority");
-  if (!can(user, "policy.manage")) {
-    return (
-      <p className={ui.notice} role="alert">
-        {describeMissingPermission(user, "policy.manage")}
-      </p>
-    );
-  }
+export default consolePage({ path: "/admin/authority", permission: "policy.manage", refused: { alert: true } }, async () => {
   const policy = await getDefaultPolicy(getDb());
   return (
-    <div className="grid gap-4">
-      <PageHeader title="Authority policy">
-        Every action an autonomous agent proposes meets its mission&apos;s rules, then these. Deny wins over hold, hold over allow; a tool or binary outside the agent&apos;s allowlists is denied anyway.
-        Each version is kept, and publishing is in the audit log.
-      </PageHeader>
+    <Page
+      title="Authority policy"
+      intro={
+        <>
+          Every action an autonomous agent proposes meets its mission&apos;s rules, then these. Deny wins over hold, hold over allow; a tool or binary outside the agent&apos;s allowlists is denied anyway.
+          Each version is kept, and publishing is in the audit log.
+        </>
+      }
+    >
       <section className="grid gap-2" aria-labelledby="policy-title">
         <h2 id="policy-title" className="text-[15px] font-[650]">
           In force: {policy.version === 0 ? "Faultline's built-in default" : `version ${policy.version}`}
@@ -60,6 +54,6 @@ export default async function AuthorityPolicyPage() {
         />
       </section>
       <PolicyEditor rules={policy.rules} />
-    </div>
+    </Page>
   );
-}
+});

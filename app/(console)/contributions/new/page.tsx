@@ -4,20 +4,16 @@ import { getDb } from "@/db/client";
 import { getEntry } from "@/db/queries/library";
 import { ContributionForm } from "@/components/library-curation/contribution-form";
 import { formFromEntry } from "@/components/library-curation/form-model";
-import { can } from "@/lib/auth/roles";
 import { FAILURE_ID } from "@/lib/library/entry";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
 import * as ui from "@/components/ui/styles";
-import { pageUser } from "@/server/page-access";
+import { consolePage } from "@/components/layout/console-page";
 import { Refused } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Propose a library entry" };
-export const dynamic = "force-dynamic";
 
 /** /contributions/new: a new entry; /contributions/new?edit=FM-PHY-0001: an edit of that entry, prefilled. */
-export default async function NewContributionPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const user = await pageUser("/contributions/new");
-  if (!can(user, "library.contribute")) return <Refused user={user} permission="library.contribute" />;
+export default consolePage({ path: "/contributions/new", permission: "library.contribute" }, async (_user, { searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) => {
   const sp = await searchParams;
   const editId = typeof sp.edit === "string" ? sp.edit.trim().toUpperCase() : "";
   const target = editId && FAILURE_ID.test(editId) ? await getEntry(getDb(), editId) : null;
@@ -43,4 +39,4 @@ export default async function NewContributionPage({ searchParams }: { searchPara
       <ContributionForm targetFailureId={target?.failure_id ?? null} initial={formFromEntry(target as unknown as Record<string, unknown> | null)} />
     </div>
   );
-}
+});

@@ -3,35 +3,31 @@ import Link from "next/link";
 import { getDb } from "@/db/client";
 import { librarySummary } from "@/db/queries/library-browse";
 import { ImportPanel } from "@/components/library/import-panel";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
 import * as ui from "@/components/ui/styles";
-import { pageUser } from "@/server/page-access";
-import { PageHeader } from "@/components/layout/page";
+import { consolePage } from "@/components/layout/console-page";
+import { Page } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Import / export · Library" };
-export const dynamic = "force-dynamic";
 
-export default async function LibraryImportPage() {
-  const user = await pageUser("/library/import");
-  if (!can(user, "library.manage")) {
-    return (
-      <p className={ui.notice} data-testid="import-forbidden">
-        {describeMissingPermission(user, "library.manage")} Everyone can <Link href="/library">browse and query the library</Link>.
-      </p>
-    );
-  }
+const REFUSED = { testId: "import-forbidden", children: <>Everyone can <Link href="/library">browse and query the library</Link>.</> };
+
+export default consolePage({ path: "/library/import", permission: "library.manage", refused: REFUSED }, async () => {
   const summary = await librarySummary(getDb());
   return (
-    <div className="grid gap-4">
-      <Breadcrumb trail={[{ href: "/library", label: "Library" }]}>Import and export</Breadcrumb>
-      <PageHeader title="Import and export">
-        The library is at{" "}
-        <Link className="text-link underline underline-offset-2" href="/library/versions">
-          version {summary.version ?? "—"}
-        </Link>{" "}
-        with {summary.published} published entries{summary.deprecated ? ` and ${summary.deprecated} deprecated` : ""}. An import is one new version; roll it back from the versions page.
-      </PageHeader>
+    <Page
+      title="Import and export"
+      above={<Breadcrumb trail={[{ href: "/library", label: "Library" }]}>Import and export</Breadcrumb>}
+      intro={
+        <>
+          The library is at{" "}
+          <Link className="text-link underline underline-offset-2" href="/library/versions">
+            version {summary.version ?? "—"}
+          </Link>{" "}
+          with {summary.published} published entries{summary.deprecated ? ` and ${summary.deprecated} deprecated` : ""}. An import is one new version; roll it back from the versions page.
+        </>
+      }
+    >
       <section className={ui.cx(ui.card, "grid gap-2 px-3.5 py-3")} aria-labelledby="export-h">
         <h2 id="export-h" className="text-[15px] font-[650]">
           Export the published library
@@ -47,6 +43,6 @@ export default async function LibraryImportPage() {
         </div>
       </section>
       <ImportPanel />
-    </div>
+    </Page>
   );
-}
+});

@@ -9,20 +9,17 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { can } from "@/lib/auth/roles";
 import { Breadcrumb } from "@/components/ui/breadcrumb";
 import * as ui from "@/components/ui/styles";
-import { pageUser } from "@/server/page-access";
-import { PageHeader, Refused } from "@/components/layout/page";
+import { consolePage } from "@/components/layout/console-page";
+import { Page } from "@/components/layout/page";
 
 export const metadata: Metadata = { title: "Library versions" };
-export const dynamic = "force-dynamic";
 
 const CHANGE_TONE: Record<string, string> = { added: "success", edited: "running", deprecated: "neutral", restored: "partial" };
 /** Changelogs longer than this are folded (the starter library's version 1 lists every entry). */
 const SHOWN = 12;
 const CHANGELOG = "m-0 flex list-none flex-wrap gap-x-4 gap-y-1 p-0 text-[13px]";
 
-export default async function LibraryVersionsPage() {
-  const user = await pageUser("/library/versions");
-  if (!can(user, "library.view")) return <Refused user={user} permission="library.view" />;
+export default consolePage({ path: "/library/versions", permission: "library.view" }, async (user) => {
   const versions = await listVersions(getDb());
   const current = versions[0]?.version ?? 0;
   const manage = can(user, "library.manage");
@@ -36,12 +33,16 @@ export default async function LibraryVersionsPage() {
     </li>
   );
   return (
-    <div className="grid gap-4">
-      <Breadcrumb trail={[{ href: "/library", label: "Library" }]}>Versions</Breadcrumb>
-      <PageHeader title="Library versions">
-        Every change to the library is a numbered version with its changelog: approvals, imports, deprecations and rollbacks. A rollback is a new version too; history is never rewritten.
-        {manage ? "" : " Rolling back needs the admin role."}
-      </PageHeader>
+    <Page
+      title="Library versions"
+      above={<Breadcrumb trail={[{ href: "/library", label: "Library" }]}>Versions</Breadcrumb>}
+      intro={
+        <>
+          Every change to the library is a numbered version with its changelog: approvals, imports, deprecations and rollbacks. A rollback is a new version too; history is never rewritten.
+          {manage ? "" : " Rolling back needs the admin role."}
+        </>
+      }
+    >
       {versions.length > 0 ? <LibraryGrowthChart points={libraryGrowth(versions)} /> : null}
       {versions.length === 0 ? <p className={ui.empty}>The library has no version yet: the seed loads the starter library as version 1.</p> : null}
       <ol className="m-0 grid list-none gap-2.5 p-0" data-testid="library-versions">
@@ -73,6 +74,6 @@ export default async function LibraryVersionsPage() {
           </li>
         ))}
       </ol>
-    </div>
+    </Page>
   );
-}
+});

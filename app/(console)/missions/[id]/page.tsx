@@ -2,27 +2,25 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getDb } from "@/db/client";
 import { MissionView } from "@/components/mission/mission-view";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
+import { can } from "@/lib/auth/roles";
 import { idSchema } from "@/server/api";
-import { pageUser } from "@/server/page-access";
+import { consolePage } from "@/components/layout/console-page";
 import { loadMissionDetail } from "@/server/read-models";
 import { loadDecider } from "@/db/queries/users";
 import { userActorId } from "@/db/queries/users";
-import * as ui from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Mission" };
-export const dynamic = "force-dynamic";
 
-export default async function MissionPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ seq?: string | string[] }> }) {
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ seq?: string | string[] }> };
+
+export default consolePage({ path: async ({ params }: Props) => `/missions/${encodeURIComponent((await params).id)}`, permission: "mission.view" }, async (user, { params, searchParams }: Props) => {
   const { id } = await params;
   // ?seq=N (from the failure history): the timeline opens at that event, highlighted.
   const seq = Number((await searchParams).seq);
-  const user = await pageUser(`/missions/${encodeURIComponent(id)}`);
-  if (!can(user, "mission.view")) return <p className={ui.notice}>{describeMissingPermission(user, "mission.view")}</p>;
   if (!idSchema.safeParse(id).success) notFound();
   const detail = await loadMissionDetail(getDb(), id);
   if (!detail) notFound();
   // Gate policies may narrow who decides a gate: the gate panel's buttons follow them (the server checks again).
   const viewer = can(user, "gate.decide") ? await loadDecider(getDb(), userActorId(user.id)) : null;
   return <MissionView initial={detail} canDecide={can(user, "gate.decide")} canControl={can(user, "mission.control")} viewer={viewer} highlightSeq={Number.isInteger(seq) && seq > 0 ? seq : undefined} canViewHistory={can(user, "history.view")} canExportTrace={can(user, "trace.export")} />;
-}
+});

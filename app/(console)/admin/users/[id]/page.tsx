@@ -12,13 +12,10 @@ import { Breadcrumb } from "@/components/ui/breadcrumb";
 import { CellsTable, type CellColumn } from "@/components/ui/data-table";
 import { formatUtc } from "@/components/ui/format-utc";
 import { RelativeTime } from "@/components/ui/relative-time";
-import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { idSchema } from "@/server/api";
-import { pageUser } from "@/server/page-access";
-import * as ui from "@/components/ui/styles";
+import { consolePage } from "@/components/layout/console-page";
 
 export const metadata: Metadata = { title: "User" };
-export const dynamic = "force-dynamic";
 
 const AUDIT_COLUMNS: CellColumn[] = [
   { id: "when", header: "When", className: "whitespace-nowrap", sortable: true },
@@ -28,16 +25,10 @@ const AUDIT_COLUMNS: CellColumn[] = [
   { id: "via", header: "Via", sortable: true },
 ];
 
-export default async function UserPage({ params }: { params: Promise<{ id: string }> }) {
+type Props = { params: Promise<{ id: string }> };
+
+export default consolePage({ path: async ({ params }: Props) => `/admin/users/${(await params).id}`, permission: "user.manage", refused: { alert: true, testId: "admin-refused" } }, async (me, { params }: Props) => {
   const { id } = await params;
-  const me = await pageUser(`/admin/users/${id}`);
-  if (!can(me, "user.manage")) {
-    return (
-      <p className={ui.notice} role="alert" data-testid="admin-refused">
-        {describeMissingPermission(me, "user.manage")}
-      </p>
-    );
-  }
   const db = getDb();
   const row = idSchema.safeParse(id).success ? await getUserById(db, id) : null;
   if (!row) notFound();
@@ -116,4 +107,4 @@ export default async function UserPage({ params }: { params: Promise<{ id: strin
       </section>
     </div>
   );
-}
+});
