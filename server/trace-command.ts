@@ -85,7 +85,7 @@ export async function labReplay(io: Io, p: { file?: string; json: boolean; withL
 
 export function replayText(r: ReplayReport): string {
   const head = `replayed ${r.events} events of mission ${r.missionId}: ${r.derived} re-derived by the engine in ${r.transitions} transitions, ${r.events - r.derived} recorded input (people, agents' calls, pauses); final status ${r.finalStatus ?? "— (not ended)"}.`;
-  if (!r.divergences.length) return `${head}\n0 divergences.`;
+  if (!r.divergences.length) return `${head}\n0 divergences.${r.note ? `\n${r.note}` : ""}`;
   const d = r.firstDivergence!;
   return [
     head,

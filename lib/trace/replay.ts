@@ -34,6 +34,8 @@ export interface ReplayReport {
   firstDivergence: Divergence | null;
   /** The final status the replay's state derives (null: the mission had not ended). */
   finalStatus: string | null;
+  /** Said when nothing could be re-derived (a trace without engine readings). */
+  note?: string;
 }
 
 export interface ReplayOptions {
@@ -178,7 +180,8 @@ export async function replayTrace(trace: Trace, opts: ReplayOptions = {}): Promi
 
   function report(): ReplayReport {
     const s = state as MissionState | null;
-    return { missionId: trace.header.missionId, events: s?.seq ?? 0, derived, transitions, divergences, firstDivergence: divergences[0] ?? null, finalStatus: s?.finalStatus ?? null };
+    const note = trace.tapes.size === 0 && events.length > 1 ? "This trace holds no engine readings (its events were recorded before the flight recorder, or by no worker): every event was applied as recorded and nothing was re-derived." : undefined;
+    return { missionId: trace.header.missionId, events: s?.seq ?? 0, derived, transitions, divergences, firstDivergence: divergences[0] ?? null, finalStatus: s?.finalStatus ?? null, ...(note ? { note } : {}) };
   }
   /** An EngineIO that plays one transition back from the trace, and compares each of its writes. */
   function playback(cfg: TapeConfig, from: number) {
