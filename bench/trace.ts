@@ -23,7 +23,7 @@ import { eventIo, events as eventsTable, missions } from "../db/schema";
 import { advance, type EngineIO } from "../lib/mission/engine";
 import { missionDefinitionSchema, applyEvent, progress, type MissionEvent, type MissionState, type NewMissionEvent } from "../lib/mission";
 import * as t from "../lib/mission/transitions";
-import { stepIdempotent } from "../lib/mission/steps";
+import { stepIdempotent } from "../lib/tools";
 import { evaluateEvidence, runTool } from "../lib/tools";
 import { traceLines } from "../lib/trace/export";
 import type { Tape } from "../lib/trace/format";

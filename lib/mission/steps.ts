@@ -1,6 +1,5 @@
 import { agentDefinition, proposes, type StepDefinition } from "./definition";
 import type { ToolError } from "../tools/result";
-import { getTool } from "../tools";
 import type { MissionState, ProposalState } from "./types";
 
 /** The binaries the mission's own steps may run: its definition's allowlist and what people allowed at gates. */
@@ -53,9 +52,4 @@ export function runsAsStep(p: Pick<ProposalState, "action">): boolean {
 /** The args an approved proposal runs: a decider's modification, or the args as proposed. */
 export function approvedArgs(p: ProposalState): Record<string, unknown> {
   return p.decision?.modified?.args ?? p.action.args;
-}
-
-/** Whether a step may be re-run with the same idempotency key after a crash: its own flag, else its tool's. */
-export function stepIdempotent(step: StepDefinition): boolean {
-  return step.idempotent ?? getTool(step.tool)?.idempotent ?? false;
 }

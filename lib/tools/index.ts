@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { TOOL_NAMES, type ToolName } from "../mission/definition";
+import { TOOL_NAMES, type StepDefinition, type ToolName } from "../mission/definition";
 import { fileTool } from "./file";
 import { errorMessage } from "./util";
 import { formatPath } from "../errors";
@@ -19,6 +19,14 @@ export const tools: Record<ToolName, Tool> = { shell: shellTool, http: httpTool,
 
 export function getTool(name: string): Tool | undefined {
   return Object.hasOwn(tools, name) ? tools[name as ToolName] : undefined;
+}
+
+/**
+ * Whether a step may be re-run with the same idempotency key after a crash: its own flag, else its tool's.
+ * (Here, not in lib/mission: the tools' registry runs processes, and lib/mission is also bundled for the browser.)
+ */
+export function stepIdempotent(step: StepDefinition): boolean {
+  return step.idempotent ?? getTool(step.tool)?.idempotent ?? false;
 }
 
 
