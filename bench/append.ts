@@ -14,8 +14,6 @@
  */
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import { createDb, type Db } from "../db/client";
-import { startTemplateServer } from "../db/test-global-setup";
 import { appendEvents, createMission } from "../db/queries/events";
 import { ensureActor } from "../db/queries/users";
 import { argsDigest } from "../lib/authority/digest";
@@ -24,7 +22,7 @@ import { DEFAULT_POLICY_RULES } from "../lib/authority/rules";
 import { AUTHORITY_ACTOR_ID, type ProposedAction } from "../lib/authority/types";
 import { missionDefinitionSchema } from "../lib/mission";
 import * as t from "../lib/mission/transitions";
-import { percentile, progress } from "./util";
+import { percentile, progress, withBenchDatabase } from "./util";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const PER_MISSION = Number(process.env.BENCH_PER_MISSION ?? 50);
@@ -86,12 +84,7 @@ async function measure(label: string, writers: number, eventsPer: number, setup:
 }
 
 async function main() {
-  const server = await startTemplateServer({ dataDir: ".data-test", template: `faultline_bench_append_${process.pid}` });
-  const url = new URL(server.url);
-  url.pathname = `/${server.template}`;
-  const handle = createDb(url.toString(), { max: 10, applicationName: "faultline-bench-append" });
-  const db: Db = handle.db;
-  try {
+  await withBenchDatabase("append", { max: 10 }, async (db, url) => {
     await ensureActor(db, { id: "user:bench", kind: "user", displayName: "bench" });
     await ensureActor(db, { id: AGENT, kind: "agent", displayName: "bench agent", meta: { role: "executor" } });
     await ensureActor(db, { id: AUTHORITY_ACTOR_ID, kind: "system", displayName: "authority" });
@@ -151,10 +144,7 @@ async function main() {
       const atx = a.transactions / a.seconds;
       console.log(`  ${String(l.writers).padStart(7)}   ${f(ltx)}     ${ms(percentile(l.latencies, 99))}   ${f(atx)}         ${f(a.events / a.seconds)}   ${ms(percentile(a.latencies, 50))}   ${ms(percentile(a.latencies, 99))}   ${((100 * atx) / ltx).toFixed(0)}%`);
     }
-  } finally {
-    await handle.close();
-    await server.teardown();
-  }
+  });
 }
 
 await main();

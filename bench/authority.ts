@@ -13,9 +13,7 @@
  * per concurrency level), BENCH_DECIDE (default 50000 pure decisions).
  */
 import { performance } from "node:perf_hooks";
-import { createDb } from "../db/client";
-import { percentile, progress } from "./util";
-import { startTemplateServer } from "../db/test-global-setup";
+import { percentile, progress, withBenchDatabase } from "./util";
 import { appendEvents, createMission } from "../db/queries/events";
 import { ensureActor } from "../db/queries/users";
 import { argsDigest } from "../lib/authority/digest";
@@ -91,19 +89,14 @@ async function main() {
   log("pure decisions …");
   const pure = benchDecide();
   // A dedicated database (embedded under .data-test, or DATABASE_URL's server), dropped afterwards.
-  const server = await startTemplateServer({ dataDir: ".data-test", template: `faultline_bench_authority_${process.pid}` });
-  const url = new URL(server.url);
-  url.pathname = `/${server.template}`;
-  const handle = createDb(url.toString(), { max: 12, applicationName: "faultline-bench-authority" });
-  const tdb = { db: handle.db, url: url.toString() };
-  try {
-    await ensureActor(tdb.db, { id: "user:bench", kind: "user", displayName: "bench" });
-    await ensureActor(tdb.db, { id: AGENT_ACTOR, kind: "agent", displayName: "bench agent", meta: { role: "executor" } });
-    await ensureActor(tdb.db, { id: AUTHORITY_ACTOR_ID, kind: "system", displayName: "authority" });
+  await withBenchDatabase("authority", { max: 12 }, async (db, url) => {
+    await ensureActor(db, { id: "user:bench", kind: "user", displayName: "bench" });
+    await ensureActor(db, { id: AGENT_ACTOR, kind: "agent", displayName: "bench agent", meta: { role: "executor" } });
+    await ensureActor(db, { id: AUTHORITY_ACTOR_ID, kind: "system", displayName: "authority" });
     /** A mission whose agent is running, ready for proposals. */
     const fresh = async (): Promise<{ id: string }> => {
-      const m = await createMission(tdb.db, { definition, actorId: "user:bench" });
-      await tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "user:bench", events: [t.phaseStarted("EXECUTION", "start"), t.agentStarted("bench", 1)] }));
+      const m = await createMission(db, { definition, actorId: "user:bench" });
+      await db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "user:bench", events: [t.phaseStarted("EXECUTION", "start"), t.agentStarted("bench", 1)] }));
       return { id: m.id };
     };
     const results: Array<{ agents: number; decided: number[]; floor: number[]; decidedRate: number; floorRate: number }> = [];
@@ -128,7 +121,7 @@ async function main() {
               const t0 = performance.now();
               const inp = input(action, i, rejected);
               const record = withAuthority ? decide({ ...inp, proposal: { ...inp.proposal, id } }) : PRECOMPUTED[i % 3];
-              await tdb.db.transaction((tx) =>
+              await db.transaction((tx) =>
                 appendEvents(tx, {
                   missionId: m.id,
                   actorId: "user:bench",
@@ -149,7 +142,7 @@ async function main() {
       const decidedRate = await run(true, decidedTimes);
       results.push({ agents, decided: decidedTimes, floor: floorTimes, decidedRate, floorRate });
     }
-    console.log(`\nAuthority benchmark (${new Date().toISOString()}, PostgreSQL ${tdb.url.replace(/\/\/[^@]*@/, "//")})`);
+    console.log(`\nAuthority benchmark (${new Date().toISOString()}, PostgreSQL ${url.replace(/\/\/[^@]*@/, "//")})`);
     console.log(`\n  inside the authority (decide(), ${DECIDE} decisions over ${ACTIONS.length} kinds of proposal, level 1, ${RULES.length} mission rules + ${DEFAULT_POLICY_RULES.length} default-policy rules)`);
     console.log(`    p50 ${ms(pure.p50)}   p99 ${ms(pure.p99)}   ${Math.round(pure.perSec).toLocaleString("en")} decisions/s   target p99 ≤ 5 ms: ${pure.p99 <= 5 ? "✓ met" : "✗ MISSED"}`);
     console.log(`\n  submitted → decided event (one transaction: proposal.submitted + proposal.decided + NOTIFY), beside the append+NOTIFY floor`);
@@ -160,10 +153,7 @@ async function main() {
         `    ${String(r.agents).padStart(6)}  ${String(r.decided.length).padStart(9)}  ${ms(percentile(r.decided, 50)).padStart(11)}  ${ms(p99).padStart(12)}  ${Math.round(r.decidedRate).toString().padStart(9)}  ${ms(percentile(r.floor, 50)).padStart(11)}  ${ms(percentile(r.floor, 99)).padStart(11)}  ${Math.round(r.floorRate).toString().padStart(8)}   ${p99 <= 20 ? "✓ met" : "✗ MISSED"}`,
       );
     }
-  } finally {
-    await handle.close();
-    await server.teardown();
-  }
+  });
 }
 
 await main();

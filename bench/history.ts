@@ -12,6 +12,7 @@
  * Options: `--rows N` (default 1,000,000), `--runs N` (default 50), `--explain` (print each query's plan),
  * `--no-export`, `--keep` (leave the database for EXPLAIN sessions; its URL is printed).
  */
+import { withBenchDatabase } from "./util";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -20,7 +21,6 @@ import { createDb } from "../db/client";
 import { countFailureHistory, encodeCursor, EXPORT_COLUMNS, exportFailureHistory, failureHistoryStats, historyWhere, listFailureHistory } from "../db/queries/failure-history";
 import { loadStarterLibrary } from "../db/queries/library";
 import { starterLibrary } from "../db/seed";
-import { startTemplateServer } from "../db/test-global-setup";
 import { historyFiltersSchema, type HistoryFilters } from "../lib/history/filters";
 import { exportResponse } from "../server/export-stream";
 
@@ -39,12 +39,7 @@ const ms = (x: number) => x.toFixed(1).padStart(8);
 const DEFINITIONS = ["payments nightly", "image build", "docs deploy", "data backfill", "fleet upgrade", "search reindex", "billing export", "model eval", "mobile release", "infra audit", "log rotation", "cert renewal"];
 
 async function main() {
-  const server = await startTemplateServer({ dataDir: ".data-test", template: `faultline_bench_history_${process.pid}` });
-  const url = new URL(server.url);
-  url.pathname = `/${server.template}`;
-  const handle = createDb(url.toString(), { max: 6, applicationName: "faultline-bench-history" });
-  const db = handle.db;
-  try {
+  await withBenchDatabase("history", { max: 6, keep: !!args.keep }, async (db, url) => {
     await loadStarterLibrary(db, starterLibrary(), "system:bench");
     const t0 = performance.now();
     await generate(db);
@@ -137,10 +132,7 @@ async function main() {
       console.log(`${rows.toLocaleString("en")} rows, ${(bytes / 1e6).toFixed(0)} MB in ${secs.toFixed(1)} s: ${Math.round(rows / secs).toLocaleString("en")} rows/s, ${(bytes / 1e6 / secs).toFixed(1)} MB/s; RSS ${(rssBefore / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB.  (${load()})`);
     }
     if (args.keep) console.log(`\nDatabase kept: ${url.toString()}`);
-  } finally {
-    await handle.close();
-    if (!args.keep) await server.teardown();
-  }
+  });
 }
 
 async function explain(db: ReturnType<typeof createDb>["db"], f: HistoryFilters) {

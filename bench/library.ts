@@ -18,6 +18,7 @@
  *
  * (createTestDatabase() needs vitest's injected server, so the bench starts the template server itself.)
  */
+import { withBenchDatabase } from "./util";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
@@ -26,7 +27,6 @@ import { createDb } from "../db/client";
 import { ABSTAIN_BELOW, ANSWER, ANSWER_FEATURES, CALIBRATION, CALIBRATION_FEATURES, calibrate, candidateFeatures, queryLibrary, rankCandidates, type Calibration, type CalibrationFeature } from "../db/queries/library-query";
 import { loadStarterLibrary } from "../db/queries/library";
 import { starterLibrary } from "../db/seed";
-import { startTemplateServer } from "../db/test-global-setup";
 import { isTuningQuery, LABELLED_SETS, readLabelledQueries, type LabelledQuery, type LabelledSet } from "../lib/library/labelled";
 
 const { values: args } = parseArgs({ options: { fit: { type: "boolean" }, "no-scale": { type: "boolean" }, errors: { type: "boolean" }, set: { type: "string" }, batch: { type: "string" } } });
@@ -61,12 +61,7 @@ const COVERED = ["close", "paraphrase", "terse"] as const;
 const inTop3 = (o: Outcome) => o.q.expected.some((e) => o.ranked.slice(0, 3).includes(e));
 
 async function main() {
-  const server = await startTemplateServer({ dataDir: ".data-test", template: `faultline_bench_${process.pid}` });
-  const url = new URL(server.url);
-  url.pathname = `/${server.template}`;
-  const handle = createDb(url.toString(), { max: 4, applicationName: "faultline-bench" });
-  const db = handle.db;
-  try {
+  await withBenchDatabase("library", { max: 4 }, async (db) => {
     const starter = starterLibrary();
     await loadStarterLibrary(db, starter, "system:bench");
     console.log(`Starter library: ${starter.length} entries; ${queries.length} labelled queries (${sets.join(" + ")}; library set: fitting half = odd ids, evaluation half = even ids; telemetry set: split by source into tuning and held-out).`);
@@ -138,10 +133,7 @@ async function main() {
       printLatency(`starter + 100k synthetic, ${n} entries`, all, best);
       console.log(`  (for information) served Hit@3 over the covered queries with 100k recombined distractors: ${(h3 / covered).toFixed(3)}`);
     }
-  } finally {
-    await handle.close().catch(() => {});
-    await server.teardown();
-  }
+  });
 }
 
 function report(name: string, os: Outcome[], cal: Calibration, threshold: number) {

@@ -11,12 +11,11 @@
  * 3. Verify (parse, schema, chain) and replay through the real engine with the playback IO. Target
  *    ≥ 5,000 events/s for replay.
  */
+import { withBenchDatabase } from "./util";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { createDb, type Db } from "../db/client";
-import { startTemplateServer } from "../db/test-global-setup";
 import { readTraceSource } from "../db/queries/traces";
 import { ensureActor } from "../db/queries/users";
 import { eventIo, events as eventsTable, missions } from "../db/schema";
@@ -87,13 +86,8 @@ async function runMission(id: string, workspace: string): Promise<{ events: Miss
 }
 
 async function main() {
-  const server = await startTemplateServer({ dataDir: ".data-test", template: `faultline_bench_trace_${process.pid}` });
-  const url = new URL(server.url);
-  url.pathname = `/${server.template}`;
-  const handle = createDb(url.toString(), { max: 4, applicationName: "faultline-bench-trace" });
-  const db: Db = handle.db;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fl-bench-trace-"));
-  try {
+  await withBenchDatabase("trace", { max: 4 }, async (db) => {
     await ensureActor(db, { id: "user:bench", kind: "user", displayName: "bench" });
     await ensureActor(db, { id: WORKER, kind: "system", displayName: "bench worker" });
     const id = "6b1c2f0e-1d3a-4c5b-9e7f-000000000001";
@@ -141,11 +135,9 @@ async function main() {
     console.log(`  export (read + redact + chain + write), best of 3   ${(best(exports) / 1000).toFixed(2)} s   (target ≤ 2 s)   runs: ${exports.map((x) => Math.round(x)).join(", ")} ms`);
     console.log(`  verify (parse + schema + chain)                     ${(verifyMs / 1000).toFixed(2)} s   ${Math.round(n / (verifyMs / 1000))} events/s`);
     console.log(`  replay through the engine, best of 3                ${(best(replays) / 1000).toFixed(2)} s   ${Math.round(n / (best(replays) / 1000))} events/s   (target ≥ 5,000)   divergences: ${divergences}`);
-  } finally {
-    await handle.close();
-    await server.teardown();
+  }).finally(() => {
     fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();

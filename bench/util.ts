@@ -1,3 +1,6 @@
+import { createDb, type Db } from "../db/client";
+import { startTemplateServer } from "../db/test-global-setup";
+
 /** What the benchmarks share: percentiles and a terminal progress bar. */
 
 /** The p-th percentile (nearest rank) of `values`; NaN when empty. */
@@ -13,4 +16,21 @@ export function progress(label: string, done: number, total: number): void {
   const width = 30;
   const filled = Math.round((done / Math.max(1, total)) * width);
   process.stdout.write(`\r[bench] ${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total}${done >= total ? "\n" : ""}`);
+}
+
+/**
+ * Runs `fn` on a dedicated, migrated database (embedded under .data-test, or on DATABASE_URL's server) and
+ * drops it afterwards unless `keep`.
+ */
+export async function withBenchDatabase(name: string, opts: { max: number; keep?: boolean }, fn: (db: Db, url: string) => Promise<void>): Promise<void> {
+  const server = await startTemplateServer({ dataDir: ".data-test", template: `faultline_bench_${name}_${process.pid}` });
+  const url = new URL(server.url);
+  url.pathname = `/${server.template}`;
+  const handle = createDb(url.toString(), { max: opts.max, applicationName: `faultline-bench-${name}` });
+  try {
+    await fn(handle.db, url.toString());
+  } finally {
+    await handle.close().catch(() => {});
+    if (!opts.keep) await server.teardown();
+  }
 }
