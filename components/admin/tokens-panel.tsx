@@ -79,7 +79,6 @@ export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: 
       <DataTable
         data={tokens}
         columns={columns}
-        rowKey={(t) => t.id}
         rowAttrs={(t) => ({ "data-testid": "token-row", "data-name": t.name, "data-state": t.state })}
         label="API tokens"
         testId="tokens-table"

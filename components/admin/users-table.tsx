@@ -24,7 +24,6 @@ export function UsersTable({ users }: { users: UserView[] }) {
     <DataTable
       data={users}
       columns={COLUMNS}
-      rowKey={(u) => u.id}
       rowHref={(u) => `/admin/users/${u.id}`}
       rowAttrs={(u) => ({ "data-testid": "user-row", "data-email": u.email })}
       label="Users"

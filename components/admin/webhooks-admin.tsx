@@ -175,7 +175,6 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
             <DataTable
               data={deliveries[s.id] ?? []}
               columns={deliveryColumns}
-              rowKey={(d) => d.id}
               rowAttrs={(d) => ({ "data-testid": "webhook-delivery", "data-status": d.status })}
               label={`Latest deliveries to ${s.url}`}
               testId="webhook-deliveries"

@@ -118,7 +118,6 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
       <DataTable
         data={patterns}
         columns={columns}
-        rowKey={(p) => p.id}
         rowAttrs={(p) => ({ "data-testid": "pattern-row", "data-when": p.when, "data-then": p.then })}
         label="Learned patterns"
         testId="patterns-table"

@@ -180,7 +180,6 @@ function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; in
       <DataTable
         data={rows}
         columns={COLUMNS}
-        rowKey={(r) => r.id}
         rowHref={(r) => `/missions/${r.missionId}?seq=${r.seq}#event-${r.seq}`}
         label="Failure history"
         server={{ sort, onSort, total: total.capped ? null : total.count, onNeedMore: hasMore && !error ? more : undefined, loadingMore: loading }}

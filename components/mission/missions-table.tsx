@@ -44,7 +44,6 @@ export function MissionsTable({ initialMissions }: { initialMissions: MissionLis
     <DataTable
       data={missions}
       columns={COLUMNS}
-      rowKey={(m) => m.id}
       rowHref={(m) => `/missions/${m.id}`}
       rowAttrs={(m) => ({ "data-testid": `mission-row-${m.name}`, "data-mission-id": m.id })}
       label="Missions, newest first"

@@ -110,7 +110,6 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
       <DataTable
         data={policies}
         columns={columns}
-        rowKey={(p) => p.id}
         rowAttrs={(p) => ({ "data-testid": "policy-row", "data-definition": p.definition, "data-kind": p.gateKind })}
         label="Gate policies"
         testId="policies-table"

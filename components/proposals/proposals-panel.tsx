@@ -32,7 +32,6 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
       <DataTable
         data={proposals}
         columns={columns}
-        rowKey={(p) => p.id}
         rowAttrs={(p) => ({ "data-testid": "proposal-row", "data-proposal-id": p.id, "data-status": p.status })}
         label="Proposals of the mission's agents, oldest first"
         testId="proposals-table"

@@ -81,7 +81,8 @@ export interface DataTableProps<T extends RowData> {
   data: readonly T[];
   /** Keep this stable (module scope or useMemo): a new array rebuilds the table. */
   columns: readonly DataColumn<T>[];
-  rowKey: (row: T) => string;
+  /** A row's stable key; rows with an `id` need none (it is the key). */
+  rowKey?: (row: T) => string;
   /** The table's name: its caption (read by screen readers; shown with `captionVisible`). */
   label: string;
   caption?: ReactNode;
@@ -139,6 +140,12 @@ function useTableView(key: string | null, ids: readonly string[]) {
   return [view, update] as const;
 }
 
+function idOf(row: unknown): string {
+  const id = (row as { id?: unknown }).id;
+  if (typeof id !== "string" && typeof id !== "number") throw new Error("DataTable: rows without an id need a rowKey");
+  return String(id);
+}
+
 /**
  * The console's one table: sortable headers (buttons, aria-sort), a column menu (Radix, keyboard
  * operable), the view in the URL, row links, empty / loading / error rows, pages or virtual scrolling
@@ -146,7 +153,8 @@ function useTableView(key: string | null, ids: readonly string[]) {
  * Built on @tanstack/react-table.
  */
 export function DataTable<T extends RowData>(props: DataTableProps<T>) {
-  const { data, columns, rowKey, label, testId, rowAttrs, rowHref, server, pageSize } = props;
+  const { data, columns, label, testId, rowAttrs, rowHref, server, pageSize } = props;
+  const rowKey = props.rowKey ?? idOf;
   const CELL = props.dense ? CELL_DENSE : CELL_WIDE;
   const ids = useMemo(() => columns.map((c) => c.id), [columns]);
   const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
