@@ -22,6 +22,7 @@ test("screenshots of every console page in both themes", async ({ adminPage: pag
       if (name === "diagnostics") await page.getByTestId("diagnosis-judgement").screenshot({ path: path.join(OUT, `diagnostics-calibration-${scheme}.png`) });
       if (name === "governance") await page.locator("#measure").screenshot({ path: path.join(OUT, `governance-measure-${scheme}.png`) });
       if (name === "diagnostics") await page.getByTestId("chart-recovery-per-day").screenshot({ path: path.join(OUT, `diagnostics-per-day-${scheme}.png`) });
+      if (name === "diagnostics") await page.getByTestId("library-score-judgement").screenshot({ path: path.join(OUT, `diagnostics-library-scores-${scheme}.png`) });
       if (name === "history") await page.getByTestId("history-charts").screenshot({ path: path.join(OUT, `history-charts-${scheme}.png`) });
     }
   }
