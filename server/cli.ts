@@ -30,6 +30,7 @@ import { parse as parseShell } from "shell-quote";
 import type { HttpListener, Upstream } from "./mcp-gateway";
 import { labReplay, missionIdArg, traceExport, traceVerify, TraceUsageError } from "./trace-command";
 import { LibraryUsageError, libraryExport, libraryImport, libraryQuery, libraryQueryBatch, parseFormat, parseLimit, readInput } from "./library-command";
+import { isUuid } from "../lib/ids";
 
 const USAGE = `faultline — control plane for agent missions that fail
 
@@ -192,7 +193,7 @@ async function main(argv: string[]): Promise<number> {
       if (sub !== "export") throw new UsageError(`Unknown command "memory ${sub ?? ""}". Use: faultline memory export session|episodic [--mission ID] [--out FILE]`);
       const kind = rest[0];
       if (!(MEMORY_KINDS as readonly string[]).includes(kind ?? "")) throw new UsageError(`Memory kind must be one of ${MEMORY_KINDS.join(", ")} (got ${kind ? `"${kind}"` : "nothing"}).`);
-      if (values.mission !== undefined && !UUID.test(values.mission)) throw new UsageError(`--mission "${values.mission}" is not a mission ID (a UUID); list them with: faultline mission list`);
+      if (values.mission !== undefined && !isUuid(values.mission)) throw new UsageError(`--mission "${values.mission}" is not a mission ID (a UUID); list them with: faultline mission list`);
       if (values.out !== undefined && !values.out.trim()) throw new UsageError("--out needs a file name.");
       return withDb({}, (h) => memoryExport(h, kind as MemoryKind, values.mission, values.out));
     }
@@ -214,11 +215,10 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function patternId(v: string | undefined): string {
   const id = required(v, "PATTERN_ID");
-  if (!UUID.test(id)) throw new UsageError(`"${id}" is not a pattern ID (a UUID); list them with: faultline patterns list`);
+  if (!isUuid(id)) throw new UsageError(`"${id}" is not a pattern ID (a UUID); list them with: faultline patterns list`);
   return id;
 }
 
@@ -387,7 +387,7 @@ async function missionShow(h: DbHandle, id: string, json: boolean): Promise<numb
 }
 
 async function missionExplain(h: DbHandle, id: string, json: boolean): Promise<number> {
-  if (!UUID.test(id)) throw new UsageError(`"${id}" is not a mission ID (a UUID); list them with: faultline mission list`);
+  if (!isUuid(id)) throw new UsageError(`"${id}" is not a mission ID (a UUID); list them with: faultline mission list`);
   const row = await getMissionById(h.db, id);
   if (!row) {
     console.error(`No mission ${id}. List them with: faultline mission list`);
@@ -610,7 +610,7 @@ async function mcpCommand(extra: string | undefined, v: { upstream?: string; "up
   if (v.upstream === undefined && v["upstream-url"] === undefined) throw new UsageError(`faultline mcp needs the upstream MCP server: --upstream "COMMAND ARGS" or --upstream-url URL. ${how}`);
   if (v.upstream !== undefined && v["upstream-url"] !== undefined) throw new UsageError(`Give either --upstream or --upstream-url, not both: the gateway fronts one MCP server. ${how}`);
   if (v.run !== undefined && v.name !== undefined) throw new UsageError("Give either --run ID (propose on an existing run) or --name NAME (name the new run), not both.");
-  if (v.run !== undefined && !UUID.test(v.run)) throw new UsageError(`--run "${v.run}" is not a run ID (a UUID); list runs with: faultline mission list`);
+  if (v.run !== undefined && !isUuid(v.run)) throw new UsageError(`--run "${v.run}" is not a run ID (a UUID); list runs with: faultline mission list`);
   let upstream: Upstream;
   if (v.upstream !== undefined) {
     const words = parseShell(v.upstream);

@@ -7,6 +7,7 @@ import { explainMission, type MissionExplanation } from "../lib/mission/explain"
 import type { MissionState } from "../lib/mission";
 import { describeProposal } from "../lib/views/state-render";
 import { toProposalView, type ProposalView } from "./proposal-view";
+import { isUuid } from "../lib/ids";
 
 /**
  * `faultline proposals …` and `faultline mission explain` (issue 14): the same reads and the same
@@ -15,11 +16,10 @@ import { toProposalView, type ProposalView } from "./proposal-view";
 
 export class ProposalsUsageError extends Error {}
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function proposalId(v: string | undefined): string {
   if (!v) throw new ProposalsUsageError("Missing PROPOSAL_ID; list pending proposals with: faultline proposals list");
-  if (!UUID.test(v)) throw new ProposalsUsageError(`"${v}" is not a proposal ID (a UUID); list them with: faultline proposals list`);
+  if (!isUuid(v)) throw new ProposalsUsageError(`"${v}" is not a proposal ID (a UUID); list them with: faultline proposals list`);
   return v;
 }
 
@@ -53,7 +53,7 @@ export function detail(p: ProposalView): string {
 }
 
 export async function proposalsList(h: DbHandle, missionId: string | undefined): Promise<ProposalView[]> {
-  if (missionId !== undefined && !UUID.test(missionId)) throw new ProposalsUsageError(`--mission "${missionId}" is not a mission ID (a UUID); list them with: faultline mission list`);
+  if (missionId !== undefined && !isUuid(missionId)) throw new ProposalsUsageError(`--mission "${missionId}" is not a mission ID (a UUID); list them with: faultline mission list`);
   const rows = missionId ? await listMissionProposals(h.db, missionId) : await listPendingProposals(h.db);
   return rows.map(toProposalView);
 }

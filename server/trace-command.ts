@@ -6,6 +6,7 @@ import { traceLines } from "../lib/trace/export";
 import { secretValues } from "../lib/trace/redact";
 import { replayTrace, type ReplayReport } from "../lib/trace/replay";
 import { splitLines, verifyTrace } from "../lib/trace/verify";
+import { isUuid } from "../lib/ids";
 
 /**
  * `faultline trace export|verify` and `faultline lab replay` (FDR-N004, docs/traces.md). The pure work is
@@ -19,11 +20,10 @@ export interface Io {
 /** Bad input the person can fix (a missing file, an unknown mission): exit 2 with the message. */
 export class TraceUsageError extends Error {}
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function missionIdArg(v: string | undefined): string {
   if (!v) throw new TraceUsageError("trace export needs a mission ID: faultline trace export ID [-o FILE]. List missions with: faultline mission list");
-  if (!UUID.test(v)) throw new TraceUsageError(`"${v}" is not a mission ID (a UUID). List missions with: faultline mission list`);
+  if (!isUuid(v)) throw new TraceUsageError(`"${v}" is not a mission ID (a UUID). List missions with: faultline mission list`);
   return v;
 }
 

@@ -8,6 +8,7 @@ import type { AuditActor } from "../../lib/audit";
 import type { Db, Executor, Tx } from "../client";
 import { recordAudit } from "./audit-log";
 import { episodicMemory, learnedPatterns, sessionMemory, type LearnedPatternRow } from "../schema";
+import { isUuid } from "../../lib/ids";
 
 /**
  * ADR-0003 memory on PostgreSQL: learned patterns (when → then, with outcome counts), session memory
@@ -139,11 +140,10 @@ export async function listPatterns(db: Executor): Promise<LearnedPatternRow[]> {
 export const PATTERN_THRESHOLD_MIN = 0.5;
 export const PATTERN_THRESHOLD_MAX = 1;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = (id: string, already = "") => new AppError("not_found", { userMessage: `Pattern ${id} does not exist (it may have been deleted${already}). List patterns with \`faultline patterns list\` or the Patterns page.` });
 
 export async function getPattern(db: Executor, id: string): Promise<LearnedPatternRow | null> {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [row] = await db.select().from(learnedPatterns).where(eq(learnedPatterns.id, id));
   return row ? isoRow(row) : null;
 }
@@ -158,7 +158,7 @@ export async function updatePattern(db: Db, id: string, change: { enabled?: bool
   if (change.threshold !== undefined && !(Number.isFinite(change.threshold) && change.threshold >= PATTERN_THRESHOLD_MIN && change.threshold <= PATTERN_THRESHOLD_MAX)) {
     throw new AppError("bad_request", { userMessage: `threshold must be a number from ${PATTERN_THRESHOLD_MIN} to ${PATTERN_THRESHOLD_MAX} (got ${change.threshold}).` });
   }
-  if (!UUID.test(id)) throw notFound(id);
+  if (!isUuid(id)) throw notFound(id);
   return db.transaction(async (tx) => {
     const [before] = await tx.select().from(learnedPatterns).where(eq(learnedPatterns.id, id)).for("update");
     if (!before) throw notFound(id);
@@ -188,7 +188,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /** Deletes a pattern and its record; `audit`: who, recorded with what was deleted in the same transaction. */
 export async function deletePattern(db: Db, id: string, audit?: AuditActor): Promise<void> {
-  if (!UUID.test(id)) throw notFound(id);
+  if (!isUuid(id)) throw notFound(id);
   await db.transaction(async (tx) => {
     const rows = await tx.delete(learnedPatterns).where(eq(learnedPatterns.id, id)).returning();
     if (!rows.length) throw notFound(id, " already");
@@ -223,7 +223,7 @@ const PAGE = 500;
  * of any size streams in constant memory.
  */
 export async function* memoryRecords(db: Executor, kind: MemoryKind, filter: { missionId?: string } = {}): AsyncGenerator<Record<string, unknown>> {
-  if (filter.missionId !== undefined && !UUID.test(filter.missionId)) throw new AppError("bad_request", { userMessage: `missionId must be a mission id (a UUID); got "${filter.missionId}".` });
+  if (filter.missionId !== undefined && !isUuid(filter.missionId)) throw new AppError("bad_request", { userMessage: `missionId must be a mission id (a UUID); got "${filter.missionId}".` });
   if (kind === "session") {
     let after: { at: string; id: string } | null = null;
     for (;;) {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { expectedCalibrationError, reliabilityBins, type CalibrationCase, type ReliabilityBin } from "../../lib/diagnosis/calibration";
+import { reliabilityOf, type CalibrationCase, type Reliability } from "../../lib/diagnosis/calibration";
 import { isTuningQuery, readLabelledQueries, type LabelledQuery } from "../../lib/library/labelled";
 import type { Db, Executor } from "../client";
 import { queryLibrary } from "./library-query";
@@ -9,23 +9,8 @@ import { queryLibrary } from "./library-query";
  * names the failure the report describes; here it is set against what happened: the verdicts of walks
  * (a probe confirmed or rejected the hypothesis) and the labelled queries' expected entries.
  */
-export interface ScoreReliability {
+export interface ScoreReliability extends Reliability {
   name: string;
-  cases: number;
-  /** Share of the cases whose hypothesis was right. */
-  accuracy: number | null;
-  ece: number | null;
-  bins: ReliabilityBin[];
-}
-
-function reliabilityOf(name: string, cases: CalibrationCase[]): ScoreReliability {
-  return {
-    name,
-    cases: cases.length,
-    accuracy: cases.length ? cases.filter((c) => c.correct).length / cases.length : null,
-    ece: expectedCalibrationError(cases),
-    bins: reliabilityBins(cases),
-  };
 }
 
 /**
@@ -43,7 +28,7 @@ export async function walkScoreReliability(db: Executor, opts: { days: number; n
     where p.type = 'library.probe' and p.payload->>'verdict' in ('confirmed', 'rejected') and p.created_at >= ${since}
   `)) as unknown as Array<{ score: number | null; verdict: string }>;
   const cases = rows.filter((r) => r.score !== null && Number.isFinite(r.score)).map((r) => ({ confidence: Number(r.score), correct: r.verdict === "confirmed" }));
-  return reliabilityOf("Walks' verdicts", cases);
+  return { name: "Walks' verdicts", ...reliabilityOf(cases) };
 }
 
 /**
@@ -91,5 +76,5 @@ async function measureLabelled(db: Db, version: number | null, active: Set<strin
     }
     cases.push({ confidence: top.match_score, correct: q.expected.includes(top.failure_id) });
   }
-  return { ...reliabilityOf("Labelled reports, held-out", cases), libraryVersion: version, asked: queries.length, abstained };
+  return { name: "Labelled reports, held-out", ...reliabilityOf(cases), libraryVersion: version, asked: queries.length, abstained };
 }

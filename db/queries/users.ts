@@ -10,6 +10,7 @@ import { AppError } from "../../lib/errors";
 import type { Executor } from "../client";
 import { actors, auditLog, userInvites, users, type User } from "../schema";
 import { recordAudit } from "./audit-log";
+import { isUuid } from "../../lib/ids";
 
 export function userActorId(userId: string): string {
   return `user:${userId}`;
@@ -350,7 +351,6 @@ export async function listUserAuditRows(db: Executor, userId: string, limit = 20
     .limit(limit);
 }
 
-const USER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Who wants to decide, as a gate policy sees them: a person's roles and groups re-read from the
@@ -359,7 +359,7 @@ const USER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 export async function loadDecider(db: Executor, actorId: string): Promise<Decider> {
   if (actorId.startsWith("cli:")) return { actorId, roles: null, groups: [] };
   const userId = actorId.startsWith("user:") ? actorId.slice(5) : "";
-  if (!USER_UUID.test(userId)) return { actorId, roles: [], groups: [] };
+  if (!isUuid(userId)) return { actorId, roles: [], groups: [] };
   const [u] = await db.select({ roles: users.roles, groups: users.groups, active: users.active }).from(users).where(eq(users.id, userId));
   if (!u || !u.active) return { actorId, roles: [], groups: [] };
   return { actorId, roles: u.roles, groups: u.groups };

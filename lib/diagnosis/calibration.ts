@@ -48,6 +48,24 @@ export function expectedCalibrationError(cases: readonly CalibrationCase[], binC
   return sum;
 }
 
+/** A set of cases summarised: how many, how often right, the calibration error and the reliability bins. */
+export interface Reliability {
+  cases: number;
+  /** Share of the cases that were right (null with none). */
+  accuracy: number | null;
+  ece: number | null;
+  bins: ReliabilityBin[];
+}
+
+export function reliabilityOf(cases: readonly CalibrationCase[]): Reliability {
+  return {
+    cases: cases.length,
+    accuracy: cases.length ? cases.filter((c) => c.correct).length / cases.length : null,
+    ece: expectedCalibrationError(cases),
+    bins: reliabilityBins(cases),
+  };
+}
+
 /**
  * Stated confidence of a classification: the probability that its type is right, read from its
  * evidence score (winning score discounted by the strongest competitor, 0–1) through a monotone

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { reliabilityBins, expectedCalibrationError, type CalibrationCase, type ReliabilityBin } from "./calibration";
+import { reliabilityOf, type CalibrationCase, type Reliability } from "./calibration";
 import { diagnose } from "./diagnose";
 import type { InputContext } from "./types";
 
@@ -11,13 +11,9 @@ import type { InputContext } from "./types";
  * corpora ship with the release and diagnose() is deterministic.
  */
 
-export interface LabelledCalibration {
+export interface LabelledCalibration extends Reliability {
   name: string;
   source: string;
-  cases: number;
-  accuracy: number | null;
-  ece: number | null;
-  bins: ReliabilityBin[];
 }
 
 interface Row {
@@ -51,7 +47,7 @@ async function calibrationOf(name: string, file: string, keep: (r: Row) => boole
     }
   }
   if (cases.length === 0) return null;
-  return { name, source: `bench/${file}`, cases: cases.length, accuracy: cases.filter((c) => c.correct).length / cases.length, ece: expectedCalibrationError(cases), bins: reliabilityBins(cases) };
+  return { name, source: `bench/${file}`, ...reliabilityOf(cases) };
 }
 
 let cached: Promise<LabelledCalibration[]> | null = null;

@@ -200,7 +200,7 @@ export default async function DiagnosticsPage({ searchParams }: { searchParams: 
           id="chart-library-reliability"
           title="Library match score (across) against how often the hypothesis was right (up); the dashed diagonal is a perfect match"
           empty="No walk has reached a verdict and no labelled report applies yet."
-          series={scoreSeries.map((s) => ({ name: s.name, bins: s.bins, cases: s.cases, ece: s.ece }))}
+          series={scoreSeries}
         />
       </section>
 
