@@ -1,6 +1,7 @@
 import picomatch from "picomatch";
 import { parse as parseShell } from "shell-quote";
 import { z } from "zod";
+import { isRegExp } from "../regexp";
 import { RULE_EFFECTS, type ProposedAction } from "./types";
 
 /**
@@ -26,19 +27,7 @@ export const ruleSchema = z
     /** Glob on the host of an http URL, e.g. "*.prod.example.com". */
     host: glob.optional(),
     /** Regular expression tested against the action's command line (shell: `binary arg…`) or its canonical args JSON. */
-    args: z
-      .string()
-      .min(1)
-      .max(500)
-      .refine((s) => {
-        try {
-          new RegExp(s);
-          return true;
-        } catch {
-          return false;
-        }
-      }, "must be a valid regular expression")
-      .optional(),
+    args: z.string().min(1).max(500).refine(isRegExp, "must be a valid regular expression").optional(),
     /** Matches an action that writes outside the workspace (absolute or `..` paths of a file write or of a writing binary). */
     outsideWorkspace: z.literal(true).optional(),
     /** Why the rule exists: the decision's reason quotes it. */

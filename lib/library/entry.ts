@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parse as parseYaml } from "yaml";
 import { formatPath } from "../errors";
+import { isRegExp } from "../regexp";
 
 /**
  * The Failure Mode Reference Library entry (000: "Entry Schema"), with the document's field names,
@@ -21,18 +22,7 @@ export type Source = (typeof SOURCES)[number];
 export const actionCheckSchema = z.union([
   z.strictObject({ exit_code: z.number().int() }),
   z.strictObject({
-    output_matches: z
-      .string()
-      .min(1)
-      .max(500)
-      .refine((s) => {
-        try {
-          new RegExp(s, "m");
-          return true;
-        } catch {
-          return false;
-        }
-      }, "is not a valid regular expression"),
+    output_matches: z.string().min(1).max(500).refine(isRegExp, "is not a valid regular expression"),
   }),
   z.strictObject({ http_status: z.number().int().min(100).max(599) }),
 ]);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parse as parseYaml, YAMLParseError } from "yaml";
 import { formatPath } from "../errors";
+import { isRegExp } from "../regexp";
 import { rulesSchema } from "../authority/rules";
 import { detectLevel, type LevelResult } from "../authority/necessity";
 
@@ -39,14 +40,7 @@ export const evidenceCheckSchema = z.union([
   z.strictObject({ exit_code: z.number().int() }),
   z.strictObject({ file_exists: z.string().min(1) }),
   z.strictObject({
-    output_matches: z.string().min(1).refine((s) => {
-      try {
-        new RegExp(s);
-        return true;
-      } catch {
-        return false;
-      }
-    }, "is not a valid regular expression"),
+    output_matches: z.string().min(1).refine(isRegExp, "is not a valid regular expression"),
   }),
   z.strictObject({ http_status: z.union([z.number().int().min(100).max(599), z.array(z.number().int().min(100).max(599)).min(1)]) }),
   z.strictObject({ json_path: z.string().regex(/^\$(\.[A-Za-z0-9_-]+|\[\d+\])*$/, "must look like $.a.b[0]"), equals: z.unknown().optional() }),

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { EvidenceCheck, StepDefinition, ToolName } from "../mission/definition";
 import { resolveInWorkspace } from "./file";
 import type { ToolResult } from "./result";
+import { safeRegExp } from "../regexp";
 
 /**
  * Evidence (RFC 001 §3.3): what proves a step worked. Each declared check becomes one record;
@@ -108,14 +109,6 @@ export function readJsonPath(doc: unknown, jsonPath: string): Lookup {
   return keys.reduce<Lookup>((found, key) => (found.exists ? childOf(found.value, key) : ABSENT), { exists: true, value: doc });
 }
 
-function safeRegExp(pattern: string): RegExp | null {
-  try {
-    return new RegExp(pattern, "m");
-  } catch {
-    return null;
-  }
-}
-
 // ---------- checks ----------
 
 function exitCodeCheck(expected: number, tool: ToolName, result: ToolResult): EvidenceRecord {
@@ -134,7 +127,7 @@ function statusCheck(expected: unknown, accepts: (status: number) => boolean, wa
 
 function outputMatchesCheck(pattern: string, tool: ToolName, result: ToolResult): EvidenceRecord {
   const text = outputText(tool, result.data);
-  const regex = safeRegExp(pattern);
+  const regex = safeRegExp(pattern, "m");
   const passed = text !== null && regex !== null && regex.test(text);
   const actual = text === null ? null : excerptTail(text);
   return record("output_matches", `/${pattern}/`, actual, passed, () => {
