@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LibraryGateInfo } from "../mission/library";
-import { gateDecisionFor, gateTitle, gateViewFromState } from "./gate-view";
+import { gateDecisionFor, gateTitle, gateViewFromRow, gateViewFromState } from "./gate-view";
 
 const base = { agent: "grip", phase: "EXECUTION", step: 0 };
 const error = { title: "t", message: "m", action: "a" } as unknown as import("../mission/types").GateError;
@@ -42,5 +42,11 @@ describe("a gate under a policy, as the console shows it", () => {
     expect(gateDecisionFor(view, { actorId: "user:ana", roles: ["operator"], groups: ["night-shift"] }).reason).toMatch(/You already chose abort/);
     expect(gateDecisionFor(view, { actorId: "user:starter", roles: ["operator"], groups: ["night-shift"] }).reason).toMatch(/you started it/);
     expect(gateDecisionFor(view, { actorId: "user:dana", roles: ["admin"], groups: ["night-shift"] }).reason).toMatch(/needs the role operator; your roles: admin/);
+  });
+
+  it("reads the same from a gates row as from the mission's state", () => {
+    const row = { ...gate, missionId: "m1", openedAt: "2026-01-01 00:00:00+00", deadlineAt: "2026-01-01 04:00:00+00" };
+    const fromRow = gateViewFromRow({ gate: row, missionName: "Nightly deploy", startedBy: "user:starter" }, { "user:ana": "Ana Operator" });
+    expect(fromRow).toEqual({ ...view, prompt: null });
   });
 });

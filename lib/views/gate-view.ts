@@ -70,26 +70,23 @@ export interface GateView {
   prompt: HITLPrompt | null;
 }
 
+/** The fields a gate view shows as the gate records them, whether it is read from the mission's state or from a gates row. */
+type RecordedField = "id" | "agent" | "phase" | "step" | "diagnosis" | "recoveryPlan" | "recoveryNote" | "options" | "error" | "decidedBy" | "note";
+
+function recordedFields(g: Pick<GateRowLike, RecordedField>): Pick<GateView, RecordedField> {
+  return { id: g.id, agent: g.agent, phase: g.phase, step: g.step, diagnosis: g.diagnosis ?? null, recoveryPlan: g.recoveryPlan ?? null, recoveryNote: g.recoveryNote ?? null, options: g.options, error: g.error, decidedBy: g.decidedBy, note: g.note };
+}
+
 export function gateViewFromState(g: GateState, mission: MissionState | { id: string; name: string; startedBy?: string }, names: Record<string, string> = {}): GateView {
   return {
-    id: g.id,
+    ...recordedFields(g),
     missionId: mission.id,
     missionName: mission.name,
     kind: g.kind,
-    agent: g.agent,
-    phase: g.phase,
-    step: g.step,
-    diagnosis: g.diagnosis ?? null,
-    recoveryPlan: g.recoveryPlan ?? null,
-    recoveryNote: g.recoveryNote ?? null,
     status: g.status,
-    options: g.options,
-    error: g.error,
     openedAt: g.openedAt,
     decision: g.decision,
-    decidedBy: g.decidedBy,
     decidedAt: g.decidedAt,
-    note: g.note,
     policy: policyView(g, { names, startedBy: mission.startedBy ?? null }),
     deadlineAt: g.deadlineAt ?? null,
     proposalId: g.proposalId ?? null,
@@ -98,25 +95,16 @@ export function gateViewFromState(g: GateState, mission: MissionState | { id: st
   };
 }
 
-/** Row shape of `listOpenGates` (db/queries/gates.ts), kept structural so lib stays free of db. */
-export interface GateRowLike {
-  id: string;
-  missionId: string;
+/**
+ * Row shape of `listOpenGates` (db/queries/gates.ts), kept structural so lib stays free of db: the
+ * view's recorded fields, and the others as the database keeps them (text, timestamps).
+ */
+export interface GateRowLike extends Pick<GateView, RecordedField | "missionId"> {
   kind: string;
-  agent: string;
-  phase: string;
-  step: number | null;
-  diagnosis: DiagnosisSummary | null;
-  recoveryPlan: RecoveryPlan | null;
-  recoveryNote: string | null;
   status: string;
-  options: GateOption[];
-  error: UserFacingError;
   openedAt: string;
   decision: string | null;
-  decidedBy: string | null;
   decidedAt: string | null;
-  note: string | null;
   policy?: GatePolicySnapshot | null;
   deadlineAt?: string | null;
   approvals?: GateApproval[] | null;
@@ -125,24 +113,14 @@ export interface GateRowLike {
 export function gateViewFromRow(row: { gate: GateRowLike; missionName: string; startedBy?: string | null; prompt?: HITLPrompt | null }, names: Record<string, string> = {}): GateView {
   const g = row.gate;
   return {
-    id: g.id,
+    ...recordedFields(g),
     missionId: g.missionId,
     missionName: row.missionName,
     kind: (g.kind as GateKind) ?? "agent",
-    agent: g.agent,
-    phase: g.phase,
-    step: g.step,
-    diagnosis: g.diagnosis ?? null,
-    recoveryPlan: g.recoveryPlan ?? null,
-    recoveryNote: g.recoveryNote ?? null,
     status: g.status === "resolved" ? "resolved" : "open",
-    options: g.options,
-    error: g.error,
     openedAt: new Date(g.openedAt).toISOString(),
     decision: (g.decision as GateDecision | null) ?? null,
-    decidedBy: g.decidedBy,
     decidedAt: g.decidedAt ? new Date(g.decidedAt).toISOString() : null,
-    note: g.note,
     policy: policyView(g, { names, startedBy: row.startedBy ?? null }),
     deadlineAt: g.deadlineAt ? new Date(g.deadlineAt).toISOString() : null,
     proposalId: typeof g.error.technical?.proposalId === "string" ? g.error.technical.proposalId : null,
