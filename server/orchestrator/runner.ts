@@ -33,22 +33,26 @@ import type { Tape, TapeConfig } from "../../lib/trace/format";
 /** How long after a step's timeout the runner aborts a tool that did not stop by itself. */
 const TOOL_TIMEOUT_BACKSTOP_MS = 1000;
 
+/** How a worker runs each of its missions: its options hand these on to every run as they are. */
+export interface RunSettings {
+  /** Binaries a recovery's helper steps may run besides the mission's allowlist (FAULTLINE_RECOVERY_BINARIES; default DEFAULT_RECOVERY_BINARIES). */
+  recoveryBinaries?: readonly string[];
+  /** Consult the failure-mode library after each failure's diagnosis (FAULTLINE_LIBRARY_PROTOCOL; default on). */
+  libraryProtocol?: boolean;
+  /** OpenAI-compatible providers for the optional LLM reflection (none: deterministic diagnosis only). */
+  llmProviders?: readonly Provider[];
+  /** Providers autonomous agents' models may use: the LLM providers, plus the recorded one in demo mode (default llmProviders). */
+  agentProviders?: readonly Provider[];
+  /** How long an approval of a proposal stays valid (FAULTLINE_APPROVAL_TTL_MS; default 15 minutes). */
+  approvalTtlMs?: number;
+}
+
 /** What one mission run needs from its worker. */
-export interface RunContext {
+export interface RunContext extends RunSettings {
   db: Db;
   workerId: string;
   workspacesDir: string;
   allowedBinaries: readonly string[];
-  /** Extra binaries recovery helper steps may run (FAULTLINE_RECOVERY_BINARIES). */
-  recoveryBinaries?: readonly string[];
-  /** Consult the failure-mode library after a failure's diagnosis (FAULTLINE_LIBRARY_PROTOCOL; default on). */
-  libraryProtocol?: boolean;
-  /** Providers for the optional LLM reflection and autonomous agents' models; empty = none. */
-  llmProviders?: readonly Provider[];
-  /** Providers for autonomous agents' models (the LLM providers, plus the recorded one in demo mode); default llmProviders. */
-  agentProviders?: readonly Provider[];
-  /** How long an approval stays valid (FAULTLINE_APPROVAL_TTL_MS; default 15 minutes). */
-  approvalTtlMs?: number;
   /** Aborted when the lease is lost or the worker shuts down for good. */
   signal: AbortSignal;
   /** True once the worker is shutting down: stop at the next step boundary. */

@@ -10,25 +10,14 @@ import { resolveTimedOutGates } from "../../db/queries/gates";
 import { SYSTEM_ACTOR } from "../../lib/audit";
 import { AUTHORITY_ACTOR_ID } from "../../lib/authority/types";
 import { workers } from "../../db/schema";
-import { DEFAULT_RECOVERY_BINARIES, runMission } from "./runner";
-import type { Provider } from "../../lib/llm/providers";
+import { DEFAULT_RECOVERY_BINARIES, runMission, type RunSettings } from "./runner";
 import { loadDiagnosisConfig } from "../../lib/diagnosis/config";
 
-export interface WorkerOptions {
+export interface WorkerOptions extends RunSettings {
   handle: DbHandle;
   databaseUrl: string;
   workspacesDir: string;
   allowedBinaries?: readonly string[];
-  /** Binaries a recovery's helper steps may run besides the mission's allowlist (FAULTLINE_RECOVERY_BINARIES). */
-  recoveryBinaries?: readonly string[];
-  /** Consult the failure-mode library after each failure's diagnosis (FAULTLINE_LIBRARY_PROTOCOL; default true). */
-  libraryProtocol?: boolean;
-  /** OpenAI-compatible providers for the optional LLM reflection (none: deterministic diagnosis only). */
-  llmProviders?: readonly Provider[];
-  /** Providers autonomous agents' models may use: the LLM providers, plus the recorded one in demo mode. */
-  agentProviders?: readonly Provider[];
-  /** How long an approval of a proposal stays valid (FAULTLINE_APPROVAL_TTL_MS). */
-  approvalTtlMs?: number;
   leaseMs: number;
   heartbeatMs: number;
   pollMs: number;
