@@ -1,5 +1,4 @@
-import type { TestProject } from "vitest/node";
-import { startTemplateServer } from "../db/test-global-setup";
+import { templateServerSetup } from "../db/test-global-setup";
 
 /**
  * Global setup of the chaos suite: its own embedded PostgreSQL (under tmp/chaos-pg, so it never
@@ -8,12 +7,7 @@ import { startTemplateServer } from "../db/test-global-setup";
  * exhaust PostgreSQL start a dedicated server of their own (chaos/harness.ts, DedicatedPostgres).
  * DATABASE_URL, when set, is used instead (it must be a local server).
  */
-export default async function setup(project: TestProject) {
-  const server = await startTemplateServer({ dataDir: "tmp/chaos-pg", template: `faultline_chaos_tpl_${process.pid}` });
-  project.provide("chaosDatabaseUrl", server.url);
-  project.provide("chaosTemplate", server.template);
-  return server.teardown;
-}
+export default templateServerSetup({ dataDir: "tmp/chaos-pg", template: `faultline_chaos_tpl_${process.pid}` }, { url: "chaosDatabaseUrl", template: "chaosTemplate" });
 
 declare module "vitest" {
   export interface ProvidedContext {

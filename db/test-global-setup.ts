@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { ProvidedContext } from "vitest";
 import type { TestProject } from "vitest/node";
 import { withConnection, withDatabaseName } from "./client";
 import { ensureDatabase } from "./embedded";
@@ -31,13 +32,24 @@ export async function startTemplateServer(opts: { dataDir: string; template: str
   };
 }
 
-export default async function setup(project: TestProject) {
-  // One template per test run, so concurrent runs on the same server never disturb each other.
-  const server = await startTemplateServer({ dataDir: ".data-test", template: `faultline_tpl_${process.pid}` });
-  project.provide("databaseUrl", server.url);
-  project.provide("templateDatabase", server.template);
-  return server.teardown;
+/** The names under which a global setup provides text to the tests. */
+type TextKey = { [K in keyof ProvidedContext]: ProvidedContext[K] extends string ? K : never }[keyof ProvidedContext];
+
+/**
+ * A Vitest global setup on `startTemplateServer(opts)`: provides the server's URL and the template's
+ * name to the tests under the names `provide` gives; its teardown is the server's.
+ */
+export function templateServerSetup(opts: { dataDir: string; template: string }, provide: { url: TextKey; template: TextKey }) {
+  return async (project: TestProject) => {
+    const server = await startTemplateServer(opts);
+    project.provide(provide.url, server.url);
+    project.provide(provide.template, server.template);
+    return server.teardown;
+  };
 }
+
+// One template per test run, so concurrent runs on the same server never disturb each other.
+export default templateServerSetup({ dataDir: ".data-test", template: `faultline_tpl_${process.pid}` }, { url: "databaseUrl", template: "templateDatabase" });
 
 declare module "vitest" {
   export interface ProvidedContext {
