@@ -370,6 +370,32 @@ export interface Hit {
   at: number;
 }
 
+/** A server on 127.0.0.1 (a free port) standing in for the outside world: a scenario starts it, points missions at `url` and closes it. */
+abstract class LoopbackServer {
+  protected readonly server = http.createServer((req, res) => this.handle(req, res));
+  #url = "";
+
+  /** Only through a subclass's `start()`, which listens before it answers. */
+  protected constructor() {}
+
+  get url(): string {
+    return this.#url;
+  }
+
+  protected abstract handle(req: http.IncomingMessage, res: http.ServerResponse): void;
+
+  protected async listen(): Promise<this> {
+    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
+    this.#url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+}
+
 /**
  * The side-effect server: counts requests by Idempotency-Key. Paths choose the behaviour:
  *   /effect            200 at once
@@ -380,30 +406,25 @@ export interface Hit {
  *   /partition         like /hang while `partitioned` (a network partition seen from the client), else 200
  *   /storm             503 while `failing`, else 200
  */
-export class SideEffectServer {
+export class SideEffectServer extends LoopbackServer {
   readonly hits: Hit[] = [];
   failing = false;
   partitioned = true;
   private readonly seen = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private constructor(
-    private readonly server: http.Server,
-    readonly url: string,
-  ) {}
 
-  static async start(): Promise<SideEffectServer> {
-    let self!: SideEffectServer;
-    const server = http.createServer((req, res) => {
-      req.resume();
-      req.on("end", () => self.handle(req, res));
-    });
-    server.keepAliveTimeout = 1000;
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    self = new SideEffectServer(server, `http://127.0.0.1:${(server.address() as { port: number }).port}`);
-    return self;
+  static start(): Promise<SideEffectServer> {
+    const s = new SideEffectServer();
+    s.server.keepAliveTimeout = 1000;
+    return s.listen();
   }
 
-  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    req.resume();
+    req.on("end", () => this.answer(req, res));
+  }
+
+  private answer(req: http.IncomingMessage, res: http.ServerResponse) {
     const u = new URL(req.url ?? "/", this.url);
     const key = (req.headers["idempotency-key"] as string | undefined) ?? null;
     this.hits.push({ key, path: u.pathname, method: req.method ?? "GET", at: Date.now() });
@@ -451,10 +472,9 @@ export class SideEffectServer {
     return waitFor(`a request with Idempotency-Key ${key}`, () => this.hits.find((h) => h.key === key), { timeoutMs, intervalMs: 20 });
   }
 
-  async close(): Promise<void> {
+  override close(): Promise<void> {
     for (const t of this.timers) clearTimeout(t);
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
+    return super.close();
   }
 }
 
@@ -469,46 +489,40 @@ export type LlmMode = "ok" | "fail500" | "reset" | "down";
  * A loopback OpenAI-compatible server standing in for several providers: `POST /<name>/chat/completions`
  * and `GET /<name>/models` (what the health check probes), each provider's behaviour switchable at run time.
  */
-export class FakeLlm {
+export class FakeLlm extends LoopbackServer {
   readonly requests: Array<{ provider: string; key: string | null; at: number }> = [];
   readonly modes = new Map<string, LlmMode>();
-  private constructor(
-    private readonly server: http.Server,
-    readonly url: string,
-  ) {}
 
-  static async start(): Promise<FakeLlm> {
-    let self!: FakeLlm;
-    const server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on("data", (c: Buffer) => chunks.push(c));
-      req.on("end", () => {
-        const [, provider = "", ...rest] = new URL(req.url ?? "/", "http://x").pathname.split("/");
-        const endpoint = rest.join("/");
-        const mode = self.modes.get(provider) ?? "ok";
-        const json = (status: number, body: unknown) => void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-        if (req.method === "GET" && endpoint === "models") {
-          return mode === "down" ? json(503, { error: { message: `${provider} is down (chaos)` } }) : json(200, { object: "list", data: [{ id: `${provider}-model`, object: "model" }] });
-        }
-        if (req.method !== "POST" || endpoint !== "chat/completions") return json(404, { error: { message: "no such route" } });
-        self.requests.push({ provider, key: (req.headers["idempotency-key"] as string | undefined) ?? null, at: Date.now() });
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as { messages?: Array<{ role: string; content: string }> };
-        const prompt = body.messages?.at(-1)?.content ?? "";
-        switch (mode) {
-          case "ok":
-            return json(200, { id: "chatcmpl-chaos", object: "chat.completion", model: `${provider}-model`, choices: [{ index: 0, message: { role: "assistant", content: `${provider} says: ${prompt}` }, finish_reason: "stop" }], usage: { prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 } });
-          case "fail500":
-            return json(500, { error: { message: `${provider} model crashed (chaos)` } });
-          case "down":
-            return json(503, { error: { message: `${provider} is down (chaos)` } });
-          case "reset":
-            return void req.socket.destroy();
-        }
-      });
+  static start(): Promise<FakeLlm> {
+    return new FakeLlm().listen();
+  }
+
+  protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const [, provider = "", ...rest] = new URL(req.url ?? "/", "http://x").pathname.split("/");
+      const endpoint = rest.join("/");
+      const mode = this.modes.get(provider) ?? "ok";
+      const json = (status: number, body: unknown) => void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+      if (req.method === "GET" && endpoint === "models") {
+        return mode === "down" ? json(503, { error: { message: `${provider} is down (chaos)` } }) : json(200, { object: "list", data: [{ id: `${provider}-model`, object: "model" }] });
+      }
+      if (req.method !== "POST" || endpoint !== "chat/completions") return json(404, { error: { message: "no such route" } });
+      this.requests.push({ provider, key: (req.headers["idempotency-key"] as string | undefined) ?? null, at: Date.now() });
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as { messages?: Array<{ role: string; content: string }> };
+      const prompt = body.messages?.at(-1)?.content ?? "";
+      switch (mode) {
+        case "ok":
+          return json(200, { id: "chatcmpl-chaos", object: "chat.completion", model: `${provider}-model`, choices: [{ index: 0, message: { role: "assistant", content: `${provider} says: ${prompt}` }, finish_reason: "stop" }], usage: { prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 } });
+        case "fail500":
+          return json(500, { error: { message: `${provider} model crashed (chaos)` } });
+        case "down":
+          return json(503, { error: { message: `${provider} is down (chaos)` } });
+        case "reset":
+          return void req.socket.destroy();
+      }
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    self = new FakeLlm(server, `http://127.0.0.1:${(server.address() as { port: number }).port}`);
-    return self;
   }
 
   set(provider: string, mode: LlmMode): void {
@@ -522,11 +536,6 @@ export class FakeLlm {
 
   count(provider: string): number {
     return this.requests.filter((r) => r.provider === provider).length;
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
   }
 }
 
