@@ -20,6 +20,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { inputContextFromToolError } from "../lib/diagnosis/from-tool-error";
+import { freeLoopbackPort } from "../lib/net";
 import type { ErrorType, InputContext } from "../lib/diagnosis/types";
 import { runTool, type ToolContext } from "../lib/tools";
 
@@ -143,14 +144,6 @@ async function startServer(): Promise<http.Server> {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return server;
-}
-
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 // ---------------------------------------------------------------- recording
@@ -634,7 +627,7 @@ async function main(): Promise<void> {
   execFileSync("git", ["-C", repo, "-c", "user.email=a@b.c", "-c", "user.name=a", "commit", "-qm", "init"]);
   const server = await startServer();
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  closedPort = await freePort();
+  closedPort = await freeLoopbackPort();
   try {
     await httpStatusCases();
     await networkCases();

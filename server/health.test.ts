@@ -7,7 +7,8 @@ import { createDb } from "../db/client";
 import { countWorkers } from "../db/queries/health";
 import { workers } from "../db/schema";
 import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
-import { closedPort, startFakeLlmServer, type FakeLlmServer } from "../lib/llm/test-server";
+import { startFakeLlmServer, type FakeLlmServer } from "../lib/llm/test-server";
+import { freeLoopbackPort } from "../lib/net";
 import {
   checkHealth,
   checkObjectStorage,
@@ -82,7 +83,7 @@ describe("checkHealth", () => {
   });
 
   it("database unavailable against a closed port; workers unknown", async () => {
-    const port = await closedPort();
+    const port = await freeLoopbackPort();
     const dead = createDb(`postgres://nobody:x@127.0.0.1:${port}/none`, { max: 1 });
     try {
       const r = await checkHealth({ db: dead.db, workspacesDir: dir, providers: [], websocket: healthyRelay, timeoutMs: 2000 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closedPort, startFakeLlmServer, type FakeLlmServer } from "../llm/test-server";
+import { startFakeLlmServer, type FakeLlmServer } from "../llm/test-server";
+import { freeLoopbackPort } from "../net";
 import { classify } from "./classify";
 import { diagnose } from "./diagnose";
 import { checkProposal, parseProposal, proposalSchema, reflectionRequest, reflectWithLlm, type DiagnosisProposal } from "./llm-reflection";
@@ -297,7 +298,7 @@ describe("reflectWithLlm against a real OpenAI-compatible server", () => {
 
   it("a provider answering 500 or a closed port → unavailable, each provider's error listed, no throw", async () => {
     const { input, det, cls } = failureCase(GIT_MISSING);
-    const port = await closedPort();
+    const port = await freeLoopbackPort();
     const gone = { name: "gone", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", timeoutMs: 2000 };
     const r = await reflectWithLlm(input, det, cls, { providers: [srv.provider("fail500"), gone], ...CFG });
     expect(r).toMatchObject({ status: "unavailable", proposal: null, provider: null, model: null });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeWithFallback, isAllProvidersFailed } from "./chain";
 import type { ChatRequest } from "./client";
-import { closedPort, startFakeLlmServer, type FakeLlmServer } from "./test-server";
+import { startFakeLlmServer, type FakeLlmServer } from "./test-server";
+import { freeLoopbackPort } from "../net";
 
 let srv: FakeLlmServer;
 beforeAll(async () => {
@@ -39,7 +40,7 @@ describe("completeWithFallback", () => {
   });
 
   it("all providers failing: NETWORK_ERROR, allProvidersFailed, an explicit message naming each provider", async () => {
-    const port = await closedPort();
+    const port = await freeLoopbackPort();
     const r = await completeWithFallback([srv.provider("fail500"), { name: "gone", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", timeoutMs: 1000 }, srv.provider("slow", { timeoutMs: 100 })], req);
     expect(r.ok).toBe(false);
     if (r.ok) return;

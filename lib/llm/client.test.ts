@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatCompletion, classifyStatus, parseChatCompletion, parseDurationText, parseToolArguments, probeProvider, retryAfterFrom, type ChatMessage, type ToolSpec } from "./client";
-import { closedPort, startFakeLlmServer, type FakeLlmServer } from "./test-server";
+import { startFakeLlmServer, type FakeLlmServer } from "./test-server";
+import { freeLoopbackPort } from "../net";
 
 let srv: FakeLlmServer;
 beforeAll(async () => {
@@ -88,7 +89,7 @@ describe("chatCompletion against a real OpenAI-compatible server", () => {
   });
 
   it("refused connection and reset socket → unavailable", async () => {
-    const port = await closedPort();
+    const port = await freeLoopbackPort();
     const a = await chatCompletion({ name: "gone", baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", timeoutMs: 2000 }, req);
     expect(!a.ok && a.error).toMatchObject({ code: "CONNECTION_REFUSED", errno: "ECONNREFUSED", details: { kind: "unavailable", reason: "refused" } });
     const b = await chatCompletion(srv.provider("reset"), req);
@@ -276,7 +277,7 @@ describe("probeProvider (GET /models)", () => {
     const down = await probeProvider(srv.provider("fail500"));
     expect(down.health.status).toBe("unavailable");
     expect(down.problem).toContain("500");
-    const port = await closedPort();
+    const port = await freeLoopbackPort();
     const refused = await probeProvider({ name: "gone", baseUrl: `http://127.0.0.1:${port}`, model: "m", timeoutMs: 1000 });
     expect(refused.health.status).toBe("unavailable");
     expect(refused.problem).toMatch(/refused/);

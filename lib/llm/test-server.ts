@@ -183,12 +183,3 @@ export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promis
       }),
   };
 }
-
-/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRetryAfter } from "./http";
 import { runTool } from "./index";
+import { freeLoopbackPort } from "../net";
 import type { ToolContext, ToolResult } from "./result";
 
 let server: http.Server;
@@ -72,10 +73,7 @@ beforeAll(async () => {
   server = http.createServer(handle);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const closed = http.createServer();
-  await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
-  closedPortUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/health`;
-  await new Promise((r) => closed.close(r));
+  closedPortUrl = `http://127.0.0.1:${await freeLoopbackPort()}/health`;
 });
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stepSchema, type StepDefinition } from "../mission/definition";
-import { closedPort, startFakeLlmServer, type FakeLlmServer } from "../llm/test-server";
+import { startFakeLlmServer, type FakeLlmServer } from "../llm/test-server";
+import { freeLoopbackPort } from "../net";
 import { isAllProvidersFailed } from "../llm/chain";
 import { evaluateEvidence, evidencePassed, getTool, runTool } from "./index";
 import { createLlmTool, parseModelJson } from "./llm";
@@ -10,7 +11,7 @@ let srv: FakeLlmServer;
 let refusedPort: number;
 beforeAll(async () => {
   srv = await startFakeLlmServer({ slowMs: 1500 });
-  refusedPort = await closedPort();
+  refusedPort = await freeLoopbackPort();
   // The registered `llm` tool reads FAULTLINE_LLM_PROVIDERS once, on its first call: a failing provider first, then a healthy one.
   process.env.FAULTLINE_LLM_PROVIDERS = JSON.stringify([
     { name: "primary", baseUrl: `${srv.url}/fail500`, model: "big" },
