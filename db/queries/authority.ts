@@ -1,3 +1,4 @@
+import { readMissionState } from "./mission-state";
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db, Executor } from "../client";
 import { actors, authorityPolicies, events, missions, proposals } from "../schema";
@@ -121,7 +122,7 @@ export async function decideProposal(db: Db, params: DecideProposalParams): Prom
     const [row] = await tx.select({ missionId: proposals.missionId }).from(proposals).where(eq(proposals.id, params.proposalId));
     if (!row) throw new AppError("not_found", { userMessage: `Proposal ${params.proposalId} does not exist. List a mission's proposals with GET /api/v1/missions/:id/proposals or \`faultline proposals list\`.` });
     missionId = row.missionId;
-    const [m] = await tx.select({ state: missions.state, createdBy: missions.createdBy }).from(missions).where(eq(missions.id, row.missionId)).for("update");
+    const m = (await readMissionState(tx, row.missionId, { forUpdate: true }))!;
     const p = m.state.proposals.find((x) => x.id === params.proposalId)!;
     if (p.status !== "pending") {
       const by = p.decision?.decidedBy ? ((await getActorNames(tx, [p.decision.decidedBy]))[p.decision.decidedBy] ?? p.decision.decidedBy) : "nobody";

@@ -14,6 +14,9 @@ import { writeLearning } from "./learning";
 import { writeLibraryProtocol } from "./library-protocol";
 import { withGatePolicy } from "./gate-policies";
 import type { Tape } from "../../lib/trace/format";
+import { newHead, readMissionState, rememberState, rowToEvent, snapshotColumns, snapshotDue } from "./mission-state";
+
+export { rowToEvent };
 
 export const EVENTS_CHANNEL = "faultline_events";
 
@@ -22,20 +25,6 @@ export class LeaseLostError extends Error {
     super(`Lease lost: worker ${owner} no longer holds mission ${missionId} (held by ${holder ?? "nobody"}).`);
     this.name = "LeaseLostError";
   }
-}
-
-export function rowToEvent(r: EventRow): MissionEvent {
-  return {
-    missionId: r.missionId,
-    seq: r.seq,
-    type: r.type,
-    actorId: r.actorId,
-    payload: r.payload,
-    reason: r.reason,
-    impact: r.impact,
-    evidence: r.evidence as Record<string, unknown> | null,
-    at: new Date(r.createdAt).toISOString(),
-  } as MissionEvent;
 }
 
 /**
@@ -48,6 +37,7 @@ export async function createMission(db: Db, params: { definition: MissionDefinit
     const at = new Date().toISOString();
     const event: MissionEvent = { ...missionCreated(params.definition), missionId: id, seq: 1, actorId: params.actorId, at };
     const state = applyEvent(null, event);
+    const head = newHead();
     await tx.insert(missions).values({
       id,
       name: state.name,
@@ -55,13 +45,16 @@ export async function createMission(db: Db, params: { definition: MissionDefinit
       phase: state.phase,
       runState: state.runState,
       lastSeq: 1,
-      state,
+      ...snapshotColumns(state),
+      head,
+      owner: state.owner,
       createdBy: params.actorId,
       createdAt: at,
       updatedAt: at,
     });
     await insertEvents(tx, [event]);
-    await writeProjections(tx, state);
+    await writeProjections(tx, state, { previous: null, head, snapshot: false });
+    rememberState(id, head, state);
     await notify(tx, id, 1, true);
     if (params.audit) {
       const steps = state.agentOrder.length;
@@ -94,11 +87,7 @@ export async function appendEvents(
     tape?: { tape: Tape; firstItem: number };
   },
 ): Promise<{ state: MissionState; events: MissionEvent[] }> {
-  const [row] = await tx
-    .select({ state: missions.state, leaseOwner: missions.leaseOwner, leaseExpiresAt: missions.leaseExpiresAt })
-    .from(missions)
-    .where(eq(missions.id, params.missionId))
-    .for("update");
+  const row = await readMissionState(tx, params.missionId, { forUpdate: true });
   if (!row) throw new AppError("not_found", { userMessage: `Mission ${params.missionId} does not exist.` });
   if (params.leaseOwner && row.leaseOwner !== params.leaseOwner) throw new LeaseLostError(params.missionId, params.leaseOwner, row.leaseOwner);
   let state = row.state;
@@ -118,16 +107,23 @@ export async function appendEvents(
     audit.push(...auditChanges(ev, state));
   }
   if (stored.length === 0) return { state, events: [] };
-  await insertEvents(tx, stored);
-  if (params.tape && taped.count) await tx.insert(eventIo).values({ missionId: params.missionId, seq: taped.seq, count: taped.count, tape: params.tape.tape });
   // Written from outside the worker (a person, an external agent's call) and there is work now: any worker may take it at once.
   const wake = !params.leaseOwner && !isTerminal(state) && nextAction(state).kind !== "wait";
-  await writeProjections(tx, state, wake);
+  const head = newHead();
+  // The writes every append makes go out together: postgres.js pipelines queries sent at once on the
+  // transaction's connection (one round trip instead of five), and none of them needs another's result.
+  await Promise.all([
+    insertEvents(tx, stored),
+    params.tape && taped.count ? tx.insert(eventIo).values({ missionId: params.missionId, seq: taped.seq, count: taped.count, tape: params.tape.tape }) : null,
+    writeProjections(tx, state, { previous: row.state, head, wake, snapshot: snapshotDue(row, state, isTerminal(state)) }),
+    notify(tx, params.missionId, state.seq, wake || stored.some((e) => WAKES_WORKERS.has(e.type))),
+  ]);
+  rememberState(params.missionId, head, state);
+  // Rarer read models, after the projections they may read (the audit's time to resolution reads the gates).
   await writeProposals(tx, state, stored);
   await writeAudit(tx, params.missionId, audit);
   await writeLearning(tx, stored, state.definition);
   await writeLibraryProtocol(tx, stored);
-  await notify(tx, params.missionId, state.seq, wake || stored.some((e) => WAKES_WORKERS.has(e.type)));
   return { state, events: stored };
 }
 
@@ -149,8 +145,10 @@ async function insertEvents(tx: Tx, list: MissionEvent[]): Promise<void> {
 
 /** Rebuilds a mission's snapshot and projections from its events (after a state-shape change). */
 export async function rebuildMission(tx: Tx, missionId: string): Promise<MissionState> {
-  const state = reduce(await listEventsAfter(tx, { missionId }));
-  await writeProjections(tx, state);
+  const state = reduce(await listEventsAfter(tx, { missionId, limit: Number.MAX_SAFE_INTEGER }));
+  const head = newHead();
+  await writeProjections(tx, state, { previous: null, head, snapshot: true });
+  rememberState(missionId, head, state);
   return state;
 }
 
@@ -170,10 +168,15 @@ export async function rebuildStaleSnapshots(db: Db): Promise<number> {
   return rebuilt;
 }
 
-/** Projections (missions, agents, gates) always equal reduce(events) as of the same seq. */
-async function writeProjections(tx: Tx, s: MissionState, wake = false): Promise<void> {
+/**
+ * Projections (missions, agents, gates) always equal reduce(events) as of the same seq. Only what the
+ * events changed is written: the agents and gates whose state differs from `previous` (the reducer
+ * shares what it does not change), and the snapshot only when `snapshot` (null `previous`: everything).
+ */
+async function writeProjections(tx: Tx, s: MissionState, opts: { previous: MissionState | null; head: string; snapshot: boolean; wake?: boolean }): Promise<void> {
   const openGates = s.gates.filter((g) => g.status === "open").length;
-  await tx
+  const writes: Array<PromiseLike<unknown>> = [];
+  writes.push(tx
     .update(missions)
     .set({
       phase: s.phase,
@@ -182,33 +185,41 @@ async function writeProjections(tx: Tx, s: MissionState, wake = false): Promise<
       openGates,
       finalStatus: s.finalStatus,
       lastSeq: s.seq,
-      state: s,
+      head: opts.head,
+      owner: s.owner,
+      paused: s.paused,
+      ...(opts.snapshot ? snapshotColumns(s) : {}),
       startedAt: s.startedAt,
       endedAt: s.endedAt,
       updatedAt: new Date().toISOString(),
       ...(s.runState === "completed" || s.runState === "failed" ? { leaseOwner: null, leaseExpiresAt: null } : {}),
-      ...(wake ? { runnableAt: null } : {}),
+      ...(opts.wake ? { runnableAt: null } : {}),
     })
-    .where(eq(missions.id, s.id));
-  const agentRows = s.agentOrder.map((name, position) => {
+    .where(eq(missions.id, s.id)));
+  const prev = opts.previous;
+  const agentRows = s.agentOrder.flatMap((name, position) => {
     const a = s.agents[name];
-    return { missionId: s.id, name, phase: a.phase, priority: a.priority, status: a.status, attempt: a.attempt, position, error: a.error };
+    if (prev && prev.agents[name] === a) return [];
+    return [{ missionId: s.id, name, phase: a.phase, priority: a.priority, status: a.status, attempt: a.attempt, position, error: a.error }];
   });
   if (agentRows.length) {
-    await tx
+    writes.push(tx
       .insert(agents)
       .values(agentRows)
-      .onConflictDoUpdate({ target: [agents.missionId, agents.name], set: { status: sql`excluded.status`, attempt: sql`excluded.attempt`, error: sql`excluded.error` } });
+      .onConflictDoUpdate({ target: [agents.missionId, agents.name], set: { status: sql`excluded.status`, attempt: sql`excluded.attempt`, error: sql`excluded.error` } }));
   }
-  if (s.gates.length) {
-    await tx
+  const unchanged = new Set(prev?.gates ?? []);
+  const changedGates = s.gates.filter((g) => !unchanged.has(g));
+  if (changedGates.length) {
+    writes.push(tx
       .insert(gates)
-      .values(s.gates.map((g) => ({ id: g.id, missionId: s.id, kind: g.kind, agent: g.agent, phase: g.phase, step: g.step, diagnosis: g.diagnosis, recoveryPlan: g.recoveryPlan, recoveryNote: g.recoveryNote, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs, policy: g.policy ?? null, deadlineAt: g.deadlineAt ?? null, approvals: g.approvals ?? [] })))
+      .values(changedGates.map((g) => ({ id: g.id, missionId: s.id, kind: g.kind, agent: g.agent, phase: g.phase, step: g.step, diagnosis: g.diagnosis, recoveryPlan: g.recoveryPlan, recoveryNote: g.recoveryNote, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs, policy: g.policy ?? null, deadlineAt: g.deadlineAt ?? null, approvals: g.approvals ?? [] })))
       .onConflictDoUpdate({
         target: gates.id,
         set: { status: sql`excluded.status`, decision: sql`excluded.decision`, decidedBy: sql`excluded.decided_by`, note: sql`excluded.note`, decidedAt: sql`excluded.decided_at`, openMs: sql`excluded.open_ms`, policy: sql`excluded.policy`, deadlineAt: sql`excluded.deadline_at`, approvals: sql`excluded.approvals` },
-      });
+      }));
   }
+  await Promise.all(writes);
 }
 
 /** The failure audit trail, written in the same transaction as the events that change it. */

@@ -1,3 +1,4 @@
+import { readMissionState } from "./mission-state";
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { gateApproval, gateResolved, proposalDecided } from "../../lib/mission/transitions";
 import { timeoutRecord } from "../../lib/authority/authority";
@@ -74,7 +75,7 @@ export async function decideGate(db: Db, params: DecideGateParams): Promise<Miss
   const state = await db.transaction(async (tx) => {
     const [g] = await tx.select({ missionId: gates.missionId }).from(gates).where(eq(gates.id, params.gateId));
     if (!g) throw new AppError("not_found", { userMessage: `Gate ${params.gateId} does not exist. It may have been mistyped; list open gates with \`faultline gate list\` or the Gates page.` });
-    const [m] = await tx.select({ state: missions.state, createdBy: missions.createdBy }).from(missions).where(eq(missions.id, g.missionId)).for("update");
+    const m = (await readMissionState(tx, g.missionId, { forUpdate: true }))!;
     const gate = m.state.gates.find((x) => x.id === params.gateId)!;
     if (gate.status !== "open") {
       const [by] = gate.decidedBy ? await tx.select({ name: actors.displayName }).from(actors).where(eq(actors.id, gate.decidedBy)) : [];
@@ -174,7 +175,7 @@ export async function resolveTimedOutGates(db: Db, opts: { missionId?: string; l
         for update of m skip locked`);
       const missionId = due[0]?.id;
       if (!missionId) return null;
-      const [m] = await tx.select({ state: missions.state }).from(missions).where(eq(missions.id, missionId));
+      const m = (await readMissionState(tx, missionId))!;
       // The projection and the snapshot are written in one transaction: the gate is open in both.
       const gate = m.state.gates.find((x) => x.id === due[0].gate_id)!;
       const policy = gate.policy!;

@@ -1,3 +1,4 @@
+import { readMissionState } from "./mission-state";
 import { eq } from "drizzle-orm";
 import { AppError } from "../../lib/errors";
 import { isTerminal, transitions as t, type MissionState, type PauseKind } from "../../lib/mission";
@@ -72,7 +73,7 @@ export async function abortMission(db: Db, params: { missionId: string; actor: A
 }
 
 async function lockState(db: Db, id: string): Promise<MissionState> {
-  const [row] = await db.select({ state: missions.state }).from(missions).where(eq(missions.id, id)).for("update");
+  const row = await readMissionState(db, id, { forUpdate: true });
   if (!row) throw new AppError("not_found", { userMessage: `Mission ${id} does not exist.` });
   return row.state;
 }

@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { readMissionState } from "./mission-state";
+import { and, desc, eq, getTableColumns, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import { missions } from "../schema";
 import type { MissionState } from "../../lib/mission/types";
@@ -27,15 +28,17 @@ export async function listMissions(db: Executor, params: { limit?: number } = {}
   return db.select(summaryColumns).from(missions).orderBy(desc(missions.createdAt)).limit(params.limit ?? 500);
 }
 
+/** A mission's row with its state now (the snapshot column plus the events after it); null when there is none. */
 export async function getMissionById(db: Executor, id: string) {
-  const [row] = await db.select().from(missions).where(eq(missions.id, id));
-  return row ?? null;
+  const { state: _snapshot, definition: _definition, ...columns } = getTableColumns(missions);
+  const [row] = await db.select(columns).from(missions).where(eq(missions.id, id));
+  const current = row && (await readMissionState(db, id));
+  return row && current ? { ...row, definition: current.state.definition, state: current.state } : null;
 }
 
 /** A mission's state snapshot alone (what the worker runs on); null when there is no such mission. */
 export async function getMissionState(db: Executor, id: string): Promise<MissionState | null> {
-  const [row] = await db.select({ state: missions.state }).from(missions).where(eq(missions.id, id));
-  return row?.state ?? null;
+  return (await readMissionState(db, id))?.state ?? null;
 }
 
 const RUNNABLE = ["queued", "running"];

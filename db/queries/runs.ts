@@ -1,3 +1,4 @@
+import { readMissionState } from "./mission-state";
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Executor, Tx } from "../client";
@@ -149,7 +150,7 @@ async function touch(tx: Executor, missionId: string): Promise<void> {
 }
 
 async function lockRun(tx: Tx, runId: string): Promise<MissionState> {
-  const [row] = await tx.select({ state: missions.state }).from(missions).where(eq(missions.id, runId)).for("update");
+  const row = await readMissionState(tx, runId, { forUpdate: true });
   if (!row) throw new AppError("not_found", { userMessage: `Run ${runId} does not exist. Create one with POST /api/v1/runs.` });
   return asRun(row.state);
 }
@@ -457,7 +458,7 @@ export function runView(s: MissionState): RunView {
 
 /** A run's state (404 when there is none, 409 when the mission is not a run). */
 export async function loadRun(db: Executor, runId: string): Promise<MissionState> {
-  const [row] = await db.select({ state: missions.state }).from(missions).where(eq(missions.id, runId));
+  const row = await readMissionState(db, runId);
   if (!row) throw new AppError("not_found", { userMessage: `Run ${runId} does not exist. Create one with POST /api/v1/runs.` });
   return asRun(row.state);
 }

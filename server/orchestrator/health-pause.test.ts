@@ -1,3 +1,4 @@
+import { getMissionState } from "../../db/queries/missions";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listFailuresByMission } from "../../db/queries/audit";
@@ -36,15 +37,14 @@ describe("health checks pause and resume active missions (FAILURE_MODEL: unavail
     const b = await createMission(tdb.db, { definition: definition(), actorId: "user:op" });
     const down = report({ llmProviders: { primary: { status: "unavailable" }, backup: { status: "unavailable" } }, overall: "unavailable" });
     expect(await applyHealthReport(tdb.db, "worker:h", down, () => {})).toEqual({ paused: 2, resumed: 0 });
-    const [row] = await tdb.db.select({ state: missions.state }).from(missions).where(eq(missions.id, a.id));
+    const row = { state: (await getMissionState(tdb.db, a.id))! };
     expect(row.state.paused).toMatchObject({ kind: "infrastructure" });
     expect(row.state.paused?.message).toMatch(/every LLM provider is unavailable/);
     expect((await listFailuresByMission(tdb.db, a.id))[0]).toMatchObject({ level: "infrastructure", severity: "critical" });
     // A second worker seeing the same report changes nothing.
     expect(await applyHealthReport(tdb.db, "worker:h", down, () => {})).toEqual({ paused: 0, resumed: 0 });
     expect(await applyHealthReport(tdb.db, "worker:h", report({}), () => {})).toEqual({ paused: 0, resumed: 2 });
-    const [after] = await tdb.db.select({ state: missions.state }).from(missions).where(eq(missions.id, b.id));
-    expect(after.state.paused).toBeNull();
+    expect((await getMissionState(tdb.db, b.id))!.paused).toBeNull();
     expect((await listFailuresByMission(tdb.db, b.id))[0].resolution).toMatchObject({ action: "resume", resolvedBy: null });
   });
 

@@ -1,4 +1,4 @@
-import { and, inArray, sql } from "drizzle-orm";
+import { and, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { pauseMission, resumeMission } from "../../db/queries/mission-control";
 import { missions } from "../../db/schema";
@@ -23,7 +23,7 @@ export async function applyHealthReport(db: Db, actorId: string, report: HealthR
     const active = await db
       .select({ id: missions.id })
       .from(missions)
-      .where(and(inArray(missions.runState, ["queued", "running"]), sql`${missions.state}->'paused' = 'null'::jsonb`));
+      .where(and(inArray(missions.runState, ["queued", "running"]), isNull(missions.paused)));
     for (const { id } of active) {
       if (await tolerant(() => pauseMission(db, { missionId: id, actorId, kind: "infrastructure", message: `${HEALTH_PAUSE_PREFIX}${reasons.join("; ")}. The mission resumes when the health check passes again.` }))) paused++;
     }
@@ -31,7 +31,7 @@ export async function applyHealthReport(db: Db, actorId: string, report: HealthR
     const held = await db
       .select({ id: missions.id })
       .from(missions)
-      .where(sql`${missions.state}->'paused'->>'kind' = 'infrastructure' and ${missions.state}->'paused'->>'message' like ${`${HEALTH_PAUSE_PREFIX}%`}`);
+      .where(sql`${missions.paused}->>'kind' = 'infrastructure' and ${missions.paused}->>'message' like ${`${HEALTH_PAUSE_PREFIX}%`}`);
     for (const { id } of held) {
       if (await tolerant(() => resumeMission(db, { missionId: id, actorId, message: "The health check passes again (infrastructure recovered)." }))) resumed++;
     }

@@ -1,3 +1,4 @@
+import { getMissionState } from "../../db/queries/missions";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -34,8 +35,7 @@ export function useWorkerHarness(prefix: string) {
   });
 
   async function state(id: string): Promise<MissionState> {
-    const [row] = await h.tdb.db.select({ state: missions.state }).from(missions).where(eq(missions.id, id));
-    return row.state;
+    return (await getMissionState(h.tdb.db, id))!;
   }
 
   return {

@@ -1,0 +1,150 @@
+/**
+ * Throughput benchmark (issue 19): `npm run bench:throughput`. Prints figures; it is not a timed test.
+ *
+ * In one process and one run, on a fresh database (embedded PostgreSQL under .data-test, or DATABASE_URL's server):
+ *  1. the database's limit: single-row insert + pg_notify per transaction with 1 and 8 writers, through
+ *     the driver and pool Faultline uses (and `pgbench` with the same script when it is installed);
+ *  2. Faultline: 1, 8 and 32 concurrent missions of no-op steps (the `file` tool listing the workspace),
+ *     each run by the worker's real runner (`runMission`: engine, recorder, lease-fenced appends,
+ *     projections, one NOTIFY per transaction) — steps/s in total, and the share of the 8-writer limit;
+ *  3. constant cost per step: steps/s of one mission of 100 steps against one of BENCH_LONG_STEPS
+ *     (default 10,000). Target: ≥ 0.9.
+ * BENCH_SECONDS (default 6) bounds each limit measurement; BENCH_PARTS=limit,concurrent,scaling picks parts.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { createMission } from "../db/queries/events";
+import { claimMission } from "../db/queries/missions";
+import { ensureActor } from "../db/queries/users";
+import { missionDefinitionSchema } from "../lib/mission";
+import { runMission, type RunContext } from "../server/orchestrator/runner";
+import { progress, withBenchDatabase } from "./util";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const LONG = Number(process.env.BENCH_LONG_STEPS ?? 10_000);
+const SHORT = 100;
+const PARTS = new Set((process.env.BENCH_PARTS ?? "limit,concurrent,scaling").split(","));
+const CONCURRENT = (process.env.BENCH_MISSIONS ?? "1,8,32").split(",").map(Number);
+const STEPS_PER_AGENT = 100;
+const log = (m: string) => console.log(`[bench] ${m}`);
+
+/** A mission of `steps` no-op steps: agents of up to 100 steps each, one phase, no library walk. */
+function definition(steps: number) {
+  const agents = Array.from({ length: Math.ceil(steps / STEPS_PER_AGENT) }, (_, a) => ({
+    name: `agent-${a}`,
+    priority: "critical",
+    timeoutMs: 24 * 3_600_000,
+    steps: Array.from({ length: Math.min(STEPS_PER_AGENT, steps - a * STEPS_PER_AGENT) }, (_, i) => ({ name: `list ${a * STEPS_PER_AGENT + i}`, tool: "file", args: { op: "list", path: "." } })),
+  }));
+  return missionDefinitionSchema.parse({ name: `throughput ${steps}`, objective: "no-op steps", library: false, phases: [{ name: "EXECUTION", timeoutMs: 24 * 3_600_000, agents }] });
+}
+
+/** Runs one mission of `steps` steps with the worker's runner; resolves with its wall time. */
+async function runOne(db: Db, steps: number, workspaces: string, onStep?: () => void): Promise<number> {
+  const workerId = "worker:bench-throughput";
+  const m = await createMission(db, { definition: definition(steps), actorId: "user:bench" });
+  if ((await claimMission(db, { workerId, leaseMs: 24 * 3_600_000, onlyId: m.id })) !== m.id) throw new Error("could not claim the bench mission");
+  const ctx: RunContext = { db, workerId, workspacesDir: workspaces, allowedBinaries: [], libraryProtocol: false, signal: new AbortController().signal, shouldStop: () => false, log: (msg) => log(msg) };
+  const t0 = performance.now();
+  let seen = 0;
+  const timer = onStep ? setInterval(onStep, 1000) : null;
+  try {
+    const outcome = await runMission(ctx, m.id);
+    if (outcome !== "terminal") throw new Error(`the bench mission ended "${outcome}", not terminal`);
+    seen++;
+  } finally {
+    if (timer) clearInterval(timer);
+  }
+  const [row] = await db.execute<{ final: string | null; steps: number }>(sql`select final_status as final, (select count(*)::int from events where mission_id = ${m.id} and type = 'tool.succeeded') as steps from missions where id = ${m.id}`);
+  if (row.final !== "SUCCESS" || row.steps !== steps) throw new Error(`the bench mission of ${steps} steps ended ${row.final} with ${row.steps} steps done`);
+  return (performance.now() - t0) / 1000;
+}
+
+async function limit(db: Db, writers: number): Promise<number> {
+  const loops = Array.from({ length: writers }, () => crypto.randomUUID());
+  let transactions = 0;
+  const started = performance.now();
+  const deadline = started + SECONDS * 1000;
+  await Promise.all(
+    loops.map(async (mission) => {
+      let seq = 0;
+      while (performance.now() < deadline) {
+        seq++;
+        await db.transaction(async (tx) => {
+          await tx.execute(sql`insert into bench_limit (mission, payload) values (${mission}, ${JSON.stringify({ seq, type: "bench" })}::jsonb)`);
+          await tx.execute(sql`select pg_notify('faultline_bench', ${JSON.stringify({ m: mission, s: seq })})`);
+        });
+        transactions++;
+      }
+    }),
+  );
+  return transactions / ((performance.now() - started) / 1000);
+}
+
+/** pgbench with the same single-row append + NOTIFY script, when installed; null otherwise. */
+function pgbench(url: string, clients: number): number | null {
+  const candidates = ["pgbench", ...(fs.existsSync("/usr/lib/postgresql") ? fs.readdirSync("/usr/lib/postgresql").map((v) => `/usr/lib/postgresql/${v}/bin/pgbench`) : [])];
+  const bin = candidates.find((c) => spawnSync(c, ["--version"]).status === 0);
+  if (!bin) return null;
+  const script = path.join(os.tmpdir(), `fl-bench-${process.pid}.sql`);
+  fs.writeFileSync(script, "BEGIN;\ninsert into bench_limit (mission, payload) values ('pgbench', '{\"type\":\"bench\"}');\nselect pg_notify('faultline_bench', '{\"m\":\"pgbench\"}');\nCOMMIT;\n");
+  const r = spawnSync(bin, ["-n", "-f", script, "-c", String(clients), "-j", String(Math.min(clients, 2)), "-T", String(SECONDS), url], { encoding: "utf8" });
+  fs.rmSync(script, { force: true });
+  const tps = /tps = ([\d.]+)/.exec(r.stdout ?? "");
+  return tps ? Number(tps[1]) : null;
+}
+
+async function main() {
+  const workspaces = fs.mkdtempSync(path.join(os.tmpdir(), "fl-bench-throughput-"));
+  await withBenchDatabase("throughput", { max: 40 }, async (db, url) => {
+    await ensureActor(db, { id: "user:bench", kind: "user", displayName: "bench" });
+    await ensureActor(db, { id: "worker:bench-throughput", kind: "system", displayName: "bench worker" });
+    await db.execute(sql`create table bench_limit (id bigserial primary key, mission text not null, payload jsonb not null, at timestamptz not null default now())`);
+    const lines: string[] = [];
+    let limit8 = NaN;
+
+    if (PARTS.has("limit")) {
+      for (const writers of [1, 8]) {
+        log(`database limit: insert + pg_notify per transaction, ${writers} writer(s), ${SECONDS} s …`);
+        const tps = await limit(db, writers);
+        if (writers === 8) limit8 = tps;
+        const bench = pgbench(url, writers);
+        lines.push(`  limit, ${writers} writer(s)             ${Math.round(tps).toLocaleString("en").padStart(7)} tx/s${bench === null ? "   (pgbench not installed)" : `   pgbench ${Math.round(bench).toLocaleString("en")} tx/s`}`);
+      }
+    }
+
+    if (PARTS.has("concurrent")) {
+      for (const n of CONCURRENT) {
+        log(`Faultline: ${n} concurrent mission(s) of ${SHORT} no-op steps …`);
+        let done = 0;
+        const t0 = performance.now();
+        await Promise.all(Array.from({ length: n }, () => runOne(db, SHORT, workspaces).then(() => progress(`${n} missions`, ++done, n))));
+        const sps = (n * SHORT) / ((performance.now() - t0) / 1000);
+        lines.push(`  Faultline, ${String(n).padStart(2)} mission(s) × ${SHORT} steps ${Math.round(sps).toLocaleString("en").padStart(7)} steps/s${Number.isFinite(limit8) ? `   ${((100 * sps) / limit8).toFixed(0)}% of the 8-writer limit` : ""}`);
+      }
+    }
+
+    if (PARTS.has("scaling")) {
+      const rate = async (steps: number) => {
+        log(`Faultline: one mission of ${steps.toLocaleString("en")} no-op steps …`);
+        const seconds = await runOne(db, steps, workspaces);
+        return steps / seconds;
+      };
+      const short = await rate(SHORT);
+      const long = await rate(LONG);
+      lines.push(`  one mission of ${SHORT} steps             ${short.toFixed(1).padStart(7)} steps/s`);
+      lines.push(`  one mission of ${LONG.toLocaleString("en")} steps ${long.toFixed(1).padStart(7 + Math.max(0, 10 - LONG.toLocaleString("en").length))} steps/s   ratio ${(long / short).toFixed(2)} (target ≥ 0.9)`);
+    }
+
+    console.log(`\nThroughput benchmark (${new Date().toISOString()}, PostgreSQL ${url.replace(/\/\/[^@]*@/, "//")}, ${os.cpus().length} cores)`);
+    for (const l of lines) console.log(l);
+  }).finally(() => fs.rmSync(workspaces, { recursive: true, force: true }));
+}
+
+await main();
+process.exit(0);

@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
+import { applyEvent, type MissionState } from "../../lib/mission";
+import type { Executor } from "../client";
+import { events, missions, type EventRow } from "../schema";
+import type { MissionEvent } from "../../lib/mission";
+
+/**
+ * A mission's state (issue 19: constant cost per step). The `missions.state` column is a snapshot: the
+ * state as of `snapshot_seq`, without the definition (stored once in `missions.definition`). The state now
+ * is that snapshot plus the events after it. Appends do not rewrite the snapshot; they write it again only
+ * when the events after it outweigh it (`snapshotDue`), so its cost spreads evenly over the events.
+ *
+ * Each process keeps the states it last read or wrote, keyed by the `head` token every append writes: a
+ * process that finds its own token on the row (read under the row lock by appendEvents) knows its state is
+ * the latest and reads nothing else. A token never committed (the transaction rolled back) is never found,
+ * so a rolled-back state is never used.
+ */
+
+export function rowToEvent(r: EventRow): MissionEvent {
+  return {
+    missionId: r.missionId,
+    seq: r.seq,
+    type: r.type,
+    actorId: r.actorId,
+    payload: r.payload,
+    reason: r.reason,
+    impact: r.impact,
+    evidence: r.evidence as Record<string, unknown> | null,
+    at: new Date(r.createdAt).toISOString(),
+  } as MissionEvent;
+}
+
+/** At least this many events between two snapshots. */
+export const SNAPSHOT_MIN_EVENTS = 64;
+/** A snapshot of B bytes is written again after B / SNAPSHOT_BYTES_PER_EVENT events (events are ~1 KB stored). */
+const SNAPSHOT_BYTES_PER_EVENT = 1000;
+const CACHE_MAX = 256;
+
+const cache = new Map<string, { head: string; state: MissionState }>();
+
+/** Notes the state a mission reached with the token written beside it (appendEvents, in its transaction). */
+export function rememberState(id: string, head: string, state: MissionState): void {
+  cache.delete(id);
+  cache.set(id, { head, state });
+  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
+}
+
+/** Forgets every state this process holds (tests: read as a process that has read nothing yet). */
+export function forgetStates(): void {
+  cache.clear();
+}
+
+export function newHead(): string {
+  return randomUUID();
+}
+
+export interface MissionHead {
+  state: MissionState;
+  leaseOwner: string | null;
+  createdBy: string;
+  snapshotSeq: number;
+  snapshotBytes: number;
+}
+
+/**
+ * The mission's state now (null: no such mission). `forUpdate` locks the mission row first, as every
+ * writer must before it appends; the state it returns is then the one the next event applies to.
+ */
+export async function readMissionState(db: Executor, id: string, opts: { forUpdate?: boolean } = {}): Promise<MissionHead | null> {
+  const q = db
+    .select({ head: missions.head, lastSeq: missions.lastSeq, leaseOwner: missions.leaseOwner, createdBy: missions.createdBy, snapshotSeq: missions.snapshotSeq, snapshotBytes: missions.snapshotBytes })
+    .from(missions)
+    .where(eq(missions.id, id));
+  const [row] = opts.forUpdate ? await q.for("update") : await q;
+  if (!row) return null;
+  const hit = row.head ? cache.get(id) : undefined;
+  if (hit && hit.head === row.head && hit.state.seq === row.lastSeq) {
+    rememberState(id, hit.head, hit.state);
+    return { ...row, state: hit.state };
+  }
+  // One read of the snapshot and the row it belongs to, then the events after it up to that row's last seq.
+  const [full] = await db
+    .select({ head: missions.head, lastSeq: missions.lastSeq, snapshotSeq: missions.snapshotSeq, snapshot: missions.state, definition: missions.definition })
+    .from(missions)
+    .where(eq(missions.id, id));
+  let state: MissionState = { ...full.snapshot, definition: full.definition };
+  if (full.lastSeq > full.snapshotSeq) {
+    const tail = await db
+      .select()
+      .from(events)
+      .where(and(eq(events.missionId, id), gt(events.seq, full.snapshotSeq), lte(events.seq, full.lastSeq)))
+      .orderBy(asc(events.seq));
+    for (const r of tail) state = applyEvent(state, rowToEvent(r));
+  }
+  if (full.head) rememberState(id, full.head, state);
+  return { ...row, state };
+}
+
+/** Whether an append that reached `seq` writes the snapshot again (always at the end of a mission). */
+export function snapshotDue(h: Pick<MissionHead, "snapshotSeq" | "snapshotBytes">, state: MissionState, terminal: boolean): boolean {
+  if (terminal) return true;
+  return state.seq - h.snapshotSeq >= Math.max(SNAPSHOT_MIN_EVENTS, Math.ceil(h.snapshotBytes / SNAPSHOT_BYTES_PER_EVENT));
+}
+
+/** The snapshot's columns for `state`: the state without its definition, as JSON text, and its size. */
+export function snapshotColumns(state: MissionState): { state: ReturnType<typeof sql>; snapshotSeq: number; snapshotBytes: number } {
+  const { definition: _definition, ...rest } = state;
+  const json = JSON.stringify(rest);
+  return { state: sql`${json}::jsonb`, snapshotSeq: state.seq, snapshotBytes: Buffer.byteLength(json) };
+}
