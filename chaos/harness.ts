@@ -25,6 +25,7 @@ import { decideGate } from "../db/queries/gates";
 import { ensureActor } from "../db/queries/users";
 import { gates as gatesTable, missions } from "../db/schema";
 import { agentDefinition, reduce, type GateDecision, type GateState, type MissionDefinition, type MissionEvent, type MissionState } from "../lib/mission";
+import { startFakeLlmServer, type FakeLlmServer } from "../lib/llm/test-server";
 import { getTool } from "../lib/tools";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
@@ -371,34 +372,8 @@ export interface Hit {
   at: number;
 }
 
-/** A server on 127.0.0.1 (a free port) standing in for the outside world: a scenario starts it, points missions at `url` and closes it. */
-abstract class LoopbackServer {
-  protected readonly server = http.createServer((req, res) => this.handle(req, res));
-  #url = "";
-
-  /** Only through a subclass's `start()`, which listens before it answers. */
-  protected constructor() {}
-
-  get url(): string {
-    return this.#url;
-  }
-
-  protected abstract handle(req: http.IncomingMessage, res: http.ServerResponse): void;
-
-  protected async listen(): Promise<this> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    this.#url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
-    return this;
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-}
-
 /**
- * The side-effect server: counts requests by Idempotency-Key. Paths choose the behaviour:
+ * The side-effect server, on 127.0.0.1 (a free port): counts requests by Idempotency-Key. Paths choose the behaviour:
  *   /effect            200 at once
  *   /slow?ms=N         answers after N ms
  *   /slow-once?ms=N    the first request of a key answers after N ms; a repeat of the key gets the stored
@@ -407,22 +382,31 @@ abstract class LoopbackServer {
  *   /partition         like /hang while `partitioned` (a network partition seen from the client), else 200
  *   /storm             503 while `failing`, else 200
  */
-export class SideEffectServer extends LoopbackServer {
+export class SideEffectServer {
   readonly hits: Hit[] = [];
   failing = false;
   partitioned = true;
   private readonly seen = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
-
-  static start(): Promise<SideEffectServer> {
-    const s = new SideEffectServer();
-    s.server.keepAliveTimeout = 1000;
-    return s.listen();
-  }
-
-  protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
+  private readonly server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => this.answer(req, res));
+  });
+  #url = "";
+
+  /** Only through `start()`, which listens before it answers. */
+  private constructor() {}
+
+  static async start(): Promise<SideEffectServer> {
+    const s = new SideEffectServer();
+    s.server.keepAliveTimeout = 1000;
+    await new Promise<void>((r) => s.server.listen(0, "127.0.0.1", r));
+    s.#url = `http://127.0.0.1:${(s.server.address() as { port: number }).port}`;
+    return s;
+  }
+
+  get url(): string {
+    return this.#url;
   }
 
   private answer(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -473,70 +457,10 @@ export class SideEffectServer extends LoopbackServer {
     return waitFor(`a request with Idempotency-Key ${key}`, () => this.hits.find((h) => h.key === key), { timeoutMs, intervalMs: 20 });
   }
 
-  override close(): Promise<void> {
+  async close(): Promise<void> {
     for (const t of this.timers) clearTimeout(t);
-    return super.close();
-  }
-}
-
-/**
- * ok: answers; fail500: chat completions answer 500 while GET /models (the health check) still answers
- * (the model is broken, the endpoint is up); reset: chat connections are cut (GET /models still answers);
- * down: everything answers 503, the health check included.
- */
-export type LlmMode = "ok" | "fail500" | "reset" | "down";
-
-/**
- * A loopback OpenAI-compatible server standing in for several providers: `POST /<name>/chat/completions`
- * and `GET /<name>/models` (what the health check probes), each provider's behaviour switchable at run time.
- */
-export class FakeLlm extends LoopbackServer {
-  readonly requests: Array<{ provider: string; key: string | null; at: number }> = [];
-  readonly modes = new Map<string, LlmMode>();
-
-  static start(): Promise<FakeLlm> {
-    return new FakeLlm().listen();
-  }
-
-  protected handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const [, provider = "", ...rest] = new URL(req.url ?? "/", "http://x").pathname.split("/");
-      const endpoint = rest.join("/");
-      const mode = this.modes.get(provider) ?? "ok";
-      const json = (status: number, body: unknown) => void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-      if (req.method === "GET" && endpoint === "models") {
-        return mode === "down" ? json(503, { error: { message: `${provider} is down (chaos)` } }) : json(200, { object: "list", data: [{ id: `${provider}-model`, object: "model" }] });
-      }
-      if (req.method !== "POST" || endpoint !== "chat/completions") return json(404, { error: { message: "no such route" } });
-      this.requests.push({ provider, key: (req.headers["idempotency-key"] as string | undefined) ?? null, at: Date.now() });
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as { messages?: Array<{ role: string; content: string }> };
-      const prompt = body.messages?.at(-1)?.content ?? "";
-      switch (mode) {
-        case "ok":
-          return json(200, { id: "chatcmpl-chaos", object: "chat.completion", model: `${provider}-model`, choices: [{ index: 0, message: { role: "assistant", content: `${provider} says: ${prompt}` }, finish_reason: "stop" }], usage: { prompt_tokens: 4, completion_tokens: 4, total_tokens: 8 } });
-        case "fail500":
-          return json(500, { error: { message: `${provider} model crashed (chaos)` } });
-        case "down":
-          return json(503, { error: { message: `${provider} is down (chaos)` } });
-        case "reset":
-          return void req.socket.destroy();
-      }
-    });
-  }
-
-  set(provider: string, mode: LlmMode): void {
-    this.modes.set(provider, mode);
-  }
-
-  /** FAULTLINE_LLM_PROVIDERS for these providers, in fallback order. */
-  providersEnv(names: string[], timeoutMs = 3000): string {
-    return JSON.stringify(names.map((name) => ({ name, baseUrl: `${this.url}/${name}`, model: `${name}-model`, timeoutMs })));
-  }
-
-  count(provider: string): number {
-    return this.requests.filter((r) => r.provider === provider).length;
+    this.server.closeAllConnections();
+    await new Promise<void>((r) => this.server.close(() => r()));
   }
 }
 
@@ -791,8 +715,9 @@ export class Scenario {
     return s;
   }
 
-  async llm(): Promise<FakeLlm> {
-    const s = await FakeLlm.start();
+  /** The LLM test server (lib/llm/test-server.ts): `set(name, mode)` breaks a provider and brings it back; `providersEnv` for the workers. */
+  async llm(): Promise<FakeLlmServer> {
+    const s = await startFakeLlmServer();
     this.disposers.push(() => s.close());
     return s;
   }

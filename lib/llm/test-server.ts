@@ -20,6 +20,13 @@ import type { Provider } from "./providers";
  *   notext     200 whose message has content null and no tool_calls
  *   badtools   200 whose tool_calls is an object, not an array
  *   noname     200 with a tool call whose function has no name
+ *   chat500    chat: 500 as fail500; models: 200 (the model is broken, the endpoint is up)
+ *   chatreset  chat: the socket is destroyed; models: 200 (the health check passes, the call finds out)
+ *   down       503 {"error":{"message":"<segment> is down"}} (chat and models: the health check fails too)
+ *
+ * Switchable names: `set(name, mode)` makes `${url}/<name>` behave like a built-in mode until the next
+ * `set`, so a test (a chaos scenario with a worker process) breaks a provider and brings it back at run
+ * time. `providersEnv(names)` is FAULTLINE_LLM_PROVIDERS for such names, in fallback order.
  *
  * Scripted modes: `reply(mode, content)` makes `${url}/<mode>` answer chat with 200 and that content
  * (a string, or a function of the recorded request); models answers 200. Built-in names cannot be scripted.
@@ -48,7 +55,13 @@ export interface FakeLlmServer {
   url: string;
   requests: RecordedRequest[];
   count(mode: string): number;
+  /** The chat completion requests (of one path segment), in order: what a call asked, not the health checks. */
+  completions(mode?: string): RecordedRequest[];
   provider(mode: string, extra?: Partial<Provider>): Provider;
+  /** FAULTLINE_LLM_PROVIDERS (JSON) for these path segments, in fallback order. */
+  providersEnv(modes: string[], extra?: Partial<Provider>): string;
+  /** `${url}/<name>` behaves like the built-in `mode` from now on (until the next `set` of the name). */
+  set(name: string, mode: BuiltInMode): void;
   /** Script a mode: its chat completions answer 200 with `content` (model `<mode>-model`). */
   reply(mode: string, content: string | ((req: RecordedRequest) => string)): void;
   /** Script a mode: each chat completion answers what `fn` returns for the recorded request. */
@@ -58,12 +71,15 @@ export interface FakeLlmServer {
   close(): Promise<void>;
 }
 
-const BUILT_IN_MODES = new Set(["ok", "json", "fail500", "rate429", "ratebody", "slow", "malformed", "notjson", "auth401", "bad400", "reset", "notext", "badtools", "noname"]);
+const BUILT_IN_MODES = ["ok", "json", "fail500", "rate429", "ratebody", "slow", "malformed", "notjson", "auth401", "bad400", "reset", "notext", "badtools", "noname", "chat500", "chatreset", "down"] as const;
+export type BuiltInMode = (typeof BUILT_IN_MODES)[number];
+const isBuiltIn = (mode: string): mode is BuiltInMode => (BUILT_IN_MODES as readonly string[]).includes(mode);
 
 export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promise<FakeLlmServer> {
   const slowMs = opts.slowMs ?? 1500;
   const requests: RecordedRequest[] = [];
   const scripted = new Map<string, (req: RecordedRequest) => ScriptedTurn>();
+  const switched = new Map<string, BuiltInMode>();
   const timers = new Set<NodeJS.Timeout>();
   let answered = 0;
   const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -111,8 +127,8 @@ export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promis
       const lastUser = [...messages].reverse().find((m) => m.role === "user")?.content ?? "";
       const okAnswer = () => (isModels ? json(res, 200, { object: "list", data: [{ id: "fake-model", object: "model" }] }, { "x-ratelimit-remaining-requests": "99" }) : json(res, 200, completion(`echo: ${lastUser}`, `${mode}-model`)));
       const script = scripted.get(mode);
-      if (script !== undefined) return isModels ? okAnswer() : json(res, 200, turnCompletion(script(recorded), mode, requests.filter((r) => r.mode === mode && r.path === "/chat/completions").length));
-      switch (mode) {
+      if (script !== undefined) return isModels ? okAnswer() : json(res, 200, turnCompletion(script(recorded), mode, completions(mode).length));
+      switch (switched.get(mode) ?? mode) {
         case "ok":
           return okAnswer();
         case "json":
@@ -148,23 +164,40 @@ export async function startFakeLlmServer(opts: { slowMs?: number } = {}): Promis
           return isModels ? okAnswer() : json(res, 200, rawCompletion({ role: "assistant", content: null, tool_calls: { name: "file", arguments: "{}" } }, "tool_calls"));
         case "noname":
           return isModels ? okAnswer() : json(res, 200, rawCompletion({ role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { arguments: "{}" } }] }, "tool_calls"));
+        case "chat500":
+          return isModels ? okAnswer() : json(res, 500, { error: { message: "upstream exploded" } });
+        case "chatreset":
+          return isModels ? okAnswer() : req.socket.destroy();
+        case "down":
+          return json(res, 503, { error: { message: `${mode} is down` } });
         default:
           return json(res, 404, { error: { message: `unknown mode ${mode}` } });
       }
     });
   });
+  const completions = (mode?: string) => requests.filter((r) => (mode === undefined || r.mode === mode) && r.path === "/chat/completions");
+  const ownName = (mode: string, what: string) => {
+    if (isBuiltIn(mode) || !/^[\w.-]+$/.test(mode)) throw new Error(`cannot ${what} mode "${mode}": it is built in or not a single path segment`);
+  };
   const scriptMode = (mode: string, fn: (req: RecordedRequest) => ScriptedTurn) => {
-    if (BUILT_IN_MODES.has(mode) || !/^[\w.-]+$/.test(mode)) throw new Error(`cannot script mode "${mode}": it is built in or not a single path segment`);
+    ownName(mode, "script");
     scripted.set(mode, fn);
   };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  const provider = (mode: string, extra: Partial<Provider> = {}): Provider => ({ name: mode, baseUrl: `${url}/${mode}`, model: `${mode}-model`, timeoutMs: 5_000, ...extra });
   return {
     url,
     requests,
     count: (mode) => requests.filter((r) => r.mode === mode).length,
-    provider: (mode, extra = {}) => ({ name: mode, baseUrl: `${url}/${mode}`, model: `${mode}-model`, timeoutMs: 5_000, ...extra }),
+    completions,
+    provider,
+    providersEnv: (modes, extra) => JSON.stringify(modes.map((m) => provider(m, extra))),
+    set: (name, mode) => {
+      ownName(name, "switch");
+      switched.set(name, mode);
+    },
     reply: (mode, content) => scriptMode(mode, (req) => ({ content: typeof content === "function" ? content(req) : content })),
     replyWith: (mode, fn) => scriptMode(mode, fn),
     script: (mode, turns) => {
