@@ -44,25 +44,19 @@ function definition(steps: number) {
   return missionDefinitionSchema.parse({ name: `throughput ${steps}`, objective: "no-op steps", library: false, phases: [{ name: "EXECUTION", timeoutMs: 24 * 3_600_000, agents }] });
 }
 
-/** Runs one mission of `steps` steps with the worker's runner; resolves with its wall time. */
-async function runOne(db: Db, steps: number, workspaces: string, onStep?: () => void): Promise<number> {
+/** Runs one mission of `steps` steps with the worker's runner; resolves with its wall time in seconds. */
+async function runOne(db: Db, steps: number, workspaces: string): Promise<number> {
   const workerId = "worker:bench-throughput";
   const m = await createMission(db, { definition: definition(steps), actorId: "user:bench" });
   if ((await claimMission(db, { workerId, leaseMs: 24 * 3_600_000, onlyId: m.id })) !== m.id) throw new Error("could not claim the bench mission");
   const ctx: RunContext = { db, workerId, workspacesDir: workspaces, allowedBinaries: [], libraryProtocol: false, signal: new AbortController().signal, shouldStop: () => false, log: (msg) => log(msg) };
   const t0 = performance.now();
-  let seen = 0;
-  const timer = onStep ? setInterval(onStep, 1000) : null;
-  try {
-    const outcome = await runMission(ctx, m.id);
-    if (outcome !== "terminal") throw new Error(`the bench mission ended "${outcome}", not terminal`);
-    seen++;
-  } finally {
-    if (timer) clearInterval(timer);
-  }
+  const outcome = await runMission(ctx, m.id);
+  if (outcome !== "terminal") throw new Error(`the bench mission ended "${outcome}", not terminal`);
+  const seconds = (performance.now() - t0) / 1000;
   const [row] = await db.execute<{ final: string | null; steps: number }>(sql`select final_status as final, (select count(*)::int from events where mission_id = ${m.id} and type = 'tool.succeeded') as steps from missions where id = ${m.id}`);
   if (row.final !== "SUCCESS" || row.steps !== steps) throw new Error(`the bench mission of ${steps} steps ended ${row.final} with ${row.steps} steps done`);
-  return (performance.now() - t0) / 1000;
+  return seconds;
 }
 
 async function limit(db: Db, writers: number): Promise<number> {

@@ -5,8 +5,7 @@ import type { Role } from "../lib/auth/roles";
 export { expect };
 
 /** Signs a browser context in through the auth API (not the form): next-auth's CSRF + credentials callback. */
-export async function signIn(context: BrowserContext, role: Role): Promise<void> {
-  const baseURL = process.env.E2E_BASE_URL!;
+export async function signIn(context: BrowserContext, role: Role, baseURL = process.env.E2E_BASE_URL!): Promise<void> {
   const csrf = await context.request.get(`${baseURL}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const res = await context.request.post(`${baseURL}/api/auth/callback/credentials`, {

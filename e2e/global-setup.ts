@@ -33,7 +33,7 @@ function assertLocalDatabase(url: string): void {
 }
 
 
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+export async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`web exited with ${child.exitCode} before answering ${url}`);
@@ -48,22 +48,30 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number):
   }
 }
 
+/** A new database on `serverUrl`'s server: created, migrated, seeded with one user per role; `drop` removes it. */
+export async function freshDatabase(serverUrl: string, prefix = "faultline_e2e"): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  assertLocalDatabase(serverUrl);
+  const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(2).toString("hex")}`;
+  const admin = withDatabaseName(serverUrl, "postgres");
+  await withConnection(admin, (sql) => sql.unsafe(`create database ${name}`));
+  const url = withDatabaseName(serverUrl, name);
+  await runMigrations(url);
+  const h = createDb(url, { max: 2 });
+  await seedDatabase(h.db, { demoUsers: true, missions: false });
+  await h.close();
+  return { url, name, drop: () => withConnection(admin, (sql) => sql.unsafe(`drop database if exists ${name} with (force)`)).then(() => undefined) };
+}
+
 /**
- * A fresh database for the run (cloned from nothing: created, migrated, seeded with one user per
- * role), the console built if needed, then web and worker as real processes on a free port.
+ * A fresh database for the run (created, migrated, seeded with one user per role), the console built
+ * if needed, then web and worker as real processes on a free port.
  */
 export default async function globalSetup() {
   const dataDir = path.join(ROOT, ".data-e2e");
   const server = await ensureDatabase({ dataDir, databaseUrl: process.env.DATABASE_URL });
-  assertLocalDatabase(server.url);
-  const name = `faultline_e2e_${Date.now().toString(36)}_${randomBytes(2).toString("hex")}`;
-  const admin = withDatabaseName(server.url, "postgres");
-  await withConnection(admin, (sql) => sql.unsafe(`create database ${name}`));
-  const dbUrl = new URL(withDatabaseName(server.url, name));
-  await runMigrations(dbUrl.toString());
-  const h = createDb(dbUrl.toString(), { max: 2 });
-  await seedDatabase(h.db, { demoUsers: true, missions: false });
-  await h.close();
+  const run = await freshDatabase(server.url);
+  const { name } = run;
+  const dbUrl = new URL(run.url);
 
   await ensureBuild((m) => console.log(`[e2e] ${m}`));
 
@@ -93,7 +101,7 @@ export default async function globalSetup() {
     worker.kill("SIGKILL");
     await recorded.close();
     // E2E_KEEP_DB=1 keeps the run's database for inspection after a failure.
-    if (process.env.E2E_KEEP_DB !== "1") await withConnection(admin, (sql) => sql.unsafe(`drop database if exists ${name} with (force)`)).catch(() => {});
+    if (process.env.E2E_KEEP_DB !== "1") await run.drop().catch(() => {});
     else console.log(`[e2e] kept database ${name}`);
     await server.stop();
   };
