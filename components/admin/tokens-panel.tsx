@@ -1,15 +1,16 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useMemo, useState, useTransition } from "react";
+import { useId, useMemo, useState } from "react";
 import { createTokenAction, revokeTokenAction } from "@/app/(console)/account/actions";
 import { revokeUserTokenAction } from "@/app/(console)/admin/users/actions";
 import type { ApiTokenView } from "@/db/queries/api-tokens";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { IconBadge } from "../ui/status";
 import { RelativeTime } from "../ui/relative-time";
-import { FieldMessages, FormErrorBox, ShownOnce, toFormError, useFormSubmit, type FormError } from "./form-errors";
+import { FieldMessages, FormErrorBox, ShownOnce, toFormError, useFormSubmit } from "./form-errors";
 import { SubmitRow } from "../ui/submit-row";
+import { useRowAction } from "../ui/use-row-action";
 import * as ui from "@/components/ui/styles";
 
 const STATE = {
@@ -25,16 +26,8 @@ const time = (iso: string | null) => (iso ? Date.parse(iso) : null);
  * own (token.manage); "admin" any user's (user.manage).
  */
 export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: "own" | "admin" }) {
-  const router = useRouter();
-  const [err, setErr] = useState<FormError | null>(null);
-  const [pending, start] = useTransition();
-  const revoke = (id: string) =>
-    start(async () => {
-      const r = scope === "own" ? await revokeTokenAction({ id }) : await revokeUserTokenAction({ id });
-      if (r.status === "error") return setErr(toFormError(r.error));
-      setErr(null);
-      router.refresh();
-    });
+  const { pending, outcome, run } = useRowAction();
+  const revoke = (t: ApiTokenView) => run(() => (scope === "own" ? revokeTokenAction({ id: t.id }) : revokeUserTokenAction({ id: t.id })), `Token ${t.name} revoked.`);
   const columns = useMemo<DataColumn<ApiTokenView>[]>(
     () => [
       { id: "name", header: "Name", alwaysVisible: true, sortValue: (t) => t.name, cell: (t) => t.name },
@@ -64,18 +57,19 @@ export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: 
         alwaysVisible: true,
         cell: (t) =>
           t.state === "active" ? (
-            <button type="button" className={ui.button("danger")} disabled={pending} onClick={() => revoke(t.id)} data-testid="revoke-token" aria-label={`Revoke token ${t.name}`}>
+            <button type="button" className={ui.button("danger")} disabled={pending} onClick={() => revoke(t)} data-testid="revoke-token" aria-label={`Revoke token ${t.name}`}>
               Revoke
             </button>
           ) : null,
       },
     ],
-    // `revoke` closes over the transition, the router and the scope only.
+    // `revoke` closes over the row action and the scope only.
     [pending, scope],
   );
   return (
     <>
-      <FormErrorBox err={err} testId="token-revoke-error" />
+      {/* Only a refusal shows: the row's new state says that it went through. */}
+      <FormErrorBox err={outcome && !outcome.ok ? toFormError({ message: outcome.text }) : null} testId="token-revoke-error" />
       <DataTable
         data={tokens}
         columns={columns}

@@ -2,12 +2,12 @@
 
 import { ConfirmButton } from "../ui/dialog";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useMemo, useState, useTransition } from "react";
+import { useMemo } from "react";
 import { deletePatternAction, updatePatternAction } from "@/app/(console)/patterns/actions";
 import { ActionMessage } from "../ui/action-message";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
+import { useRowAction } from "../ui/use-row-action";
 import * as ui from "@/components/ui/styles";
 
 export interface PatternRowView {
@@ -29,15 +29,7 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /** Learned patterns with their record; admins can disable/enable and delete (server actions, checked on the server). */
 export function PatternsTable({ patterns, canManage }: { patterns: PatternRowView[]; canManage: boolean }) {
-  const router = useRouter();
-  const [pending, start] = useTransition();
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const act = (fn: () => Promise<{ status: "ok" } | { status: "error"; error: { message: string } }>, done: string) =>
-    start(async () => {
-      const r = await fn();
-      setMessage(r.status === "ok" ? { ok: true, text: done } : { ok: false, text: r.error.message });
-      if (r.status === "ok") router.refresh();
-    });
+  const { pending, outcome, run: act } = useRowAction();
 
   const columns = useMemo<DataColumn<PatternRowView>[]>(
     () => [
@@ -109,12 +101,12 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
           ]
         : []),
     ],
-    // `act` closes over the transition and the router only.
+    // `act` closes over the row action only.
     [canManage, pending],
   );
   return (
     <>
-      <ActionMessage outcome={message} testId="pattern-result" errorTestId="pattern-error" />
+      <ActionMessage outcome={outcome} testId="pattern-result" errorTestId="pattern-error" />
       <DataTable
         data={patterns}
         columns={columns}

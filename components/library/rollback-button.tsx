@@ -1,16 +1,14 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
 import { rollbackLibraryAction } from "@/app/(console)/library/actions";
+import { ActionMessage } from "../ui/action-message";
 import { ConfirmButton } from "../ui/dialog";
+import { useRowAction } from "../ui/use-row-action";
 import * as ui from "@/components/ui/styles";
 
 /** An admin rolls the library back to `to` after confirming; the result (the new version) is shown. */
 export function RollbackButton({ to, current }: { to: number; current: number }) {
-  const router = useRouter();
-  const [pending, start] = useTransition();
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const { pending, outcome, run } = useRowAction();
   return (
     <div className="grid gap-2">
       <ConfirmButton
@@ -20,28 +18,11 @@ export function RollbackButton({ to, current }: { to: number; current: number })
         title={`Roll the library back to version ${to}?`}
         question={`Every entry changed since then gets back its state as of version ${to} (entries added later are deprecated). This is recorded as version ${current + 1}; nothing is deleted.`}
         confirmLabel={`Roll back to version ${to}`}
-        onConfirm={() =>
-          start(async () => {
-            const r = await rollbackLibraryAction({ to });
-            setResult(r.status === "ok" ? { ok: true, text: r.data.version ? `Rolled back to version ${to}: the library is now at version ${r.data.version}.` : `Nothing to do: the library already equals version ${to}.` } : { ok: false, text: r.error.message });
-            if (r.status === "ok") router.refresh();
-          })
-        }
+        onConfirm={() => run(() => rollbackLibraryAction({ to }), (d) => (d.version ? `Rolled back to version ${to}: the library is now at version ${d.version}.` : `Nothing to do: the library already equals version ${to}.`))}
       >
         {pending ? "Rolling back…" : "Roll back to this version"}
       </ConfirmButton>
-      <div aria-live="polite" role="status">
-        {result?.ok ? (
-          <p className={ui.cx(ui.result.ok, "text-sm")} data-testid="rollback-result">
-            ✓ {result.text}
-          </p>
-        ) : null}
-      </div>
-      {result && !result.ok ? (
-        <p className={ui.cx(ui.result.error, "text-sm")} role="alert" data-testid="rollback-error">
-          ✕ {result.text}
-        </p>
-      ) : null}
+      <ActionMessage outcome={outcome} testId="rollback-result" errorTestId="rollback-error" size="sm" />
     </div>
   );
 }

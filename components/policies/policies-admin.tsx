@@ -11,6 +11,8 @@ import { FieldMessages, FormErrorBox, toFormError, type FormError } from "@/comp
 import { DataTable, type DataColumn } from "@/components/ui/data-table";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { SubmitRow } from "../ui/submit-row";
+import { ActionMessage } from "../ui/action-message";
+import { useRowAction } from "../ui/use-row-action";
 import * as ui from "@/components/ui/styles";
 
 export type PolicyItem = PolicyView & { updatedByName: string };
@@ -31,16 +33,11 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
   const [editing, setEditing] = useState<PolicyItem | null>(null);
   const [formKey, setFormKey] = useState(0);
   const router = useRouter();
-  const [pending, start] = useTransition();
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const { pending, outcome, setOutcome, run } = useRowAction();
 
   function remove(p: PolicyItem) {
-    start(async () => {
-      const r = await deletePolicyAction({ id: p.id });
-      setMessage(r.status === "ok" ? { ok: true, text: `Deleted the policy for ${p.scope}.` } : { ok: false, text: r.error.message });
-      if (editing?.id === p.id) setEditing(null);
-      router.refresh();
-    });
+    if (editing?.id === p.id) setEditing(null);
+    run(() => deletePolicyAction({ id: p.id }), `Deleted the policy for ${p.scope}.`);
   }
 
   const columns = useMemo<DataColumn<PolicyItem>[]>(
@@ -88,7 +85,7 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
               onClick={() => {
                 setEditing(p);
                 setFormKey((k) => k + 1);
-                setMessage(null);
+                setOutcome(null);
               }}
               data-testid="policy-edit"
             >
@@ -101,7 +98,7 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
         ),
       },
     ],
-    // `remove` closes over the transition, the router and `editing`.
+    // `remove` closes over the row action and `editing`.
     [pending, editing],
   );
 
@@ -115,11 +112,11 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
         testId="policies-table"
         empty="No gate policies yet: every gate can be decided by one admin or operator, without a timeout."
       />
-      {message ? (
-        <p className={message.ok ? ui.result.ok : ui.result.error} role={message.ok ? "status" : "alert"} data-testid="policy-result">
-          {message.ok ? "✓ " : "✕ "}
-          {message.text}
-        </p>
+      {/* One block, there only with a message: the page's gaps stay as they are without one. */}
+      {outcome ? (
+        <div>
+          <ActionMessage outcome={outcome} testId="policy-result" errorTestId="policy-result" />
+        </div>
       ) : null}
       <PolicyForm
         key={formKey}
@@ -130,7 +127,7 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
           setFormKey((k) => k + 1);
         }}
         onSaved={(text) => {
-          setMessage({ ok: true, text });
+          setOutcome({ ok: true, text });
           setEditing(null);
           setFormKey((k) => k + 1);
           router.refresh();

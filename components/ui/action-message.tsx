@@ -7,19 +7,20 @@ export interface ActionOutcome {
   fields?: string[];
 }
 
-/** What an action answered: "✓ …" in a polite live region, or "✕ …" as an alert with the refused fields under it. */
-export function ActionMessage({ outcome, testId, errorTestId }: { outcome: ActionOutcome | null; testId: string; errorTestId: string }) {
+/** What an action answered: "✓ …" in a polite live region, or "✕ …" as an alert with the refused fields under it; `sm` in small print. */
+export function ActionMessage({ outcome, testId, errorTestId, size }: { outcome: ActionOutcome | null; testId: string; errorTestId: string; size?: "sm" }) {
+  const small = size === "sm" && "text-sm";
   return (
     <>
       <div aria-live="polite" role="status">
         {outcome?.ok ? (
-          <p className={ui.result.ok} data-testid={testId}>
+          <p className={ui.cx(ui.result.ok, small)} data-testid={testId}>
             ✓ {outcome.text}
           </p>
         ) : null}
       </div>
       {outcome && !outcome.ok ? (
-        <div className={ui.result.error} role="alert" data-testid={errorTestId}>
+        <div className={ui.cx(ui.result.error, small)} role="alert" data-testid={errorTestId}>
           ✕ {outcome.text}
           {outcome.fields?.length ? (
             <ul className={ui.fieldErrors}>
