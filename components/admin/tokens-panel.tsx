@@ -6,7 +6,7 @@ import { createTokenAction, revokeTokenAction } from "@/app/(console)/account/ac
 import { revokeUserTokenAction } from "@/app/(console)/admin/users/actions";
 import type { ApiTokenView } from "@/db/queries/api-tokens";
 import { DataTable, type DataColumn } from "../ui/data-table";
-import { IconBadge } from "../ui/status";
+import { StatusBadge } from "../ui/status";
 import { RelativeTime } from "../ui/relative-time";
 import { FieldMessages, FormErrorBox, ShownOnce, toFormError, useFormSubmit } from "./form-errors";
 import { SubmitRow } from "../ui/submit-row";
@@ -41,7 +41,7 @@ export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: 
         sortValue: (t) => t.state,
         cell: (t) => (
           <>
-            <IconBadge {...STATE[t.state]} testId="token-state" value={t.state} />
+            <StatusBadge looks={STATE} value={t.state} testId="token-state" />
             {t.revokedAt ? (
               <div className="text-muted text-sm">
                 <RelativeTime iso={t.revokedAt} />

@@ -9,7 +9,7 @@ import type { WebhookAttempt } from "@/db/schema";
 import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENTS } from "@/lib/webhooks";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
-import { IconBadge } from "../ui/status";
+import { IconBadge, StatusBadge } from "../ui/status";
 import { FieldMessages, FormErrorBox, ShownOnce, toFormError, useFormSubmit } from "./form-errors";
 import { SubmitRow } from "../ui/submit-row";
 import * as ui from "@/components/ui/styles";
@@ -76,10 +76,7 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
       {
         id: "state",
         header: "State",
-        cell: (d) => {
-          const st = DELIVERY_STATE[d.status];
-          return <IconBadge icon={st.icon} label={st.label} tone={st.tone} testId="webhook-delivery-state" value={d.status} />;
-        },
+        cell: (d) => <StatusBadge looks={DELIVERY_STATE} value={d.status} testId="webhook-delivery-state" />,
       },
       {
         id: "attempts",

@@ -1,8 +1,8 @@
-import { IconBadge } from "../ui/status";
+import { StatusBadge, type StatusLook } from "../ui/status";
 
 /** A contribution's status and origin in words with an icon (never colour alone). */
 
-const STATUS: Record<string, { icon: string; label: string; tone: string }> = {
+const STATUS: Record<string, StatusLook> = {
   draft: { icon: "✎", label: "Draft", tone: "queued" },
   pending: { icon: "○", label: "Pending", tone: "paused" },
   in_review: { icon: "◔", label: "In review", tone: "running" },
@@ -15,6 +15,5 @@ export const STATUS_LABELS: Record<string, string> = Object.fromEntries(Object.e
 export const ORIGIN_LABELS: Record<string, string> = { contributor: "Contributor", novel_failure: "Novel failure (mission)", learned_pattern: "Learned pattern" };
 
 export function ContributionStatusBadge({ status }: { status: string }) {
-  const s = STATUS[status] ?? { icon: "?", label: status, tone: "neutral" };
-  return <IconBadge {...s} testId="contribution-status" value={status} />;
+  return <StatusBadge looks={STATUS} value={status} testId="contribution-status" />;
 }

@@ -1,9 +1,9 @@
-import { IconBadge } from "../ui/status";
+import { StatusBadge, type StatusLook } from "../ui/status";
 import { Pills } from "../ui/pills";
 
 /** Risk, category and source of a library entry in words (colour always comes with words). */
 
-const RISK: Record<string, { tone: string; icon: string; label: string }> = {
+const RISK: Record<string, StatusLook> = {
   Low: { tone: "success", icon: "○", label: "Low" },
   Medium: { tone: "partial", icon: "◐", label: "Medium" },
   High: { tone: "failed", icon: "●", label: "High" },
@@ -12,8 +12,7 @@ const RISK: Record<string, { tone: string; icon: string; label: string }> = {
 
 /** The one risk badge of the console (library, curation): words and an icon, never colour alone. */
 export function RiskBadge({ risk }: { risk: string }) {
-  const r = RISK[risk] ?? { tone: "neutral", icon: "?", label: risk };
-  return <IconBadge {...r} testId="risk" value={risk} />;
+  return <StatusBadge looks={RISK} value={risk} testId="risk" />;
 }
 
 export const SOURCE_LABEL: Record<string, string> = {

@@ -3,7 +3,14 @@ import * as ui from "@/components/ui/styles";
 
 /** Status colours always come with an icon and words, never colour alone. */
 
-const RUN: Record<RunState, { icon: string; label: string; tone: string }> = {
+/** How one status value looks: an icon, words and a tone (a domain's table maps its values to these). */
+export interface StatusLook {
+  icon: string;
+  label: string;
+  tone: string;
+}
+
+const RUN: Record<RunState, StatusLook> = {
   queued: { icon: "○", label: "Queued", tone: "queued" },
   running: { icon: "▶", label: "Running", tone: "running" },
   paused: { icon: "‖", label: "Paused at gate", tone: "paused" },
@@ -11,13 +18,13 @@ const RUN: Record<RunState, { icon: string; label: string; tone: string }> = {
   failed: { icon: "■", label: "Ended", tone: "neutral" },
 };
 
-const FINAL: Record<FinalStatus, { icon: string; label: string; tone: string }> = {
+const FINAL: Record<FinalStatus, StatusLook> = {
   SUCCESS: { icon: "✓", label: "SUCCESS", tone: "success" },
   PARTIAL_SUCCESS: { icon: "◐", label: "PARTIAL SUCCESS", tone: "partial" },
   FAILED: { icon: "✕", label: "FAILED", tone: "failed" },
 };
 
-const PROPOSAL: Record<ProposalState["status"], { icon: string; label: string; tone: string }> = {
+const PROPOSAL: Record<ProposalState["status"], StatusLook> = {
   pending: { icon: "‖", label: "pending", tone: "paused" },
   approved: { icon: "✓", label: "approved", tone: "success" },
   rejected: { icon: "✕", label: "rejected", tone: "failed" },
@@ -37,18 +44,22 @@ export function IconBadge({ icon, label, tone, testId, value, large }: { icon: s
   );
 }
 
+/** The badge of `value` as its domain's table says; a value the table does not know shows itself, with "?", in neutral. */
+export function StatusBadge({ looks, value, testId, large }: { looks: Readonly<Record<string, StatusLook>>; value: string; testId: string; large?: boolean }) {
+  return <IconBadge {...(looks[value] ?? { icon: "?", label: value, tone: "neutral" })} large={large} testId={testId} value={value} />;
+}
+
 export function RunStateBadge({ runState }: { runState: RunState }) {
-  const s = RUN[runState] ?? { icon: "?", label: runState, tone: "neutral" };
-  return <IconBadge {...s} testId="run-state" value={runState} />;
+  return <StatusBadge looks={RUN} value={runState} testId="run-state" />;
 }
 
 export function FinalStatusBadge({ status, large }: { status: FinalStatus; large?: boolean }) {
-  return <IconBadge {...FINAL[status]} large={large} testId="final-status" value={status} />;
+  return <StatusBadge looks={FINAL} value={status} large={large} testId="final-status" />;
 }
 
 /** A proposal's status (pending, approved, rejected, expired); `data-value` is the status. */
 export function ProposalStatusBadge({ status }: { status: ProposalState["status"] }) {
-  return <IconBadge {...(PROPOSAL[status] ?? { icon: "?", label: status, tone: "neutral" })} testId="proposal-status" value={status} />;
+  return <StatusBadge looks={PROPOSAL} value={status} testId="proposal-status" />;
 }
 
 /** The run state while a mission runs; once terminal, its derived final status. */
