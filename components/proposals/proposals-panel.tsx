@@ -7,6 +7,7 @@ import { DataTable, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
 import { ProposalStatusBadge } from "../ui/status";
 import { ActorLink, Decider, describeChange } from "./labels";
+import * as ui from "@/components/ui/styles";
 
 /**
  * Every proposal of the mission's autonomous agents (seed 002), oldest first, live with the mission page:
@@ -36,7 +37,7 @@ export function ProposalsPanel({ proposals, actors }: { proposals: readonly Prop
         label="Proposals of the mission's agents, oldest first"
         testId="proposals-table"
         urlKey="proposals"
-        className="[&_code]:[overflow-wrap:anywhere] [&_td_.text-muted]:whitespace-normal"
+        className={ui.wrappingTable}
       />
     </section>
   );

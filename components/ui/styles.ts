@@ -97,6 +97,8 @@ export const tableWrap = "overflow-x-auto rounded-md border border-border bg-sur
 const TABLE =
   "w-full border-collapse [&_:is(th,td)]:border-b [&_:is(th,td)]:border-border [&_:is(th,td)]:px-3 [&_:is(th,td)]:py-[7px] [&_:is(th,td)]:align-middle max-[1280px]:[&_:is(th,td)]:px-[9px] max-[1280px]:[&_:is(th,td)]:py-1.5 max-[1101px]:[&_:is(th,td)]:px-[7px] [&_thead_th]:whitespace-nowrap [&_thead_th]:bg-surface-2 [&_thead_th]:text-[12px] [&_thead_th]:font-semibold [&_thead_th]:tracking-[0.03em] [&_thead_th]:text-muted [&_thead_th]:uppercase [&_tbody_tr:hover]:bg-surface-2 [&_tbody_tr:last-child>*]:border-b-0 [&_tbody_th]:min-w-[12em] [&_tbody_th]:font-semibold [&_td_time]:whitespace-nowrap";
 export const table = (size?: "sm") => cx(TABLE, size === "sm" ? "text-sm" : "text-[13.5px] max-[1101px]:text-[13px]");
+/** A DataTable of long cells (proposals: their actions and reasons): code and muted notes wrap instead of widening it. */
+export const wrappingTable = "[&_code]:[overflow-wrap:anywhere] [&_td_.text-muted]:whitespace-normal";
 
 /** Metric tiles: a grid of cards, each a label, a big value and a line of context. */
 export const metricGrid = "grid grid-cols-[repeat(auto-fill,minmax(200px,1fr))] gap-3";

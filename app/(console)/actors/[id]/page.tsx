@@ -88,7 +88,7 @@ function ProposalTable({ title, rows, who }: { title: string; rows: ProposalList
       <CellsTable
         label={who === "decider" ? "Its proposals, newest first, with who decided each" : "Its decisions on others' proposals, newest first"}
         urlKey={who === "decider" ? "proposed" : "decided"}
-        className="[&_code]:[overflow-wrap:anywhere] [&_td_.text-muted]:whitespace-normal"
+        className={ui.wrappingTable}
         columns={PROPOSAL_COLUMNS(who)}
         rows={rows.map((p) => ({
           key: p.id,
