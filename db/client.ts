@@ -1,3 +1,4 @@
+import { env } from "../lib/env";
 import type { SQL } from "drizzle-orm";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -96,7 +97,7 @@ export function getDbHandle(): DbHandle {
   if (!globalForDb.__faultlineDb) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start Faultline with `npm start` (which sets it) or set it to a PostgreSQL URL.");
-    globalForDb.__faultlineDb = createDb(url, { applicationName: `faultline-${process.env.FAULTLINE_PROCESS ?? "web"}` });
+    globalForDb.__faultlineDb = createDb(url, { max: env().FAULTLINE_DB_POOL_MAX, applicationName: `faultline-${process.env.FAULTLINE_PROCESS ?? "web"}` });
   }
   return globalForDb.__faultlineDb;
 }

@@ -23,6 +23,8 @@ export const envSchema = z.object({
   FAULTLINE_POLL_MS: int(2_000, 50),
   FAULTLINE_WORKER_CONCURRENCY: int(4, 1),
   FAULTLINE_OPERATOR_DISCONNECT_MS: int(60_000, 100),
+  /** Connections in the pool of a web or CLI process (the worker's is its concurrency + 4). Mind PostgreSQL's max_connections across replicas. */
+  FAULTLINE_DB_POOL_MAX: int(10, 1),
   FAULTLINE_ALLOWED_BINARIES: z
     .string()
     .default("")
