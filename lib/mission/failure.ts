@@ -1,6 +1,7 @@
 import type { UserFacingError } from "../errors";
 import { allowedBinariesOf, refusedBinary, stepDefinitionOf } from "./steps";
 import { ruleVerdict } from "../authority/authority";
+import { canonicalJson } from "../authority/digest";
 import type { Rule } from "../authority/rules";
 import type { HITLPrompt } from "../authority/types";
 import type { ToolError } from "../tools/result";
@@ -303,7 +304,8 @@ export function approvalGate(state: MissionState, agentName: string, step: numbe
     options,
     error: {
       what: `Step ${step + 1} of agent "${agentName}" (${label}) is marked high-risk and waits for approval.`,
-      why: `The definition marks it high-risk: it runs only after an operator approves. Tool ${s.tool}, arguments ${JSON.stringify(s.args)}.`,
+      // Canonical (sorted keys): jsonb does not keep key order, and a replay must derive the same words.
+      why: `The definition marks it high-risk: it runs only after an operator approves. Tool ${s.tool}, arguments ${canonicalJson(s.args)}.`,
       options,
       technical: { code: "APPROVAL_REQUIRED", timestamp: at, missionId: state.id, agentId: agentName, step: `${step + 1}: ${label}`, tool: s.tool, args: s.args },
     },
