@@ -1,7 +1,7 @@
 import { canonicalJson } from "../authority/digest";
 import { missionLevel, type MissionDefinition } from "../mission/definition";
 import type { MissionEvent } from "../mission/events";
-import { lineText, sha256, TRACE_FORMAT, TRACE_VERSION, type Tape, type TapeConfig } from "./format";
+import { lineText, sha256, TRACE_FORMAT, TRACE_VERSION, type LabHeader, type Tape, type TapeConfig } from "./format";
 import { REDACTION_NAMES, redactor } from "./redact";
 
 export interface TraceSource {
@@ -17,7 +17,7 @@ export interface TraceSource {
  * io line (when the engine produced it) and the event line, then the end line. Secrets are redacted by the
  * named list (lib/trace/redact.ts) before anything is hashed; every line carries the previous line's sha-256.
  */
-export function* traceLines(src: TraceSource, opts: { secrets?: readonly string[] } = {}): Generator<string> {
+export function* traceLines(src: TraceSource, opts: { secrets?: readonly string[]; /** A seeded run's seed (the lab's worlds). */ seed?: number | null; /** Written by the lab: its header part. */ lab?: LabHeader } = {}): Generator<string> {
   const redact = redactor({ secrets: opts.secrets });
   const tapes = new Map(src.tapes.map((t) => [t.seq, t]));
   const configs = src.tapes.flatMap((t) => (t.tape.config ? [t.tape.config] : []));
@@ -39,9 +39,10 @@ export function* traceLines(src: TraceSource, opts: { secrets?: readonly string[
     configDigest: distinct.length ? sha256(canonicalJson(distinct)) : null,
     necessityLevel: missionLevel(src.mission.definition).effective,
     providers: providersOf(distinct, src.tapes),
-    seed: null,
+    seed: opts.seed ?? null,
     events: src.events.length,
     redactions: [...REDACTION_NAMES],
+    ...(opts.lab ? { lab: opts.lab } : {}),
   });
   for (const e of src.events) {
     const t = tapes.get(e.seq);

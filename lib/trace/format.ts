@@ -65,6 +65,26 @@ export const tapeSchema = z.object({
 });
 export type Tape = z.infer<typeof tapeSchema>;
 
+/** The projection modes of the lab (seed 002 FDR-N012), from least to most shown. */
+export const PROJECTION_MODES = ["silent", "watch", "interactive", "debug"] as const;
+
+/**
+ * The lab's own part of a header (lib/lab `withLab`): which experiment run this trace is. A trace written
+ * by the lab is the world's trace plus this member, nothing else (FP-7: the lab only observes).
+ */
+export const labHeaderSchema = z.object({
+  runId: z.string().min(1),
+  /** The necessity level the experiment declares (the header's `necessityLevel` is the detected one). */
+  necessityLevel: z.number().int().min(0).max(3),
+  projection: z.enum(PROJECTION_MODES),
+  /** A suite run's coordinates (`faultline lab run`). */
+  suite: z.string().optional(),
+  scenario: z.string().optional(),
+  repeat: z.number().int().min(1).optional(),
+  suiteSeed: z.number().int().optional(),
+});
+export type LabHeader = z.infer<typeof labHeaderSchema>;
+
 export const headerLineSchema = z.object({
   t: z.literal("header"),
   n: z.literal(1),
@@ -83,6 +103,8 @@ export const headerLineSchema = z.object({
   events: z.number().int().min(0),
   /** The names of the redactions applied (docs/traces.md). */
   redactions: z.array(z.string()),
+  /** Present when the lab wrote the trace: the experiment run it records. */
+  lab: labHeaderSchema.optional(),
   prev: z.null(),
 });
 export type TraceHeader = z.infer<typeof headerLineSchema>;
