@@ -2,7 +2,7 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { z } from "zod";
+import { recordingsSchema, type Recordings } from "../lib/llm/recordings";
 
 /**
  * The recorded provider: a loopback OpenAI-compatible server that replays recorded model outputs (seed 002:
@@ -14,12 +14,7 @@ import { z } from "zod";
  * answers the conversation's n-th model turn (n = assistant messages so far), the last one repeating.
  */
 
-const turnSchema = z.object({
-  content: z.string().nullish(),
-  toolCalls: z.array(z.object({ name: z.string(), arguments: z.unknown() })).optional(),
-});
-const recordingsSchema = z.object({ recordings: z.array(z.object({ id: z.string(), goal: z.string().min(1), turns: z.array(turnSchema).min(1) })) });
-export type Recordings = z.infer<typeof recordingsSchema>;
+export type { Recordings };
 
 export const RECORDINGS_FILE = path.join(import.meta.dirname, "..", "db", "seed", "recordings", "agents.json");
 export const RECORDED_PROVIDER_NAME = "recorded";

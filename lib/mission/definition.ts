@@ -197,18 +197,22 @@ export interface FieldError {
 
 export type ParseDefinitionResult = { ok: true; definition: MissionDefinition } | { ok: false; errors: FieldError[] };
 
+/** YAML (JSON is YAML) to its value, or where it is not valid and why (" at line 3, column 7: …"). */
+export function parseYamlText(text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+  try {
+    return { ok: true, value: parseYaml(text, { prettyErrors: true }) };
+  } catch (e) {
+    const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : "";
+    return { ok: false, problem: `${where}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}` };
+  }
+}
+
 /** Parse a mission definition from YAML or JSON text (JSON is YAML), with field-level errors. */
 export function parseMissionDefinition(text: string): ParseDefinitionResult {
   if (!text.trim()) return { ok: false, errors: [{ path: "", message: "The definition is empty: paste YAML or JSON describing name, objective and phases." }] };
-  let raw: unknown;
-  try {
-    raw = parseYaml(text, { prettyErrors: true });
-  } catch (e) {
-    const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : "";
-    const msg = e instanceof Error ? e.message.split("\n")[0] : String(e);
-    return { ok: false, errors: [{ path: "", message: `Not valid YAML or JSON${where}: ${msg}` }] };
-  }
-  return validateMissionDefinition(raw);
+  const yaml = parseYamlText(text);
+  if (!yaml.ok) return { ok: false, errors: [{ path: "", message: `Not valid YAML or JSON${yaml.problem}` }] };
+  return validateMissionDefinition(yaml.value);
 }
 
 export function validateMissionDefinition(raw: unknown): ParseDefinitionResult {
