@@ -78,6 +78,11 @@ Usage:
   faultline trace verify FILE            "ok, N lines", or the first changed / missing line and why (exit 1)
   faultline lab replay FILE [--json]     replay the trace through the real engine: { events, divergences,
                                           firstDivergence } (exit 1 when it diverges)
+  faultline lab run SUITE.yaml [--seed N] [--repeat K] [--compare BASELINE.json] [--json] [-o REPORT.json]
+                                          [--traces DIR]
+                                          run a lab suite headless (docs/lab.md): seed 003's and seed 002's
+                                          metrics with 95% intervals, pass^k per scenario, one trace per run;
+                                          --compare exits 1 on a regression (default suite: lab/default.yaml)
   faultline hooks install claude         print the .claude/settings.json hooks that ask Faultline before every call
                                           ranked hypotheses { failure_id, match_score, hypothesis }
   faultline library query --batch FILE|- [--limit N]
@@ -116,6 +121,10 @@ async function main(argv: string[]): Promise<number> {
       run: { type: "string" },
       name: { type: "string" },
       listen: { type: "string" },
+      seed: { type: "string" },
+      repeat: { type: "string" },
+      compare: { type: "string" },
+      traces: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -556,8 +565,12 @@ async function memoryExport(h: DbHandle, kind: MemoryKind, missionId: string | u
 
 /** `faultline library …`: on the embedded default database; an empty library gets the starter library first. */
 /** FDR-N004: trace export / verify and lab replay (server/trace-command.ts). */
-async function traceCommand(cmd: string, sub: string | undefined, rest: string[], v: { json: boolean; out?: string }): Promise<number> {
+async function traceCommand(cmd: string, sub: string | undefined, rest: string[], v: { json: boolean; out?: string; seed?: string; repeat?: string; compare?: string; traces?: string }): Promise<number> {
   const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
+  if (cmd === "lab" && sub === "run") {
+    const { labRun } = await import("./lab-command");
+    return labRun(io, { file: rest[0], seed: v.seed, repeat: v.repeat, compare: v.compare, json: v.json, out: v.out, traces: v.traces, progress: { isTTY: Boolean(process.stderr.isTTY), columns: process.stderr.columns ?? 80, write: (t) => process.stderr.write(t) } });
+  }
   if (cmd === "trace" && sub === "export") {
     const missionId = missionIdArg(rest[0]);
     if (v.out !== undefined && !v.out.trim()) throw new UsageError("-o needs a file name.");
@@ -573,7 +586,7 @@ async function traceCommand(cmd: string, sub: string | undefined, rest: string[]
     return out as T;
   };
   if (cmd === "lab" && sub === "replay") return labReplay(io, { file: rest[0], json: v.json, withLibrary });
-  throw new UsageError(cmd === "trace" ? `Unknown command "trace ${sub ?? ""}". Use: faultline trace export ID [-o FILE] | faultline trace verify FILE` : `Unknown command "lab ${sub ?? ""}". Use: faultline lab replay FILE [--json]`);
+  throw new UsageError(cmd === "trace" ? `Unknown command "trace ${sub ?? ""}". Use: faultline trace export ID [-o FILE] | faultline trace verify FILE` : `Unknown command "lab ${sub ?? ""}". Use: faultline lab replay FILE [--json] | faultline lab run SUITE.yaml [--seed N] [--repeat K]`);
 }
 
 async function libraryCommand(sub: string | undefined, rest: string[], v: { json: boolean; replace: boolean; "dry-run": boolean; deprecated: boolean; format?: string; out?: string; batch?: string; limit?: string }): Promise<number> {
