@@ -63,16 +63,16 @@ describe("faultline lab run", () => {
   });
 
   it("--compare exits 1 and marks what regressed against a saved report", async () => {
-    const same = await cli(["lab", "run", at("suite.yaml"), "--seed", "5", "--repeat", "2", "--compare", at("base.json")]);
+    const same = await cli(["lab", "run", at("suite.yaml"), "--seed", "5", "--repeat", "2", "--compare", at("base.json"), "--traces", at("compare.traces")]);
     expect(same.code, same.stdout).toBe(0);
     expect(same.stdout).toContain(`No regression against ${at("base.json")}.`);
     fs.writeFileSync(at("worse.yaml"), suite("fail"));
-    const worse = await cli(["lab", "run", at("worse.yaml"), "--seed", "5", "--repeat", "2", "--compare", at("base.json")]);
+    const worse = await cli(["lab", "run", at("worse.yaml"), "--seed", "5", "--repeat", "2", "--compare", at("base.json"), "--traces", at("compare.traces")]);
     expect(worse.code).toBe(1);
     expect(worse.stdout).toMatch(/recovery success rate\s+0\.0%.*✗ REGRESSION/);
     expect(worse.stdout).toMatch(/rate limit\s+rate_limited\s+0\/2.*✗ REGRESSION/);
     expect(worse.stdout).toContain(`4 regression(s) against ${at("base.json")}:\n  ✗ recovery success rate fell`);
-    const json = await cli(["lab", "run", at("worse.yaml"), "--seed", "5", "--repeat", "2", "--compare", at("base.json"), "--json"]);
+    const json = await cli(["lab", "run", at("worse.yaml"), "--seed", "5", "--repeat", "2", "--compare", at("base.json"), "--json", "--traces", at("compare.traces")]);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).comparison.regressions.map((x: { name: string }) => x.name)).toEqual(["recoverySuccessRate", "userInterventionRate", "hitlRate", "rate limit"]);
   });
