@@ -26,6 +26,33 @@ export function serverEnv(opts: { databaseUrl: string; port: number; dataDir: st
   };
 }
 
+export interface WebProcess {
+  url: string;
+  child: ChildProcess;
+  output: string[];
+}
+
+/** A `faultline web` process on a free loopback port with `env` (its output kept), once it answers. */
+export async function startWebProcess(env: NodeJS.ProcessEnv): Promise<WebProcess> {
+  const port = await freeLoopbackPort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [path.join(ROOT, "bin", "faultline.mjs"), "web"], { cwd: ROOT, env: { ...env, PORT: String(port), NEXTAUTH_URL: url, FAULTLINE_PROCESS: "web" }, stdio: ["ignore", "pipe", "pipe"] });
+  const output: string[] = [];
+  child.stdout!.on("data", (d) => output.push(String(d)));
+  child.stderr!.on("data", (d) => output.push(String(d)));
+  await waitForHttp(`${url}/login`, child, 120_000);
+  return { url, child, output };
+}
+
+/** SIGTERM, then SIGKILL after 10 s. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  child.kill("SIGKILL");
+}
+
 /** Refuses anything but a database on this machine: e2e tests create and drop databases. */
 function assertLocalDatabase(url: string): void {
   const host = new URL(url).hostname;

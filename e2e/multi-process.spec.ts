@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -7,10 +6,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { checkInvariants, SideEffectServer, spawnWorker, effectStep, type WorkerProcess } from "../chaos/harness";
 import { createDb, withDatabaseName, type DbHandle } from "../db/client";
 import { events, gates, missions, operatorPresence, users } from "../db/schema";
-import { freeLoopbackPort } from "../lib/net";
-import { ROOT } from "../server/build";
 import { expect, signIn, test } from "./fixtures";
-import { freshDatabase, serverEnv, waitForHttp } from "./global-setup";
+import { freshDatabase, serverEnv, startWebProcess, stopProcess, type WebProcess } from "./global-setup";
 
 /**
  * Issue 19, many processes on one PostgreSQL: 2 web and 3 worker processes of their own on a fresh
@@ -23,31 +20,6 @@ import { freshDatabase, serverEnv, waitForHttp } from "./global-setup";
  */
 const MISSIONS = 50;
 
-interface Web {
-  url: string;
-  child: ChildProcess;
-  output: string[];
-}
-
-async function startWeb(env: NodeJS.ProcessEnv): Promise<Web> {
-  const port = await freeLoopbackPort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(ROOT, "bin", "faultline.mjs"), "web"], { cwd: ROOT, env: { ...env, PORT: String(port), NEXTAUTH_URL: url, FAULTLINE_PROCESS: "web" }, stdio: ["ignore", "pipe", "pipe"] });
-  const output: string[] = [];
-  child.stdout!.on("data", (d) => output.push(String(d)));
-  child.stderr!.on("data", (d) => output.push(String(d)));
-  await waitForHttp(`${url}/login`, child, 120_000);
-  return { url, child, output };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  child.kill("SIGKILL");
-}
-
 test("2 web and 3 worker processes on one database: 50 missions, gates decided through both web processes, a worker killed mid-run — no event lost, no side effect twice, no false disconnection pause", async ({ browser }) => {
   test.setTimeout(300_000);
   const run = await freshDatabase(withDatabaseName(process.env.E2E_DATABASE_URL!, "postgres"), "faultline_e2e_mp");
@@ -55,12 +27,12 @@ test("2 web and 3 worker processes on one database: 50 missions, gates decided t
   const fx = await SideEffectServer.start();
   const handle: DbHandle = createDb(run.url, { max: 4 });
   const db = handle.db;
-  const webs: Web[] = [];
+  const webs: WebProcess[] = [];
   const workers: WorkerProcess[] = [];
   try {
     // One secret for every web process: a session begun on one is valid on the other (as behind a load balancer).
     const env = { ...serverEnv({ databaseUrl: run.url, port: 0, dataDir }), NEXTAUTH_SECRET: randomBytes(24).toString("hex"), FAULTLINE_OPERATOR_DISCONNECT_MS: "1500" };
-    webs.push(...(await Promise.all([startWeb(env), startWeb(env)])));
+    webs.push(...(await Promise.all([startWebProcess(env), startWebProcess(env)])));
     for (const i of [1, 2, 3]) workers.push(await spawnWorker({ databaseUrl: run.url, dataDir: path.join(dataDir, `w${i}`), label: `worker ${i}` }));
 
     // The operator, with a tab on each web process (cookies are per host: one sign-in serves both ports).
@@ -135,7 +107,7 @@ test("2 web and 3 worker processes on one database: 50 missions, gates decided t
     await context.close();
   } finally {
     await Promise.all(workers.map((w) => w.stop(5000)));
-    await Promise.all(webs.map((w) => stop(w.child)));
+    await Promise.all(webs.map((w) => stopProcess(w.child)));
     await handle.close();
     await fx.close();
     await run.drop().catch(() => {});
