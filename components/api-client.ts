@@ -1,5 +1,6 @@
 import type { GateView } from "@/lib/views/gate-view";
 import type { MissionDetail } from "@/lib/views/mission-detail";
+import type { MissionEvent } from "@/lib/mission/events";
 import type { MissionListItem } from "@/server/read-models";
 import type { DiagnosisFeedbackView } from "@/db/queries/diagnosis-feedback";
 
@@ -28,6 +29,20 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 export const fetchMissions = () => getJson<{ missions: MissionListItem[] }>("/api/v1/missions").then((b) => b.missions);
-export const fetchMission = (id: string) => getJson<MissionDetail>(`/api/v1/missions/${encodeURIComponent(id)}`);
+export const fetchMission = (id: string, window?: number) => getJson<MissionDetail>(`/api/v1/missions/${encodeURIComponent(id)}${window ? `?window=${window}` : ""}`);
+
+/** One page of a mission's events (keyset by seq): GET /api/v1/missions/:id/events. */
+export interface EventPageView {
+  events: MissionEvent[];
+  hasOlder: boolean;
+  hasNewer: boolean;
+  lastSeq: number;
+  actors: Record<string, string>;
+}
+export function fetchEventPage(id: string, q: { before?: number; after?: number; around?: number; limit: number; type?: string; agent?: string }): Promise<EventPageView> {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== "") sp.set(k, String(v));
+  return getJson<EventPageView>(`/api/v1/missions/${encodeURIComponent(id)}/events?${sp}`);
+}
 export const fetchOpenGates = () => getJson<{ gates: GateView[] }>("/api/v1/gates").then((b) => b.gates);
 export const fetchDiagnosisFeedback = (id: string) => getJson<{ feedback: DiagnosisFeedbackView | null }>(`/api/v1/diagnoses/${encodeURIComponent(id)}/feedback`).then((b) => b.feedback);

@@ -4,6 +4,8 @@ export const queryKeys = {
     all: ["missions"] as const,
     list: () => ["missions", "list"] as const,
     detail: (id: string) => ["missions", "detail", id] as const,
+    /** The timeline's pages of events (issue 19), per filter: outside "missions", so invalidating missions never refetches every page. */
+    eventPages: (id: string, type: string, agent: string) => ["timeline-pages", id, type, agent] as const,
   },
   gates: {
     all: ["gates"] as const,

@@ -1,9 +1,10 @@
 import type { Executor } from "@/db/client";
-import { listEventsAfter } from "@/db/queries/events";
+import { lastPhaseStarted, listAllEvents, listEventPage } from "@/db/queries/event-pages";
 import { listOpenGates } from "@/db/queries/gates";
 import { getMissionById, listMissions, type MissionSummary } from "@/db/queries/missions";
 import { getActorNames } from "@/db/queries/views";
 import { gateViewFromRow, type GateView } from "@/lib/views/gate-view";
+import type { MissionEvent } from "@/lib/mission/events";
 import type { HITLPrompt } from "@/lib/authority/types";
 import { gatePrompt } from "@/lib/views/state-render";
 import { toMissionDetail, type MissionDetail } from "@/lib/views/mission-detail";
@@ -19,13 +20,28 @@ export async function loadMissionList(db: Executor): Promise<MissionListItem[]> 
   return rows.map((r) => ({ ...r, createdAt: iso(r.createdAt)!, startedAt: iso(r.startedAt), endedAt: iso(r.endedAt) }));
 }
 
-export async function loadMissionDetail(db: Executor, id: string): Promise<MissionDetail | null> {
+/** How many events the mission page opens with (the newest, or those around ?seq=); the rest come in pages. */
+export const EVENT_WINDOW = 400;
+
+/**
+ * The mission with its events: all of them, or (`window`) only a window — the newest `limit` events, or
+ * those around `around` — with `eventsWindow` saying whether more lie before or after it.
+ */
+export async function loadMissionDetail(db: Executor, id: string, opts: { window?: { limit: number; around?: number } } = {}): Promise<MissionDetail | null> {
   const row = await getMissionById(db, id);
   if (!row) return null;
   // Events and state from one snapshot: events up to the state's seq only.
-  const events = (await listEventsAfter(db, { missionId: id, afterSeq: 0 })).filter((e) => e.seq <= row.state.seq);
+  const upTo = row.state.seq;
+  let events: MissionEvent[];
+  let extra: Pick<MissionDetail, "eventsWindow" | "lastPhaseStarted"> = {};
+  if (opts.window) {
+    const around = opts.window.around !== undefined && opts.window.around <= upTo ? opts.window.around : undefined;
+    const page = await listEventPage(db, { missionId: id, limit: opts.window.limit, around, upTo });
+    events = page.events;
+    extra = { eventsWindow: { hasOlder: page.hasOlder, hasNewer: page.hasNewer }, lastPhaseStarted: page.hasOlder ? await lastPhaseStarted(db, id, events[0]?.seq) : null };
+  } else events = await listAllEvents(db, id, upTo);
   const actors = await getActorNames(db, events.map((e) => e.actorId).concat(row.state.gates.flatMap((g) => (g.decidedBy ? [g.decidedBy] : []))));
-  return toMissionDetail(row.state, events, actors);
+  return { ...toMissionDetail(row.state, events, actors), ...extra };
 }
 
 export async function loadOpenGates(db: Executor): Promise<GateView[]> {

@@ -29,7 +29,8 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
     queryKey: queryKeys.missions.detail(id),
     // A refetch started before live events arrived may answer with an older seq: never go back in the log.
     queryFn: async () => {
-      const fresh = await fetchMission(id);
+      // A page opened with a window of the log refetches a window too (the timeline pages in the rest).
+      const fresh = await fetchMission(id, initial.eventsWindow ? Math.max(initial.events.length, 1) : undefined);
       const held = queryClient.getQueryData<MissionDetail>(queryKeys.missions.detail(id));
       return held && held.mission.seq > fresh.mission.seq ? { ...held, actors: { ...held.actors, ...fresh.actors } } : fresh;
     },
@@ -69,7 +70,7 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
             { label: "Events", value: m.seq },
           ]}
         />
-        <PhaseBar mission={m} events={data.events} />
+        <PhaseBar mission={m} events={data.events} lastStarted={data.lastPhaseStarted} />
         <MissionControls mission={m} canControl={canControl} />
       </header>
 
@@ -105,7 +106,7 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
 
       <section aria-labelledby="timeline-title" className="grid gap-2">
         <h2 id="timeline-title" className="text-[15px] font-[650]">
-          Timeline <span className="text-muted">({data.events.length} events)</span>
+          Timeline <span className="text-muted">({m.seq.toLocaleString("en-US")} events)</span>
         </h2>
         {canViewHistory || canExportTrace ? (
           <p className="flex flex-wrap gap-4 text-sm">
@@ -122,7 +123,7 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
             ) : null}
           </p>
         ) : null}
-        <Timeline events={data.events} actors={data.actors} highlightSeq={highlightSeq} />
+        <Timeline missionId={id} total={m.seq} events={data.events} eventsWindow={data.eventsWindow} actors={data.actors} highlightSeq={highlightSeq} agents={m.definition.phases.flatMap((p) => p.agents.map((a) => a.name))} />
       </section>
     </div>
   );

@@ -9,10 +9,11 @@ export interface PhaseStep {
 }
 
 /** RFC 001 phases of this definition, from MISSION_STARTED to MISSION_COMPLETED or FAILED, each marked. */
-export function phaseSteps(s: MissionState, events: readonly MissionEvent[]): PhaseStep[] {
+export function phaseSteps(s: MissionState, events: readonly MissionEvent[], lastStartedBefore: string | null = null): PhaseStep[] {
   const phases = s.definition.phases.map((p) => p.name);
   const terminal = s.runState === "completed" || s.runState === "failed";
-  let lastStarted: string | null = null;
+  // `events` may be a window of the log: the last phase started before it comes with it.
+  let lastStarted: string | null = lastStartedBefore;
   for (const e of events) if (e.type === "phase.started") lastStarted = e.payload.phase;
   const steps: PhaseStep[] = [{ name: "MISSION_STARTED", mark: s.runState === "queued" ? "current" : "done" }];
   let failedMarked = false;
@@ -47,8 +48,8 @@ const MARK: Record<StepMark, string> = {
 /** The arrow from the step before. */
 const ARROW = "before:absolute before:-left-[17px] before:font-normal before:text-muted before:content-['→']";
 
-export function PhaseBar({ mission, events }: { mission: MissionState; events: readonly MissionEvent[] }) {
-  const steps = phaseSteps(mission, events);
+export function PhaseBar({ mission, events, lastStarted = null }: { mission: MissionState; events: readonly MissionEvent[]; lastStarted?: string | null }) {
+  const steps = phaseSteps(mission, events, lastStarted);
   return (
     <ol className="mx-0 mt-1 mb-0 flex list-none flex-wrap gap-x-[22px] gap-y-1 p-0" aria-label="Phases" data-testid="phase-bar">
       {steps.map((st, i) => (

@@ -11,8 +11,16 @@ export interface MissionDetail {
   finalStatus: FinalStatus | null;
   explanation: string | null;
   openGates: GateView[];
-  /** Every event, seq ascending; the last one's seq equals mission.seq. */
+  /**
+   * Every event, seq ascending; the last one's seq equals mission.seq. With `eventsWindow` only a window of
+   * them (the newest, or those around a highlighted seq) followed by the live events received since; the
+   * timeline pages in the rest.
+   */
   events: MissionEvent[];
+  /** Present when `events` is a window: whether more events lie before or after it (as read). */
+  eventsWindow?: { hasOlder: boolean; hasNewer: boolean };
+  /** With a window: the last phase.started before it (the phase bar marks the phase that failed). */
+  lastPhaseStarted?: string | null;
   /** Display names of the actors appearing in the log (`user:<id>`, `worker:…`). */
   actors: Record<string, string>;
 }
@@ -75,5 +83,6 @@ export function applyEventsToDetail(detail: MissionDetail, incoming: readonly Mi
   } catch (e) {
     return { kind: "refetch", reason: e instanceof Error ? e.message : String(e) };
   }
-  return { kind: "applied", detail: toMissionDetail(state, [...detail.events, ...fresh], detail.actors), gap };
+  const window = detail.eventsWindow ? { eventsWindow: detail.eventsWindow, lastPhaseStarted: detail.lastPhaseStarted } : {};
+  return { kind: "applied", detail: { ...toMissionDetail(state, [...detail.events, ...fresh], detail.actors), ...window }, gap };
 }

@@ -38,8 +38,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A mission: state, final status and its explanation, open gates
-         * @description Needs the permission `mission.view` (roles: admin, operator, reviewer, contributor, auditor).
+         * A mission: state, final status and its explanation, open gates, events
+         * @description Every event by default; `window=N` returns only the newest N (or the N around `around`) with `eventsWindow: { hasOlder, hasNewer }` — page the rest with GET mission events.
+         *
+         *     Needs the permission `mission.view` (roles: admin, operator, reviewer, contributor, auditor).
          */
         get: operations["getMission"];
         put?: never;
@@ -58,8 +60,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The mission's event log after a seq, ascending
-         * @description Needs the permission `mission.view` (roles: admin, operator, reviewer, contributor, auditor).
+         * A page of the mission's event log, ascending: after a seq, before a seq or around one (keyset by seq), optionally of one type or agent
+         * @description `after` (default 0) pages forward, `before` pages back (the newest page: `before` = lastSeq + 1), `around` opens at a seq (itself included, half the page before it). `type` and `agent` filter on the server; `hasOlder`/`hasNewer` say whether more matching events lie before/after the page.
+         *
+         *     Needs the permission `mission.view` (roles: admin, operator, reviewer, contributor, auditor).
          */
         get: operations["missionEvents"];
         put?: never;
@@ -1827,7 +1831,10 @@ export interface operations {
     };
     getMission: {
         parameters: {
-            query?: never;
+            query?: {
+                window?: number;
+                around?: number;
+            };
             header?: never;
             path: {
                 /** @description A UUID */
@@ -1897,7 +1904,11 @@ export interface operations {
         parameters: {
             query?: {
                 after?: number;
+                before?: number;
+                around?: number;
                 limit?: number;
+                type?: string;
+                agent?: string;
             };
             header?: never;
             path: {
@@ -1908,7 +1919,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description `{ missionId, lastSeq, events }` */
+            /** @description `{ missionId, lastSeq, events, hasOlder, hasNewer, actors }` (actors: display names of the page's actors) */
             200: {
                 headers: {
                     [name: string]: unknown;
