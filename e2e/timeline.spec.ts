@@ -39,3 +39,34 @@ test("a long log renders only the rows in view and still reaches its last event"
   await viewport.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
   await expect(page.getByTestId("timeline-event").filter({ hasText: "mission.finished" })).toBeVisible();
 });
+
+test("a log longer than its first window opens at its newest events, pages in older ones as it scrolls, and filters on the server", async ({ operatorPage: page }) => {
+  test.setTimeout(120_000);
+  // 220 steps: more than the 400 events the page opens with.
+  const id = await startMission(page.request, { name: `paged ${Date.now()}`, objective: "Tick very many times", allowedBinaries: ["true"], phases: [{ name: "EXECUTION", agents: [{ name: "ticker", priority: "critical", steps: steps(220) }] }] });
+  await page.goto(`/missions/${id}`);
+  const mission = new MissionPage(page);
+  await expect(mission.finalStatus()).toHaveAttribute("data-value", "SUCCESS", { timeout: 90_000 });
+  await page.reload();
+  const total = Number((await page.getByRole("heading", { name: /Timeline/ }).textContent())!.match(/\(([\d,]+) events\)/)![1].replace(/,/g, ""));
+  expect(total).toBeGreaterThan(400);
+  // Opens at the newest events, says what is loaded.
+  const status = page.getByTestId("timeline-loaded");
+  await expect(status).toContainText(`of ${total} events loaded`);
+  await expect(status).toContainText("older load as you scroll");
+  await expect(page.getByTestId("timeline-event").filter({ hasText: "mission.finished" })).toBeVisible();
+  // Scrolling up reaches the first event: the older page comes in.
+  const viewport = page.getByTestId("timeline-viewport");
+  await expect(async () => {
+    await viewport.evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect(page.locator('[data-testid="timeline-event"][data-seq="1"]')).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(status).toContainText(`${total} of ${total} events loaded`);
+  // A filter asks the server: one phase.started.
+  await page.getByTestId("timeline-filter-type").selectOption("phase.started");
+  await expect(status).toContainText("1 matching event loaded");
+  await expect(page.getByTestId("timeline-event")).toHaveCount(1);
+  await expect(page.getByTestId("timeline-event")).toContainText("phase.started");
+  await page.getByTestId("timeline-filter-type").selectOption("");
+  await expect(status).toContainText(`of ${total} events loaded`);
+});

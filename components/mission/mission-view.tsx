@@ -123,7 +123,7 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
             ) : null}
           </p>
         ) : null}
-        <Timeline missionId={id} total={m.seq} events={data.events} eventsWindow={data.eventsWindow} actors={data.actors} highlightSeq={highlightSeq} agents={m.definition.phases.flatMap((p) => p.agents.map((a) => a.name))} />
+        <Timeline key={id} missionId={id} total={m.seq} events={data.events} eventsWindow={data.eventsWindow} actors={data.actors} highlightSeq={highlightSeq} agents={m.definition.phases.flatMap((p) => p.agents.map((a) => a.name))} />
       </section>
     </div>
   );

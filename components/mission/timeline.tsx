@@ -152,15 +152,22 @@ export function Timeline({
     before.current = { firstSeq, size };
   });
 
+  // Pages load once the log shows where it opened (newest or highlighted): not for the rows of the first frame.
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    let frame = requestAnimationFrame(() => (frame = requestAnimationFrame(() => setReady(true))));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+
   // Near either end of what is loaded: fetch the next page that way.
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? -1;
   const lastIndex = items.at(-1)?.index ?? -1;
   useEffect(() => {
-    if (!pagesEnabled || firstIndex < 0 || toEnd.current) return;
+    if (!pagesEnabled || !ready || firstIndex < 0 || toEnd.current) return;
     if (firstIndex < 4 && query.hasPreviousPage && !query.isFetchingPreviousPage) void query.fetchPreviousPage();
     if (lastIndex >= groups.length - 4 && query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage();
-  }, [pagesEnabled, firstIndex, lastIndex, groups.length, query.hasPreviousPage, query.hasNextPage, query.isFetchingPreviousPage, query.isFetchingNextPage]);
+  }, [pagesEnabled, ready, firstIndex, lastIndex, groups.length, query.hasPreviousPage, query.hasNextPage, query.isFetchingPreviousPage, query.isFetchingNextPage]);
 
   const renderGroup = (g: TimelineGroup<MissionEvent>) => (
     <GroupRows group={g}>
