@@ -97,6 +97,14 @@ const cases: Array<[ErrorType, string, () => string]> = [
   ["environment_missing", "an app never initialised", () => framework("getAuth", "FirebaseError: No Firebase App '[DEFAULT]' has been created - call initializeApp() first")],
   ["invalid_arguments", "an option the program does not recognise", () => shell("kafka-topics.sh", "Exception in thread \"main\" joptsimple.UnrecognizedOptionException: broker-list is not a recognized option")],
   ["invalid_arguments", "a package version that does not exist", () => shell("dotnet", "error NU1102: Unable to find package Serilog with version (>= 99.0.0)")],
+  // batch 4 families (wordings written here)
+  ["tool_not_found", "the model's action text is not a valid tool", () => framework("lookup", "Observation: Search the web for pricing is not a valid tool, try one of [lookup, calculator].")],
+  ["command_not_found", "a driver program that must be on PATH", () => shell("python3", "Error: 'geckodriver' needs to be on your PATH to start Firefox")],
+  ["invalid_arguments", "the named container does not exist", () => shell("docker", "Error response from daemon: No such container: api-worker-2")],
+  ["invalid_arguments", "the named volume does not exist", () => shell("docker", "Error: No such volume: pgdata_old")],
+  ["timeout", "Timeout Nms exceeded", () => framework("browser", "locator.click: Timeout 15000ms exceeded while waiting for the button")],
+  ["syntax_error", "YAML bad indentation", () => shell("node", "YAMLException: bad indentation of a sequence entry (12:5)")],
+  ["syntax_error", "YAML parse exception", () => shell("java", "YAML parse exception at line 4, column 2: expected a block end")],
 ];
 
 describe("phrase families for real-world failures", () => {
