@@ -23,9 +23,9 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function cli(args: string[], input?: string, extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(args: string[], input?: string, extraEnv: Record<string, string> = {}, cwd?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: tdb.url, FAULTLINE_DATA_DIR: dataDir, FAULTLINE_POLL_MS: "200", ...extraEnv }, timeout: 60_000 }, (err, stdout, stderr) =>
+    const child = execFile(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, DATABASE_URL: tdb.url, FAULTLINE_DATA_DIR: dataDir, FAULTLINE_POLL_MS: "200", ...extraEnv }, timeout: 60_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     if (input !== undefined) child.stdin!.end(input);
@@ -50,6 +50,21 @@ phases:
 `;
 
 describe("the faultline CLI", () => {
+  it("runs from any directory, not only the checkout (its @/ imports resolve through the project's tsconfig)", async () => {
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "fl-cli-cwd-"));
+    try {
+      const help = await cli(["--help"], undefined, {}, elsewhere);
+      expect(help.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND/);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toMatch(/^faultline — control plane/);
+      const list = await cli(["mission", "list", "--json"], undefined, {}, elsewhere);
+      expect(list.code, list.stderr).toBe(0);
+      expect(Array.isArray(JSON.parse(list.stdout).missions ?? JSON.parse(list.stdout))).toBe(true);
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it("runs a mission with an in-process worker, stops at the gate, and a decision finishes it", async () => {
     const run = await cli(["mission", "run", "-", "--wait", "--json"], blocked);
     expect(run.code, run.stderr).toBe(4); // waiting at a gate
