@@ -14,6 +14,36 @@ export function isConnectionError(e: unknown): boolean {
   return false;
 }
 
+/**
+ * What an operator reads of a connection error in a pause's message: the server's own words when it sent
+ * some (too many clients, terminating connection, shutting down), else what happened to the connection in
+ * words, with the driver's code and the server's address.
+ */
+export function describeConnectionError(e: unknown): string {
+  const chain: Array<{ code?: string; message?: string; cause?: unknown }> = [];
+  for (let cur = e as (typeof chain)[number] | undefined, depth = 0; cur && depth < 4; cur = cur.cause as typeof cur, depth++) chain.push(cur);
+  const inner = chain.find((c) => c.code && CONNECTION_CODES.has(c.code)) ?? chain.find((c) => isConnectionError({ message: c.message })) ?? chain.at(-1);
+  const first = (inner?.message ?? String(e)).split("\n")[0];
+  const where = /(\S+:\d+)\s*$/.exec(first)?.[1];
+  const at = where ? ` at ${where}` : "";
+  switch (inner?.code) {
+    case "CONNECTION_CLOSED":
+    case "CONNECTION_DESTROYED":
+    case "ECONNRESET":
+    case "EPIPE":
+      return `the connection to PostgreSQL${at} was cut (${inner.code})`;
+    case "CONNECTION_ENDED":
+      return `the connection pool to PostgreSQL${at} was closed (${inner.code})`;
+    case "CONNECT_TIMEOUT":
+    case "ETIMEDOUT":
+      return `connecting to PostgreSQL${at} timed out (${inner.code})`;
+    case "ECONNREFUSED":
+      return `PostgreSQL${at} refused the connection: the server is down or not listening (${inner.code})`;
+    default:
+      return first;
+  }
+}
+
 /** Waits until the database answers again (or the signal aborts); returns how long it was down. */
 export async function waitForDatabase(db: Db, since: number, signal: AbortSignal): Promise<number> {
   let delay = 250;

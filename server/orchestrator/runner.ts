@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { advance, type EngineIO } from "../../lib/mission/engine";
 import * as t from "../../lib/mission/transitions";
-import { isConnectionError, waitForDatabase } from "./db-outage";
+import { describeConnectionError, isConnectionError, waitForDatabase } from "./db-outage";
 import { allowedBinariesOf, IllegalTransitionError, type MissionState } from "../../lib/mission";
 import { evaluateEvidence, runTool, stepIdempotent } from "../../lib/tools";
 import { loadDiagnosisConfig } from "../../lib/diagnosis/config";
@@ -165,7 +165,7 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO & { appen
         ).state;
       } catch (e) {
         if (!isConnectionError(e)) throw e;
-        const message = (e as Error).message.split("\n")[0];
+        const message = describeConnectionError(e);
         if (outage) ctx.log(`mission ${missionId}: database still unavailable (${message}); waiting for it`);
         else {
           outage = { since: Date.now(), message };
