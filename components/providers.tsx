@@ -1,7 +1,7 @@
 "use client";
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
@@ -13,5 +13,10 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }),
   );
+  // The whole page is interactive from here on (the root's effect runs after every child's): tests and
+  // scripts wait for this mark instead of acting on server-rendered markup React has not taken over yet.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
 }

@@ -70,6 +70,7 @@ type Fixtures = {
 
 export const test = base.extend<Fixtures>({
   baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
+  page: async ({ page }, use) => use(waitForHydration(page)),
   // Every test fails on a browser console error or an uncaught page error.
   allowedConsoleErrors: [[], { option: true }],
   consoleErrors: [
@@ -92,11 +93,29 @@ export const test = base.extend<Fixtures>({
   reviewerPage: async ({ browser }, use) => withRole(browser, "reviewer", use),
 });
 
+/**
+ * `goto` and `reload` resolve once React has hydrated the page (the root marks `html[data-hydrated]`): a
+ * click or a fill on server-rendered markup before that is lost (a controlled input is reset, a radio
+ * does not stay checked), which made specs race on a loaded machine.
+ */
+export function waitForHydration(page: Page): Page {
+  const ready = async <T>(r: T): Promise<T> => {
+    const type = (r as { headers?: () => Record<string, string> } | null)?.headers?.()["content-type"] ?? "";
+    if (type.includes("text/html")) await page.locator("html[data-hydrated]").waitFor({ state: "attached", timeout: 30_000 });
+    return r;
+  };
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args: Parameters<Page["goto"]>) => ready(await goto(...args));
+  page.reload = async (...args: Parameters<Page["reload"]>) => ready(await reload(...args));
+  return page;
+}
+
 /** A second signed-in browser context for another role, with its own console-error guard. */
 async function withRole(browser: Browser, role: "auditor" | "admin" | "contributor" | "reviewer", use: (page: Page) => Promise<void>) {
   const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
   await signIn(context, role);
-  const page = await context.newPage();
+  const page = waitForHydration(await context.newPage());
   const errors: string[] = [];
   page.on("console", (m) => m.type() === "error" && errors.push(`${m.text()} (${m.location().url || page.url()})`));
   await use(page);
