@@ -25,13 +25,12 @@ import { ensureActor } from "../db/queries/users";
 import { seedDatabase } from "../db/seed/index";
 import { events as eventsTable, missions } from "../db/schema";
 import { serverEnv, waitForHttp } from "../e2e/global-setup";
-import { advance, type EngineIO } from "../lib/mission/engine";
+import { advance } from "../lib/mission/engine";
 import { applyEvent, missionDefinitionSchema, type MissionEvent, type MissionState, type NewMissionEvent } from "../lib/mission";
 import * as t from "../lib/mission/transitions";
-import { evaluateEvidence, runTool, stepIdempotent } from "../lib/tools";
 import { freeLoopbackPort } from "../lib/net";
 import { ensureBuild, ROOT } from "../server/build";
-import { percentile, withBenchDatabase } from "./util";
+import { memoryEngineIO, percentile, withBenchDatabase } from "./util";
 
 const TARGET_EVENTS = Number(process.env.BENCH_TIMELINE_EVENTS ?? 50_000);
 const AGENTS = 10;
@@ -70,19 +69,7 @@ async function runMission(workspace: string): Promise<{ events: MissionEvent[]; 
     return state!;
   };
   push([t.missionCreated(definition)], "user:bench");
-  let ids = 0;
-  const io: EngineIO = {
-    now: () => clock,
-    newId: () => `00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}`,
-    append: async (list) => push(list, WORKER),
-    run: async (call, ctx) => {
-      const result = await runTool(call.tool, call.args, { workspace, allowedBinaries: [], timeoutMs: ctx.timeoutMs, idempotencyKey: ctx.idempotencyKey, signal: new AbortController().signal });
-      return { result, evidence: await evaluateEvidence(call, result, { workspace }) };
-    },
-    idempotent: stepIdempotent,
-    stopped: () => false,
-    diagnosis: { enabled: true, whyDepth: 5, maxRecoveryAttempts: 2, fastPath: true },
-  };
+  const io = memoryEngineIO({ workspace, now: () => clock, append: async (list) => push(list, WORKER) });
   for (;;) {
     const r = await advance(state!, io);
     if (r.outcome !== "progress") break;

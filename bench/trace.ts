@@ -11,7 +11,7 @@
  * 3. Verify (parse, schema, chain) and replay through the real engine with the playback IO. Target
  *    ≥ 5,000 events/s for replay.
  */
-import { withBenchDatabase } from "./util";
+import { memoryEngineIO, withBenchDatabase } from "./util";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,11 +19,9 @@ import { performance } from "node:perf_hooks";
 import { readTraceSource } from "../db/queries/traces";
 import { ensureActor } from "../db/queries/users";
 import { eventIo, events as eventsTable, missions } from "../db/schema";
-import { advance, type EngineIO } from "../lib/mission/engine";
+import { advance } from "../lib/mission/engine";
 import { missionDefinitionSchema, applyEvent, progress, type MissionEvent, type MissionState, type NewMissionEvent } from "../lib/mission";
 import * as t from "../lib/mission/transitions";
-import { stepIdempotent } from "../lib/tools";
-import { evaluateEvidence, runTool } from "../lib/tools";
 import { traceLines } from "../lib/trace/export";
 import type { Tape } from "../lib/trace/format";
 import { capabilitiesOf, recordingIO } from "../lib/trace/record";
@@ -62,19 +60,7 @@ async function runMission(id: string, workspace: string): Promise<{ events: Miss
     return state!;
   };
   push([t.missionCreated(definition)], "user:bench", null);
-  let ids = 0;
-  const inner: EngineIO = {
-    now: () => Date.now(),
-    newId: () => `00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}`,
-    append: async (list) => push(list, WORKER, null),
-    run: async (call, ctx) => {
-      const result = await runTool(call.tool, call.args, { workspace, allowedBinaries: [], timeoutMs: ctx.timeoutMs, idempotencyKey: ctx.idempotencyKey, signal: new AbortController().signal });
-      return { result, evidence: await evaluateEvidence(call, result, { workspace }) };
-    },
-    idempotent: stepIdempotent,
-    stopped: () => false,
-    diagnosis: { enabled: true, whyDepth: 5, maxRecoveryAttempts: 2, fastPath: true },
-  };
+  const inner = memoryEngineIO({ workspace, now: () => Date.now(), append: async (list) => push(list, WORKER, null) });
   const rec = recordingIO(inner, { config: { diagnosis: inner.diagnosis!, approvalTtlMs: null, capabilities: capabilitiesOf(inner), providers: [], allowedBinaries: [], recoveryBinaries: [] }, append: async (list, tape) => push(list, WORKER, tape) });
   for (;;) {
     rec.begin(state!.seq);

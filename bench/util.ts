@@ -1,7 +1,29 @@
 import { createDb, type Db } from "../db/client";
 import { startTemplateServer } from "../db/test-global-setup";
+import type { EngineIO } from "../lib/mission/engine";
+import { evaluateEvidence, runTool, stepIdempotent } from "../lib/tools";
 
 /** What the benchmarks share: percentiles and a terminal progress bar. */
+
+/**
+ * The engine's IO for benchmarks that generate a mission in memory: the real tools in `workspace`, ids
+ * numbered from 1, appends through `append` (the bench keeps the events), no stop, the default diagnosis.
+ */
+export function memoryEngineIO(opts: { workspace: string; now: () => number; append: EngineIO["append"] }): EngineIO {
+  let ids = 0;
+  return {
+    now: opts.now,
+    newId: () => `00000000-0000-4000-8000-${String(++ids).padStart(12, "0")}`,
+    append: opts.append,
+    run: async (call, ctx) => {
+      const result = await runTool(call.tool, call.args, { workspace: opts.workspace, allowedBinaries: [], timeoutMs: ctx.timeoutMs, idempotencyKey: ctx.idempotencyKey, signal: new AbortController().signal });
+      return { result, evidence: await evaluateEvidence(call, result, { workspace: opts.workspace }) };
+    },
+    idempotent: stepIdempotent,
+    stopped: () => false,
+    diagnosis: { enabled: true, whyDepth: 5, maxRecoveryAttempts: 2, fastPath: true },
+  };
+}
 
 /** The p-th percentile (nearest rank) of `values`; NaN when empty. */
 export function percentile(values: number[], p: number): number {
