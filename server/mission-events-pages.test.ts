@@ -8,7 +8,8 @@ import { events as eventsTable, missions } from "@/db/schema";
 import type { TestDatabase } from "@/db/test-helpers";
 import { missionDefinitionSchema, simulate, type MissionEvent } from "@/lib/mission";
 import type { MissionDetail } from "@/lib/views/mission-detail";
-import { EVENT_WINDOW, loadMissionDetail } from "./read-models";
+import { loadMissionDetail } from "./read-models";
+import { EVENT_WINDOW } from "@/lib/views/mission-detail";
 
 /**
  * Issue 19: a mission of more than 10,000 events (the old silent cap) — the mission's detail reads every

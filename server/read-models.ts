@@ -20,8 +20,6 @@ export async function loadMissionList(db: Executor): Promise<MissionListItem[]> 
   return rows.map((r) => ({ ...r, createdAt: iso(r.createdAt)!, startedAt: iso(r.startedAt), endedAt: iso(r.endedAt) }));
 }
 
-/** How many events the mission page opens with (the newest, or those around ?seq=); the rest come in pages. */
-export const EVENT_WINDOW = 400;
 
 /**
  * The mission with its events: all of them, or (`window`) only a window — the newest `limit` events, or

@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import type { MissionDetail } from "@/lib/views/mission-detail";
+import { EVENT_WINDOW, mergeRefetchedDetail, type MissionDetail } from "@/lib/views/mission-detail";
 import { fetchMission } from "../api-client";
 import { GatePanel } from "../gates/gate-panel";
 import type { Decider } from "@/lib/mission/gate-policy";
@@ -27,12 +27,11 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
   const queryClient = useQueryClient();
   const { data = initial, error } = useQuery({
     queryKey: queryKeys.missions.detail(id),
-    // A refetch started before live events arrived may answer with an older seq: never go back in the log.
+    // The newest window of the log, laid over what the page holds (never back in the log, never fewer events).
     queryFn: async () => {
-      // A page opened with a window of the log refetches a window too (the timeline pages in the rest).
-      const fresh = await fetchMission(id, initial.eventsWindow ? Math.max(initial.events.length, 1) : undefined);
-      const held = queryClient.getQueryData<MissionDetail>(queryKeys.missions.detail(id));
-      return held && held.mission.seq > fresh.mission.seq ? { ...held, actors: { ...held.actors, ...fresh.actors } } : fresh;
+      const fresh = await fetchMission(id, EVENT_WINDOW);
+      // What is held once the answer is in: live events may have moved the page on while it was asked.
+      return mergeRefetchedDetail(queryClient.getQueryData<MissionDetail>(queryKeys.missions.detail(id)), fresh);
     },
     initialData: initial,
   });
@@ -123,7 +122,8 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
             ) : null}
           </p>
         ) : null}
-        <Timeline key={id} missionId={id} total={m.seq} events={data.events} eventsWindow={data.eventsWindow} actors={data.actors} highlightSeq={highlightSeq} agents={m.definition.phases.flatMap((p) => p.agents.map((a) => a.name))} />
+        {/* Keyed by where the window starts: a refetched window that does not join what was held opens a new timeline. */}
+        <Timeline key={`${id}:${data.events[0]?.seq ?? 0}`} missionId={id} total={m.seq} events={data.events} eventsWindow={data.eventsWindow} actors={data.actors} highlightSeq={highlightSeq} agents={m.definition.phases.flatMap((p) => p.agents.map((a) => a.name))} />
       </section>
     </div>
   );

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { applyEvent, type MissionEvent, type NewMissionEvent } from "../mission";
 import { missionCreated, phaseStarted, agentStarted } from "../mission/transitions";
 import { parseMissionDefinition } from "../mission/definition";
-import { applyEventsToDetail, takeContiguous, toMissionDetail } from "./mission-detail";
+import { applyEventsToDetail, mergeRefetchedDetail, takeContiguous, toMissionDetail } from "./mission-detail";
 
 const ID = "00000000-0000-4000-8000-000000000001";
 const def = (() => {
@@ -62,5 +62,35 @@ describe("applyEventsToDetail", () => {
     const bogus = ev(2, agentStarted("build", 1)); // agent.started before its phase started
     const r = applyEventsToDetail(detailAt([e1]), [bogus]);
     expect(r.kind).toBe("refetch");
+  });
+});
+
+describe("mergeRefetchedDetail (a refetch of the newest window over what the page holds)", () => {
+  const whole = (events: MissionEvent[]) => ({ ...detailAt(events), eventsWindow: { hasOlder: false, hasNewer: false } });
+  const windowOf = (events: MissionEvent[], from: number) => ({ ...detailAt(events), events: events.filter((e) => e.seq >= from), eventsWindow: { hasOlder: from > 1, hasNewer: false } });
+
+  it("a log held whole stays whole: the refetched window's older events come from what was held", () => {
+    const m = mergeRefetchedDetail(whole([e1, e2]), windowOf([e1, e2, e3], 2));
+    expect(m.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(m.eventsWindow).toEqual({ hasOlder: false, hasNewer: false });
+    expect(m.mission.seq).toBe(3);
+  });
+  it("never goes back in the log: an answer older than what is held keeps what is held", () => {
+    const held = whole([e1, e2, e3]);
+    const m = mergeRefetchedDetail(held, whole([e1, e2]));
+    expect(m.mission.seq).toBe(3);
+    expect(m.events).toHaveLength(3);
+  });
+  it("takes the fresh window as it is when it does not join what was held (more came than a window holds)", () => {
+    const m = mergeRefetchedDetail(whole([e1]), windowOf([e1, e2, e3], 3));
+    expect(m.events.map((e) => e.seq)).toEqual([3]);
+    expect(m.eventsWindow).toEqual({ hasOlder: true, hasNewer: false });
+  });
+  it("a page opened around one event keeps its window", () => {
+    const held = { ...detailAt([e1, e2]), events: [e1], eventsWindow: { hasOlder: false, hasNewer: true } };
+    const m = mergeRefetchedDetail(held, windowOf([e1, e2, e3], 2));
+    expect(m.events.map((e) => e.seq)).toEqual([1]);
+    expect(m.eventsWindow).toEqual({ hasOlder: false, hasNewer: true });
+    expect(m.mission.seq).toBe(3);
   });
 });

@@ -86,3 +86,32 @@ export function applyEventsToDetail(detail: MissionDetail, incoming: readonly Mi
   const window = detail.eventsWindow ? { eventsWindow: detail.eventsWindow, lastPhaseStarted: detail.lastPhaseStarted } : {};
   return { kind: "applied", detail: { ...toMissionDetail(state, [...detail.events, ...fresh], detail.actors), ...window }, gap };
 }
+
+/** How many events the mission page opens with (the newest, or those around ?seq=); the rest come in pages. */
+export const EVENT_WINDOW = 400;
+
+/**
+ * A refetched window of the mission (`fresh`: its newest events) laid over what the page holds: never
+ * back in the log (a refetch that started before live events arrived answers with an older seq), and never
+ * fewer events than held — the held events before the fresh window stay when they join it, so a log the
+ * page held whole stays whole (not paged) after a refetch. Only when they do not join (more events came
+ * than the window holds) is the fresh window taken as it is, with `hasOlder`.
+ */
+export function mergeRefetchedDetail(held: MissionDetail | undefined, fresh: MissionDetail): MissionDetail {
+  if (!held) return fresh;
+  if (held.mission.seq > fresh.mission.seq) return { ...held, actors: { ...held.actors, ...fresh.actors } };
+  if (!fresh.eventsWindow || fresh.eventsWindow.hasNewer) return fresh;
+  // The page opened around one event (?seq=): it keeps that window; the timeline pages towards the newest.
+  if (held.eventsWindow?.hasNewer) return { ...fresh, events: held.events, eventsWindow: held.eventsWindow, lastPhaseStarted: held.lastPhaseStarted, actors: { ...held.actors, ...fresh.actors } };
+  const first = fresh.events[0]?.seq ?? fresh.mission.seq + 1;
+  const before = held.events.filter((e) => e.seq < first);
+  const joins = before.length > 0 && before.at(-1)!.seq === first - 1;
+  if (!joins) return fresh;
+  return {
+    ...fresh,
+    events: [...before, ...fresh.events],
+    eventsWindow: { hasOlder: held.eventsWindow?.hasOlder ?? false, hasNewer: false },
+    lastPhaseStarted: held.eventsWindow?.hasOlder ? held.lastPhaseStarted : null,
+    actors: { ...held.actors, ...fresh.actors },
+  };
+}

@@ -5,7 +5,8 @@ import { MissionView } from "@/components/mission/mission-view";
 import { can } from "@/lib/auth/roles";
 import { idSchema } from "@/server/api";
 import { consolePage } from "@/components/layout/console-page";
-import { EVENT_WINDOW, loadMissionDetail } from "@/server/read-models";
+import { loadMissionDetail } from "@/server/read-models";
+import { EVENT_WINDOW } from "@/lib/views/mission-detail";
 import { loadDecider } from "@/db/queries/users";
 import { userActorId } from "@/db/queries/users";
 
