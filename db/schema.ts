@@ -539,7 +539,7 @@ export const libraryContributions = pgTable(
     /** For an edit: the target's revision the contributor started from (to show a stale edit). */
     baseRevision: integer("base_revision"),
     status: text("status", { enum: ["draft", "pending", "in_review", "changes_requested", "approved", "rejected"] }).notNull(),
-    origin: text("origin", { enum: ["contributor", "novel_failure", "learned_pattern"] }).notNull().default("contributor"),
+    origin: text("origin", { enum: ["contributor", "novel_failure", "learned_pattern", "simulation"] }).notNull().default("contributor"),
     /** Evidence a draft was made from (a mission's failure event, or a learned pattern). */
     missionId: uuid("mission_id").references(() => missions.id),
     seq: bigint("seq", { mode: "number" }),
@@ -753,3 +753,93 @@ export const libraryConfirmedReports = pgTable(
   },
   (t) => [primaryKey({ name: "library_confirmed_reports_pk", columns: [t.missionId, t.seq, t.failureId] }), index("library_confirmed_reports_lexemes").using("gin", t.lexemes)],
 );
+
+/**
+ * The lab's suite runs (issue 17, docs/lab.md): one row per `faultline lab run` that was recorded, with
+ * its progress while it runs and its report (lib/lab/report.ts, the `-o` JSON) once it finished.
+ */
+export const labSuiteRuns = pgTable(
+  "lab_suite_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    suiteName: text("suite_name").notNull(),
+    suiteFile: text("suite_file"),
+    suiteDigest: text("suite_digest").notNull(),
+    seed: integer("seed").notNull(),
+    repeat: integer("repeat").notNull(),
+    status: text("status", { enum: ["running", "finished", "failed"] }).notNull().default("running"),
+    /** Runs planned (scenarios × repeat) and done so far: the Lab page's progress. */
+    total: integer("total").notNull(),
+    done: integer("done").notNull().default(0),
+    passed: integer("passed").notNull().default(0),
+    /** The actor that ran it (`cli:<os user>`). */
+    startedBy: text("started_by").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "string" }),
+    /** The report (format faultline-lab-report), once finished. */
+    report: jsonb("report"),
+    /** Why the suite run stopped before its report (a failed run has no report). */
+    error: text("error"),
+  },
+  (t) => [index("lab_suite_runs_started").on(t.startedAt)],
+);
+export type LabSuiteRunRow = typeof labSuiteRuns.$inferSelect;
+
+/** Each run of a suite run (scenario × repeat) with its trace (JSON Lines, as `lab run` writes it), served by the Lab page. */
+export const labRunTraces = pgTable(
+  "lab_run_traces",
+  {
+    suiteRunId: uuid("suite_run_id")
+      .notNull()
+      .references(() => labSuiteRuns.id),
+    scenario: text("scenario").notNull(),
+    repeat: integer("repeat").notNull(),
+    runId: text("run_id").notNull(),
+    /** The world's mission id (a lab mission is never in `missions`). */
+    missionId: text("mission_id").notNull(),
+    finalStatus: text("final_status"),
+    passed: boolean("passed").notNull(),
+    /** The trace file's content, and its sha-256 (hex) and size, so a download can be checked. */
+    trace: text("trace").notNull(),
+    sha256: text("sha256").notNull(),
+    bytes: integer("bytes").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "lab_run_traces_pk", columns: [t.suiteRunId, t.scenario, t.repeat] })],
+);
+
+/** Every diagnosed failure seen in a recorded lab run, with its signature (lib/lab/extract.ts): what simulation extraction counts. */
+export const labFailures = pgTable(
+  "lab_failures",
+  {
+    suiteRunId: uuid("suite_run_id")
+      .notNull()
+      .references(() => labSuiteRuns.id),
+    scenario: text("scenario").notNull(),
+    repeat: integer("repeat").notNull(),
+    seq: integer("seq").notNull(),
+    agent: text("agent").notNull(),
+    step: integer("step").notNull(),
+    signature: text("signature").notNull(),
+    errorType: text("error_type").notNull(),
+    injected: text("injected"),
+    query: jsonb("query").notNull(),
+    draft: jsonb("draft").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "lab_failures_pk", columns: [t.suiteRunId, t.scenario, t.repeat, t.seq] }), index("lab_failures_signature").on(t.signature)],
+);
+
+/**
+ * Simulation extraction's record: one row per failure signature turned into a draft contribution, so a
+ * signature is proposed once (whatever reviewers later do with the draft), however many runs see it.
+ */
+export const labExtractions = pgTable("lab_extractions", {
+  signature: text("signature").primaryKey(),
+  contributionId: uuid("contribution_id")
+    .notNull()
+    .references(() => libraryContributions.id),
+  /** Runs that had seen it when the draft was made. */
+  sightings: integer("sightings").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+});

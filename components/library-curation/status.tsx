@@ -12,7 +12,7 @@ const STATUS: Record<string, StatusLook> = {
 };
 export const STATUS_LABELS: Record<string, string> = Object.fromEntries(Object.entries(STATUS).map(([k, v]) => [k, v.label]));
 
-export const ORIGIN_LABELS: Record<string, string> = { contributor: "Contributor", novel_failure: "Novel failure (mission)", learned_pattern: "Learned pattern" };
+export const ORIGIN_LABELS: Record<string, string> = { contributor: "Contributor", novel_failure: "Novel failure (mission)", learned_pattern: "Learned pattern", simulation: "Simulation (lab)" };
 
 export function ContributionStatusBadge({ status }: { status: string }) {
   return <StatusBadge looks={STATUS} value={status} testId="contribution-status" />;

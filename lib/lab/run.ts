@@ -28,6 +28,8 @@ export interface RunSuiteOptions {
   secrets?: readonly string[];
   /** Called after each run. */
   onProgress?(p: { done: number; total: number; scenario: string; repeat: number; passed: boolean }): void;
+  /** Called after each run with what the lab observed (its trace lines, its events): what recording stores. Awaited. */
+  onRun?(run: RunReport, record: LabRecord, scenario: Scenario): void | Promise<void>;
 }
 
 /** A file-name form of a scenario's name. */
@@ -66,6 +68,7 @@ export async function runSuite(suite: Suite, opts: RunSuiteOptions): Promise<Lab
       }
       const run = measureRun(sc, record, { repeat, seed });
       results.push(run);
+      await opts.onRun?.(run, record, sc);
       opts.onProgress?.({ done: ++done, total, scenario: sc.name, repeat, passed: run.passed });
     }
     scenarios.push(scenarioReport({ name: sc.name, description: sc.description, faults: faultNames(sc), expect: expectation(sc) }, results));

@@ -11,7 +11,7 @@ import { entrySchema, FAILURE_ID } from "./entry";
 
 export const CONTRIBUTION_STATUSES = ["draft", "pending", "in_review", "changes_requested", "approved", "rejected"] as const;
 export type ContributionStatus = (typeof CONTRIBUTION_STATUSES)[number];
-export const CONTRIBUTION_ORIGINS = ["contributor", "novel_failure", "learned_pattern"] as const;
+export const CONTRIBUTION_ORIGINS = ["contributor", "novel_failure", "learned_pattern", "simulation"] as const;
 export const VERDICTS = ["approve", "request_changes", "reject"] as const;
 export type Verdict = (typeof VERDICTS)[number];
 /** Which id series a new entry gets: FM-PHY-#### (embodied) or FM-SW-#### (software agents). */
@@ -90,7 +90,7 @@ export function validateContributionEntry(raw: Record<string, unknown>, mode: "s
 export function guessDomain(entry: Partial<ContributionEntry>, origin: string): Domain {
   if (origin === "learned_pattern") return "software";
   // A mission's novel failure is a software one unless the tool reported an object (the draft says Physical).
-  if (origin === "novel_failure") return entry.category === "Physical" ? "physical" : "software";
+  if (origin === "novel_failure" || origin === "simulation") return entry.category === "Physical" ? "physical" : "software";
   if (entry.probe_action || entry.resolution_action) return "software";
   const sw = /^(shell|http|https|file|dns|tls|ssl|npm|pip|git|docker|sandbox|credentials?|token|api|binary|process|port|disk|network|ci|linux|database|postgres|software)$/;
   return (entry.context_tags ?? []).some((t) => sw.test(t)) ? "software" : "physical";
