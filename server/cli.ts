@@ -79,10 +79,12 @@ Usage:
   faultline lab replay FILE [--json]     replay the trace through the real engine: { events, divergences,
                                           firstDivergence } (exit 1 when it diverges)
   faultline lab run SUITE.yaml [--seed N] [--repeat K] [--compare BASELINE.json] [--json] [-o REPORT.json]
-                                          [--traces DIR]
+                                          [--traces DIR] [--no-record]
                                           run a lab suite headless (docs/lab.md): seed 003's and seed 002's
                                           metrics with 95% intervals, pass^k per scenario, one trace per run;
-                                          --compare exits 1 on a regression (default suite: lab/default.yaml)
+                                          --compare exits 1 on a regression (default suite: lab/default.yaml);
+                                          recorded in the database for the console's Lab page (and
+                                          simulation extraction) unless --no-record
   faultline hooks install claude         print the .claude/settings.json hooks that ask Faultline before every call
                                           ranked hypotheses { failure_id, match_score, hypothesis }
   faultline library query --batch FILE|- [--limit N]
@@ -125,6 +127,7 @@ async function main(argv: string[]): Promise<number> {
       repeat: { type: "string" },
       compare: { type: "string" },
       traces: { type: "string" },
+      "no-record": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -565,11 +568,24 @@ async function memoryExport(h: DbHandle, kind: MemoryKind, missionId: string | u
 
 /** `faultline library …`: on the embedded default database; an empty library gets the starter library first. */
 /** FDR-N004: trace export / verify and lab replay (server/trace-command.ts). */
-async function traceCommand(cmd: string, sub: string | undefined, rest: string[], v: { json: boolean; out?: string; seed?: string; repeat?: string; compare?: string; traces?: string }): Promise<number> {
+async function traceCommand(cmd: string, sub: string | undefined, rest: string[], v: { json: boolean; out?: string; seed?: string; repeat?: string; compare?: string; traces?: string; "no-record"?: boolean }): Promise<number> {
   const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
   if (cmd === "lab" && sub === "run") {
-    const { labRun } = await import("./lab-command");
-    return labRun(io, { file: rest[0], seed: v.seed, repeat: v.repeat, compare: v.compare, json: v.json, out: v.out, traces: v.traces, progress: { isTTY: Boolean(process.stderr.isTTY), columns: process.stderr.columns ?? 80, write: (t) => process.stderr.write(t) } });
+    const { labRun, databaseRecorder } = await import("./lab-command");
+    // Recorded for the console's Lab page unless --no-record; the database is opened only once the suite is valid.
+    const record = v["no-record"]
+      ? undefined
+      : async () => {
+          const { handle: server } = await prepareDatabase({ seed: false, log: () => {} });
+          const h = createDb(server.url, { max: 2, applicationName: "faultline-cli" });
+          const actor = cliActor();
+          await ensureActor(h.db, { id: actor.id, kind: "cli", displayName: actor.name });
+          return databaseRecorder(h.db, actor, async () => {
+            await h.close();
+            await server.stop();
+          });
+        };
+    return labRun(io, { file: rest[0], seed: v.seed, repeat: v.repeat, compare: v.compare, json: v.json, out: v.out, traces: v.traces, record, progress: { isTTY: Boolean(process.stderr.isTTY), columns: process.stderr.columns ?? 80, write: (t) => process.stderr.write(t) } });
   }
   if (cmd === "trace" && sub === "export") {
     const missionId = missionIdArg(rest[0]);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { rateLimitScenario } from "../lib/lab/test-fixtures";
 
-/** `faultline lab run` through bin/faultline.mjs, as a person runs it (docs/lab.md). No database. */
+/** `faultline lab run --no-record` through bin/faultline.mjs, as a person runs it (docs/lab.md). No database (recording: server/lab-record.test.ts). */
 
 const BIN = path.resolve("bin/faultline.mjs");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fl-lab-cli-"));
@@ -16,7 +16,7 @@ const re = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...process.env }, timeout: 60_000 }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(process.execPath, [BIN, ...args, "--no-record"], { env: { ...process.env }, timeout: 60_000 }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
   });
 }
 

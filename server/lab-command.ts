@@ -1,9 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
-import { compareReports, parseReport, reportTable, type LabReport } from "../lib/lab/report";
-import { runSuite, slug } from "../lib/lab/run";
+import { failureSightings, type FailureSighting } from "../lib/lab/extract";
+import { compareReports, parseReport, reportTable, type LabReport, type RunReport } from "../lib/lab/report";
+import { runSuite, slug, suiteIdentity } from "../lib/lab/run";
 import { readSuite } from "../lib/lab/suite";
 import { secretValues } from "../lib/trace/redact";
+import type { AuditActor } from "../lib/audit";
+import type { Db } from "../db/client";
+import { extractSimulationDrafts, failSuiteRun, finishSuiteRun, recordLabRun, startSuiteRun } from "../db/queries/lab";
+import { loadStarterLibrary } from "../db/queries/library";
+import { ensureActor } from "../db/queries/users";
+import { starterLibrary, SYSTEM_ACTOR } from "../db/seed";
 import { TraceUsageError, type Io } from "./trace-command";
 
 /**
@@ -11,7 +18,20 @@ import { TraceUsageError, type Io } from "./trace-command";
  * [--traces DIR]` (docs/lab.md). The work is lib/lab; this reads the files, shows progress on a terminal,
  * prints the table (or JSON), writes the report and the traces, and says what is wrong in words.
  * Exit 0; 1 when --compare finds a regression or a run could not finish; 2 for bad input.
+ * With a recorder (the CLI's, unless --no-record) the suite run is also recorded in PostgreSQL as it
+ * goes — each run's trace and failures, the progress, the report — for the console's Lab page, and
+ * simulation extraction runs on what was recorded.
  */
+
+/** Where a suite run is recorded (db/queries/lab.ts behind the CLI's database); opened once the input is valid. */
+export interface LabRecorder {
+  start(p: { suite: LabReport["suite"]; seed: number; repeat: number; total: number }): Promise<string>;
+  run(p: { scenario: string; run: RunReport; trace: string; sightings: FailureSighting[] }): Promise<void>;
+  /** Stores the report, then runs simulation extraction; says what it did in one line. */
+  finish(report: LabReport): Promise<string>;
+  fail(error: string): Promise<void>;
+  close(): Promise<void>;
+}
 
 export interface LabRunParams {
   file?: string;
@@ -21,6 +41,8 @@ export interface LabRunParams {
   json: boolean;
   out?: string;
   traces?: string;
+  /** Opens the recorder (after the suite and baseline were read); none: nothing is recorded. */
+  record?: () => Promise<LabRecorder>;
   /** Progress goes to stderr only on a terminal. */
   progress?: { isTTY: boolean; columns: number; write(text: string): void };
 }
@@ -59,11 +81,29 @@ export async function labRun(io: Io, p: LabRunParams): Promise<number> {
   const traceDir = p.traces ?? (p.out ? `${p.out.replace(/\.json$/i, "")}.traces` : path.join("lab-runs", slug(suite.name), `seed-${seed}`));
   const started = performance.now();
   const bar = progressBar(p.progress);
+  const recorder = p.record ? await p.record() : null;
   let report: LabReport;
+  let recorded: string | null = null;
   try {
-    report = await runSuite(suite, { seed, repeat, traceDir, secrets: secretValues(process.env), onProgress: bar.update });
+    const suiteRunId = recorder ? await recorder.start({ suite: suiteIdentity(suite), seed, repeat, total: suite.scenarios.length * repeat }) : null;
+    try {
+      report = await runSuite(suite, {
+        seed,
+        repeat,
+        traceDir,
+        secrets: secretValues(process.env),
+        onProgress: bar.update,
+        onRun: recorder ? (run, record, sc) => recorder.run({ scenario: sc.name, run, trace: `${record.trace.join("\n")}\n`, sightings: failureSightings(record) }) : undefined,
+      });
+    } catch (e) {
+      await recorder?.fail(e instanceof Error ? e.message : String(e));
+      throw e;
+    } finally {
+      bar.done();
+    }
+    if (recorder) recorded = `Recorded as lab run ${suiteRunId} (console: /lab/${suiteRunId}). ${await recorder.finish(report)}`;
   } finally {
-    bar.done();
+    await recorder?.close();
   }
   const comparison = baseline ? compareReports(report, baseline) : undefined;
   if (p.out) fs.writeFileSync(p.out, `${JSON.stringify(report, null, 2)}\n`);
@@ -73,6 +113,7 @@ export async function labRun(io: Io, p: LabRunParams): Promise<number> {
   const errors = runs.filter((r) => r.error);
   io.err(`${runs.length} run(s) in ${((performance.now() - started) / 1000).toFixed(1)} s; traces in ${traceDir}${p.out ? `; report in ${p.out}` : ""}.`);
   for (const r of errors) io.err(`run ${r.runId} could not finish: ${r.error}`);
+  if (recorded) io.err(recorded);
   return comparison?.regressions.length || errors.length ? 1 : 0;
 }
 
@@ -91,5 +132,35 @@ function progressBar(tty: LabRunParams["progress"]): { update(p: { done: number;
     done() {
       if (shown) tty.write(`\r${" ".repeat(Math.max(20, tty.columns - 1))}\r`);
     },
+  };
+}
+
+/**
+ * The recorder on a database: the suite run's rows (db/queries/lab.ts), then simulation extraction over
+ * every recorded run, on the starter library when the library is empty (as `faultline library` does).
+ */
+export function databaseRecorder(db: Db, actor: AuditActor, close: () => Promise<void>): LabRecorder {
+  let id: string | null = null;
+  return {
+    async start(p) {
+      id = (await startSuiteRun(db, { ...p, actor })).id;
+      return id;
+    },
+    async run(p) {
+      await recordLabRun(db, id!, p);
+    },
+    async finish(report) {
+      await finishSuiteRun(db, id!, report);
+      await ensureActor(db, { id: SYSTEM_ACTOR, kind: "system", displayName: "Faultline seed" });
+      await loadStarterLibrary(db, starterLibrary(), SYSTEM_ACTOR);
+      const x = await extractSimulationDrafts(db, { actor });
+      const parts = [`${x.created.length} new draft contribution(s) for reviewers`, `${x.covered.length} recurring failure(s) the library covers`];
+      if (x.unanswered.length) parts.push(`${x.unanswered.length} not decided (the library query failed: ${x.unanswered[0].error})`);
+      return `Simulation extraction: ${parts.join(", ")}.`;
+    },
+    async fail(error) {
+      if (id) await failSuiteRun(db, id, error);
+    },
+    close,
   };
 }

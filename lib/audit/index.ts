@@ -69,6 +69,7 @@ export const AUDIT_ACTIONS = [
   "webhook.delete",
   "webhook.redeliver",
   "diagnosis.feedback",
+  "lab.record",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

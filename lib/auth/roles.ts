@@ -15,6 +15,7 @@ export const ACTIONS = [
   "pattern.manage",
   "memory.export",
   "trace.export",
+  "lab.view",
   "library.view",
   "library.contribute",
   "library.review",
@@ -43,6 +44,8 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   "memory.export": ["admin", "operator", "auditor"],
   /** Download a mission's trace (FDR-N004): its whole log with the worker's readings (tool outputs, model answers), secrets redacted. */
   "trace.export": ["admin", "operator", "auditor"],
+  /** The Lab page and its API: recorded suite runs, their metrics and each run's trace (reviewers: the evidence of simulation drafts). */
+  "lab.view": ["admin", "operator", "reviewer", "auditor"],
   /** Browse, search and query the failure-mode library; see entries' history and matched failures. */
   "library.view": ROLES,
   /** Propose a new entry or an edit, comment on contributions. */

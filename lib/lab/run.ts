@@ -32,6 +32,11 @@ export interface RunSuiteOptions {
   onRun?(run: RunReport, record: LabRecord, scenario: Scenario): void | Promise<void>;
 }
 
+/** A suite as a report names it: its name, file and the digest of what it runs. */
+export function suiteIdentity(suite: Suite): LabReport["suite"] {
+  return { name: suite.name, file: suite.file, digest: sha256(canonicalJson({ memory: suite.memory, diagnosis: suite.diagnosis, scenarios: suite.scenarios })) };
+}
+
 /** A file-name form of a scenario's name. */
 export function slug(name: string): string {
   return name.trim().toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "scenario";
@@ -76,7 +81,7 @@ export async function runSuite(suite: Suite, opts: RunSuiteOptions): Promise<Lab
   return {
     format: REPORT_FORMAT,
     version: REPORT_VERSION,
-    suite: { name: suite.name, file: suite.file, digest: sha256(canonicalJson({ memory: suite.memory, diagnosis: suite.diagnosis, scenarios: suite.scenarios })) },
+    suite: suiteIdentity(suite),
     seed: opts.seed,
     repeat: opts.repeat,
     metrics: summarize(scenarios.flatMap((s) => s.results)),
