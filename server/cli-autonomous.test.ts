@@ -77,7 +77,8 @@ phases:
 /** FE-R3: explanations describe structure, never the model's or the agent's fault. */
 const BLAME = /\b(model|agent|llm)\b[^.]{0,40}\b(fault|mistake|blame|hallucinat\w*|misbehav\w*|incompeten\w*|stupid|wrong)\b|\bblame/i;
 
-describe("an autonomous mission through the CLI", () => {
+// Each test runs the real CLI up to eight times (a node process with tsx each): on a loaded machine that is more than the default 30 s.
+describe("an autonomous mission through the CLI", { timeout: 120_000 }, () => {
   it("the approved write runs, rm -rf / is AUTHORITY_REJECTION with a counterfactual, finish is approved by the evidence: SUCCESS", async () => {
     const run = await cli(["mission", "run", "-", "--wait", "--json"], mission(GOALS.write));
     expect(run.code, run.stderr).toBe(0);
