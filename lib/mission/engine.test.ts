@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { missionDefinitionSchema } from "./definition";
-import type { MissionEvent } from "./events";
+import type { MissionEvent, NewMissionEvent } from "./events";
+import { advance, type EngineIO } from "./engine";
 import { applyEvent, reduce } from "./reducer";
 import { simulate, type StepOutcome } from "./simulate";
 import * as t from "./transitions";
-import type { GateDecision, GateState } from "./types";
+import type { GateDecision, GateState, MissionState } from "./types";
 
 const ok: StepOutcome = { kind: "ok" };
 const boom: StepOutcome = { kind: "fail", error: { code: "EXIT_NONZERO", message: "exit 1", exitCode: 1 } };
@@ -180,5 +181,69 @@ describe("infrastructure: all LLM providers failing", () => {
     expect(state.gates[0]).toMatchObject({ kind: "agent" });
     expect(state.gates[0].error.why).toMatch(/All 2 LLM providers failed/);
     expect(state.finalStatus).toBe("PARTIAL_SUCCESS");
+  });
+});
+
+describe("one transaction a step (issue 19)", () => {
+  /** A minimal worker: every write is one transaction; `before(write, state)` may record someone else's event first. */
+  async function run(d: ReturnType<typeof def>, before?: (write: number, s: MissionState) => NewMissionEvent | null) {
+    const events: MissionEvent[] = [];
+    const writes: string[][] = [];
+    let state: MissionState | null = null;
+    let clock = Date.parse("2026-01-01T00:00:00Z");
+    const push = (list: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)>, actorId: string) => {
+      const types: string[] = [];
+      for (const item of list) {
+        const e = typeof item === "function" ? item(state!) : item;
+        if (!e) continue;
+        const ev = { ...e, missionId: "00000000-0000-4000-8000-000000000000", seq: (state?.seq ?? 0) + 1, actorId, at: new Date((clock += 10)).toISOString() } as MissionEvent;
+        state = applyEvent(state, ev);
+        events.push(ev);
+        types.push(ev.type);
+      }
+      return { state: state!, types };
+    };
+    push([t.missionCreated(d)], "user:op");
+    const io: EngineIO = {
+      now: () => clock,
+      newId: () => crypto.randomUUID(),
+      append: async (list) => {
+        const foreign = before?.(writes.length, state!);
+        if (foreign) push([foreign], "user:op");
+        const w = push(list, "worker:w");
+        writes.push(w.types);
+        return w.state;
+      },
+      run: async () => ({ result: { ok: true, data: { exitCode: 0 }, error: null }, evidence: [{ check: "exit_code", expected: 0, actual: 0, passed: true }] }),
+      idempotent: () => false,
+      stopped: () => false,
+    };
+    for (let i = 0; i < 100; i++) {
+      const r = await advance(state!, io);
+      if (r.outcome !== "progress") return { state: r.state, events, writes, outcome: r.outcome };
+    }
+    throw new Error("did not settle");
+  }
+  const threeSteps = def([{ name: "EXECUTION", agents: [{ name: "a", priority: "critical", steps: [shell(), shell(), shell()] }] }]);
+
+  it("a step's success and the next step's start are one write; the last step's success is written alone", async () => {
+    const { state, writes } = await run(threeSteps);
+    expect(state.finalStatus).toBe("SUCCESS");
+    expect(writes.filter((w) => w.includes("tool.succeeded"))).toEqual([["tool.succeeded", "step.started"], ["tool.succeeded", "step.started"], ["tool.succeeded"]]);
+  });
+
+  it("a pause recorded before the success lets the step in flight record its result and starts nothing more", async () => {
+    // The pause lands just before the first step's result is written (write 3: phase, agent, step 1 started before it).
+    const { state, events, outcome } = await run(threeSteps, (write, s) => (write === 3 && !s.paused ? t.missionPaused("operator", "paused by the test") : null));
+    expect(outcome).toBe("waiting");
+    expect(events.map((e) => e.type).slice(-2)).toEqual(["mission.paused", "tool.succeeded"]);
+    expect(state.agents.a.steps).toHaveLength(1);
+  });
+
+  it("a high-risk next step is not started with the success: it asks for approval first", async () => {
+    const d = def([{ name: "EXECUTION", agents: [{ name: "a", priority: "critical", steps: [shell(), shell({ highRisk: true })] }] }]);
+    const { state, writes } = await run(d);
+    expect(writes.find((w) => w.includes("tool.succeeded"))).toEqual(["tool.succeeded"]);
+    expect(state.gates[0]?.kind).toBe("approval");
   });
 });

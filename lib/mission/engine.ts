@@ -288,8 +288,36 @@ export async function advance(state: MissionState, io: EngineIO): Promise<{ outc
   }
 }
 
-/** Runs a step whose start (or re-run) is recorded, and records its result with the failure response. */
+/**
+ * Runs a step whose start (or re-run) is recorded, and records its result with the failure response. A
+ * success that the same agent's next scripted step follows starts that step in the same transaction (one
+ * transaction a step, issue 19), which then runs here too.
+ */
 async function executeStep(state: MissionState, agentName: string, index: number, io: EngineIO, at: () => string): Promise<{ outcome: StepOutcome; state: MissionState; action: NextAction }> {
+  let r = await runStartedStep(state, agentName, index, io, at);
+  while (r.chained !== undefined) r = await runStartedStep(r.state, agentName, r.chained, io, at);
+  return r;
+}
+
+/**
+ * The start of the agent's next step, written with the success of the one before — exactly when the next
+ * transition would start it: on the state at commit (an operator's pause or abort, a gate, anyone's event
+ * recorded meanwhile is in it) the canonical next action is to continue this agent, its next step is a
+ * scripted one (a high-risk step asks for approval instead) and the phase has time left.
+ */
+function chainedStart(agentName: string, now: number): (s: MissionState) => NewMissionEvent | null {
+  return (s) => {
+    const next = nextAction(s);
+    if (next.kind !== "continueAgent" || next.agent !== agentName || phaseTimeLeft(s, now) <= 0) return null;
+    const a = s.agents[agentName];
+    const def = agentDefinition(s.definition, agentName);
+    const index = a.steps.length;
+    if (proposes(def) || index >= def.steps.length) return null;
+    return t.stepStarted(s.id, a.name, a.attempt, index, def.steps[index].tool, stepLabel(def.steps[index], index));
+  };
+}
+
+async function runStartedStep(state: MissionState, agentName: string, index: number, io: EngineIO, at: () => string): Promise<{ outcome: StepOutcome; state: MissionState; action: NextAction; chained?: number }> {
   const action: NextAction = { kind: "continueAgent", agent: agentName };
   const a = state.agents[agentName];
   const def = agentDefinition(state.definition, agentName);
@@ -309,9 +337,13 @@ async function executeStep(state: MissionState, agentName: string, index: number
   if (io.stopped()) return { outcome: "stopped", state, action };
   if (result.ok && evidence.length > 0 && evidence.every((r) => r.passed)) {
     const succeeded = t.toolSucceeded(agentName, a.attempt, index, compact(result.data), evidence);
-    const events = recovering ? [succeeded, (s: MissionState) => t.recoveryFinished(s.agents[agentName], "succeeded", `Step ${index + 1} of "${agentName}" passed its evidence after recovery ${recovering.strategy}.`)] : [succeeded];
-    if (walking) events.push((s: MissionState) => t.libraryResolved(s.agents[agentName], "resolved"));
-    return { outcome: "progress", state: await io.append(events), action };
+    const events: Array<NewMissionEvent | ((s: MissionState) => NewMissionEvent | null)> = [succeeded];
+    if (recovering) events.push((s) => t.recoveryFinished(s.agents[agentName], "succeeded", `Step ${index + 1} of "${agentName}" passed its evidence after recovery ${recovering.strategy}.`));
+    if (walking) events.push((s) => t.libraryResolved(s.agents[agentName], "resolved"));
+    events.push(chainedStart(agentName, io.now()));
+    const after = await io.append(events);
+    const next = after.agents[agentName].steps[index + 1];
+    return { outcome: "progress", state: after, action, chained: next?.status === "running" && after.agents[agentName].attempt === a.attempt ? index + 1 : undefined };
   }
   const now = io.now();
   const phaseExpired = phaseTimeLeft(state, now) <= 0;
