@@ -3,6 +3,7 @@ import type { MissionDetail } from "@/lib/views/mission-detail";
 import type { MissionEvent } from "@/lib/mission/events";
 import type { MissionListItem } from "@/server/read-models";
 import type { DiagnosisFeedbackView } from "@/db/queries/diagnosis-feedback";
+import type { LabSuiteRunDetail, LabSuiteRunSummary } from "@/db/queries/lab";
 
 /** Error thrown by the client fetchers, carrying the server's message in words. */
 export class ApiError extends Error {
@@ -45,4 +46,6 @@ export function fetchEventPage(id: string, q: { before?: number; after?: number;
   return getJson<EventPageView>(`/api/v1/missions/${encodeURIComponent(id)}/events?${sp}`);
 }
 export const fetchOpenGates = () => getJson<{ gates: GateView[] }>("/api/v1/gates").then((b) => b.gates);
+export const fetchLabRuns = () => getJson<{ runs: LabSuiteRunSummary[] }>("/api/v1/lab/runs").then((b) => b.runs);
+export const fetchLabRun = (id: string) => getJson<{ run: LabSuiteRunDetail }>(`/api/v1/lab/runs/${encodeURIComponent(id)}`).then((b) => b.run);
 export const fetchDiagnosisFeedback = (id: string) => getJson<{ feedback: DiagnosisFeedbackView | null }>(`/api/v1/diagnoses/${encodeURIComponent(id)}/feedback`).then((b) => b.feedback);

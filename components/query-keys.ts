@@ -14,4 +14,8 @@ export const queryKeys = {
   diagnoses: {
     feedback: (id: string) => ["diagnoses", "feedback", id] as const,
   },
+  lab: {
+    runs: () => ["lab", "runs"] as const,
+    run: (id: string) => ["lab", "run", id] as const,
+  },
 };

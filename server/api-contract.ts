@@ -394,6 +394,24 @@ export const api = {
   sessionMemory: { method: "GET", path: "/api/v1/memory/session", name: "GET memory session", permission: "memory.export", tag: "Memory", summary: "Session memory as JSON Lines, oldest first", query: memoryQuery, ok: { status: 200, description: "JSON Lines", mediaType: "application/x-ndjson" } },
   episodicMemory: { method: "GET", path: "/api/v1/memory/episodic", name: "GET memory episodic", permission: "memory.export", tag: "Memory", summary: "Episodic memory as JSON Lines, oldest first", query: memoryQuery, ok: { status: 200, description: "JSON Lines", mediaType: "application/x-ndjson" } },
 
+  // ── the lab (recorded suite runs, docs/lab.md)
+  labRuns: { method: "GET", path: "/api/v1/lab/runs", name: "GET lab runs", permission: "lab.view", tag: "Lab", summary: "Recorded lab suite runs, newest first, with their progress and key metrics", ok: { status: 200, description: "`{ runs }`" } },
+  labRun: { method: "GET", path: "/api/v1/lab/runs/{id}", name: "GET lab run", permission: "lab.view", tag: "Lab", summary: "One suite run: its report (faultline-lab-report) and its runs' traces (names, sizes, sha-256)", params: uuidParam, ok: { status: 200, description: "`{ run }`" } },
+  labTrace: {
+    method: "GET",
+    path: "/api/v1/lab/runs/{id}/traces/{scenario}/{repeat}",
+    name: "GET lab trace",
+    permission: "lab.view",
+    tag: "Lab",
+    summary: "A lab run's trace as `lab run` wrote it (JSON Lines, sha-256 chained; `faultline trace verify`, `faultline lab replay`); audited",
+    params: z.object({
+      id: z.string().meta({ description: "A suite run's id (UUID)", format: "uuid" }),
+      scenario: z.string().meta({ description: "The scenario's name, URL-encoded" }),
+      repeat: z.string().meta({ description: "The repeat, from 1" }),
+    }),
+    ok: { status: 200, description: "JSON Lines (`<scenario>.<repeat>.trace.jsonl`); the header `x-trace-sha256` is the file's sha-256", mediaType: "application/x-ndjson" },
+  },
+
   // ── failure-mode library
   libraryEntries: { method: "GET", path: "/api/v1/library/entries", name: "GET library entries", permission: "library.view", tag: "Library", summary: "Entries of the library, one page at a time", query: browseFiltersSchema, ok: { status: 200, description: "`{ libraryVersion, entries, total, page, per }`" } },
   libraryEntry: { method: "GET", path: "/api/v1/library/entries/{id}", name: "GET library entry", permission: "library.view", tag: "Library", summary: "One entry with its history and the mission failures it matched", params: anyParam("A failure id (`FM-PHY-0001`)"), ok: { status: 200, description: "The entry" } },

@@ -167,7 +167,12 @@ const MUTATIONS: Mutation[] = [
 ];
 
 /** Reads whose permission is narrower than mission.view, walked the same way (the scan below lists mutations only). */
-const READS: Mutation[] = [route("GET", "/api/v1/missions/[id]/trace", "trace.export")];
+const READS: Mutation[] = [
+  route("GET", "/api/v1/missions/[id]/trace", "trace.export"),
+  route("GET", "/api/v1/lab/runs", "lab.view"),
+  route("GET", "/api/v1/lab/runs/[id]", "lab.view"),
+  route("GET", "/api/v1/lab/runs/[id]/traces/[scenario]/[repeat]", "lab.view"),
+];
 
 /** Every file under `dir`, as paths relative to it with forward slashes. */
 function filesUnder(dir: string, rel = ""): string[] {

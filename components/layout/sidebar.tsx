@@ -33,6 +33,7 @@ export function Sidebar({ user, initialGates }: { user: SidebarUser; initialGate
     { href: "/gates", label: "Gates", icon: "‖", badge: openCount },
     { href: "/diagnostics", label: "Diagnostics", icon: "?" },
     { href: "/patterns", label: "Patterns", icon: "→" },
+    ...(can(user, "lab.view") ? [{ href: "/lab", label: "Lab", icon: "⚗" }] : []),
     { href: "/library", label: "Library", icon: "▤" },
     { href: "/contributions", label: "Contributions", icon: "✎" },
     { href: "/history", label: "Failure history", icon: "☰" },

@@ -20,6 +20,7 @@ export async function consolePages(request: APIRequestContext): Promise<Array<[n
     ["gates", "/gates"],
     ["diagnostics", "/diagnostics"],
     ["patterns", "/patterns"],
+    ["lab", "/lab"],
     ["library", "/library"],
     ...(firstEntry ? ([["library-entry", `/library/${firstEntry}`]] as Array<[string, string]>) : []),
     ["library-versions", "/library/versions"],

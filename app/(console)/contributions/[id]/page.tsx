@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { getDb } from "@/db/client";
 import { getContribution, markInReview } from "@/db/queries/contributions";
+import { simulationEvidence } from "@/db/queries/lab";
 import { userActorId } from "@/db/queries/users";
 import { CommentsThread } from "@/components/library-curation/comments-thread";
 import { DiffTable } from "@/components/library-curation/diff-table";
@@ -36,6 +37,7 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
   const d = await getContribution(db, id, me);
   if (!d) notFound();
   const c = d.contribution;
+  const evidence = c.origin === "simulation" ? await simulationEvidence(db, c.id) : null;
   const entry = c.entry as Record<string, unknown>;
   const isAuthor = c.authorId === me;
   const pickUp = c.status === "draft" && !c.authorId.startsWith("user:") && can(user, "library.contribute");
@@ -72,6 +74,28 @@ export default async function ContributionPage({ params }: { params: Promise<{ i
             </p>
           ) : null}
           {c.patternId ? <p className="text-sm">From learned pattern <Link href="/patterns">{c.patternId.slice(0, 8)}</Link>.</p> : null}
+          {evidence ? (
+            <div className="text-sm" data-testid="contribution-lab-evidence">
+              Recurring in lab runs (<code>{evidence.signature}</code>, seen in {evidence.sightingsAtExtraction} runs when drafted).{" "}
+              {can(user, "lab.view") ? (
+                <>
+                  Traces:{" "}
+                  {evidence.runs.slice(0, 10).map((r, i) => (
+                    <span key={r.trace}>
+                      {i ? ", " : ""}
+                      <a href={r.trace} download>
+                        {r.scenario} #{r.repeat}
+                      </a>{" "}
+                      (<Link href={`/lab/${r.suiteRunId}`}>{r.suiteName}</Link>)
+                    </span>
+                  ))}
+                  {evidence.runs.length > 10 ? ` and ${evidence.runs.length - 10} more` : ""}.
+                </>
+              ) : (
+                "Its traces are on the Lab page (lab.view)."
+              )}
+            </div>
+          ) : null}
           {c.summary ? <p className={ui.explanation}>{c.summary}</p> : null}
         </div>
         <div className="flex flex-wrap items-center gap-2">

@@ -800,6 +800,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/lab/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recorded lab suite runs, newest first, with their progress and key metrics
+         * @description Needs the permission `lab.view` (roles: admin, operator, reviewer, auditor).
+         */
+        get: operations["labRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lab/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One suite run: its report (faultline-lab-report) and its runs' traces (names, sizes, sha-256)
+         * @description Needs the permission `lab.view` (roles: admin, operator, reviewer, auditor).
+         */
+        get: operations["labRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lab/runs/{id}/traces/{scenario}/{repeat}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lab run's trace as `lab run` wrote it (JSON Lines, sha-256 chained; `faultline trace verify`, `faultline lab replay`); audited
+         * @description Needs the permission `lab.view` (roles: admin, operator, reviewer, auditor).
+         */
+        get: operations["labTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/library/entries": {
         parameters: {
             query?: never;
@@ -4749,6 +4809,202 @@ export interface operations {
             };
         };
     };
+    labRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{ runs }` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is not valid: the message names each field (`details.fieldErrors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: send `Authorization: Bearer <token>` (Account → API tokens) or a console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the permission this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error (logged; the message never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    labRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{ run }` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description The request is not valid: the message names each field (`details.fieldErrors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: send `Authorization: Bearer <token>` (Account → API tokens) or a console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the permission this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description What the path names does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error (logged; the message never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    labTrace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A suite run's id (UUID) */
+                id: string;
+                /** @description The scenario's name, URL-encoded */
+                scenario: string;
+                /** @description The repeat, from 1 */
+                repeat: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Lines (`<scenario>.<repeat>.trace.jsonl`); the header `x-trace-sha256` is the file's sha-256 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": unknown;
+                };
+            };
+            /** @description The request is not valid: the message names each field (`details.fieldErrors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: send `Authorization: Bearer <token>` (Account → API tokens) or a console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the permission this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description What the path names does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error (logged; the message never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     libraryEntries: {
         parameters: {
             query: {
@@ -5198,7 +5454,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "draft" | "pending" | "in_review" | "changes_requested" | "approved" | "rejected";
-                origin?: "contributor" | "novel_failure" | "learned_pattern";
+                origin?: "contributor" | "novel_failure" | "learned_pattern" | "simulation";
                 mine?: "0" | "1" | "true" | "false";
                 limit?: number;
             };
