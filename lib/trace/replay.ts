@@ -58,7 +58,7 @@ class Unrecorded extends Error {}
 const redact = redactor();
 
 /** The comparable form of an event: what it says, without its position and append time, as JSON, redacted. */
-function comparable(e: Pick<MissionEvent, "type" | "actorId" | "payload" | "reason" | "impact" | "evidence">): string {
+export function comparable(e: Pick<MissionEvent, "type" | "actorId" | "payload" | "reason" | "impact" | "evidence">): string {
   return canonicalJson(mask(redact(JSON.parse(JSON.stringify({ type: e.type, actorId: e.actorId, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence ?? null })))));
 }
 
@@ -70,11 +70,11 @@ function mask(v: unknown): unknown {
   return out;
 }
 
-function shown(e: MissionEvent): Record<string, unknown> {
+export function shown(e: MissionEvent): Record<string, unknown> {
   return { seq: e.seq, type: e.type, actorId: e.actorId, at: e.at, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence ?? null };
 }
 
-function firstDifference(a: unknown, b: unknown, path = ""): string {
+export function firstDifference(a: unknown, b: unknown, path = ""): string {
   if (canonicalJson(a) === canonicalJson(b)) return "";
   if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
     for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {

@@ -255,12 +255,16 @@ async function reflect(ctx: RunContext, input: InputContext, d: Diagnosis): Prom
  * proposal (its args parsed; a malformed one is still a proposal, which the authority rejects).
  */
 async function think(ctx: RunContext, state: MissionState, agent: string, opts: { timeoutMs: number }): Promise<ThinkResult> {
+  return agentTurn(ctx.agentProviders ?? ctx.llmProviders ?? [], state, agent, AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, opts.timeoutMs))]));
+}
+
+/** One model turn of an autonomous agent with these providers (the worker's, or a counterfactual replay's `--live`). */
+export async function agentTurn(all: readonly Provider[], state: MissionState, agent: string, signal: AbortSignal): Promise<ThinkResult> {
   const auto = agentDefinition(state.definition, agent).autonomous!;
-  const providers = [...(ctx.agentProviders ?? ctx.llmProviders ?? [])];
+  const providers = [...all];
   // The agent's provider first; the others stay as fallback.
   const preferred = auto.provider ? providers.findIndex((p) => p.name === auto.provider) : -1;
   if (preferred > 0) providers.unshift(...providers.splice(preferred, 1));
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(Math.max(1, opts.timeoutMs))]);
   const r = await completeWithFallback(providers, { messages: transcript(state, agent), tools: modelTools(auto), toolChoice: "auto", temperature: auto.temperature, maxTokens: 1024 }, signal, { idempotencyKey: `${state.id}/${agent}/${state.agents[agent].attempt}/think/${state.agents[agent].autonomous?.actions ?? 0}` });
   if (!r.ok) return { ok: false, error: r.error };
   const d = r.data;
