@@ -61,7 +61,6 @@ export async function recordLabRun(db: Db, suiteRunId: string, p: { scenario: st
       .update(labSuiteRuns)
       .set({ done: sql`${labSuiteRuns.done} + 1`, passed: sql`${labSuiteRuns.passed} + ${p.run.passed ? 1 : 0}` })
       .where(eq(labSuiteRuns.id, suiteRunId));
-    await tx.execute(sql`select pg_notify('faultline_lab', ${suiteRunId})`);
   });
 }
 
