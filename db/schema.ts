@@ -843,3 +843,32 @@ export const labExtractions = pgTable("lab_extractions", {
   sightings: integer("sightings").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
 });
+
+/**
+ * `faultline mission explain ID --verify` (seed 002 FDR-N015): each counterfactual of a mission's record
+ * replayed from its trace and judged — held, did_not_hold or undetermined — with its evidence. Append-only
+ * in use: the mission page shows the newest verdict per subject.
+ */
+export const counterfactualChecks = pgTable(
+  "counterfactual_checks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    missionId: uuid("mission_id")
+      .notNull()
+      .references(() => missions.id, { onDelete: "cascade" }),
+    /** `mission` (the explanation's counterfactual) or `proposal:<id>` (a rejected proposal's decision). */
+    subject: text("subject").notNull(),
+    counterfactual: jsonb("counterfactual").notNull(),
+    verdict: text("verdict", { enum: ["held", "did_not_hold", "undetermined"] }).notNull(),
+    summary: text("summary").notNull(),
+    /** The change replayed (null: none a replay can make). */
+    change: jsonb("change"),
+    evidence: jsonb("evidence").notNull(),
+    /** The mission's seq when it was verified. */
+    missionSeq: integer("mission_seq").notNull(),
+    verifiedBy: text("verified_by").notNull(),
+    verifiedAt: timestamp("verified_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+  },
+  (t) => [index("counterfactual_checks_mission").on(t.missionId, t.verifiedAt)],
+);
+export type CounterfactualCheckRow = typeof counterfactualChecks.$inferSelect;
