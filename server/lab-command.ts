@@ -141,9 +141,17 @@ function progressBar(tty: LabRunParams["progress"]): { update(p: { done: number;
  */
 export function databaseRecorder(db: Db, actor: AuditActor, close: () => Promise<void>): LabRecorder {
   let id: string | null = null;
+  // Interrupted (Ctrl-C, a stop): the suite run is marked stopped, not left "running" on the Lab page.
+  const onSignal = (signal: NodeJS.Signals) => {
+    const exit = () => process.exit(signal === "SIGINT" ? 130 : 143);
+    if (!id) return exit();
+    void failSuiteRun(db, id, `interrupted by ${signal} before the suite run ended`).then(close).finally(exit);
+  };
   return {
     async start(p) {
       id = (await startSuiteRun(db, { ...p, actor })).id;
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
       return id;
     },
     async run(p) {
@@ -161,6 +169,10 @@ export function databaseRecorder(db: Db, actor: AuditActor, close: () => Promise
     async fail(error) {
       if (id) await failSuiteRun(db, id, error);
     },
-    close,
+    async close() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      await close();
+    },
   };
 }

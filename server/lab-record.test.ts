@@ -172,10 +172,24 @@ describe("faultline lab run records the suite run", () => {
     expect(await listSuiteRuns(tdb.db)).toHaveLength(2);
   }, 180_000);
 
+  it("a suite run stopped by SIGTERM is marked stopped with the reason, not left running", async () => {
+    const child = execFile(process.execPath, [BIN, "lab", "run", at("suite.yaml"), "--seed", "9", "--repeat", "400", "--traces", at("r4.traces")], { cwd: dir, env: { ...process.env, DATABASE_URL: tdb.url, FAULTLINE_DATA_DIR: at("data") } });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    let running: Awaited<ReturnType<typeof listSuiteRuns>>[number] | undefined;
+    await expect.poll(async () => (running = (await listSuiteRuns(tdb.db)).find((r) => r.seed === 9 && r.done > 0)), { timeout: 60_000, interval: 100 }).toBeDefined();
+    expect(running!.status).toBe("running");
+    child.kill("SIGTERM");
+    expect(await exited).toBe(143);
+    const [stopped] = (await listSuiteRuns(tdb.db)).filter((r) => r.seed === 9);
+    expect(stopped).toMatchObject({ status: "failed", error: "interrupted by SIGTERM before the suite run ended" });
+    expect(stopped.done).toBeLessThan(stopped.total);
+    expect((await getSuiteRun(tdb.db, stopped.id))!.report).toBeNull();
+  }, 180_000);
+
   it("--no-record records nothing", async () => {
     const r = await cli(["lab", "run", at("suite.yaml"), "--seed", "8", "--no-record", "--traces", at("r3.traces")]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain("Recorded as lab run");
-    expect(await listSuiteRuns(tdb.db)).toHaveLength(2);
+    expect((await listSuiteRuns(tdb.db)).filter((r) => r.seed === 8)).toHaveLength(0);
   }, 180_000);
 });
