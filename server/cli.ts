@@ -28,7 +28,7 @@ import { missionLevel } from "../lib/mission/definition";
 import { CLAUDE_INSTALL_NOTE, claudeSettingsSnippet } from "./claude-hooks-snippet";
 import { parse as parseShell } from "shell-quote";
 import type { HttpListener, Upstream } from "./mcp-gateway";
-import { labReplay, missionIdArg, traceExport, traceVerify, TraceUsageError } from "./trace-command";
+import { labReplay, missionExplainVerify, missionIdArg, traceExport, traceVerify, TraceUsageError } from "./trace-command";
 import { LibraryUsageError, libraryExport, libraryImport, libraryQuery, libraryQueryBatch, parseFormat, parseLimit, readInput } from "./library-command";
 import { isUuid } from "../lib/ids";
 
@@ -44,6 +44,10 @@ Usage:
   faultline mission list [--json]
   faultline mission show ID [--json]      state, derived final status, open gates, proposals, events
   faultline mission explain ID [--json]   { finalStatus, failureReason, explanation } of a mission
+  faultline mission explain ID --verify [--json]
+                                          replay each counterfactual of the mission's record from its
+                                          trace: holds / does not hold / undetermined, with the evidence
+                                          (stored for the mission page; exit 1 when one does not hold)
   faultline mission validate FILE|- [--json]
                                           check a definition: field errors, necessity level, warnings
   faultline mission pause ID [--note TEXT]   pause at the next step boundary
@@ -78,6 +82,11 @@ Usage:
   faultline trace verify FILE            "ok, N lines", or the first changed / missing line and why (exit 1)
   faultline lab replay FILE [--json]     replay the trace through the real engine: { events, divergences,
                                           firstDivergence } (exit 1 when it diverges)
+  faultline lab replay FILE [--rules FILE] [--set PATH=VALUE]... [--flag NAME=VALUE]... [--live] [--json]
+                                          counterfactual replay: the run with the change — where it parts
+                                          from the original, how it ends, where it stopped for a model
+                                          output or ToolResult the trace does not hold (--live: ask the
+                                          configured provider); exit 1 when it stopped
   faultline lab run SUITE.yaml [--seed N] [--repeat K] [--compare BASELINE.json] [--json] [-o REPORT.json]
                                           [--traces DIR] [--no-record]
                                           run a lab suite headless (docs/lab.md): seed 003's and seed 002's
@@ -128,6 +137,11 @@ async function main(argv: string[]): Promise<number> {
       compare: { type: "string" },
       traces: { type: "string" },
       "no-record": { type: "boolean", default: false },
+      rules: { type: "string" },
+      set: { type: "string", multiple: true },
+      flag: { type: "string", multiple: true },
+      live: { type: "boolean", default: false },
+      verify: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -184,6 +198,15 @@ async function main(argv: string[]): Promise<number> {
       if (sub === "run") return missionRun(rest[0], values.wait, values.json);
       if (sub === "list") return withDb({}, (h) => missionList(h, values.json));
       if (sub === "show") return withDb({}, (h) => missionShow(h, required(rest[0], "mission ID"), values.json));
+      if (sub === "explain" && values.verify) {
+        const id = required(rest[0], "mission ID");
+        if (!isUuid(id)) throw new UsageError(`"${id}" is not a mission ID (a UUID); list them with: faultline mission list`);
+        return withDb({}, async (h) => {
+          const actor = cliActor();
+          await ensureActor(h.db, { id: actor.id, kind: "cli", displayName: actor.name });
+          return missionExplainVerify(h.db, { out: (l) => console.log(l), err: (l) => console.error(l) }, { missionId: id, json: values.json, verifiedBy: actor.id });
+        });
+      }
       if (sub === "explain") return withDb({}, (h) => missionExplain(h, required(rest[0], "mission ID"), values.json));
       if (sub === "validate") return missionValidate(rest[0], values.json);
       if (sub === "pause" || sub === "resume" || sub === "abort") return withDb({}, (h) => missionControl(h, sub, required(rest[0], "mission ID"), values.note ?? null, values.json));
@@ -568,7 +591,7 @@ async function memoryExport(h: DbHandle, kind: MemoryKind, missionId: string | u
 
 /** `faultline library …`: on the embedded default database; an empty library gets the starter library first. */
 /** FDR-N004: trace export / verify and lab replay (server/trace-command.ts). */
-async function traceCommand(cmd: string, sub: string | undefined, rest: string[], v: { json: boolean; out?: string; seed?: string; repeat?: string; compare?: string; traces?: string; "no-record"?: boolean }): Promise<number> {
+async function traceCommand(cmd: string, sub: string | undefined, rest: string[], v: { json: boolean; out?: string; seed?: string; repeat?: string; compare?: string; traces?: string; "no-record"?: boolean; rules?: string; set?: string[]; flag?: string[]; live?: boolean }): Promise<number> {
   const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
   if (cmd === "lab" && sub === "run") {
     const { labRun, databaseRecorder } = await import("./lab-command");
@@ -601,7 +624,10 @@ async function traceCommand(cmd: string, sub: string | undefined, rest: string[]
     });
     return out as T;
   };
-  if (cmd === "lab" && sub === "replay") return labReplay(io, { file: rest[0], json: v.json, withLibrary });
+  if (cmd === "lab" && sub === "replay") {
+    const counterfactual = v.rules !== undefined || v.set?.length || v.flag?.length || v.live ? { rules: v.rules, set: v.set, flag: v.flag, live: v.live, providers: () => agentProviders(env()) } : undefined;
+    return labReplay(io, { file: rest[0], json: v.json, withLibrary, counterfactual });
+  }
   throw new UsageError(cmd === "trace" ? `Unknown command "trace ${sub ?? ""}". Use: faultline trace export ID [-o FILE] | faultline trace verify FILE` : `Unknown command "lab ${sub ?? ""}". Use: faultline lab replay FILE [--json] | faultline lab run SUITE.yaml [--seed N] [--repeat K]`);
 }
 

@@ -1,4 +1,9 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listCounterfactualChecksByMission } from "../../db/queries/counterfactual-checks";
 import { createMission } from "../../db/queries/events";
 import { decideGate } from "../../db/queries/gates";
 import { loadStarterLibrary } from "../../db/queries/library";
@@ -148,5 +153,95 @@ describe("counterfactual replay", () => {
     expect(v.counterfactual.expectedOutcome).toBe("different_failure");
     expect(v.verdict).toBe("held");
     expect(v.evidence.decision).toMatchObject({ decision: "rejected", authority: "default-policy:no-writes-outside-workspace" });
+  });
+});
+
+describe("the CLI: faultline lab replay --set/--rules/--flag/--live, mission explain --verify", () => {
+  const BIN = path.resolve("bin/faultline.mjs");
+  let dir: string;
+  let file: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "fl-cf-cli-"));
+    file = path.join(dir, "build.trace.jsonl");
+  });
+  afterAll(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [BIN, ...args], { env: { ...process.env, DATABASE_URL: harness.tdb.url, FAULTLINE_DATA_DIR: dir, FAULTLINE_LLM_PROVIDERS: "", FAULTLINE_RECORDED_PROVIDER: "", ...env }, timeout: 90_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+  const buildId = () => traces.get(BUILD)!.header.missionId;
+
+  it("bad --set, --flag and --rules input exits 2 naming the path, the flag or the rule and what is allowed", async () => {
+    const exp = await cli(["trace", "export", buildId(), "-o", file]);
+    expect(exp.code, exp.stderr).toBe(0);
+    const noAgent = await cli(["lab", "replay", file, "--set", "agents.writer.maxActions=10"]);
+    expect(noAgent.code).toBe(2);
+    expect(noAgent.stderr).toMatch(/--set agents\.writer\.maxActions: there is no agent "writer" in this mission\. Agents: summarizer\./);
+    const badKey = await cli(["lab", "replay", file, "--set", "agents.summarizer.budget=10"]);
+    expect(badKey.code).toBe(2);
+    expect(badKey.stderr).toMatch(/"budget" is not a field of agents\.summarizer\. Allowed: name, priority, timeoutMs, steps, autonomous, external; and the autonomous agent's own goal, tools, maxActions/);
+    const badValue = await cli(["lab", "replay", file, "--set", "agents.summarizer.maxActions=-1"]);
+    expect(badValue.code).toBe(2);
+    expect(badValue.stderr).toMatch(/the changed definition is not valid at phases\.0\.agents\.0\.autonomous\.maxActions/);
+    const flag = await cli(["lab", "replay", file, "--flag", "AUTONOMOUS_RETRIES=3"]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/--flag AUTONOMOUS_RETRIES: there is no such flag\. A replay can change: AUTONOMOUS_DIAGNOSTIC_REFLECTION_ENABLED/);
+    fs.writeFileSync(path.join(dir, "bad-rules.json"), JSON.stringify({ rules: [{ id: "ok", effect: "deny", tool: "shell" }, { id: "typo", effect: "refuse" }] }));
+    const rules = await cli(["lab", "replay", file, "--rules", path.join(dir, "bad-rules.json")]);
+    expect(rules.code).toBe(2);
+    expect(rules.stderr).toMatch(/rule 2 \(id typo\), field effect: must be "allow", "deny" or "hold"/);
+    const missing = await cli(["lab", "replay", file, "--rules", path.join(dir, "nope.json")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--rules: there is no file ".*nope\.json"/);
+    const live = await cli(["lab", "replay", file, "--set", "agents.summarizer.maxActions=10", "--live"]);
+    expect(live.code).toBe(2);
+    expect(live.stderr).toMatch(/--live needs a provider: set FAULTLINE_LLM_PROVIDERS/);
+  });
+
+  it("--rules FILE --json: the changed run's report; a stop for a model output exits 1 and says which", async () => {
+    fs.writeFileSync(path.join(dir, "rules.yaml"), "- {id: no-curl, effect: deny, tool: shell, binary: curl, reason: No downloads.}\n");
+    const r = await cli(["lab", "replay", file, "--rules", path.join(dir, "rules.yaml"), "--json"]);
+    expect(r.code, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout);
+    // Without the built-in policy rm -rf / is approved; the run has no ToolResult for it (the original never ran it).
+    expect(report.change.rules).toEqual({ source: path.join(dir, "rules.yaml"), count: 1 });
+    expect(report.firstDifference).toMatchObject({ type: "proposal.decided", original: { payload: { decision: "rejected" } }, changed: { payload: { decision: "approved" } } });
+    expect(report.changed.stop).toMatchObject({ kind: "tool_result", agent: "summarizer", request: { tool: "shell", args: { command: "rm", args: ["-rf", "/"] } } });
+    expect(report.changed.ended).toBe(false);
+    const text = await cli(["lab", "replay", file, "--set", "agents.summarizer.maxActions=10"]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/Stopped at seq 4 \(model_output, agent "summarizer", step 0\): The changed run asks the model of "summarizer" for its proposal 1/);
+  });
+
+  it("--live asks the configured provider for what the trace does not hold", async () => {
+    llm.script("cf-cli", [
+      { toolCalls: [{ name: "file", arguments: { op: "write", path: "build-summary.txt", content: "Build 1482: 212 tests passed, bundle 1.8 MB (-3%).\n" } }] },
+      { toolCalls: [{ name: "finish", arguments: { summary: "written" } }] },
+    ]);
+    const r = await cli(["lab", "replay", file, "--set", "agents.summarizer.maxActions=10", "--live", "--json"], { FAULTLINE_LLM_PROVIDERS: llm.providersEnv(["cf-cli"]) });
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.changed).toMatchObject({ ended: true, finalStatus: "SUCCESS", liveModelTurns: 2, stop: null });
+    expect(llm.completions("cf-cli")).toHaveLength(2);
+  });
+
+  it("mission explain --verify confirms the demo's counterfactual and stores the verdict for the mission page", async () => {
+    const r = await cli(["mission", "explain", buildId(), "--verify", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.finalStatus).toBe("SUCCESS");
+    expect(out.verifications).toHaveLength(1);
+    expect(out.verifications[0]).toMatchObject({ verdict: "held", counterfactual: { change: { type: "relax_constraint", constraint: "default-policy:no-recursive-delete-outside-workspace" }, expectedOutcome: "different_failure" } });
+    const text = await cli(["mission", "explain", buildId(), "--verify"]);
+    expect(text.stdout).toMatch(/- holds: proposal .* of "summarizer" \(shell \{"args":\["-rf","\/"\],"command":"rm"\}\)/);
+    expect(text.stdout).toMatch(/another constraint refuses the proposal, as expected \(default-policy:no-writes-outside-workspace\)/);
+    const checks = await listCounterfactualChecksByMission(harness.tdb.db, buildId());
+    expect(checks).toHaveLength(1);
+    expect(checks[0]).toMatchObject({ subject: out.verifications[0].subject, verdict: "held" });
   });
 });
