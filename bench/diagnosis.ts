@@ -22,6 +22,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { expectedCalibrationError, reliabilityBins } from "../lib/diagnosis/calibration";
+import { classify } from "../lib/diagnosis/classify";
 import { diagnose } from "../lib/diagnosis/diagnose";
 import { DIAGNOSED_TYPES, ERROR_TYPES, diagnosisSchema, type DiagnosedType, type ErrorType, type InputContext } from "../lib/diagnosis/types";
 import type { CorpusCase } from "../scripts/diagnosis-corpus";
@@ -50,6 +51,8 @@ interface Outcome {
   c: Case;
   predicted: DiagnosedType;
   confidence: number;
+  /** Who answered: a rule, the lexical model (no rule recognised the failure), or nobody (`unknown`). */
+  answeredBy: "rules" | "lexical" | "unknown";
 }
 
 const pct = (n: number, d: number) => (d === 0 ? "   -  " : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
@@ -90,6 +93,22 @@ function report(outcomes: Outcome[], title: string): { overall: number; perType:
   const bins = reliabilityBins(calibrationCases).filter((b) => b.count > 0);
   console.log(`\nReliability (10 bins): ${bins.map((b) => `[${b.from.toFixed(1)},${b.to.toFixed(1)}) n=${b.count} conf ${b.meanConfidence?.toFixed(2)} acc ${b.accuracy?.toFixed(2)}`).join("; ")}`);
   console.log(`Expected calibration error: ${ece === null ? "-" : ece.toFixed(3)}`);
+  const summary = (of: Outcome[]) => {
+    const ok = of.filter((o) => o.predicted === o.c.label).length;
+    const e = expectedCalibrationError(of.map((o) => ({ confidence: o.confidence, correct: o.predicted === o.c.label })));
+    const mean = of.reduce((sum, o) => sum + o.confidence, 0) / of.length;
+    return `n=${String(of.length).padStart(3)}  mean confidence ${mean.toFixed(2)}  accuracy ${pct(ok, of.length)}  ECE ${e === null ? "-" : e.toFixed(3)}`;
+  };
+  console.log("\nCalibration per stated type (how often each answer was right)");
+  for (const t of DIAGNOSED_TYPES) {
+    const of = outcomes.filter((o) => o.predicted === t);
+    if (of.length) console.log(`  ${t.padEnd(20)} ${summary(of)}`);
+  }
+  console.log("Calibration per answer source");
+  for (const by of ["rules", "lexical", "unknown"] as const) {
+    const of = outcomes.filter((o) => o.answeredBy === by);
+    if (of.length) console.log(`  ${by.padEnd(20)} ${summary(of)}`);
+  }
 
   const bySource = new Map<string, [number, number]>();
   for (const o of outcomes) {
@@ -150,9 +169,12 @@ function main(): number {
 
 function run(cases: Case[], raw: boolean): Outcome[] {
   return cases.map((c) => {
-    const d = diagnose(raw ? stripToDocumentFields(c.input) : c.input, { now: 0, id: c.id });
+    const input = raw ? stripToDocumentFields(c.input) : c.input;
+    const d = diagnose(input, { now: 0, id: c.id });
     diagnosisSchema.parse(d); // every diagnosis must satisfy the contract
-    return { c, predicted: d.errorClassification.type, confidence: d.rootCause.confidence };
+    const type = d.errorClassification.type;
+    const answeredBy = type === "unknown" ? "unknown" : classify(input).evidence[0]?.source === "lexical" ? "lexical" : "rules";
+    return { c, predicted: type, confidence: d.rootCause.confidence, answeredBy };
   });
 }
 

@@ -392,6 +392,8 @@ async function toolNotFoundCases(): Promise<void> {
   for (const name of ["repo_browser", "read_file", "run_bash", "web_search", "python", "write_file", "git", "browser"]) {
     await record(`tool_not_found/unknown/${name}`, "tool_not_found", "faultline", name, name === "read_file" ? { path: "README.md" } : name === "run_bash" ? { command: "ls -la" } : name === "repo_browser" ? { url: "https://github.com/gatewaybuddy/forgekeeper" } : { query: "faultline" }, "Clone https://github.com/gatewaybuddy/forgekeeper and read its README");
   }
+  // A runner's subcommand that does not exist: the program has no such tool (docs/diagnosis-benchmark.md).
+  await shell("tool_not_found/git/unknown_subcommand", "tool_not_found", "git", "git", ["frobnicate"], "Prepare the release");
   const allowed = ["sh", "node", "git"];
   for (const [bin, args] of [["curl", ["-L", "https://example.com"]], ["wget", ["https://example.com"]], ["python3", ["-c", "print(1)"]], ["rm", ["-rf", "build"]], ["docker", ["ps"]], ["ssh", ["deploy@host"]]] as const) {
     await record(`permission_denied/not_allowed/${bin}`, "permission_denied", "faultline", "shell", { command: bin, args: [...args] }, "Download the release", ctx({ allowedBinaries: allowed }));
@@ -443,7 +445,6 @@ async function invalidArgumentCases(): Promise<void> {
   await shell("invalid_arguments/coreutils/head", "invalid_arguments", "shell", "head", ["-n", "ten", "big.log"], goal);
   await shell("invalid_arguments/coreutils/cat_missing", "invalid_arguments", "shell", "cat", ["reports/permission_denied_summary.txt"], "Read the summary");
   await shell("invalid_arguments/coreutils/tar_missing", "invalid_arguments", "shell", "tar", ["-xzf", "release-timeout-fix.tar.gz"], goal);
-  await shell("invalid_arguments/git/unknown_command", "invalid_arguments", "git", "git", ["frobnicate"], goal);
   await shell("invalid_arguments/git/bad_dir", "invalid_arguments", "git", "git", ["-C", "/nonexistent/checkout", "status"], goal);
   await shell("invalid_arguments/git/clone_missing", "invalid_arguments", "git", "git", ["clone", "/nonexistent/repo", "copy"], "Clone the repository");
   await shell("invalid_arguments/git/checkout_branch", "invalid_arguments", "git", "git", ["checkout", "release/timeout-fix"], goal, { cwd: "repo-small" });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { expectedCalibrationError, reliabilityBins } from "./calibration";
+import { fitConfidence } from "../../scripts/diagnosis-calibration";
+import { CONFIDENCE_KNOTS, UNKNOWN_PROBABILITY, expectedCalibrationError, reliabilityBins } from "./calibration";
 
 describe("calibration", () => {
   it("a forecaster whose 0.9s are right 9 times in 10 is calibrated", () => {
@@ -19,5 +20,14 @@ describe("calibration", () => {
   });
   it("no cases: no error to state", () => {
     expect(expectedCalibrationError([])).toBeNull();
+  });
+});
+
+describe("the stated-confidence map", () => {
+  it("is what the tuning cases fit (run npm run diagnosis:calibrate after changing rules or labels)", () => {
+    const { knots, unknown } = fitConfidence();
+    expect(knots).toEqual(CONFIDENCE_KNOTS);
+    expect(unknown).toBe(UNKNOWN_PROBABILITY);
+    for (let i = 1; i < knots.length; i++) expect(knots[i][1]).toBeGreaterThanOrEqual(knots[i - 1][1]);
   });
 });

@@ -69,24 +69,30 @@ export function reliabilityOf(cases: readonly CalibrationCase[]): Reliability {
 /**
  * Stated confidence of a classification: the probability that its type is right, read from its
  * evidence score (winning score discounted by the strongest competitor, 0–1) through a monotone
- * map. The knots were fitted on labelled cases only (the local corpus and the tuning half of the
- * world corpus, never the held-out half): per score band, the share of correct diagnoses, smoothed
- * toward 0.5 with 4 pseudo-cases, capped at 0.97 because rules tuned on a set are right less often
- * on cases nobody tuned on. Between knots the map is linear. `unknown` keeps its (low) score: it
- * is never the right answer to a labelled case.
+ * map. The knots are fitted by `npm run diagnosis:calibrate` (scripts/diagnosis-calibration.ts) on
+ * labelled cases nobody measures the held-out figures on, in two regimes given equal weight: the rules
+ * of today on the cases they were written from (right almost always), and the rules' first answers to
+ * the tuning cases of batches 2–4 before any rule was written for them (new wordings: right less often,
+ * most of all at middling scores). Per score band, smoothed toward one half, made monotone, capped at
+ * 0.97. Between knots the map is linear. A test checks the knots are what the fit gives.
  */
 export const CONFIDENCE_KNOTS: ReadonlyArray<readonly [score: number, probability: number]> = [
-  [0, 0.3],
-  [0.2, 0.67],
-  [0.42, 0.92],
-  [0.6, 0.95],
-  [0.78, 0.96],
-  [0.92, 0.97],
+  [0, 0.5],
+  [0.1, 0.5],
+  [0.25, 0.65],
+  [0.36, 0.76],
+  [0.51, 0.86],
+  [0.69, 0.87],
+  [0.85, 0.89],
+  [0.96, 0.97],
   [1, 0.97],
 ];
 
+/** Stated confidence of `unknown`: it is never the label of a case, so the probability that it is right is about nil (fitted with the knots). */
+export const UNKNOWN_PROBABILITY = 0.02;
+
 export function calibratedConfidence(score: number, isUnknown = false): number {
-  if (isUnknown) return score;
+  if (isUnknown) return UNKNOWN_PROBABILITY;
   const s = Math.min(1, Math.max(0, score));
   for (let i = 1; i < CONFIDENCE_KNOTS.length; i++) {
     const [x1, y1] = CONFIDENCE_KNOTS[i];

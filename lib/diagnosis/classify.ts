@@ -34,6 +34,11 @@ export interface Evidence {
    * and its own type has none: a 403 whose body says "rate limit exceeded" is a rate limit.
    */
   coarse?: boolean;
+  /**
+   * The rule's own weight before it was scaled by where its line sits: how specific the statement is. A
+   * specific statement of the cause explains coarse evidence away wherever it is printed.
+   */
+  base?: number;
 }
 
 /** What the failure tells us, extracted from the arguments and the output. */
@@ -177,6 +182,14 @@ const PROVIDER_CODES: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail"
   [/^(?:invalid_request_error|invalid_request|invalid_value|invalid_parameter|missing_required_parameter|unknown_parameter|validation_error|bad_request)$/, { type: "invalid_arguments", weight: 0.6, variant: "schema_violation", coarse: true }],
   [/^(?:api_error|server_error|internal_error|service_unavailable)$/, { type: "network_error", weight: 0.6, variant: "server_error", coarse: true }],
   [/^(?:timeout|request_timeout|timeout_error)$/, { type: "timeout", weight: 0.85 }],
+  // Well-known codes of cloud APIs (AWS error codes, gRPC/Google API statuses), normalised to snake case.
+  [/^(?:throttling(?:_exception)?|too_many_requests_exception|request_limit_exceeded|limit_exceeded_exception|provisioned_throughput_exceeded(?:_exception)?|slow_down|request_throttled|resource_exhausted)$/, { type: "rate_limited", weight: 0.9 }],
+  [/^(?:access_denied_exception|unauthorized_operation|unauthorized_access|unauthenticated|expired_token(?:_exception)?|invalid_client_token_id|signature_does_not_match|auth_failure|not_authorized(?:_exception)?|missing_access)$/, { type: "permission_denied", weight: 0.85, variant: "credentials_rejected" }],
+  [/^(?:deadline_exceeded|request_timeout_exception|gateway_timeout)$/, { type: "timeout", weight: 0.85 }],
+  [/^(?:(?:err_)?module_not_found)$/, { type: "environment_missing", weight: 0.8, variant: "missing_module" }],
+  [/^(?:resource_not_found_exception|no_such_(?:key|bucket|entity|upload|file|object|host_?zone|distribution)|resource_missing|(?!(?:err_)?(?:command|tool|function|executable|binary)_)[a-z]+_not_found(?:_exception)?)$/, { type: "invalid_arguments", weight: 0.75, variant: "resource_not_found" }],
+  [/^(?:invalid_argument|validation_exception|invalid_parameter_(?:value|combination|exception)|missing_parameter|already_exists|out_of_range)$/, { type: "invalid_arguments", weight: 0.7, variant: "schema_violation", coarse: true }],
+  [/^(?:unavailable|service_unavailable(?:_exception)?|internal_failure|internal_server_error|bad_gateway)$/, { type: "network_error", weight: 0.6, variant: "server_error", coarse: true }],
 ];
 
 /**
@@ -290,6 +303,21 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\bthere are no commands defined\b|\bcommand ["'`][^"'`\n]{1,60}["'`] (?:is )?not (?:found|defined)\b|\bunknown (?:lifecycle phase|resource type|state function|provider type|command type)\b|\ba task is missing\b|\breferences a task called\b|\b(?:state|resource|function|task|command) ['"`][^'"`\n]{1,60}['"`] (?:was )?not (?:found|available) in\b|\bcannot find a resource for\b|\brequested (?:function|tool|action|plugin|command) (?:could not|cannot|was not) (?:be )?found\b/di,
     variant: "unknown_task",
   },
+  // The program ran and says the subcommand named on its command line is not one of its own ("'compose' is
+  // not a docker command", cargo's "no such command", cobra's "unknown command", clap's "unrecognized
+  // subcommand", az's "not in the 'az' command group", argparse's invalid choice for the command slot):
+  // the runner has no such tool, whether the name is mistyped or its plugin is not installed
+  // (docs/diagnosis-benchmark.md, labelling decisions). Not "command-line": an unknown command-line option
+  // is an argument.
+  {
+    id: "runner_no_such_subcommand",
+    type: "tool_not_found",
+    weight: 0.88,
+    re: /\bis not an? (?:valid |known )?(?:[\w.-]+ )?(?:sub)?command\b(?![- ]line)|\bno such (?:sub)?command\b|\b(?:unknown|unrecognized|unrecogni[sz]ed|unsupported) (?:sub)?command\b(?![- ]line)|\bis not in the ['"`]?[\w -]{1,40}['"`]? command group\b|\bargument (?:command|subcommand|operation|\{[^}\n]*\}): invalid choice\b|(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: invalid choice: ['"`]|\(\w+\) invalid choice: ['"`]/di,
+    variant: "unknown_subcommand",
+  },
+  // A command word the program does not take, without saying more (openssl's, an interactive client's).
+  { id: "invalid_command_word", type: "tool_not_found", weight: 0.6, re: /\binvalid (?:sub)?command\b(?![- ]line)/di, variant: "unknown_subcommand" },
   // command_not_found
   { id: "command_not_found", type: "command_not_found", weight: 0.9, re: /(?:^|:\s)([^\s:]+): command not found\b|\bcommand not found\b/di, captures: "missingCommand" },
   { id: "sh_not_found", type: "command_not_found", weight: 0.85, re: /^\S+: (?:\d+: |line \d+: )(?:\S+: )?([^\s:]+): not found$/di, captures: "missingCommand" },
@@ -300,6 +328,21 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\b(?:linker|compiler|assembler|interpreter|executable|program) \S+ (?:was )?not found\b|\berror trying to exec\b|\bexecvp\b[^\n]{0,40}\bno such file\b|\bcommand \S+ failed: no such file or directory\b|\bis not recognized as (?:the )?name of a cmdlet\b|\bis not recognized as an? (?:internal or external command|cmdlet)\b/di,
   },
   { id: "cannot_start_program", type: "command_not_found", weight: 0.9, re: /\bcannot run program\b|\bunable to invoke subcommand\b|\bfailed at step EXEC\b|\bstatus=203\/EXEC\b|\bfailed to execute command: no such file\b|\bWin32Exception\b[^\n]{0,80}\bcannot find the file specified\b/di },
+  // A package runner asked to execute a program (pnpm exec, npx, yarn exec, bunx) finds no such program
+  // in the project or on PATH: the binary is missing, not a task of the runner.
+  {
+    id: "exec_finds_no_program",
+    type: "command_not_found",
+    weight: 0.9,
+    re: /\bERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL\b|\bcould not determine executable to run\b|\bcould(?:n'?t| not) find (?:a |the |any )?(?:binary|executable|bin)s? (?:named|called|for)\b|\bno (?:binary|executable|bin)s? (?:named|called|found (?:for|with|named))\b/di,
+  },
+  // A generic "could not find / not found" whose subject is a program: what is missing decides the type.
+  {
+    id: "program_missing_named",
+    type: "command_not_found",
+    weight: 0.82,
+    re: /\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|detect) (?:the |a |an |any )?(?:[\w.+-]+ ){0,2}(?:executable|binary|program|compiler|linker)(?: file)?s?\b|\b(?:executable|binary|program|compiler|linker)s? (?:['"`]?[\w.+\/-]+['"`]? )?(?:was |is |could )?not (?:be )?(?:found|located|detected)\b/di,
+  },
   { id: "child_exit_127", type: "command_not_found", weight: 0.7, re: /\b(?:exit status|exit code|exited with|returned) 127\b|\bError 127\b/di },
   { id: "failed_to_run", type: "command_not_found", weight: 0.85, re: /\b(?:needs|has|must) to be (?:in|on) (?:the |your )?\$?PATH\b|\bmust be (?:in|on) (?:the |your )?\$?PATH\b|\bfailed to run command\b|\bexecutable file not found\b|\bno such binary\b|\bnot (?:found )?(?:in|on) (?:the )?\$?PATH\b|\bis not recognized as an internal or external command\b/di },
   { id: "cannot_exec", type: "command_not_found", weight: 0.8, re: /\bcan(?:not|'t) exec(?:ute)?\b.{0,60}\bno such file or directory\b|\bexec: ([^\s:]+): not found\b/di, captures: "missingCommand" },
@@ -354,10 +397,9 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "credentials_rejected", type: "permission_denied", weight: 0.85, re: /\b(?:invalid|incorrect|expired|revoked|bad) (?:x-)?(?:api[ _-]?key|token|credentials?|password|authentication)\b|\bauthentication (?:failed|required)\b|\bresource not accessible\b|\binsufficient (?:permissions?|scope)\b|\bdoes not have (?:access|permission)\b|\bnot allowed to\b/di, variant: "credentials_rejected" },
   { id: "forbidden", type: "permission_denied", weight: 0.6, re: /\bforbidden\b|\baccess (?:is )?denied\b|\bunauthori[sz]ed\b/di, variant: "credentials_rejected", coarse: true },
   // invalid_arguments
-  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\bis not a recognized (?:option|argument|flag|parameter)\b|\bUnrecognizedOption\w*\b|\binvalid (?:tag|reference format|image name)\b|\bmust be lowercase\b|\b(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b/di, variant: "unknown_option" },
+  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\bis not a recognized (?:option|argument|flag|parameter)\b|\bUnrecognizedOption\w*\b|\binvalid (?:tag|reference format|image name)\b|\bmust be lowercase\b|\b(?<!\bargument (?:command|subcommand|operation|\{[^}\n]*\}): |(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: |\(\w+\) )(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:command[- ]line )?(?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b/di, variant: "unknown_option" },
   { id: "missing_argument", type: "invalid_arguments", weight: 0.8, re: /\bmissing (?:operand|argument|\d+ required positional|required (?:argument|parameter|property|field|option))|\bis a required (?:property|parameter|field)\b|\bfield required\b|\b(?:takes|expected) \d+ (?:positional )?arguments?\b|\brequired option\b/di, variant: "schema_violation" },
-  { id: "not_a_subcommand", type: "invalid_arguments", weight: 0.85, re: /\bis not an? [\w-]+ command\b|\bunknown (?:sub)?command\b|\bno such (?:sub)?command\b|\binvalid command\b/di },
-  { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b/di },
+  { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b|\b(?:argument|parameter|option|value|field|input|flag)s? (?:['"`]?[\w.-]+['"`]? )?(?:is|are) (?:invalid|not valid)\b/di },
   // The named object the command acts on does not exist (a container, image, volume, network, bucket, table).
   { id: "no_such_object", type: "invalid_arguments", weight: 0.8, re: /\bno such (?:container|image|volume|network|pod|object|bucket|table|index|branch|tag|remote|service|secret|context)s?\b/di, variant: "resource_not_found" },
   { id: "no_such_package", type: "invalid_arguments", weight: 0.8, re: /\bunable to locate package\b|\bcouldn'?t find any package by\b|\bno matching distribution found\b|\bno package (?:named|matching|found)\b/di, variant: "resource_not_found" },
@@ -365,7 +407,8 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "no_such_version", type: "invalid_arguments", weight: 0.85, re: /\bunable to find package \S+ with version\b|\bcould not find a version of\b|\bfound 0 versions?\b|\bno matching version found\b|\bETARGET\b|\bcould not find a version that satisfies\b|\bversion ['"`]?[\w.^~<>=-]+['"`]? (?:of \S+ )?(?:was )?not found\b|\bno versions? (?:available|match(?:ing|es)?)\b/di, variant: "resource_not_found" },
   { id: "usage", type: "invalid_arguments", weight: 0.55, re: /^usage:|\bfor more information\.?$|^Try '.*--help'/di },
   { id: "named_path_missing", type: "invalid_arguments", weight: 0.7, re: /\bcannot change to\b|\bcan't open file\b|\bdoes not appear to be a git repository\b|\brepository .{1,200} (?:does not exist|not found)\b|\bis a directory\b|\bnot a directory\b|\balready exists and is not an empty directory\b/di, variant: "path_not_found" },
-  { id: "no_such_file", type: "invalid_arguments", weight: 0.5, re: /\bno such file or directory\b|\bdoes not exist\b|\bENOENT\b|\bcannot find the (?:file|path)\b|\bcannot find or open\b/di, variant: "path_not_found" },
+  // ENOENT in words: as broad as the errno (a missing library, config or program prints it too).
+  { id: "no_such_file", type: "invalid_arguments", weight: 0.5, re: /\bno such file or directory\b|\bdoes not exist\b|\bENOENT\b|\bcannot find the (?:file|path)\b|\bcannot find or open\b/di, variant: "path_not_found", coarse: true },
   { id: "not_found", type: "invalid_arguments", weight: 0.35, re: /\bnot found\b/di, variant: "resource_not_found", coarse: true },
   { id: "validation_failed", type: "invalid_arguments", weight: 0.6, re: /\bvalidation (?:failed|error)\b|\bunprocessable\b|\bbad request\b/di, variant: "schema_violation", coarse: true },
   // timeout
@@ -404,6 +447,8 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "server_error", type: "network_error", weight: 0.6, re: /\bbad gateway\b|\bservice (?:temporarily )?unavailable\b|\binternal server error\b|\bserver had an error\b|\bupstream (?:connect )?error\b/di, variant: "server_error", coarse: true },
   // syntax_error
   { id: "syntax", type: "syntax_error", weight: 0.88, re: /\bsyntax ?error\b|\bparse error\b|\binvalid syntax\b|\bunexpected (?:token|end of (?:input|file|JSON input)|EOF|identifier|character|string|indent|number)\b|\bmissing [)}\]] near\b|\bunterminated\b|\bmissing parenthes[ie]s\b|\bcan't find string terminator\b|\bunmatched\b|\bunbalanced\b|\bbad config (?:line|file|value)\b|\bexpected .{1,40} but found\b|\bExpecting (?:value|property name|',' delimiter|':' delimiter)\b|\bis not valid JSON\b|\binvalid JSON\b|\bunexpected indent\b|\bunindent does not match\b|\bend of file unexpected\b|\bExtra data: line\b|\bmissing separator\b|\berror: ['"`].{1,3}['"`] expected\b/di },
+  // bash echoes the source line it could not parse under its "syntax error near …" line: "x.sh: line 7: `fi'".
+  { id: "shell_syntax_echo", type: "syntax_error", weight: 0.85, re: /(?:^|:\s)line \d+: `[^\n]*'$/d },
   { id: "parse_failed", type: "syntax_error", weight: 0.8, re: /\bschema parsing\b|\b(?:error|failure) (?:while )?parsing\b|\bfailed to parse\b/di },
   { id: "parser_said", type: "syntax_error", weight: 0.86, re: /\bmismatched input\b|\bplease check (?:the |your )?syntax\b|\bParserError\b|\bParseException\b|\bthis line is (?:invalid|not a valid)\b|\bdoes not start with any known [\w ]{0,20}keyword\b|\bis not a valid statement separator\b|\bexpecting ['"`][^'"`\s]{1,3}['"`]/di },
   {
@@ -461,6 +506,15 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\bunable to locate credentials\b|\bno (?:valid )?credentials (?:were |are )?(?:found|provided|configured|available)\b|\bcould not (?:find|load|resolve) (?:default |any )?(?:credentials|authentication method)\b|\bdo not currently have an active account\b|\bno active (?:account|credentials)\b|\bmissing (?:[\w-]+ ){0,2}api[ _-]?key\b|\b(?:no|missing) (?:[\w-]+ ){0,2}(?:api[ _-]?key|access token|auth(?:entication)? token)s? (?:found|set|provided|configured)\b|\bapi[ _-]?key (?:was )?not (?:found|set|provided|configured)\b|\bexpected either api_key or auth_token\b|\bapi_key client option must be set\b/di,
     variant: "missing_credentials",
   },
+  // A generic "could not find / not found" whose subject is a library, SDK, toolchain or driver the host
+  // should provide (ld's "cannot find -lssl" too).
+  {
+    id: "dependency_missing_named",
+    type: "environment_missing",
+    weight: 0.8,
+    re: /\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|load|detect) (?:the |a |an |any |required )?(?:[\w.+-]+ ){0,2}(?:shared librar(?:y|ies)|librar(?:y|ies)|dlls?|header files?|headers?|sdks?|jdks?|jre|toolchains?|webdrivers?|(?:chrome|gecko|msedge)driver)\b|\b(?:shared librar(?:y|ies)|dlls?|header files?|sdks?|jdks?|jre|toolchains?|webdrivers?|(?:chrome|gecko|msedge)driver)\b(?: ['"`]?[\w.+\/-]+['"`]?)? (?:(?:was|were|is|are|could) )?(?:not (?:be )?(?:found|installed|available)|missing)\b|\bcannot find -l[\w+.-]+/di,
+    variant: "missing_dependency",
+  },
   { id: "not_installed", type: "environment_missing", weight: 0.6, re: /\bis not installed\b|\bnot installed\b|\brequires? .{1,40} to be installed\b|\bno (?:python|node|java) (?:interpreter|runtime) found\b/di, variant: "missing_module" },
 ];
 
@@ -505,7 +559,18 @@ const STATUS_IN_TEXT: readonly RegExp[] = [
   /["']?status["']?\s*:\s*(\d{3})\b/,
 ];
 const ERRNO_IN_TEXT = /\b(E[A-Z][A-Z0-9_]{2,}|ERR_[A-Z_]+|UND_ERR_[A-Z_]+|MODULE_NOT_FOUND)\b/g;
-const PROVIDER_CODE_IN_TEXT = /\\?["']?(?:type|code|error)\\?["']?\s*[:=]\s*\\?["']([a-z][a-z_]{3,})\\?["']/g;
+/**
+ * An error code in a response body or exception dict: the value of a type/code/error/status/reason field,
+ * lower snake case (OpenAI, Slack), upper snake case (gRPC and Google API statuses: RESOURCE_EXHAUSTED) or
+ * an exception-like CamelCase name (AWS: ThrottlingException, "__type": "…#ResourceNotFoundException").
+ */
+const PROVIDER_CODE_IN_TEXT = /\\?["']?(?:type|code|error|status|reason|codeName|errorCode|error_code|__type)\\?["']?\s*[:=]\s*\\?["']((?:[\w.]+#)?[A-Za-z][A-Za-z_]{3,})\\?["']/g;
+
+/** "ThrottlingException" → "throttling_exception", "RESOURCE_EXHAUSTED" → "resource_exhausted", "a.b#NoSuchKey" → "no_such_key". */
+function providerCodeName(raw: string): string {
+  const name = raw.replace(/^[\w.]+#/, "");
+  return (/[a-z][A-Z]/.test(name) ? name.replace(/([a-z0-9])([A-Z])/g, "$1_$2") : name).toLowerCase();
+}
 const EXCEPTION_LINE = /^(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Expired|Exit|Timeout)|timeout|gaierror)(?: \[(\w+)\])?(?::|$)/;
 
 function retryAfterFrom(text: string): number | undefined {
@@ -554,7 +619,7 @@ function scanPhrases(lines: readonly TextLine[], facts: Facts, c: Collector): vo
       rule.re.lastIndex = 0;
       const m = rule.re.exec(line.masked);
       if (!m) continue;
-      c.add({ type: rule.type, weight: rule.weight * line.weight, source: "output", rule: rule.id, detail: line.text, ...(rule.variant ? { variant: rule.variant } : {}), ...(rule.coarse ? { coarse: true } : {}) });
+      c.add({ type: rule.type, weight: rule.weight * line.weight, base: rule.weight, source: "output", rule: rule.id, detail: line.text, ...(rule.variant ? { variant: rule.variant } : {}), ...(rule.coarse ? { coarse: true } : {}) });
       if (rule.captures) {
         const captured = [1, 2].map((g) => groupText(m, line.text, g)).find((v) => v && v.length > 0);
         const value = captured?.replace(/^['"‘`]|['"’`:,.]+$/g, "");
@@ -585,7 +650,7 @@ function scanExceptions(lines: readonly TextLine[], raw: string, facts: Facts, c
       continue;
     }
     if (name === "FileNotFoundError") {
-      c.add({ type: "invalid_arguments", weight: 0.6 * factor, source: "exception", rule: "exception:file_not_found", detail, variant: "path_not_found" });
+      c.add({ type: "invalid_arguments", weight: 0.6 * factor, source: "exception", rule: "exception:file_not_found", detail, variant: "path_not_found", coarse: true });
       facts.path ??= pathIn(line.text);
       continue;
     }
@@ -603,7 +668,7 @@ function scanExceptions(lines: readonly TextLine[], raw: string, facts: Facts, c
       continue;
     }
     const hit = EXCEPTIONS.find(([re]) => re.test(name));
-    if (hit) c.add({ ...hit[1], weight: hit[1].weight * factor, source: "exception", rule: `exception:${name}`, detail });
+    if (hit) c.add({ ...hit[1], weight: hit[1].weight * factor, base: hit[1].weight, source: "exception", rule: `exception:${name}`, detail });
   }
 }
 
@@ -667,6 +732,15 @@ function contextEvidence(input: InputContext, facts: Facts, c: Collector): void 
   if (available.length > 0 && !available.includes(input.failure.tool)) {
     c.add({ type: "tool_not_found", weight: 0.8, source: "context", rule: "context:tool_unavailable", detail: `"${input.failure.tool}" is not among the available tools (${available.join(", ")})`, variant: "unknown_tool" });
   }
+  // A package runner's exec mode (pnpm exec, npx, yarn dlx, bunx…) looks a program up: "command 'x' not
+  // found" from it is a missing binary, not a missing task of the runner.
+  if (EXEC_MODE.test(facts.commandLine ?? "") || [...c.evidence.values()].some((e) => e.rule === "exec_finds_no_program")) {
+    const runner = c.evidence.get("tool_not_found:runner_has_no_such");
+    if (runner) {
+      c.evidence.delete("tool_not_found:runner_has_no_such");
+      c.add({ type: "command_not_found", weight: runner.weight, source: "context", rule: "context:exec_program_missing", detail: runner.detail });
+    }
+  }
   // A missing thing that the arguments themselves name is a wrong argument, not a missing dependency.
   const argsText = JSON.stringify(input.failure.args);
   const named = (s: string | undefined) => !!s && s.length > 1 && (argsText.includes(s) || argsText.includes(basename(s)));
@@ -679,6 +753,9 @@ function contextEvidence(input: InputContext, facts: Facts, c: Collector): void 
   }
 }
 
+/** A command line that asks a package runner to execute a program rather than one of its own scripts or tasks. */
+const EXEC_MODE = /^(?:\S*\/)?(?:npx|pnpx|bunx|(?:pnpm|yarn|npm|bun) (?:exec|dlx|x))\b/;
+
 const COARSE_SOURCES = new Set<EvidenceSource>(["exit_code", "signal", "http_status", "tool_code"]);
 const SPECIFIC_WEIGHT = 0.75;
 const COARSE_DISCOUNT = 0.5;
@@ -686,12 +763,26 @@ const COARSE_DISCOUNT = 0.5;
 /** Coarse evidence of a type with no specific statement yields to another type's specific statement. */
 function explainAway(evidence: Evidence[]): Evidence[] {
   const isCoarse = (e: Evidence) => e.coarse || COARSE_SOURCES.has(e.source);
-  const specific = new Set(evidence.filter((e) => !isCoarse(e) && e.weight >= SPECIFIC_WEIGHT).map((e) => e.type));
+  const specific = new Set(evidence.filter((e) => !isCoarse(e) && (e.base ?? e.weight) >= SPECIFIC_WEIGHT).map((e) => e.type));
   return evidence.map((e) => (isCoarse(e) && !specific.has(e.type) && specific.size > 0 ? { ...e, weight: e.weight * COARSE_DISCOUNT } : e));
 }
 
 function noisyOr(weights: readonly number[]): number {
   return 1 - weights.reduce((p, w) => p * (1 - Math.min(Math.max(w, 0), 0.99)), 1);
+}
+
+/** Coarse evidence that is the response's status told again: the code, its reason phrase, its name in the body, the SDK class named after it. */
+const STATUS_ECHO_SOURCES = new Set<EvidenceSource>(["http_status", "provider_code", "exception", "output"]);
+
+/**
+ * A type's score: its pieces of evidence combine as a noisy-or, but a response's status told several ways
+ * (400, "Bad Request", "status": "INVALID_ARGUMENT", "reason": "badRequest", BadRequestError) is one fact:
+ * only the strongest of those counts.
+ */
+function combined(evidence: readonly Evidence[]): number {
+  const isEcho = (e: Evidence) => STATUS_ECHO_SOURCES.has(e.source) && (e.coarse === true || e.source === "http_status");
+  const echoes = evidence.filter(isEcho).map((e) => e.weight);
+  return noisyOr([...evidence.filter((e) => !isEcho(e)).map((e) => e.weight), ...(echoes.length ? [Math.max(...echoes)] : [])]);
 }
 
 function round2(n: number): number {
@@ -729,10 +820,11 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
     if (ev) c.add({ ...ev, source: "http_status", rule: "http:status", detail: `HTTP ${facts.status}` });
   }
   for (const m of raw.matchAll(PROVIDER_CODE_IN_TEXT)) {
-    const hit = PROVIDER_CODES.find(([re]) => re.test(m[1]));
+    const code = providerCodeName(m[1]);
+    const hit = PROVIDER_CODES.find(([re]) => re.test(code));
     if (!hit) continue;
-    facts.providerCode ??= m[1];
-    c.add({ ...hit[1], source: "provider_code", rule: `provider:${m[1]}`, detail: `provider error ${m[1]}` });
+    facts.providerCode ??= code;
+    c.add({ ...hit[1], source: "provider_code", rule: `provider:${code}`, detail: `provider error ${m[1]}` });
   }
   if (e.toolCode && TOOL_CODES[e.toolCode]) c.add({ ...TOOL_CODES[e.toolCode], source: "tool_code", rule: "tool_code", detail: `tool error ${e.toolCode}` });
   if (e.toolCode === "NOT_ALLOWED" || facts.allowedBinaries === undefined) {
@@ -742,7 +834,7 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
   contextEvidence(input, facts, c);
 
   let evidence = explainAway([...c.evidence.values()]);
-  const scoreOf = (list: Evidence[]) => Object.fromEntries(ERROR_TYPES.map((t) => [t, round2(noisyOr(list.filter((ev) => ev.type === t).map((ev) => ev.weight)))])) as Record<ErrorType, number>;
+  const scoreOf = (list: Evidence[]) => Object.fromEntries(ERROR_TYPES.map((t) => [t, round2(combined(list.filter((ev) => ev.type === t)))])) as Record<ErrorType, number>;
   let scores = scoreOf(evidence);
   // No rule recognised it: the words around the error may still say what it is (lib/diagnosis/lexical.ts).
   let lexical: LexicalVerdict | null = null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calibratedConfidence } from "./calibration";
+import { calibratedConfidence, UNKNOWN_PROBABILITY } from "./calibration";
 import { classify } from "./classify";
 import { inputContextSchema, type ErrorType } from "./types";
 
@@ -105,6 +105,41 @@ const cases: Array<[ErrorType, string, () => string]> = [
   ["timeout", "Timeout Nms exceeded", () => framework("browser", "locator.click: Timeout 15000ms exceeded while waiting for the button")],
   ["syntax_error", "YAML bad indentation", () => shell("node", "YAMLException: bad indentation of a sequence entry (12:5)")],
   ["syntax_error", "YAML parse exception", () => shell("java", "YAML parse exception at line 4, column 2: expected a block end")],
+  // a runner's missing subcommand is tool_not_found (the labelling decision of 2026-11-27), whatever the CLI's words
+  ["tool_not_found", "git: not a git command", () => shell("git", "git: 'stash-all' is not a git command. See 'git --help'.")],
+  ["tool_not_found", "docker: a plugin subcommand not installed", () => shell("docker", "docker: 'buildx' is not a docker command.\nSee 'docker --help'")],
+  ["tool_not_found", "cargo: no such command", () => shell("cargo", "error: no such command: `watch`\n\n\tView all installed commands with `cargo --list`", 101)],
+  ["tool_not_found", "click: No such command", () => shell("flask", "Usage: flask [OPTIONS] COMMAND [ARGS]...\nError: No such command 'migrate'.", 2)],
+  ["tool_not_found", "cobra: unknown command for the CLI", () => shell("kubectl", "error: unknown command \"rollout-status\" for \"kubectl\"\n\nDid you mean this?\n\trollout")],
+  ["tool_not_found", "clap: unrecognized subcommand", () => shell("rustup", "error: unrecognized subcommand 'toolchains'", 2)],
+  ["tool_not_found", "az: not in the command group", () => shell("az", "ERROR: 'containerapp' is misspelled or not recognized by the system. 'containerapp' is not in the 'az' command group.", 2)],
+  ["tool_not_found", "argparse: invalid choice for the command slot", () => shell("aws", "usage: aws [options] <command> <subcommand> [parameters]\naws: error: argument operation: Invalid choice, valid choices are:\n\nget-object | put-object", 2)],
+  ["tool_not_found", "gcloud: invalid choice of a command group", () => shell("gcloud", "ERROR: (gcloud) Invalid choice: 'run-jobs'.\nMaybe you meant:\n  gcloud run jobs", 2)],
+  ["invalid_arguments", "an unknown command-line option stays an argument", () => shell("node", "node: unknown command-line option: --experimental-foo", 9)],
+  ["invalid_arguments", "an invalid choice for an option stays an argument", () => shell("aws", "aws: error: argument --output: Invalid choice, valid choices are: json | text | table", 2)],
+  ["invalid_arguments", "a named argument is invalid", () => shell("terraform", "Error: the argument \"region\" is invalid: expected one of us-east-1, eu-west-1")],
+  // a package runner's exec mode that finds no program is a missing binary
+  ["command_not_found", "pnpm exec: Command not found", () => shell("pnpm exec vitest run", " ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command \"vitest\" not found")],
+  ["command_not_found", "npx cannot determine what to run", () => shell("npx", "npm error could not determine executable to run")],
+  ["command_not_found", "yarn: no binary named", () => shell("yarn", "Usage Error: Couldn't find a binary named \"tsc\"")],
+  ["tool_not_found", "a runner's own command (not exec) stays a missing task", () => shell("artisan", "Error: Command \"queue:restart-all\" not found")],
+  // generic "could not find / not found" lines: the missing thing decides
+  ["command_not_found", "a CI runner cannot locate an executable", () => shell("node", "Error: Unable to locate executable file: pnpm. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable.")],
+  ["command_not_found", "a build cannot find its compiler", () => shell("cmake", "CMake Error: Could not find the Fortran compiler. Set CMAKE_Fortran_COMPILER.")],
+  ["environment_missing", "ld cannot find a library", () => shell("cc", "/usr/bin/ld: cannot find -lpq\ncollect2: error: ld returned 1 exit status")],
+  ["environment_missing", "a build cannot find an SDK", () => shell("./gradlew", "SDK location not found. Could not find the Android SDK; define ANDROID_HOME.")],
+  ["environment_missing", "a driver binary is missing", () => shell("python3", "selenium.common.exceptions.NoSuchDriverException: Message: Unable to locate the chromedriver")],
+  ["environment_missing", "a shared library at the top, a missing output file as its consequence", () => shell("python3", "./bin/aligner: error while loading shared libraries: libhts.so.3: cannot open shared object file: No such file or directory\nTraceback (most recent call last):\n  File \"run.py\", line 9, in <module>\nFileNotFoundError: [Errno 2] No such file or directory: 'out/aligned.bam'")],
+  // codes quoted in response bodies and exception dicts are read
+  ["rate_limited", "a gRPC status in a JSON body", () => framework("generate", "{\"error\": {\"code\": 400, \"message\": \"Please retry later.\", \"status\": \"RESOURCE_EXHAUSTED\"}}")],
+  ["rate_limited", "an AWS throttling code", () => shell("aws", "An error occurred: {\"__type\":\"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException\",\"message\":\"Rate of requests exceeds the allowed throughput.\"}", 254)],
+  ["permission_denied", "an AWS expired token code", () => framework("s3.put_object", "botocore ClientError: {'Error': {'Code': 'ExpiredToken', 'Message': 'The provided token has expired.'}}")],
+  ["timeout", "a gRPC deadline status", () => framework("rpc", "{\"code\": 4, \"status\": \"DEADLINE_EXCEEDED\", \"message\": \"the call did not finish\"}")],
+  ["output_too_large", "a stated size limit beats the 400 told three ways", () => framework("generate", "{\"error\": {\"code\": 400, \"message\": \"The request body exceeds the maximum size of 20 MB.\", \"reason\": \"badRequest\", \"status\": \"INVALID_ARGUMENT\"}}")],
+  ["syntax_error", "a YAML parser names the punctuation it expected", () => shell("kubectl", "error: yaml: line 4: did not find expected '-' indicator")],
+  // bash echoes the line it could not parse; a count of errors does not decide
+  ["syntax_error", "bash's echo of the unparsable line", () => shell("bash", "deploy.sh: line 31: `  fi fi'", 2)],
+  ["syntax_error", "a schema error above its count line", () => shell("npx", "Error: Schema parse failed\nerror: This line is not a valid field or attribute definition.\n  -->  schema.prisma:12\n\nValidation Error Count: 1")],
 ];
 
 describe("phrase families for real-world failures", () => {
@@ -141,6 +176,7 @@ describe("calibratedConfidence", () => {
     const ys = xs.map((x) => calibratedConfidence(x));
     for (let i = 1; i < ys.length; i++) expect(ys[i]).toBeGreaterThanOrEqual(ys[i - 1]);
     expect(Math.max(...ys)).toBeLessThanOrEqual(0.97);
-    expect(calibratedConfidence(0.2, true)).toBe(0.2);
+    expect(calibratedConfidence(0.2, true)).toBe(UNKNOWN_PROBABILITY);
+    expect(UNKNOWN_PROBABILITY).toBeLessThan(0.05);
   });
 });

@@ -138,6 +138,11 @@ function scriptPath(c: TemplateContext): string | undefined {
   return fromArgs ?? (c.f.path && /\.\w{1,5}$/.test(c.f.path) ? c.f.path : undefined);
 }
 
+/** A runner's own verb is missing (a subcommand, task or script of git, docker, cargo, npm…), not one of the agent's tools. */
+function isRunnerVerb(category: string): boolean {
+  return category === "unknown_subcommand" || category === "unknown_task";
+}
+
 /** Another binary that is on the allowlist and does the same job (refused or missing binaries). */
 const USE_ALLOWLISTED_BINARY: StrategyTemplate = {
   strategy: "use_allowlisted_binary",
@@ -216,7 +221,9 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
     cause: ({ input, f, cls }) =>
       cls.category === "binary_not_allowlisted"
         ? `Binary ${q(f.binary, "the binary")} is not on this mission's allowlist${f.allowedBinaries ? ` (allowed: ${f.allowedBinaries.join(", ")})` : ""}`
-        : `No tool named '${input.failure.tool}' is available${input.context.availableTools.length ? ` (available: ${input.context.availableTools.join(", ")})` : ""}`,
+        : isRunnerVerb(cls.category)
+          ? `${q(f.binary, "The program")} has no ${cls.category === "unknown_task" ? "task or script" : "subcommand"} by the name given (mistyped, or its plugin is not installed)${quote(f.decisiveLine)}`
+          : `No tool named '${input.failure.tool}' is available${input.context.availableTools.length ? ` (available: ${input.context.availableTools.join(", ")})` : ""}`,
     deeper: ({ input }) => [
       `The agent chose '${input.failure.tool}' from habit or another environment instead of the tools this mission provides`,
       "The plan was not checked against the mission's tool allowlist before execution",
@@ -228,7 +235,7 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
         tools: ["shell", "http", "file"],
         confidence: (c) => (toolForPurpose(c.input.failure.tool, c.input.context.availableTools) ? 0.85 : 0.45),
         estimatedIterations: 1,
-        applies: (c) => c.cls.category !== "binary_not_allowlisted",
+        applies: (c) => c.cls.category !== "binary_not_allowlisted" && !isRunnerVerb(c.cls.category),
         describe: (c) => `Do the same work with the built-in '${toolForPurpose(c.input.failure.tool, c.input.context.availableTools) ?? "shell"}' tool`,
         steps: (c) => {
           const tool = toolForPurpose(c.input.failure.tool, c.input.context.availableTools) ?? "shell";
@@ -241,6 +248,21 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
         },
       },
       USE_ALLOWLISTED_BINARY,
+      {
+        strategy: "list_runner_commands",
+        tools: ["shell"],
+        confidence: 0.8,
+        estimatedIterations: 2,
+        applies: (c) => isRunnerVerb(c.cls.category) && !!c.f.binary,
+        describe: (c) => `List what '${c.f.binary}' can run (its subcommands, tasks or scripts) and redo the step with the right name, or install the plugin that provides it`,
+        steps: (c) => {
+          const bin = c.f.binary ?? "the-program";
+          return [
+            shStep(`List the commands '${bin}' knows`, `${shq(bin)} --help 2>&1 | head -n 80; ${shq(bin)} help -a 2>/dev/null | head -n 80 || true`, "The program's own list of subcommands or tasks"),
+            shStep("Redo the step with the name the list shows", `echo 'rerun ${bin} with a subcommand from the list'`, "The step's goal is reached with an existing subcommand or task"),
+          ];
+        },
+      },
       useHttpTool(),
       {
         strategy: "inspect_capabilities",
@@ -251,10 +273,17 @@ export const RECOVERY_TEMPLATES: Record<DiagnosedType, RecoveryTemplate> = {
         steps: () => [shStep("List usable binaries", "for b in sh curl wget git python3 node tar; do command -v $b; done", "Paths of the binaries that exist")],
       },
       askUser("request_tool_enablement", 0.55, (c) =>
-        c.cls.category === "binary_not_allowlisted" ? `Allow '${c.f.binary}' in this mission's allowedBinaries, or name an alternative?` : `Enable a tool that does what '${c.input.failure.tool}' was meant to do, or name an alternative?`,
+        c.cls.category === "binary_not_allowlisted"
+          ? `Allow '${c.f.binary}' in this mission's allowedBinaries, or name an alternative?`
+          : isRunnerVerb(c.cls.category)
+            ? `Install the plugin that gives '${c.f.binary ?? "the program"}' this command, or name the command to use instead?`
+            : `Enable a tool that does what '${c.input.failure.tool}' was meant to do, or name an alternative?`,
       ),
     ],
-    learning: (c) => ({ trigger: `${c.cls.category === "binary_not_allowlisted" ? c.f.binary : c.input.failure.tool}_not_available`, generalizability: 0.8 }),
+    learning: (c) => ({
+      trigger: isRunnerVerb(c.cls.category) ? `${c.f.binary ?? c.input.failure.tool}_${c.cls.category}` : `${c.cls.category === "binary_not_allowlisted" ? c.f.binary : c.input.failure.tool}_not_available`,
+      generalizability: 0.8,
+    }),
   },
 
   command_not_found: {

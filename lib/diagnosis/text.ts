@@ -27,6 +27,12 @@ const NOISE: readonly RegExp[] = [
 /** "Something: …" or "fatal: …" — a line that reports an error, as opposed to progress or data. */
 const ERROR_LINE = /\b(?:error|errno|fatal|failed|failure|exception|denied|not found|no such|cannot|can't|could not|couldn't|unable|invalid|refused|timed out|unbound|not set|too large|exceeded|unexpected|forbidden|unauthorized|rate limit)\b|^\w*(?:Error|Exception)\b|^\w[\w.-]*: /i;
 
+/**
+ * A line that only counts the errors reported above it ("Validation Error Count: 1", "Found 3 errors.",
+ * "error: aborting due to 2 previous errors"): it closes the report, it does not say what failed.
+ */
+const ERROR_COUNT_LINE = /^(?:[\w-]+ )*errors? count:? \d+\.?$|^(?:found |there (?:were|are) )?\d+ (?:errors?|problems?)(?: and \d+ warnings?)?(?: (?:found|generated|occurred|detected|reported))?[.!]?$|\bdue to (?:\d+ )?previous errors?\b|^compilation terminated\.?$/i;
+
 export interface TextLine {
   /** The line as printed (trimmed). */
   text: string;
@@ -35,6 +41,9 @@ export interface TextLine {
   /** How much the line counts: 1 for the decisive line of its stream, less for the others. */
   weight: number;
 }
+
+/** The key of an error's code/status/reason field just before a quoted value (JSON, Python dicts, escaped JSON). */
+const CODE_FIELD_BEFORE = /\b(?:code|status|reason|error|type|codeName|errorCode|error_code|__type|errorType|error_type)\\?["']?\s*[:=]\s*\\?$/i;
 
 const QUOTE_PAIRS: Record<string, string> = { "'": "'", '"': '"', "`": "`'", "‘": "’", "“": "”" };
 const MASK = "x";
@@ -54,12 +63,15 @@ export function maskNames(line: string): string {
     while (j < line.length && !(closers.includes(line[j]) && !isWord(line[j + 1]))) j++;
     if (j >= line.length) continue;
     const inner = line.slice(i + 1, j);
-    if (inner.length > 0 && !/\s/.test(inner)) for (let k = i + 1; k < j; k++) out[k] = MASK;
+    // A name is masked; punctuation ('-', '}') is what a parser talks about, and the value of an error's
+    // code, status or reason field ("status": "RESOURCE_EXHAUSTED", codeName: 'Unauthorized') is the statement.
+    const isStatement = !/[\p{L}\p{N}]/u.test(inner) || CODE_FIELD_BEFORE.test(line.slice(Math.max(0, i - 40), i));
+    if (inner.length > 0 && !/\s/.test(inner) && !isStatement) for (let k = i + 1; k < j; k++) out[k] = MASK;
     i = j;
   }
   for (const m of line.matchAll(/(?<![\w:])(?:\.{0,2}\/|~\/|[\w.-]+\/)[^\s'"`,;()]*/g)) {
     if (/^https?:|^HTTP\//i.test(m[0])) continue; // URLs and status lines are matched on purpose
-    if (/^[A-Za-z]{1,8}\/[A-Za-z]{1,8}$/.test(m[0])) continue; // "i/o", "module/action", "read/write": words, not a path
+    if (/^[A-Za-z0-9]{1,8}\/[A-Za-z]{1,8}$/.test(m[0])) continue; // "i/o", "module/action", "203/EXEC": words, not a path
     const token = m[0].replace(/[:.]+$/, ""); // "/bin/sh: 1: …" — the colon is the message's, not the path's
     for (let k = m.index; k < m.index + token.length; k++) out[k] = MASK;
   }
@@ -85,7 +97,7 @@ export function meaningfulLines(text: string | undefined, streamWeight: number):
     if (/^\s*[\^~]+\s*$/.test(raw[i + 1] ?? "")) continue; // a source excerpt above a caret marker
     kept.push(trimmed.length > 2000 ? `${trimmed.slice(0, 2000)}…` : trimmed);
   }
-  const decisive = kept.findLastIndex((l) => ERROR_LINE.test(l));
+  const decisive = kept.findLastIndex((l) => ERROR_LINE.test(l) && !ERROR_COUNT_LINE.test(l));
   const last = decisive >= 0 ? decisive : kept.length - 1;
   // Loggers that prefix every line ("npm error …", "error: …") report one failure over several
   // lines: the contiguous block with the decisive line's prefix decides together.

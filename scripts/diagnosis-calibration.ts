@@ -1,0 +1,137 @@
+/**
+ * Fits the map from the diagnosis' evidence score to its stated confidence (CONFIDENCE_KNOTS and
+ * UNKNOWN_PROBABILITY in lib/diagnosis/calibration.ts): `npm run diagnosis:calibrate` prints the knots
+ * (`-- --check` compares them with the committed ones; a test does the same).
+ *
+ * Only labelled cases nobody measures the held-out figures on are used, in two regimes:
+ * - learnt: the rules of today on the world corpus's tuning half and the local corpus's train split —
+ *   wordings the rules were written from, where they are right almost always;
+ * - fresh: what the rules said about the tuning cases of batches 2–4 when each batch was collected,
+ *   before any rule was written for it (`firstSeen`: the stated confidence of the knots of that time,
+ *   read back to a score; the knots did not change from batch 1 to batch 4) — new wordings.
+ * A failure met in use is worded like one of either kind, so each score band's probability is the mean of
+ * the two regimes' accuracies (each smoothed toward one half with two pseudo-cases), made monotone
+ * (pool adjacent violators), capped at 0.97. The lexical model's verdicts state their own cross-validated
+ * accuracy and are left out. `unknown` is never the label of a case: its probability is the smoothed
+ * share of right answers among the cases it was said of (none).
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { classify } from "../lib/diagnosis/classify";
+import { CONFIDENCE_KNOTS, UNKNOWN_PROBABILITY } from "../lib/diagnosis/calibration";
+import type { DiagnosedType, ErrorType, InputContext } from "../lib/diagnosis/types";
+import { fnv } from "./diagnosis-world";
+
+interface Labelled {
+  id: string;
+  label: ErrorType;
+  half?: string;
+  batch?: string | number;
+  firstSeen?: { rules: DiagnosedType; said: DiagnosedType; confidence: number };
+  input: InputContext;
+}
+
+const ROOT = path.join(import.meta.dirname, "..");
+/** Score bands (lower edges); the knot of a band sits at its middle. */
+const EDGES = [0, 0.2, 0.3, 0.42, 0.6, 0.78, 0.92, 1];
+const CAP = 0.97;
+/**
+ * The knots every batch's first sight was stated with (4a6bfb6, unchanged until this fit): used only to
+ * read a first-seen stated confidence back to the score it came from.
+ */
+const FIRST_SEEN_KNOTS: ReadonlyArray<readonly [number, number]> = [
+  [0, 0.3],
+  [0.2, 0.67],
+  [0.42, 0.92],
+  [0.6, 0.95],
+  [0.78, 0.96],
+  [0.92, 0.97],
+  [1, 0.97],
+];
+
+function read(file: string): Labelled[] {
+  return readFileSync(path.join(ROOT, "bench", file), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Labelled);
+}
+
+/** The score a first-seen stated confidence came from (the lowest score that states it). */
+function scoreOf(stated: number): number {
+  for (let i = 1; i < FIRST_SEEN_KNOTS.length; i++) {
+    const [x0, y0] = FIRST_SEEN_KNOTS[i - 1];
+    const [x1, y1] = FIRST_SEEN_KNOTS[i];
+    if (stated <= y1 && y1 > y0) return x0 + ((Math.max(stated, y0) - y0) / (y1 - y0)) * (x1 - x0);
+  }
+  return FIRST_SEEN_KNOTS[FIRST_SEEN_KNOTS.length - 1][0];
+}
+
+const smoothed = (right: number, n: number) => (right + 1) / (n + 2);
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** Pool adjacent violators: the closest non-decreasing sequence (weighted by cases). */
+function monotone(values: number[], weights: number[]): number[] {
+  const blocks = values.map((v, i) => ({ v, w: Math.max(weights[i], 1), n: 1 }));
+  for (let i = 0; i < blocks.length - 1; ) {
+    if (blocks[i].v <= blocks[i + 1].v) {
+      i++;
+      continue;
+    }
+    const [a, b] = [blocks[i], blocks[i + 1]];
+    blocks.splice(i, 2, { v: (a.v * a.w + b.v * b.w) / (a.w + b.w), w: a.w + b.w, n: a.n + b.n });
+    if (i > 0) i--;
+  }
+  return blocks.flatMap((b) => Array<number>(b.n).fill(b.v));
+}
+
+export function fitConfidence(): { knots: Array<[number, number]>; unknown: number; report: string[] } {
+  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning");
+  const local = read("diagnosis-corpus.jsonl").filter((c) => c.batch === "tuning" && fnv(c.id) % 100 >= 13);
+  const learnt: Array<[number, boolean]> = [];
+  let unknownSaid = 0;
+  for (const c of [...world, ...local]) {
+    const cls = classify(c.input);
+    if (cls.type === "unknown") unknownSaid++;
+    else if (cls.evidence[0]?.source !== "lexical") learnt.push([cls.confidence, cls.type === c.label]);
+  }
+  const fresh: Array<[number, boolean]> = [];
+  for (const c of world) {
+    const f = c.firstSeen;
+    if (!f || (c.batch ?? 1) === 1) continue;
+    if (f.said === "unknown") unknownSaid++;
+    else if (f.rules !== "unknown") fresh.push([scoreOf(f.confidence), f.said === c.label]);
+  }
+  const report = [`learnt: ${learnt.length} rule answers of today on the tuning half and the local train split; fresh: ${fresh.length} rule answers at first sight (tuning, batches 2–4)`];
+  const values: number[] = [];
+  const weights: number[] = [];
+  for (let i = 0; i < EDGES.length - 1; i++) {
+    const [lo, hi] = [EDGES[i], EDGES[i + 1]];
+    const inBand = (xs: Array<[number, boolean]>) => xs.filter(([s]) => s >= lo && (s < hi || (hi === 1 && s <= 1)));
+    const [l, f] = [inBand(learnt), inBand(fresh)];
+    const [lr, fr] = [l.filter(([, ok]) => ok).length, f.filter(([, ok]) => ok).length];
+    const parts = [...(l.length ? [smoothed(lr, l.length)] : []), ...(f.length ? [smoothed(fr, f.length)] : [])];
+    values.push(parts.length ? parts.reduce((a, b) => a + b, 0) / parts.length : 0.5);
+    weights.push(l.length + f.length);
+    report.push(`score [${lo}, ${hi}): learnt ${lr}/${l.length}, fresh ${fr}/${f.length} → ${values[i].toFixed(3)}`);
+  }
+  const fitted = monotone(values, weights).map((v) => round2(Math.min(CAP, v)));
+  const knots: Array<[number, number]> = [[0, fitted[0]]];
+  for (let i = 0; i < fitted.length; i++) knots.push([round2((EDGES[i] + EDGES[i + 1]) / 2), fitted[i]]);
+  knots.push([1, fitted[fitted.length - 1]]);
+  const unknown = Math.max(0.01, round2(smoothed(0, unknownSaid)));
+  report.push(`unknown: said of ${unknownSaid} labelled cases, never their label → ${unknown}`);
+  return { knots, unknown, report };
+}
+
+function main(): void {
+  const { knots, unknown, report } = fitConfidence();
+  for (const line of report) console.log(line);
+  console.log(`CONFIDENCE_KNOTS = ${JSON.stringify(knots)}; UNKNOWN_PROBABILITY = ${unknown}`);
+  if (process.argv.includes("--check")) {
+    const same = JSON.stringify(knots) === JSON.stringify(CONFIDENCE_KNOTS) && unknown === UNKNOWN_PROBABILITY;
+    console.log(same ? "lib/diagnosis/calibration.ts is current" : "lib/diagnosis/calibration.ts differs: copy the knots above into it");
+    if (!same) process.exitCode = 1;
+  }
+}
+
+if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) main();
