@@ -81,7 +81,7 @@ export async function labRun(io: Io, p: LabRunParams): Promise<number> {
   const traceDir = p.traces ?? (p.out ? `${p.out.replace(/\.json$/i, "")}.traces` : path.join("lab-runs", slug(suite.name), `seed-${seed}`));
   const started = performance.now();
   const bar = progressBar(p.progress);
-  const recorder = p.record ? await p.record() : null;
+  const recorder = p.record ? await openRecorder(p.record) : null;
   let report: LabReport;
   let recorded: string | null = null;
   try {
@@ -115,6 +115,15 @@ export async function labRun(io: Io, p: LabRunParams): Promise<number> {
   for (const r of errors) io.err(`run ${r.runId} could not finish: ${r.error}`);
   if (recorded) io.err(recorded);
   return comparison?.regressions.length || errors.length ? 1 : 0;
+}
+
+/** The recorder, or an error that says what failed and that --no-record runs without a database. */
+async function openRecorder(open: () => Promise<LabRecorder>): Promise<LabRecorder> {
+  try {
+    return await open();
+  } catch (e) {
+    throw new Error(`Could not open the database to record the suite run: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}. Nothing was run. Check DATABASE_URL (or FAULTLINE_DATA_DIR), or run with --no-record to run the suite without recording it.`);
+  }
 }
 
 /** One line on stderr, rewritten in place, on a terminal; nothing elsewhere (CI logs get the table). */

@@ -186,6 +186,17 @@ describe("faultline lab run records the suite run", () => {
     expect((await getSuiteRun(tdb.db, stopped.id))!.report).toBeNull();
   }, 180_000);
 
+  it("a database it cannot reach is said before anything runs, with --no-record as the way out", async () => {
+    const r = await new Promise<{ code: number; stderr: string }>((resolve) =>
+      execFile(process.execPath, [BIN, "lab", "run", at("suite.yaml"), "--traces", at("r5.traces")], { cwd: dir, env: { ...process.env, DATABASE_URL: "postgres://lab:lab@127.0.0.1:1/nothing", FAULTLINE_DATA_DIR: at("data") }, timeout: 60_000 }, (err, _out, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
+      ),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^faultline: Could not open the database to record the suite run: connect ECONNREFUSED 127\.0\.0\.1:1\. Nothing was run\. .*--no-record/);
+    expect(fs.existsSync(at("r5.traces"))).toBe(false);
+  }, 60_000);
+
   it("--no-record records nothing", async () => {
     const r = await cli(["lab", "run", at("suite.yaml"), "--seed", "8", "--no-record", "--traces", at("r3.traces")]);
     expect(r.code, r.stderr).toBe(0);
