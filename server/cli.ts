@@ -44,7 +44,7 @@ Usage:
   faultline mission list [--json]
   faultline mission show ID [--json]      state, derived final status, open gates, proposals, events
   faultline mission explain ID [--json]   { finalStatus, failureReason, explanation } of a mission
-  faultline mission explain ID --verify [--json]
+  faultline mission explain ID --verify [--live] [--json]
                                           replay each counterfactual of the mission's record from its
                                           trace: holds / does not hold / undetermined, with the evidence
                                           (stored for the mission page; exit 1 when one does not hold)
@@ -204,7 +204,7 @@ async function main(argv: string[]): Promise<number> {
         return withDb({}, async (h) => {
           const actor = cliActor();
           await ensureActor(h.db, { id: actor.id, kind: "cli", displayName: actor.name });
-          return missionExplainVerify(h.db, { out: (l) => console.log(l), err: (l) => console.error(l) }, { missionId: id, json: values.json, verifiedBy: actor.id });
+          return missionExplainVerify(h.db, { out: (l) => console.log(l), err: (l) => console.error(l) }, { missionId: id, json: values.json, verifiedBy: actor.id, live: values.live, providers: () => agentProviders(env()) });
         });
       }
       if (sub === "explain") return withDb({}, (h) => missionExplain(h, required(rest[0], "mission ID"), values.json));

@@ -8,6 +8,7 @@ import type { MissionEvent } from "@/lib/mission/events";
 import type { HITLPrompt } from "@/lib/authority/types";
 import { gatePrompt } from "@/lib/views/state-render";
 import { toMissionDetail, type MissionDetail } from "@/lib/views/mission-detail";
+import { listCounterfactualChecksByMission } from "@/db/queries/counterfactual-checks";
 
 /** Read models shared by pages (initial data) and GET route handlers (react-query refetches). */
 
@@ -39,7 +40,8 @@ export async function loadMissionDetail(db: Executor, id: string, opts: { window
     extra = { eventsWindow: { hasOlder: page.hasOlder, hasNewer: page.hasNewer }, lastPhaseStarted: page.hasOlder ? await lastPhaseStarted(db, id, events[0]?.seq) : null };
   } else events = await listAllEvents(db, id, upTo);
   const actors = await getActorNames(db, events.map((e) => e.actorId).concat(row.state.gates.flatMap((g) => (g.decidedBy ? [g.decidedBy] : []))));
-  return { ...toMissionDetail(row.state, events, actors), ...extra };
+  const counterfactualChecks = await listCounterfactualChecksByMission(db, id);
+  return { ...toMissionDetail(row.state, events, actors), ...extra, ...(counterfactualChecks.length ? { counterfactualChecks } : {}) };
 }
 
 export async function loadOpenGates(db: Executor): Promise<GateView[]> {

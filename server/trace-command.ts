@@ -138,17 +138,19 @@ async function counterfactualCommand(io: Io, trace: Trace, change: Counterfactua
       throw e;
     }
   }
-  let live: CounterfactualOptions["live"];
-  if (p.counterfactual?.live) {
-    const providers = p.counterfactual.providers?.() ?? [];
-    if (!providers.length) throw new TraceUsageError("--live needs a provider: set FAULTLINE_LLM_PROVIDERS (a JSON array of OpenAI-compatible providers [{name, baseUrl, model, apiKey?}]) and run again.");
-    live = (s, agent, o) => agentTurn(providers, s, agent, AbortSignal.timeout(Math.max(1, o.timeoutMs)));
-  }
+  const live = p.counterfactual?.live ? liveTurns(p.counterfactual.providers) : undefined;
   const run = (library?: CounterfactualOptions["library"]) => counterfactualReplay(trace, change, { library, live });
   const { report } = p.usesLibrary ? await p.withLibrary((db) => run((q, limit) => consultLibrary(db, q, limit))) : await run();
   if (p.json) io.out(JSON.stringify(report, null, 2));
   else io.out(counterfactualText(report));
   return report.changed.stop && report.changed.stop.kind !== "person" ? 1 : 0;
+}
+
+/** `--live`: model turns the trace does not hold are asked of the configured providers, through the LLM client. */
+function liveTurns(configured: (() => Provider[]) | undefined): CounterfactualOptions["live"] {
+  const providers = configured?.() ?? [];
+  if (!providers.length) throw new TraceUsageError("--live needs a provider: set FAULTLINE_LLM_PROVIDERS (a JSON array of OpenAI-compatible providers [{name, baseUrl, model, apiKey?}]) and run again.");
+  return (s, agent, o) => agentTurn(providers, s, agent, AbortSignal.timeout(Math.max(1, o.timeoutMs)));
 }
 
 function describeChangeArgs(c: CounterfactualReport["change"]): string {
@@ -174,13 +176,14 @@ export function counterfactualText(r: CounterfactualReport): string {
  * `faultline mission explain ID --verify`: the mission's trace (exported from the database), each
  * counterfactual of its record replayed and judged, the verdicts stored for the mission page.
  */
-export async function missionExplainVerify(db: Db, io: Io, p: { missionId: string; json: boolean; verifiedBy: string }): Promise<number> {
+export async function missionExplainVerify(db: Db, io: Io, p: { missionId: string; json: boolean; verifiedBy: string; live?: boolean; providers?: () => Provider[] }): Promise<number> {
+  const live = p.live ? liveTurns(p.providers) : undefined;
   const row = await getMissionById(db, p.missionId);
   const src = row ? await readTraceSource(db, p.missionId) : null;
   if (!row || !src) throw new TraceUsageError(`Mission ${p.missionId} does not exist in this database. List missions with: faultline mission list`);
   const v = verifyTrace([...traceLines(src, { secrets: secretValues(process.env) })]);
   if (!v.ok) throw new Error(`The mission's own trace does not verify (line ${v.line}: ${v.why}).`);
-  const results = await verifyCounterfactuals(v.trace, row.state, { library: (q, limit) => consultLibrary(db, q, limit) });
+  const results = await verifyCounterfactuals(v.trace, row.state, { library: (q, limit) => consultLibrary(db, q, limit), live });
   await recordCounterfactualChecks(db, { missionId: p.missionId, missionSeq: row.state.seq, verifiedBy: p.verifiedBy, results });
   const e = explainMission(row.state);
   if (p.json) io.out(JSON.stringify({ missionId: p.missionId, finalStatus: e.finalStatus, failureReason: e.failureReason, explanation: e.explanation, verifications: results }, null, 2));

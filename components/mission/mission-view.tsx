@@ -58,7 +58,7 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
             {data.explanation}
           </p>
         ) : null}
-        <FailureExplanation mission={m} />
+        <FailureExplanation mission={m} checks={data.counterfactualChecks} />
         <Facts
           facts={[
             { label: "Progress", value: <ProgressBar value={progress(m)} label={`Progress of ${m.name}`} /> },
@@ -101,7 +101,7 @@ export function MissionView({ initial, canDecide, canControl, viewer = null, hig
         <AgentsTable mission={m} />
       </section>
 
-      <ProposalsPanel proposals={m.proposals ?? []} actors={data.actors} />
+      <ProposalsPanel proposals={m.proposals ?? []} actors={data.actors} checks={data.counterfactualChecks} />
 
       <section aria-labelledby="timeline-title" className="grid gap-2">
         <h2 id="timeline-title" className="text-[15px] font-[650]">

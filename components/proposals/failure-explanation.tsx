@@ -4,12 +4,14 @@ import { explainMission } from "@/lib/mission/explain";
 import type { MissionState } from "@/lib/mission/types";
 import { describeChange } from "./labels";
 import * as ui from "@/components/ui/styles";
+import type { CounterfactualCheckView } from "@/lib/views/mission-detail";
+import { checkOf, CounterfactualCheck } from "./counterfactual-check";
 
 /**
  * FDR-N005 at the top of the mission page: why a mission did not succeed (or what it waits for), as
  * structure, with what would change it; and the necessity level's warning. Computed from the state.
  */
-export function FailureExplanation({ mission }: { mission: MissionState }) {
+export function FailureExplanation({ mission, checks }: { mission: MissionState; checks?: readonly CounterfactualCheckView[] }) {
   const e = explainMission(mission);
   const x = e.explanation;
   if (!x && !e.level.warning && e.level.effective === 0) return null;
@@ -29,6 +31,7 @@ export function FailureExplanation({ mission }: { mission: MissionState }) {
             <p className="text-sm" data-testid="explanation-counterfactual">
               <strong>What would change it: </strong>
               {describeChange(x.counterfactual.change)} → {x.counterfactual.expectedOutcome === "success" ? "success" : "a different failure"} ({x.counterfactual.confidence} confidence)
+              <CounterfactualCheck check={checkOf(checks, "mission")} seq={mission.seq} />
             </p>
           ) : null}
           {x.evidence.length ? (

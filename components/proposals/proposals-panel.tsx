@@ -8,21 +8,23 @@ import { RelativeTime } from "../ui/relative-time";
 import { ProposalStatusBadge } from "../ui/status";
 import { ActorLink, Decider, describeChange } from "./labels";
 import * as ui from "@/components/ui/styles";
+import type { CounterfactualCheckView } from "@/lib/views/mission-detail";
+import { checkOf, CounterfactualCheck } from "./counterfactual-check";
 
 /**
  * Every proposal of the mission's autonomous agents (seed 002), oldest first, live with the mission page:
  * the action, its args digest, the decision, who decided and why, what would have changed it.
  */
-export function ProposalsPanel({ proposals, actors }: { proposals: readonly ProposalState[]; actors: Record<string, string> }) {
+export function ProposalsPanel({ proposals, actors, checks }: { proposals: readonly ProposalState[]; actors: Record<string, string>; checks?: readonly CounterfactualCheckView[] }) {
   const columns = useMemo<DataColumn<ProposalState>[]>(
     () => [
       { id: "agent", header: "Agent", alwaysVisible: true, sortValue: (p) => p.agent, cell: (p) => <AgentCell p={p} actors={actors} /> },
       { id: "action", header: "Action", headerClassName: WIDE, cell: (p) => <ActionCell p={p} /> },
       { id: "decision", header: "Decision", sortValue: (p) => p.status, cell: (p) => <DecisionCell p={p} /> },
       { id: "decider", header: "Decided by", cell: (p) => <DeciderCell p={p} actors={actors} /> },
-      { id: "why", header: "Why", headerClassName: WIDE, cell: (p) => <WhyCell p={p} /> },
+      { id: "why", header: "Why", headerClassName: WIDE, cell: (p) => <WhyCell p={p} check={checkOf(checks, `proposal:${p.id}`)} /> },
     ],
-    [actors],
+    [actors, checks],
   );
   if (proposals.length === 0) return null;
   return (
@@ -107,7 +109,7 @@ function DeciderCell({ p, actors }: { p: ProposalState; actors: Actors }) {
 }
 
 /** The decision's reason, the decider's note, and what would have changed it. */
-function WhyCell({ p }: { p: ProposalState }) {
+function WhyCell({ p, check }: { p: ProposalState; check: CounterfactualCheckView | undefined }) {
   const d = p.decision;
   return (
     <>
@@ -116,6 +118,7 @@ function WhyCell({ p }: { p: ProposalState }) {
       {d?.counterfactual ? (
         <div className="text-sm text-muted" data-testid="proposal-counterfactual">
           Would change it: {describeChange(d.counterfactual.change)} → {d.counterfactual.expectedOutcome === "success" ? "approved" : "another refusal"} ({d.counterfactual.confidence} confidence)
+          <CounterfactualCheck check={check} />
         </div>
       ) : null}
     </>

@@ -3,15 +3,7 @@ import type { Executor } from "../client";
 import { counterfactualChecks } from "../schema";
 import type { CounterfactualVerification } from "../../lib/trace/counterfactual-verify";
 
-/** What the mission page shows of a verified counterfactual: the newest verdict of each subject. */
-export interface CounterfactualCheckView {
-  subject: string;
-  verdict: "held" | "did_not_hold" | "undetermined";
-  summary: string;
-  missionSeq: number;
-  verifiedBy: string;
-  verifiedAt: string;
-}
+import type { CounterfactualCheckView } from "../../lib/views/mission-detail";
 
 /** Records one `mission explain --verify` run: a row per counterfactual, in one insert. */
 export async function recordCounterfactualChecks(db: Executor, p: { missionId: string; missionSeq: number; verifiedBy: string; results: readonly CounterfactualVerification[] }): Promise<void> {

@@ -87,7 +87,7 @@ export function judge(c: Claim, original: MissionState, changed: MissionState | 
     if (expected === "success") {
       return d.decision === "approved"
         ? { verdict: "held", summary: `With the change the authority approves the proposal (${d.authority}): ${d.reason}`, evidence: ev }
-        : { verdict: "did_not_hold", summary: `With the change the proposal is still ${d.decision} (${d.authority}): ${d.reason}`, evidence: ev };
+        : { verdict: "did_not_hold", summary: `With the change the proposal is ${d.decision === "rejected" ? "still rejected" : `${d.decision}, not approved`} (${d.authority}): ${d.reason}`, evidence: ev };
     }
     if (d.decision === "rejected" && d.authority !== p.decision!.authority) return { verdict: "held", summary: `With the change another constraint refuses the proposal, as expected (${d.authority}): ${d.reason}`, evidence: ev };
     return { verdict: "did_not_hold", summary: d.decision === "rejected" ? `With the change the same constraint still refuses the proposal (${d.authority}).` : `With the change the proposal is ${d.decision} (${d.authority}), not refused by another constraint: ${d.reason}`, evidence: ev };

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { canonicalJson } from "../authority/digest";
 import { DEFAULT_APPROVAL_TTL_MS } from "../authority/authority";
 import { ruleId, type Rule } from "../authority/rules";
-import { transcript } from "../mission/autonomous";
+import { modelTools, transcript } from "../mission/autonomous";
+import { agentDefinition } from "../mission/definition";
 import { advance, type EngineIO, type ThinkResult } from "../mission/engine";
 import type { MissionEvent, NewMissionEvent } from "../mission/events";
 import { withPolicySnapshot, type GatePolicySnapshot } from "../mission/gate-policy";
@@ -28,8 +29,8 @@ import { redactor } from "./redact";
  * for as long as the changed run asks what the original asked:
  *
  * - a tool call gets the ToolResult recorded for the same idempotency key and call;
- * - a model turn gets the output recorded for the same agent and the same transcript (the conversation
- *   the model would see); a changed transcript is a request the trace does not hold;
+ * - a model turn gets the output recorded for the same agent and the same request (the conversation the
+ *   model would see, the tools offered, the temperature); a changed request is one the trace does not hold;
  * - evidence checks and the workspace listing get what was read after the same tool runs;
  * - clock readings and ids are taken in the original's order while the run follows the original path,
  *   then the clock goes on through the original's later readings and ids are new;
@@ -125,7 +126,9 @@ function newIdOf(missionId: string, n: number): string {
  * events canonically (keys sorted), so the transcript built from them orders a decision's members
  * otherwise than the worker's; the model was asked the same thing.
  */
-function conversationKey(messages: ReturnType<typeof transcript>): string {
+function conversationKey(s: MissionState, agent: string): string {
+  const messages = transcript(s, agent);
+  const auto = agentDefinition(s.definition, agent).autonomous;
   const norm = (t: unknown) => {
     if (typeof t !== "string") return t;
     try {
@@ -134,7 +137,12 @@ function conversationKey(messages: ReturnType<typeof transcript>): string {
       return t;
     }
   };
-  return canonicalJson(messages.map((m) => ({ ...m, content: norm(m.content), ...("toolCalls" in m && m.toolCalls ? { toolCalls: m.toolCalls.map((c) => ({ ...c, arguments: norm(c.arguments) })) } : {}) })));
+  // The request is the conversation, the tools offered and the temperature (runner's agentTurn).
+  return canonicalJson({
+    messages: messages.map((m) => ({ ...m, content: norm(m.content), ...("toolCalls" in m && m.toolCalls ? { toolCalls: m.toolCalls.map((c) => ({ ...c, arguments: norm(c.arguments) })) } : {}) })),
+    tools: auto ? modelTools(auto) : null,
+    temperature: auto?.temperature ?? null,
+  });
 }
 
 /** The definition the changed run starts from: the edits applied, the named mission rules left out. */
@@ -186,7 +194,7 @@ export async function counterfactualReplay(trace: Trace, change: CounterfactualC
             tools.set(k, [...(tools.get(k) ?? []), { result: r.result, evidence: r.evidence }]);
             runs = sha(`${runs}\n${k}`);
           } else if (r.k === "think" && s) {
-            const k = `${r.agent}\n${conversationKey(transcript(s, r.agent))}`;
+            const k = `${r.agent}\n${conversationKey(s, r.agent)}`;
             thinks.set(k, [...(thinks.get(k) ?? []), r.v]);
           } else if (r.k === "evidence" || r.k === "workspaceState") {
             const k = `${r.k}\n${r.k === "evidence" ? (agent ?? "") : ""}\n${runs}`;
@@ -391,7 +399,7 @@ export async function counterfactualReplay(trace: Trace, change: CounterfactualC
       io.think = async (s, agent, o) => {
         aligned("think");
         const messages = transcript(s, agent);
-        const got = thinks.get(`${agent}\n${conversationKey(messages)}`)?.shift();
+        const got = thinks.get(`${agent}\n${conversationKey(s, agent)}`)?.shift();
         if (got) return got as unknown as ThinkResult;
         const n = s.agents[agent]?.autonomous?.actions ?? 0;
         if (opts.live) {

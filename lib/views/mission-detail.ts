@@ -23,6 +23,20 @@ export interface MissionDetail {
   lastPhaseStarted?: string | null;
   /** Display names of the actors appearing in the log (`user:<id>`, `worker:…`). */
   actors: Record<string, string>;
+  /** The newest verdict of each counterfactual verified by replay (`faultline mission explain ID --verify`). */
+  counterfactualChecks?: CounterfactualCheckView[];
+}
+
+/** A counterfactual of the mission's record, replayed and judged (docs/traces.md "Counterfactual replay"). */
+export interface CounterfactualCheckView {
+  /** `mission` (the explanation's counterfactual) or `proposal:<id>` (a rejected proposal's). */
+  subject: string;
+  verdict: "held" | "did_not_hold" | "undetermined";
+  summary: string;
+  /** The mission's seq when it was verified. */
+  missionSeq: number;
+  verifiedBy: string;
+  verifiedAt: string;
 }
 
 export function isTerminal(s: Pick<MissionState, "runState">): boolean {
@@ -84,7 +98,8 @@ export function applyEventsToDetail(detail: MissionDetail, incoming: readonly Mi
     return { kind: "refetch", reason: e instanceof Error ? e.message : String(e) };
   }
   const window = detail.eventsWindow ? { eventsWindow: detail.eventsWindow, lastPhaseStarted: detail.lastPhaseStarted } : {};
-  return { kind: "applied", detail: { ...toMissionDetail(state, [...detail.events, ...fresh], detail.actors), ...window }, gap };
+  const checks = detail.counterfactualChecks ? { counterfactualChecks: detail.counterfactualChecks } : {};
+  return { kind: "applied", detail: { ...toMissionDetail(state, [...detail.events, ...fresh], detail.actors), ...window, ...checks }, gap };
 }
 
 /** How many events the mission page opens with (the newest, or those around ?seq=); the rest come in pages. */

@@ -14,7 +14,7 @@ import { starterLibrary } from "../../db/seed";
 import { demoAutonomousMissions, demoMissions } from "../../db/seed/demo";
 import { DEFAULT_POLICY_RULES } from "../../lib/authority/rules";
 import { startFakeLlmServer, type FakeLlmServer } from "../../lib/llm/test-server";
-import type { MissionState } from "../../lib/mission";
+import { missionDefinitionSchema, type MissionState } from "../../lib/mission";
 import { freeLoopbackPort } from "../../lib/net";
 import { counterfactualReplay } from "../../lib/trace/counterfactual";
 import { parseFlag, parseSet } from "../../lib/trace/counterfactual-input";
@@ -34,6 +34,19 @@ import { useWorkerHarness } from "./test-harness";
  * verification of the demo's rejected proposal's counterfactual.
  */
 const harness = useWorkerHarness("fl-cf-");
+const COUNT = "Line count held for a person";
+/**
+ * A counterfactual that does not hold: the model proposes `wc`, which is not on the allowlist; the authority
+ * says adding it would get the proposal approved, overlooking the mission's rule that holds wc for a person.
+ * (Also e2e/counterfactual.spec.ts; the recorded model is db/seed/recordings/agents.json "e2e-count-lines".)
+ */
+export const countLines = (name: string) => ({
+  name,
+  objective: "Count the lines of the release notes; a person reviews any count.",
+  allowedBinaries: [],
+  rules: [{ id: "wc-needs-a-person", effect: "hold" as const, tool: "shell", binary: "wc", reason: "A person reviews any count." }],
+  phases: [{ name: "EXECUTION" as const, agents: [{ name: "counter", priority: "critical" as const, autonomous: { goal: "E2E: count the lines of the release notes in the workspace.", tools: ["shell" as const], maxActions: 1, provider: "recorded" } }] }],
+});
 let recorded: ReplayServer;
 let llm: FakeLlmServer;
 const traces = new Map<string, Trace>();
@@ -56,12 +69,12 @@ beforeAll(async () => {
   llm = await startFakeLlmServer();
   await harness.startWorker({ agentProviders: agentProviders({ FAULTLINE_LLM_PROVIDERS: [], FAULTLINE_RECORDED_PROVIDER: `${recorded.url}/v1` }) });
   const port = await freeLoopbackPort();
-  const defs = [...demoMissions(port).filter((d) => ["Nightly release notes", "Index rebuild that recovers by itself", "Deploy with an unapproved binary"].includes(d.name)), demoAutonomousMissions()[0]];
+  const defs = [...demoMissions(port).filter((d) => ["Nightly release notes", "Index rebuild that recovers by itself", "Deploy with an unapproved binary"].includes(d.name)), demoAutonomousMissions()[0], missionDefinitionSchema.parse(countLines(COUNT))];
   for (const definition of defs) {
     const { id } = await createMission(db, { definition, actorId: "user:op" });
     let s = await until(id, (x) => x.finalStatus !== null || x.gates.some((g) => g.status === "open"));
     const gate = s.gates.find((g) => g.status === "open");
-    if (gate) {
+    if (gate && definition.name !== COUNT) {
       await decideGate(db, { gateId: gate.id, decision: "abort", note: "not today", actorId: "user:op", actorName: "Olivia Operator" });
       s = await until(id, (x) => x.finalStatus !== null);
     }
@@ -82,6 +95,7 @@ const BUILD = "Build summary by an autonomous agent";
 describe("counterfactual replay", () => {
   it("with no change, every demo trace runs the original path to the same end", async () => {
     for (const [name, trace] of traces) {
+      if (name === COUNT) continue;
       const { report } = await counterfactualReplay(trace, {}, { library });
       expect(report.firstDifference, name).toBeNull();
       expect(report.changed.stop, name).toBeNull();
@@ -104,12 +118,16 @@ describe("counterfactual replay", () => {
     expect(report.sameOutcome).toBe(true);
   });
 
-  it("a flag that turns recovery off changes the outcome: the timed-out step is not re-run and the mission ends FAILED", async () => {
+  it("a flag that turns recovery off changes the outcome: the timed-out step is not recovered and waits for a person", async () => {
     const name = "Index rebuild that recovers by itself";
-    expect(finals.get(name)!.finalStatus).toBe("SUCCESS");
-    const { report, state } = await counterfactualReplay(traces.get(name)!, { flags: [parseFlag("AUTONOMOUS_MAX_RECOVERY_ATTEMPTS=0")] }, { library });
+    const trace = traces.get(name)!;
+    // The original recovered (auto policy: double the time limit and re-run), and ended (SUCCESS, or FAILED when the re-run also timed out on a loaded machine and the gate was aborted).
+    expect(trace.events.some((e) => e.type === "recovery.started")).toBe(true);
+    expect(finals.get(name)!.finalStatus).not.toBeNull();
+    const { report, state } = await counterfactualReplay(trace, { flags: [parseFlag("AUTONOMOUS_MAX_RECOVERY_ATTEMPTS=0")] }, { library });
     expect(report.firstDifference).not.toBeNull();
     expect(report.firstDifference!.original).not.toBeNull();
+    expect(report.changedEvents.some((e) => e.type === "recovery.started")).toBe(false);
     expect(report.sameOutcome).toBe(false);
     // Without a recovery the critical step's failure waits for a person; the trace holds no decision for that gate.
     expect(report.changed.ended).toBe(false);
@@ -153,6 +171,23 @@ describe("counterfactual replay", () => {
     expect(v.counterfactual.expectedOutcome).toBe("different_failure");
     expect(v.verdict).toBe("held");
     expect(v.evidence.decision).toMatchObject({ decision: "rejected", authority: "default-policy:no-writes-outside-workspace" });
+  });
+});
+
+describe("counterfactuals that do not hold", () => {
+  it("adding wc to the allowlist does not get the proposal approved: the mission's hold rule holds it for a person", async () => {
+    const s = finals.get(COUNT)!;
+    const p = s.proposals[0];
+    expect(p).toMatchObject({ status: "rejected", action: { tool: "shell", args: { command: "wc" } } });
+    expect(p.decision!.counterfactual).toEqual({ change: { type: "relax_constraint", constraint: 'allowedBinaries: add "wc"' }, expectedOutcome: "success", confidence: "high" });
+    const out = await verifyCounterfactuals(traces.get(COUNT)!, s, { library });
+    const v = out.find((x) => x.subject === `proposal:${p.id}`)!;
+    expect(v.change).toEqual({ sets: [{ path: "allowedBinaries", value: ["wc"] }] });
+    expect(v.verdict).toBe("did_not_hold");
+    expect(v.summary).toMatch(/the proposal is pending, not approved \(rule:wc-needs-a-person\)/);
+    expect(v.evidence.decision).toMatchObject({ decision: "pending", authority: "rule:wc-needs-a-person" });
+    // The mission waits at a gate: its explanation's counterfactual needs a person's confirmation, which no replay gives.
+    expect(out.find((x) => x.subject === "mission")).toMatchObject({ verdict: "undetermined", change: null });
   });
 });
 
