@@ -238,7 +238,7 @@ describe("the CLI: faultline lab replay --set/--rules/--flag/--live, mission exp
     expect(live.stderr).toMatch(/--live needs a provider: set FAULTLINE_LLM_PROVIDERS/);
   });
 
-  it("--rules FILE --json: the changed run's report; a stop for a model output exits 1 and says which", async () => {
+  it("--rules FILE --json: the changed run's report; a stop for a ToolResult or a model output exits 1 and says which", async () => {
     fs.writeFileSync(path.join(dir, "rules.yaml"), "- {id: no-curl, effect: deny, tool: shell, binary: curl, reason: No downloads.}\n");
     const r = await cli(["lab", "replay", file, "--rules", path.join(dir, "rules.yaml"), "--json"]);
     expect(r.code, r.stderr).toBe(1);
