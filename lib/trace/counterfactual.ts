@@ -179,7 +179,8 @@ export async function counterfactualReplay(trace: Trace, change: CounterfactualC
   let original: MissionState | null = null;
   {
     const byFrom = new Map<number, Array<Tape & { count: number }>>();
-    for (const t of trace.tapes.values()) byFrom.set(t.from, [...(byFrom.get(t.from) ?? []), t]);
+    // Only the states a model turn started from are kept (their transcripts identify the turns).
+    for (const t of trace.tapes.values()) if (t.reads.some((r) => r.k === "think")) byFrom.set(t.from, [...(byFrom.get(t.from) ?? []), t]);
     let runs = "";
     const runKey = (key: string, call: unknown) => `${key}\n${canonicalJson(call)}`;
     const noteTapes = (s: MissionState | null, list: Array<Tape & { count: number }>) => {

@@ -236,7 +236,7 @@ describe("the CLI: faultline lab replay --set/--rules/--flag/--live, mission exp
     const live = await cli(["lab", "replay", file, "--set", "agents.summarizer.maxActions=10", "--live"]);
     expect(live.code).toBe(2);
     expect(live.stderr).toMatch(/--live needs a provider: set FAULTLINE_LLM_PROVIDERS/);
-  });
+  }, 180_000); // eight CLI processes on a shared machine
 
   it("--rules FILE --json: the changed run's report; a stop for a ToolResult or a model output exits 1 and says which", async () => {
     fs.writeFileSync(path.join(dir, "rules.yaml"), "- {id: no-curl, effect: deny, tool: shell, binary: curl, reason: No downloads.}\n");
