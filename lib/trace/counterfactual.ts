@@ -14,7 +14,8 @@ import type { MissionState } from "../mission/types";
 import type { LibraryConsultation } from "../mission/library";
 import { stepIdempotent } from "../tools";
 import { evaluateEvidence, evaluateResultCheck } from "../tools/evidence";
-import type { ToolResult } from "../tools/result";
+import { fail, type ToolError, type ToolResult } from "../tools/result";
+import { notAllowedError } from "../tools/shell";
 import type { EvidenceRecord } from "../mission/types";
 import type { Read, Tape, TapeConfig, Trace } from "./format";
 import { applyFlags, applySets, type CounterfactualChange } from "./counterfactual-input";
@@ -339,7 +340,16 @@ export async function counterfactualReplay(trace: Trace, change: CounterfactualC
       run: async (call, ctx) => {
         const wanted = JSON.parse(canonicalJson(redact({ tool: call.tool, args: call.args })));
         const k = `${ctx.idempotencyKey}\n${canonicalJson(wanted)}`;
-        const got = tools.get(k)?.shift();
+        let got = tools.get(k)?.shift();
+        // The runner refuses a shell binary off the allowlist before running anything (lib/tools/shell.ts): with a
+        // changed allowlist that refusal is derived again; a call the original was refused, now allowed, never ran.
+        const refusal = shellRefusal(call, ctx, c);
+        const wasRefused = got && (got.result as { error?: { code?: string } | null }).error?.code === "NOT_ALLOWED";
+        if (refusal && !wasRefused) got = { result: fail(refusal) as unknown as Record<string, unknown>, evidence: [] };
+        if (!refusal && wasRefused) {
+          const where = stepOf(ctx.idempotencyKey);
+          throw new Missing({ kind: "tool_result", ...where, request: { tool: call.tool, args: wanted.args, idempotencyKey: ctx.idempotencyKey }, why: `The changed run may run ${call.tool} ${canonicalJson(wanted.args)}${where.agent ? ` as step ${(where.step ?? 0) + 1} of "${where.agent}"` : ""} (${ctx.idempotencyKey}), which the original's allowlist refused: it never ran, so the trace holds no ToolResult for it. A replay never runs a tool.` });
+        }
         if (!got) {
           const where = stepOf(ctx.idempotencyKey);
           throw new Missing({ kind: "tool_result", ...where, request: { tool: call.tool, args: wanted.args, idempotencyKey: ctx.idempotencyKey }, why: `The changed run runs ${call.tool} ${canonicalJson(wanted.args)}${where.agent ? ` as step ${(where.step ?? 0) + 1} of "${where.agent}"` : ""} (${ctx.idempotencyKey}), and the trace holds no ToolResult for that call: the original never ran it. A replay never runs a tool.` });
@@ -368,6 +378,16 @@ export async function counterfactualReplay(trace: Trace, change: CounterfactualC
       append: async (list) => write(list),
       ensureActor: async () => {},
     };
+    /** The runner's allowlist refusal of a shell call, with the changed run's allowlists (runner.ts `run`), or null. */
+    function shellRefusal(call: Parameters<EngineIO["run"]>[0], ctx: Parameters<EngineIO["run"]>[1], cf: TapeConfig): ToolError | null {
+      const command = (call.args as { command?: unknown }).command;
+      if (call.tool !== "shell" || typeof command !== "string") return null;
+      const binary = command.split("/").pop() ?? command;
+      const base = [...new Set([...allowedBinariesOf(ctx.state), ...cf.allowedBinaries])];
+      const recovery = [...new Set([...base, ...cf.recoveryBinaries])];
+      const allowed = ctx.library ? [...recovery, "sh"] : ctx.recovery ? recovery : base;
+      return allowed.includes(binary) ? null : notAllowedError(binary, allowed);
+    }
     const afterRun = <T>(k: "evidence" | "workspaceState", agent: string | null, what: string): T => {
       aligned(k);
       const got = afterRuns.get(`${k}\n${agent ?? ""}\n${runs}`)?.shift();

@@ -135,6 +135,26 @@ describe("counterfactual replay", () => {
     expect(state!.gates.some((g) => g.status === "open" && g.agent === "indexer")).toBe(true);
   });
 
+  it("a stricter objective check changes how the run ends: the recorded release notes fail it, and the mission ends otherwise", async () => {
+    const name = "Nightly release notes";
+    const { report } = await counterfactualReplay(traces.get(name)!, { sets: [parseSet('objectiveChecks.0.evidence=[{"output_matches":"^# Changelog"}]')] }, { library });
+    expect(report.original.finalStatus).toBe("SUCCESS");
+    // The check is run again on the recorded result of reading release-notes.md, with the changed check.
+    expect(report.firstDifference).toMatchObject({ type: "objective.checked", original: { payload: { passed: true } }, changed: { payload: { passed: false } } });
+    expect(report.changed.stop).toBeNull();
+    expect(report.changed.ended).toBe(true);
+    expect(report.changed.finalStatus).not.toBe("SUCCESS");
+    expect(report.sameOutcome).toBe(false);
+  });
+
+  it("a tool call the original's allowlist refused never ran: allowing it stops the replay at that step, saying so", async () => {
+    const name = "Deploy with an unapproved binary";
+    const { report } = await counterfactualReplay(traces.get(name)!, { sets: [parseSet('allowedBinaries=["node","scp"]')] }, { library });
+    expect(report.changed.stop).toMatchObject({ kind: "tool_result", agent: "uploader", step: 0, request: { tool: "shell", args: { command: "scp" } } });
+    expect(report.changed.stop!.why).toMatch(/which the original's allowlist refused: it never ran, so the trace holds no ToolResult for it/);
+    expect(report.changed.ended).toBe(false);
+  });
+
   it("a model turn the trace does not hold stops the replay there and says which agent and request", async () => {
     const { report } = await counterfactualReplay(traces.get(BUILD)!, { sets: [parseSet("agents.summarizer.maxActions=10")] }, { library });
     // The budget is in the model's system message: its first turn is a request the original never sent.
