@@ -165,9 +165,13 @@ export function counterfactualText(r: CounterfactualReport): string {
     `  changed:  ${r.changed.events} events in ${r.changed.transitions} transitions${r.changed.liveModelTurns ? ` (${r.changed.liveModelTurns} live model turn(s))` : ""}, ${r.changed.ended ? `final status ${r.changed.finalStatus}` : "not ended"}`,
   ];
   const d = r.firstDifference;
+  const stop = r.changed.stop;
   if (!d) lines.push("The changed run follows the original event for event.");
-  else lines.push(`It parts from the original at seq ${d.seq}${d.type ? ` (${d.type})` : ""}: ${d.why}`, `  original: ${d.original ? JSON.stringify(d.original) : "nothing"}`, `  changed:  ${d.changed ? JSON.stringify(d.changed) : "nothing"}`);
-  if (r.changed.stop) lines.push(`Stopped at seq ${r.changed.stop.seq} (${r.changed.stop.kind}${r.changed.stop.agent ? `, agent "${r.changed.stop.agent}"` : ""}${r.changed.stop.step !== null ? `, step ${r.changed.stop.step}` : ""}): ${r.changed.stop.why}`);
+  else lines.push(`It parts from the original at seq ${d.seq}${d.type ? ` (${d.type})` : ""}: ${stop && d.why === stop.why ? "the changed run stops there (below)." : d.why}`, `  original: ${d.original ? JSON.stringify(d.original) : "nothing"}`, `  changed:  ${d.changed ? JSON.stringify(d.changed) : "nothing"}`);
+  if (stop) {
+    const at = stop.step === null ? "" : stop.kind === "model_output" ? `, proposal ${stop.step + 1}` : `, step ${stop.step + 1}`;
+    lines.push(`Stopped at seq ${stop.seq} (${stop.kind}${stop.agent ? `, agent "${stop.agent}"` : ""}${at}): ${stop.why}`);
+  }
   lines.push(r.sameOutcome ? `Same outcome: ${r.changed.finalStatus}.` : r.changed.ended ? `The outcome changes: ${r.original.finalStatus ?? "not ended"} → ${r.changed.finalStatus}.` : "The changed run's outcome is not known: it did not end.");
   return lines.join("\n");
 }

@@ -146,6 +146,17 @@ function conversationKey(s: MissionState, agent: string): string {
   });
 }
 
+/** Where two events first differ, what they say first: type, payload, reason, impact, evidence, actor. */
+function differenceOf(a: MissionEvent, b: MissionEvent): string {
+  const x = JSON.parse(comparable(a)) as Record<string, unknown>;
+  const y = JSON.parse(comparable(b)) as Record<string, unknown>;
+  for (const k of ["type", "payload", "reason", "impact", "evidence", "actorId"]) {
+    const d = firstDifference(x[k], y[k], k);
+    if (d) return d;
+  }
+  return "(value)";
+}
+
 /** The definition the changed run starts from: the edits applied, the named mission rules left out. */
 export function changedDefinition(def: MissionDefinition, change: CounterfactualChange): MissionDefinition {
   let d = change.sets?.length ? applySets(def, change.sets) : def;
@@ -489,7 +500,7 @@ export async function counterfactualReplay(trace: Trace, change: CounterfactualC
             const a = out[i];
             const b = recorded[i];
             if (a && b && comparable(a) === comparable(b)) continue;
-            const why = !a ? `The original wrote ${recorded.length} event(s) here; the changed run wrote ${out.length}.` : !b ? `The changed run wrote ${out.length} event(s) here; the original wrote ${recorded.length}.` : `The changed ${a.type} differs from the original ${b.type} at ${firstDifference(JSON.parse(comparable(a)), JSON.parse(comparable(b)))}.`;
+            const why = !a ? `The original wrote ${recorded.length} event(s) here; the changed run wrote ${out.length}.` : !b ? `The changed run wrote ${out.length} event(s) here; the original wrote ${recorded.length}.` : `The changed ${a.type} differs from the original ${b.type} at ${differenceOf(a, b)}.`;
             part({ seq: (a ?? b)!.seq, type: (a ?? b)!.type, why, original: b ?? null, changed: a ?? null });
             break;
           }

@@ -215,10 +215,12 @@ describe("the CLI: faultline lab replay --set/--rules/--flag/--live, mission exp
   const BIN = path.resolve("bin/faultline.mjs");
   let dir: string;
   let file: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "fl-cf-cli-"));
     file = path.join(dir, "build.trace.jsonl");
-  });
+    const exp = await cli(["trace", "export", buildId(), "-o", file]);
+    if (exp.code !== 0) throw new Error(`trace export failed: ${exp.stderr}`);
+  }, 90_000);
   afterAll(() => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -232,8 +234,6 @@ describe("the CLI: faultline lab replay --set/--rules/--flag/--live, mission exp
   const buildId = () => traces.get(BUILD)!.header.missionId;
 
   it("bad --set, --flag and --rules input exits 2 naming the path, the flag or the rule and what is allowed", async () => {
-    const exp = await cli(["trace", "export", buildId(), "-o", file]);
-    expect(exp.code, exp.stderr).toBe(0);
     const noAgent = await cli(["lab", "replay", file, "--set", "agents.writer.maxActions=10"]);
     expect(noAgent.code).toBe(2);
     expect(noAgent.stderr).toMatch(/--set agents\.writer\.maxActions: there is no agent "writer" in this mission\. Agents: summarizer\./);
@@ -270,7 +270,7 @@ describe("the CLI: faultline lab replay --set/--rules/--flag/--live, mission exp
     expect(report.changed.ended).toBe(false);
     const text = await cli(["lab", "replay", file, "--set", "agents.summarizer.maxActions=10"]);
     expect(text.code).toBe(1);
-    expect(text.stdout).toMatch(/Stopped at seq 4 \(model_output, agent "summarizer", step 0\): The changed run asks the model of "summarizer" for its proposal 1/);
+    expect(text.stdout).toMatch(/Stopped at seq 4 \(model_output, agent "summarizer", proposal 1\): The changed run asks the model of "summarizer" for its proposal 1/);
   });
 
   it("--live asks the configured provider for what the trace does not hold", async () => {
