@@ -44,33 +44,29 @@ function filterConditions(q: EventPageQuery): SQL[] {
   return c;
 }
 
-async function older(db: Executor, q: EventPageQuery, before: number, limit: number): Promise<{ events: MissionEvent[]; more: boolean }> {
-  if (limit <= 0) return { events: [], more: await exists(db, q, "older", before) };
+type Side = "older" | "newer";
+
+/** The events on one side of `seq` (not the seq itself). */
+const beyond = (side: Side, seq: number) => (side === "older" ? lt(events.seq, seq) : gt(events.seq, seq));
+
+/** The `limit` events nearest to `seq` on one side of it, seq ascending, and whether more lie beyond them. */
+async function nextTo(db: Executor, q: EventPageQuery, side: Side, seq: number, limit: number): Promise<{ events: MissionEvent[]; more: boolean }> {
+  if (limit <= 0) return { events: [], more: await exists(db, q, side, seq) };
   const rows = await db
     .select()
     .from(events)
-    .where(and(...filterConditions(q), lt(events.seq, before)))
-    .orderBy(desc(events.seq))
+    .where(and(...filterConditions(q), beyond(side, seq)))
+    .orderBy(side === "older" ? desc(events.seq) : asc(events.seq))
     .limit(limit + 1);
-  return { events: rows.slice(0, limit).reverse().map(rowToEvent), more: rows.length > limit };
+  const page = rows.slice(0, limit).map(rowToEvent);
+  return { events: side === "older" ? page.reverse() : page, more: rows.length > limit };
 }
 
-async function newer(db: Executor, q: EventPageQuery, after: number, limit: number): Promise<{ events: MissionEvent[]; more: boolean }> {
-  if (limit <= 0) return { events: [], more: await exists(db, q, "newer", after) };
-  const rows = await db
-    .select()
-    .from(events)
-    .where(and(...filterConditions(q), gt(events.seq, after)))
-    .orderBy(asc(events.seq))
-    .limit(limit + 1);
-  return { events: rows.slice(0, limit).map(rowToEvent), more: rows.length > limit };
-}
-
-async function exists(db: Executor, q: EventPageQuery, side: "older" | "newer", seq: number): Promise<boolean> {
+async function exists(db: Executor, q: EventPageQuery, side: Side, seq: number): Promise<boolean> {
   const rows = await db
     .select({ seq: events.seq })
     .from(events)
-    .where(and(...filterConditions(q), side === "older" ? lt(events.seq, seq) : gt(events.seq, seq)))
+    .where(and(...filterConditions(q), beyond(side, seq)))
     .limit(1);
   return rows.length > 0;
 }
@@ -78,23 +74,23 @@ async function exists(db: Executor, q: EventPageQuery, side: "older" | "newer", 
 export async function listEventPage(db: Executor, q: EventPageQuery): Promise<EventPage> {
   const limit = Math.max(1, Math.floor(q.limit));
   if (q.after !== undefined) {
-    const n = await newer(db, q, q.after, limit);
+    const n = await nextTo(db, q, "newer", q.after, limit);
     return { events: n.events, hasNewer: n.more, hasOlder: await exists(db, q, "older", n.events[0]?.seq ?? q.after + 1) };
   }
   if (q.around !== undefined) {
     // Half before the seq, the rest from it on; a short side gives its room to the other.
     const half = Math.floor(limit / 2);
-    const o = await older(db, q, q.around, half);
-    const n = await newer(db, q, q.around - 1, limit - o.events.length);
+    const o = await nextTo(db, q, "older", q.around, half);
+    const n = await nextTo(db, q, "newer", q.around - 1, limit - o.events.length);
     const room = limit - o.events.length - n.events.length;
     if (room > 0 && o.more) {
-      const more = await older(db, q, o.events[0]?.seq ?? q.around, room);
+      const more = await nextTo(db, q, "older", o.events[0]?.seq ?? q.around, room);
       return { events: [...more.events, ...o.events, ...n.events], hasOlder: more.more, hasNewer: n.more };
     }
     return { events: [...o.events, ...n.events], hasOlder: o.more, hasNewer: n.more };
   }
   const before = q.before ?? 2 ** 31 - 1;
-  const o = await older(db, q, before, limit);
+  const o = await nextTo(db, q, "older", before, limit);
   return { events: o.events, hasOlder: o.more, hasNewer: q.before === undefined ? false : await exists(db, q, "newer", o.events.at(-1)?.seq ?? q.before - 1) };
 }
 
