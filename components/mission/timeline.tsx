@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { EVENT_TYPES, type MissionEvent } from "@/lib/mission/events";
 import { fetchEventPage } from "../api-client";
 import { queryKeys } from "../query-keys";
@@ -11,6 +11,7 @@ import { groupTimeline, summaryOf, toneOf, type TimelineGroup, type TimelineTone
 import { DiagnosisView } from "../diagnosis/diagnosis-view";
 import { RecoveryEventDetails } from "../diagnosis/recovery-view";
 import { LibraryEventDetails } from "../gates/library-view";
+import { FilterSelect } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
 
 /** Above this many events only the rows in view are rendered. */
@@ -246,33 +247,11 @@ function loadedStatus(s: { total: number; loaded: readonly MissionEvent[]; filte
 }
 
 function TimelineControls({ filter, onFilter, agents, status }: { filter: TimelineFilter; onFilter: (f: TimelineFilter) => void; agents: readonly string[]; status: string }) {
-  const select = "rounded border border-border bg-surface px-2 py-1 text-sm";
+  const id = useId();
   return (
     <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="timeline-controls">
-      <label className="flex items-center gap-1.5">
-        <span className="text-muted">Type</span>
-        <select className={select} value={filter.type} onChange={(e) => onFilter({ ...filter, type: e.target.value })} data-testid="timeline-filter-type">
-          <option value="">All types</option>
-          {EVENT_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </select>
-      </label>
-      {agents.length > 0 ? (
-        <label className="flex items-center gap-1.5">
-          <span className="text-muted">Agent</span>
-          <select className={select} value={filter.agent} onChange={(e) => onFilter({ ...filter, agent: e.target.value })} data-testid="timeline-filter-agent">
-            <option value="">All agents</option>
-            {agents.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
-      ) : null}
+      <FilterSelect look="inline" id={`${id}-type`} label="Type" value={filter.type} options={EVENT_TYPES} onChange={(type) => onFilter({ ...filter, type })} any="All types" testId="timeline-filter-type" />
+      {agents.length > 0 ? <FilterSelect look="inline" id={`${id}-agent`} label="Agent" value={filter.agent} options={agents} onChange={(agent) => onFilter({ ...filter, agent })} any="All agents" testId="timeline-filter-agent" /> : null}
       <span className="text-muted" role="status" data-testid="timeline-loaded">
         {status}
       </span>

@@ -7,7 +7,8 @@ import * as ui from "@/components/ui/styles";
 /**
  * Pieces of a filtered page whose filters live in the URL (failure history, audit log): the time
  * range (presets or a custom range in the browser's time), the list of invalid filters, the export
- * links of the current view, and paging through a keyset API as the table scrolls.
+ * links of the current view, and paging through a keyset API as the table scrolls. The filter select
+ * serves the mission timeline's toolbar too.
  */
 
 type Go = (changes: Record<string, string>) => void;
@@ -99,12 +100,22 @@ export function FilterForm({ label, testId, onApply, errors, errorsTestId, child
 
 export type FilterOption = string | { value: string; label: string };
 
+/**
+ * How a filter select sits: `field`, a field of a filters bar (caption over the select); `inline`, a
+ * toolbar's filter (caption beside a compact select, as over the mission's timeline).
+ */
+const SELECT_LOOKS = {
+  field: { label: filterLooks.field },
+  inline: { label: "flex items-center gap-1.5", caption: "text-muted", select: "rounded border border-border bg-surface px-2 py-1 text-sm" },
+} satisfies Record<string, { label: string; caption?: string; select?: string }>;
+
 /** One filter chosen from a list (applied at once): "Any" first, then the options. */
-export function FilterSelect({ id, label, value, options, onChange, any = "Any", testId }: { id: string; label: string; value: string; options: readonly FilterOption[]; onChange: (v: string) => void; any?: string; testId: string }) {
+export function FilterSelect({ id, label, value, options, onChange, any = "Any", testId, look = "field" }: { id: string; label: string; value: string; options: readonly FilterOption[]; onChange: (v: string) => void; any?: string; testId: string; look?: keyof typeof SELECT_LOOKS }) {
+  const looks: { label: string; caption?: string; select?: string } = SELECT_LOOKS[look];
   return (
-    <label className={filterLooks.field} htmlFor={id}>
-      <span>{label}</span>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+    <label className={looks.label} htmlFor={id}>
+      <span className={looks.caption}>{label}</span>
+      <select id={id} className={looks.select} value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
         <option value="">{any}</option>
         {options.map((o) => {
           const { value: v, label: text } = typeof o === "string" ? { value: o, label: o } : o;
