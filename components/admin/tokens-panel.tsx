@@ -30,7 +30,7 @@ export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: 
   const revoke = (t: ApiTokenView) => run(() => (scope === "own" ? revokeTokenAction({ id: t.id }) : revokeUserTokenAction({ id: t.id })), `Token ${t.name} revoked.`);
   const columns = useMemo<DataColumn<ApiTokenView>[]>(
     () => [
-      { id: "name", header: "Name", alwaysVisible: true, sortValue: (t) => t.name, cell: (t) => t.name },
+      { id: "name", header: "Name", alwaysVisible: true, sortValue: (t) => t.name, rowAttr: "name", cell: (t) => t.name },
       { id: "token", header: "Token", cell: (t) => <code>{t.prefix}…</code> },
       { id: "created", header: "Created", sortValue: (t) => time(t.createdAt), cell: (t) => <RelativeTime iso={t.createdAt} /> },
       { id: "used", header: "Last used", sortValue: (t) => time(t.lastUsedAt), cell: (t) => <RelativeTime iso={t.lastUsedAt} empty="never" /> },
@@ -39,6 +39,7 @@ export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: 
         id: "state",
         header: "State",
         sortValue: (t) => t.state,
+        rowAttr: "state",
         cell: (t) => (
           <>
             <StatusBadge looks={STATE} value={t.state} testId="token-state" />
@@ -73,7 +74,7 @@ export function TokensTable({ tokens, scope }: { tokens: ApiTokenView[]; scope: 
       <DataTable
         data={tokens}
         columns={columns}
-        rowAttrs={(t) => ({ "data-testid": "token-row", "data-name": t.name, "data-state": t.state })}
+        rowTestId="token-row"
         label="API tokens"
         testId="tokens-table"
         urlKey="tokens"

@@ -10,7 +10,7 @@ const time = (iso: string | null) => (iso ? Date.parse(iso) : null);
 
 const COLUMNS: DataColumn<UserView>[] = [
   { id: "name", header: "Name", alwaysVisible: true, sortValue: (u) => u.name, cell: (u) => u.name },
-  { id: "email", header: "Email", sortValue: (u) => u.email, cell: (u) => u.email },
+  { id: "email", header: "Email", sortValue: (u) => u.email, rowAttr: "email", cell: (u) => u.email },
   { id: "roles", header: "Roles", sortValue: (u) => u.roles.join(" "), cell: (u) => <RoleChips roles={u.roles} /> },
   { id: "groups", header: "Groups", sortValue: (u) => u.groups.join(", ") || null, cell: (u) => (u.groups.length ? u.groups.join(", ") : <span className="text-muted">—</span>) },
   { id: "status", header: "Status", sortValue: (u) => (u.active ? "active" : "deactivated"), cell: (u) => <UserStatusBadge user={u} /> },
@@ -25,7 +25,7 @@ export function UsersTable({ users }: { users: UserView[] }) {
       data={users}
       columns={COLUMNS}
       rowHref={(u) => `/admin/users/${u.id}`}
-      rowAttrs={(u) => ({ "data-testid": "user-row", "data-email": u.email })}
+      rowTestId="user-row"
       label="Users"
       testId="users-table"
       empty="No users yet."

@@ -172,7 +172,8 @@ export function WebhooksAdmin({ subscriptions, deliveries }: { subscriptions: We
             <DataTable
               data={deliveries[s.id] ?? []}
               columns={deliveryColumns}
-              rowAttrs={(d) => ({ "data-testid": "webhook-delivery", "data-status": d.status })}
+              rowTestId="webhook-delivery"
+              rowAttrs={(d) => ({ "data-status": d.status })}
               label={`Latest deliveries to ${s.url}`}
               testId="webhook-deliveries"
               urlKey={null}

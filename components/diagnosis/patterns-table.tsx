@@ -38,6 +38,7 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
         header: "When",
         alwaysVisible: true,
         sortValue: (p) => p.when,
+        rowAttr: "when",
         cell: (p) => (
           <>
             <code>{p.when}</code>
@@ -45,7 +46,7 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
           </>
         ),
       },
-      { id: "then", header: "Then", sortValue: (p) => p.then, cell: (p) => p.then.replaceAll("_", " ") },
+      { id: "then", header: "Then", sortValue: (p) => p.then, rowAttr: "then", cell: (p) => p.then.replaceAll("_", " ") },
       { id: "successes", header: "Successes", sortValue: (p) => p.successes, cell: (p) => p.successes },
       { id: "failures", header: "Failures", sortValue: (p) => p.failures, cell: (p) => p.failures },
       { id: "confidence", header: "Confidence", sortValue: (p) => p.confidence, cell: (p) => pct(p.confidence) },
@@ -110,7 +111,7 @@ export function PatternsTable({ patterns, canManage }: { patterns: PatternRowVie
       <DataTable
         data={patterns}
         columns={columns}
-        rowAttrs={(p) => ({ "data-testid": "pattern-row", "data-when": p.when, "data-then": p.then })}
+        rowTestId="pattern-row"
         label="Learned patterns"
         testId="patterns-table"
         empty={<>No pattern learned yet. Each recovery that runs (automatically or by an operator&rsquo;s &ldquo;Apply recovery plan&rdquo;) records its outcome here.</>}

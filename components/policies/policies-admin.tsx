@@ -107,7 +107,8 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
       <DataTable
         data={policies}
         columns={columns}
-        rowAttrs={(p) => ({ "data-testid": "policy-row", "data-definition": p.definition, "data-kind": p.gateKind })}
+        rowTestId="policy-row"
+        rowAttrs={(p) => ({ "data-definition": p.definition, "data-kind": p.gateKind })}
         label="Gate policies"
         testId="policies-table"
         empty="No gate policies yet: every gate can be decided by one admin or operator, without a timeout."

@@ -49,6 +49,8 @@ export interface DataColumn<T extends RowData> {
   sortValue?: (row: T) => SortValue;
   /** Sorted by the server under this key (with `server.onSort`). */
   sortKey?: string;
+  /** Each row carries this column's value (its `sortValue`) as `data-<rowAttr>`: what tests find a row by. */
+  rowAttr?: string;
   /** Start descending on the first click (default: text ascending, numbers descending). */
   sortDescFirst?: boolean;
   numeric?: boolean;
@@ -87,6 +89,9 @@ export interface DataTableProps<T extends RowData> {
   label: string;
   caption?: ReactNode;
   testId?: string;
+  /** Every row's test id (`data-testid`); a row's values come from the columns' `rowAttr`. */
+  rowTestId?: string;
+  /** More of a row's data attributes (values no column shows as its sort value). */
   rowAttrs?: (row: T) => DataAttrs;
   /** Where a row leads: its header cell (or first cell) becomes the link. */
   rowHref?: (row: T) => string | undefined;
@@ -153,11 +158,17 @@ function idOf(row: unknown): string {
  * Built on @tanstack/react-table.
  */
 export function DataTable<T extends RowData>(props: DataTableProps<T>) {
-  const { data, columns, label, testId, rowAttrs, rowHref, server, pageSize } = props;
+  const { data, columns, label, testId, rowTestId, rowAttrs, rowHref, server, pageSize } = props;
   const rowKey = props.rowKey ?? idOf;
   const CELL = props.dense ? CELL_DENSE : CELL_WIDE;
   const ids = useMemo(() => columns.map((c) => c.id), [columns]);
   const byId = useMemo(() => new Map(columns.map((c) => [c.id, c])), [columns]);
+  const attrColumns = useMemo(() => {
+    const valued = columns.filter((c) => c.rowAttr);
+    for (const c of valued) if (!c.sortValue) throw new Error(`DataTable: column "${c.id}" has a rowAttr but no sortValue to take its value from; give it one or use rowAttrs.`);
+    return valued;
+  }, [columns]);
+  const attrsOf = (r: T): DataAttrs => ({ "data-testid": rowTestId, ...Object.fromEntries(attrColumns.map((c) => [`data-${c.rowAttr}`, c.sortValue!(r) ?? undefined])), ...rowAttrs?.(r) });
   const [view, setView] = useTableView(props.urlKey === undefined ? "" : props.urlKey, ids);
 
   const defs = useMemo<ColumnDef<Features, T>[]>(
@@ -331,7 +342,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         {shown.map(({ row, index }) => {
           const r = row.original;
           return (
-            <tr key={row.id} {...rowAttrs?.(r)} data-index={index} ref={isVirtual ? virtualizer.measureElement : undefined} aria-rowindex={isVirtual ? index + 2 : undefined} className="hover:bg-surface-2 [&:last-child>*]:border-b-0">
+            <tr key={row.id} {...attrsOf(r)} data-index={index} ref={isVirtual ? virtualizer.measureElement : undefined} aria-rowindex={isVirtual ? index + 2 : undefined} className="hover:bg-surface-2 [&:last-child>*]:border-b-0">
               {visible.map((c) => cell(c, r, c.id === linkColumn))}
             </tr>
           );
