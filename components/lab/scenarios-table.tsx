@@ -1,18 +1,17 @@
 "use client";
 
 import { useMemo } from "react";
+import type { ScenarioReport } from "@/lib/lab/report";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import * as ui from "@/components/ui/styles";
 import { pct } from "./format";
 
-/** One scenario of a suite run as the detail page shows it; `trace` is each run's download (null: not recorded). */
-export interface ScenarioRowView {
-  name: string;
-  description: string | null;
-  faults: string[];
-  expect: string;
-  runs: number;
-  passed: number;
+/**
+ * One scenario of a suite run as the detail page shows it: the report's own fields of the scenario (the
+ * same for a run still recording, listed from its traces), pass^1 and pass^k, and each run with its trace
+ * download (`trace` null: not recorded).
+ */
+export interface ScenarioRowView extends Pick<ScenarioReport, "name" | "description" | "faults" | "expect" | "runs" | "passed"> {
   pass1: number;
   passK: number;
   results: Array<{ repeat: number; passed: boolean; finalStatus: string | null; why: string | null; trace: { href: string; sha256: string; bytes: number } | null }>;
