@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listFailuresByMission } from "../db/queries/audit";
 import { definition } from "../lib/mission/test-fixtures";
 import type { MissionEvent } from "../lib/mission";
-import { ConnectionHog, DedicatedPostgres, checkInvariants, decide, effectStep, getEvents, httpStep, scenario, sleep, waitFor, waitForGate, waitForTerminal, type Scenario } from "./harness";
+import { ConnectionHog, DedicatedPostgres, STEADY_LEASE, checkInvariants, decide, effectStep, getEvents, httpStep, scenario, sleep, waitFor, waitForGate, waitForTerminal, type Scenario } from "./harness";
 
 /**
  * FAILURE_MODEL level 3 (infrastructure): PostgreSQL stops, restarts, drops connections, runs out of
@@ -70,7 +70,7 @@ describe("PostgreSQL failures (dedicated server)", () => {
   it("i. pg_terminate_backend of the worker's connections, repeatedly, while missions run: they complete, any interrupted write is recorded as a pause and resume", async () => {
     const s = await scenario(pgs);
     const fx = await s.sideEffects();
-    await s.startWorker();
+    await s.startWorker({ lease: STEADY_LEASE });
     const steps = Array.from({ length: 6 }, (_, i) => effectStep(fx, { sleepMs: 150, name: `step ${i + 1}` }));
     const ms = await Promise.all([1, 2, 3].map((i) => s.create(definition({ name: `terminated ${i}`, agents: [{ name: "worker-bee", priority: "critical", steps }] }))));
     await fx.waitForHit(`${ms[0].id}/worker-bee/0/1`);
@@ -124,8 +124,9 @@ describe("PostgreSQL failures (dedicated server)", () => {
   it("k. connection-pool exhaustion: every connection slot taken by idle clients; the worker's writes wait as an infrastructure pause and go on once they are released", async () => {
     const s = await scenario(pgs);
     const fx = await s.sideEffects();
-    await s.startWorker();
-    const m = await longStepMission(s, fx, "no connections", 1500);
+    await s.startWorker({ lease: STEADY_LEASE });
+    // The long step ends when the test says (its side effect is held), once the server is full: its result's write meets the full server on any machine.
+    const m = await s.create(definition({ name: "no connections", agents: [{ name: "migrator", priority: "critical", steps: [effectStep(fx, { name: "long step", path: "/held" }), effectStep(fx, { name: "after" })] }] }));
     await fx.waitForHit(`${m.id}/migrator/0/1`);
     const hog = new ConnectionHog(pgs.adminUrl);
     s.onDispose(() => hog.release());
@@ -133,7 +134,9 @@ describe("PostgreSQL failures (dedicated server)", () => {
     // The worker's open connections go too, and the hog takes their slots (again and again: a connection
     // the worker manages to open meanwhile is cut). It has to ask for new ones, and gets "too many clients".
     hog.keepFull("faultline-worker%");
-    await sleep(3000);
+    fx.releaseHeld();
+    await waitFor("the worker to meet the full server with the step's result", () => s.workers[0].output.some((l) => l.includes(m.id) && l.includes("database unavailable")), { timeoutMs: 30_000, intervalMs: 50 });
+    await sleep(1000);
     const refused = hog.refused;
     await hog.release();
     const done = await waitForTerminal(s.db, m.id, 30_000);

@@ -33,6 +33,12 @@ export const OPERATOR = { id: "user:chaos-operator", name: "Olivia Operator (cha
 
 /** Lease settings of the chaos workers (the brief's: short, so takeovers happen within seconds). */
 export const CHAOS_LEASE = { FAULTLINE_LEASE_MS: "2000", FAULTLINE_HEARTBEAT_MS: "400", FAULTLINE_POLL_MS: "200" };
+/**
+ * For scenarios where no worker dies (the database or the network fails): a lease long enough that a
+ * heartbeat slowed by a loaded machine, or cut with the worker's connections, is not a takeover — a
+ * takeover re-runs an idempotent step (a second request with its key) or gates a non-idempotent one.
+ */
+export const STEADY_LEASE = { FAULTLINE_LEASE_MS: "15000", FAULTLINE_HEARTBEAT_MS: "1000", FAULTLINE_POLL_MS: "200" };
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -381,12 +387,15 @@ export interface Hit {
  *   /hang              accepts and never answers
  *   /partition         like /hang while `partitioned` (a network partition seen from the client), else 200
  *   /storm             503 while `failing`, else 200
+ *   /held              held until `releaseHeld()` (then 200), so a step ends when the test says, not after a time
  */
 export class SideEffectServer {
   readonly hits: Hit[] = [];
   failing = false;
   partitioned = true;
   private readonly seen = new Set<string>();
+  private readonly held: Array<() => void> = [];
+  private holding = true;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly server = http.createServer((req, res) => {
     req.resume();
@@ -440,9 +449,17 @@ export class SideEffectServer {
         return this.partitioned ? undefined : answer();
       case "/storm":
         return answer(this.failing ? 503 : 200);
+      case "/held":
+        return this.holding ? void this.held.push(() => answer()) : answer();
       default:
         return answer(404);
     }
+  }
+
+  /** Answers the requests held on /held, and every later one at once. */
+  releaseHeld(): void {
+    this.holding = false;
+    for (const answer of this.held.splice(0)) answer();
   }
 
   count(key: string): number {
@@ -705,7 +722,7 @@ export class Scenario {
     return w;
   }
 
-  startWorkers(n: number, opts: { env?: Record<string, string> } = {}): Promise<WorkerProcess[]> {
+  startWorkers(n: number, opts: { env?: Record<string, string>; lease?: Record<string, string> } = {}): Promise<WorkerProcess[]> {
     return Promise.all(Array.from({ length: n }, () => this.startWorker(opts)));
   }
 

@@ -3,7 +3,7 @@ import { createDb } from "../db/client";
 import { listFailuresByMission } from "../db/queries/audit";
 import { definition } from "../lib/mission/test-fixtures";
 import type { MissionEvent } from "../lib/mission";
-import { checkInvariants, decide, effectStep, getEvents, getState, httpStep, scenario, waitFor, waitForGate, waitForTerminal } from "./harness";
+import { STEADY_LEASE, checkInvariants, decide, effectStep, getEvents, getState, httpStep, scenario, waitFor, waitForGate, waitForTerminal } from "./harness";
 
 /** Elapsed ms between a step's start and its tool.failed, per (agent, attempt). */
 function stepDurations(events: MissionEvent[]): Map<string, number> {
@@ -82,7 +82,7 @@ describe("the network", () => {
     const s = await scenario();
     const fx = await s.sideEffects();
     fx.failing = true;
-    await s.startWorkers(2);
+    await s.startWorkers(2, { lease: STEADY_LEASE });
     const N = 30;
     const ids = await Promise.all(Array.from({ length: N }, (_, i) => s.create(definition({ name: `storm ${i}`, agents: [{ name: "caller", priority: "critical", steps: [httpStep(fx, "/storm", { name: "call api" })] }] })).then((m) => m.id)));
     // Operators deciding at once: one connection per decision.
