@@ -89,6 +89,7 @@ test("e. client disconnect: the owning operator closing the browser pauses the m
   test.setTimeout(120_000);
   // Reads through the API from a context that never opens a page (no socket: no presence of its own).
   const reader = await signedIn(browser, "auditor");
+  const release = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fl-chaos-e-")), "release");
 
   // The operator is connected (the missions list, live), starts the mission (so they own it) and follows it.
   const operator = await signedIn(browser, "operator");
@@ -108,7 +109,8 @@ test("e. client disconnect: the owning operator closing the browser pauses the m
               name: "long-runner",
               priority: "critical",
               steps: [
-                { tool: "shell", args: { command: "node", args: ["-e", "setTimeout(() => console.log('first done'), 14000)"] } },
+                // Runs until the test releases it (a file appears): in flight for as long as the scenario needs, on any machine.
+                { tool: "shell", args: { command: "node", args: ["-e", `const f=${JSON.stringify(release)};const t=setInterval(()=>{if(require('fs').existsSync(f)){clearInterval(t);console.log('first done')}},50)`] } },
                 { tool: "shell", args: { command: "node", args: ["-e", "console.log('second done')"] } },
               ],
             },
@@ -148,6 +150,7 @@ test("e. client disconnect: the owning operator closing the browser pauses the m
   expect(String(paused!.payload.message)).toMatch(/^Operator disconnected, mission paused/);
 
   // The step in flight records its result (its checkpoint); the next one does not start while paused.
+  fs.writeFileSync(release, "go");
   await expect.poll(async () => (await events(reader.request, id)).filter((e) => e.type === "tool.succeeded").length, { timeout: 30_000 }).toBe(1);
   await new Promise((r) => setTimeout(r, 1000));
   const held = await events(reader.request, id);
