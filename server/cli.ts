@@ -204,7 +204,7 @@ async function main(argv: string[]): Promise<number> {
         return withDb({}, async (h) => {
           const actor = cliActor();
           await ensureActor(h.db, { id: actor.id, kind: "cli", displayName: actor.name });
-          return missionExplainVerify(h.db, { out: (l) => console.log(l), err: (l) => console.error(l) }, { missionId: id, json: values.json, verifiedBy: actor.id, live: values.live, providers: () => agentProviders(env()) });
+          return missionExplainVerify(h.db, { out: (l) => console.log(l), err: (l) => console.error(l) }, { missionId: id, json: values.json, actor, live: values.live, providers: () => agentProviders(env()) });
         });
       }
       if (sub === "explain") return withDb({}, (h) => missionExplain(h, required(rest[0], "mission ID"), values.json));

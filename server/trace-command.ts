@@ -12,6 +12,7 @@ import { CounterfactualInputError, isEmptyChange, parseFlag, parseRulesText, par
 import { verifyCounterfactuals, type CounterfactualVerification } from "../lib/trace/counterfactual-verify";
 import type { Trace } from "../lib/trace/format";
 import type { Provider } from "../lib/llm/providers";
+import type { AuditActor } from "../lib/audit";
 import type { MissionState } from "../lib/mission/types";
 import { explainMission } from "../lib/mission/explain";
 import { getMissionById } from "../db/queries/missions";
@@ -180,7 +181,7 @@ export function counterfactualText(r: CounterfactualReport): string {
  * `faultline mission explain ID --verify`: the mission's trace (exported from the database), each
  * counterfactual of its record replayed and judged, the verdicts stored for the mission page.
  */
-export async function missionExplainVerify(db: Db, io: Io, p: { missionId: string; json: boolean; verifiedBy: string; live?: boolean; providers?: () => Provider[] }): Promise<number> {
+export async function missionExplainVerify(db: Db, io: Io, p: { missionId: string; json: boolean; actor: AuditActor; live?: boolean; providers?: () => Provider[] }): Promise<number> {
   const live = p.live ? liveTurns(p.providers) : undefined;
   const row = await getMissionById(db, p.missionId);
   const src = row ? await readTraceSource(db, p.missionId) : null;
@@ -188,7 +189,7 @@ export async function missionExplainVerify(db: Db, io: Io, p: { missionId: strin
   const v = verifyTrace([...traceLines(src, { secrets: secretValues(process.env) })]);
   if (!v.ok) throw new Error(`The mission's own trace does not verify (line ${v.line}: ${v.why}).`);
   const results = await verifyCounterfactuals(v.trace, row.state, { library: (q, limit) => consultLibrary(db, q, limit), live });
-  await recordCounterfactualChecks(db, { missionId: p.missionId, missionSeq: row.state.seq, verifiedBy: p.verifiedBy, results });
+  await recordCounterfactualChecks(db, p.actor, { missionId: p.missionId, missionSeq: row.state.seq, results });
   const e = explainMission(row.state);
   if (p.json) io.out(JSON.stringify({ missionId: p.missionId, finalStatus: e.finalStatus, failureReason: e.failureReason, explanation: e.explanation, verifications: results }, null, 2));
   else io.out(verifyText(row.state, results));

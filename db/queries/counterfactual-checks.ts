@@ -1,16 +1,28 @@
 import { desc, eq } from "drizzle-orm";
-import type { Executor } from "../client";
+import type { Db, Executor } from "../client";
+import type { AuditActor } from "../../lib/audit";
+import { recordAudit } from "./audit-log";
 import { counterfactualChecks } from "../schema";
 import type { CounterfactualVerification } from "../../lib/trace/counterfactual-verify";
 
 import type { CounterfactualCheckView } from "../../lib/views/mission-detail";
 
-/** Records one `mission explain --verify` run: a row per counterfactual, in one insert. */
-export async function recordCounterfactualChecks(db: Executor, p: { missionId: string; missionSeq: number; verifiedBy: string; results: readonly CounterfactualVerification[] }): Promise<void> {
+/** Records one `mission explain --verify` run: a row per counterfactual and its audit row, in one transaction. */
+export async function recordCounterfactualChecks(db: Db, actor: AuditActor, p: { missionId: string; missionSeq: number; results: readonly CounterfactualVerification[] }): Promise<void> {
   if (!p.results.length) return;
-  await db.insert(counterfactualChecks).values(
-    p.results.map((r) => ({ missionId: p.missionId, subject: r.subject, counterfactual: r.counterfactual, verdict: r.verdict, summary: r.summary, change: r.change, evidence: r.evidence, missionSeq: p.missionSeq, verifiedBy: p.verifiedBy })),
-  );
+  await db.transaction(async (tx) => {
+    await tx.insert(counterfactualChecks).values(
+      p.results.map((r) => ({ missionId: p.missionId, subject: r.subject, counterfactual: r.counterfactual, verdict: r.verdict, summary: r.summary, change: r.change, evidence: r.evidence, missionSeq: p.missionSeq, verifiedBy: actor.id })),
+    );
+    const count = (v: string) => p.results.filter((r) => r.verdict === v).length;
+    await recordAudit(tx, actor, {
+      action: "counterfactual.verify",
+      summary: `${actor.name} verified ${p.results.length} counterfactual(s) of mission ${p.missionId} by replay: ${count("held")} held, ${count("did_not_hold")} did not hold, ${count("undetermined")} undetermined`,
+      target: { type: "mission", id: p.missionId },
+      missionId: p.missionId,
+      after: { verdicts: p.results.map((r) => ({ subject: r.subject, verdict: r.verdict })) },
+    });
+  });
 }
 
 /** The newest verdict per subject of a mission's verified counterfactuals. */

@@ -70,6 +70,7 @@ export const AUDIT_ACTIONS = [
   "webhook.redeliver",
   "diagnosis.feedback",
   "lab.record",
+  "counterfactual.verify",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -4,6 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listCounterfactualChecksByMission } from "../../db/queries/counterfactual-checks";
+import { and, eq } from "drizzle-orm";
+import { auditLog } from "../../db/schema";
 import { createMission } from "../../db/queries/events";
 import { decideGate } from "../../db/queries/gates";
 import { loadStarterLibrary } from "../../db/queries/library";
@@ -298,5 +300,8 @@ describe("the CLI: faultline lab replay --set/--rules/--flag/--live, mission exp
     const checks = await listCounterfactualChecksByMission(harness.tdb.db, buildId());
     expect(checks).toHaveLength(1);
     expect(checks[0]).toMatchObject({ subject: out.verifications[0].subject, verdict: "held" });
+    const audit = await harness.tdb.db.select().from(auditLog).where(and(eq(auditLog.action, "counterfactual.verify"), eq(auditLog.missionId, buildId())));
+    expect(audit).toHaveLength(2);
+    expect(audit[0].summary).toMatch(/verified 1 counterfactual\(s\) of mission .*: 1 held, 0 did not hold, 0 undetermined/);
   });
 });
