@@ -1,6 +1,6 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, ComposedChart, ErrorBar, Legend, Line, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, ComposedChart, ErrorBar, Legend, Line, Scatter, Tooltip, XAxis, YAxis } from "recharts";
 import type { LabKeyMetrics, LabSuiteRunSummary } from "@/db/queries/lab";
 import type { Rate } from "@/lib/lab/metrics";
 import type { LabReport } from "@/lib/lab/report";
@@ -25,6 +25,13 @@ function withInterval(r: Rate | null | undefined) {
   return { value: r.value, err: (r.ci ? [r.value - r.ci[0], r.ci[1] - r.value] : [0, 0]) as [number, number] };
 }
 
+/** The point an interval hangs on: a short mark at the value. */
+function IntervalPoint(props: { cx?: number; cy?: number; payload?: { value: number | null } }) {
+  // A rate without trials has no point (Recharts would still place one).
+  if (props.cx === undefined || props.cy === undefined || props.payload?.value == null) return <g />;
+  return <rect x={props.cx - 5} y={props.cy - 1} width={10} height={2} fill="var(--text)" />;
+}
+
 /** A suite run's rates, each with its 95% Wilson interval (error bars). */
 export function MetricsChart({ metrics }: { metrics: LabReport["metrics"] }) {
   const data = RATES.map((m) => ({ name: m.short, label: m.label, rate: metrics[m.key] as Rate, ...withInterval(metrics[m.key] as Rate) }));
@@ -36,15 +43,17 @@ export function MetricsChart({ metrics }: { metrics: LabReport["metrics"] }) {
       numbers={{ columns: ["metric", { label: "value", numeric: true }, { label: "95% interval", numeric: true }, { label: "counts", numeric: true }], rows: data.map((d) => ({ key: d.name, cells: [d.label, pct(d.rate.value), d.rate.ci ? `${pct(d.rate.ci[0])} – ${pct(d.rate.ci[1])}` : "—", `${d.rate.successes}/${d.rate.trials}`] })) }}
     >
       <div aria-hidden="true">
-        <BarChart responsive accessibilityLayer={false} style={{ width: "100%", height: 240 }} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -12 }}>
+        <ComposedChart responsive accessibilityLayer={false} style={{ width: "100%", height: 240 }} data={data} margin={{ top: 8, right: 8, bottom: 0, left: -12 }}>
           <CartesianGrid {...GRID} />
           <XAxis dataKey="name" {...AXIS} interval={0} />
           <YAxis domain={[0, 1]} tickFormatter={(v: number) => pct(v, 0)} {...AXIS} />
           <Tooltip {...TOOLTIP} formatter={(_v, _n, item) => rateText((item.payload as { rate: Rate }).rate)} />
-          <Bar dataKey="value" name="value (95% CI)" fill={seriesColour(0)} maxBarSize={36} isAnimationActive={false}>
-            <ErrorBar dataKey="err" width={6} strokeWidth={1.5} stroke="var(--text)" direction="y" />
-          </Bar>
-        </BarChart>
+          <Bar dataKey="value" name="value" fill={seriesColour(0)} maxBarSize={36} isAnimationActive={false} />
+          {/* The interval on a point of its own: a bar of height 0 (a rate of 0%) still shows its interval. */}
+          <Scatter dataKey="value" name="95% interval" fill="var(--text)" shape={IntervalPoint} isAnimationActive={false}>
+            <ErrorBar dataKey="err" width={6} strokeWidth={1.5} stroke="var(--text)" direction="y" isAnimationActive={false} />
+          </Scatter>
+        </ComposedChart>
       </div>
     </Figure>
   );
@@ -113,7 +122,7 @@ export function RunsTrendChart({ runs }: { runs: LabSuiteRunSummary[] }) {
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {TREND.map((t, i) => (
             <Line key={t.key} dataKey={t.key} name={t.label} stroke={seriesColour(i)} strokeWidth={2} dot={{ r: 3 }} connectNulls isAnimationActive={false}>
-              <ErrorBar dataKey={`${t.key}Err`} width={4} strokeWidth={1} stroke={seriesColour(i)} direction="y" />
+              <ErrorBar dataKey={`${t.key}Err`} width={4} strokeWidth={1.5} stroke={seriesColour(i)} direction="y" isAnimationActive={false} />
             </Line>
           ))}
         </ComposedChart>
