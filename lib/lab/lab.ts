@@ -7,6 +7,9 @@ import { levelWarning } from "../authority/necessity";
 import { traceLines } from "../trace/export";
 import type { LabHeader } from "../trace/format";
 import type { World, WorldCall, WorldCrash, WorldEnd, WorldEvent, WorldWrite } from "./world";
+import { applyEvent } from "../mission/reducer";
+import type { MissionState } from "../mission/types";
+import { createProjection, isProjectionMode, unknownModeMessage, type Projection, type ProjectionComponents, type ProjectionMode } from "./projection";
 
 /**
  * The lab (seed 002 FDR-N009 to N012): `withLab(world, options)` attaches an observer to a world. It
@@ -17,7 +20,13 @@ import type { World, WorldCall, WorldCrash, WorldEnd, WorldEvent, WorldWrite } f
  * every write verb with an error that says so.
  */
 
-export type LabProjection = { mode: "silent" };
+/**
+ * What the lab shows while the run goes on (FDR-N012, lib/lab/projection.ts): silent, watch or debug,
+ * drawn by the domain's renderers (FDR-N016) and written to `out` (default: standard output). Interactive
+ * is refused here: a lab run's gates are answered by its scenario's operator through the authority, so
+ * nobody at a terminal could answer one — `faultline mission watch --mode interactive` is where a person does.
+ */
+export type LabProjection = { mode: ProjectionMode; components?: ProjectionComponents; out?: (text: string) => void };
 
 export interface LabOptions {
   /** This run's id, unique per run (FDR-N009: a lab is not reused; a second run is a second lab). */
@@ -40,7 +49,8 @@ export interface LabMeta {
   detectedLevel: NecessityLevel;
   /** Set when the declared level is below the detected one (the detected level applies). */
   levelWarning: string | null;
-  projection: LabProjection;
+  /** The mode the run started in (the trace's lab header records it). */
+  projection: { mode: ProjectionMode };
   outputPath: string | null;
 }
 
@@ -61,6 +71,8 @@ export interface LabRecord {
 /** The world as the lab shows it: what can be read and watched, and `run`; nothing that writes. */
 export interface LabWorld extends Pick<World, "missionId" | "seed" | "state" | "subscribe"> {
   readonly labMeta: LabMeta;
+  /** The projection now (FDR-N012: `projection.setMode("debug")` switches at run time; it only changes what is shown). */
+  readonly projection: Pick<Projection, "mode" | "setMode">;
   /** Lets the world run to its end, then closes the record and writes the trace. */
   run(): Promise<LabRecord>;
   /** The record, once the run ended (null before). */
@@ -87,8 +99,32 @@ export function withLab(world: World, options: LabOptions): LabWorld {
   const level = missionLevel(world.definition);
   const declared = options.necessityLevel ?? level.effective;
   const projection = options.projection ?? { mode: "silent" };
-  if (projection.mode !== "silent") throw new Error(`Projection mode "${(projection as { mode: string }).mode}" is not available here: the lab runs headless (silent). The trace is written in every mode.`);
-  const labMeta: LabMeta = Object.freeze({ runId: options.runId, necessityLevel: declared, detectedLevel: level.effective, levelWarning: levelWarning(declared, level.effective, level.why), projection, outputPath: options.outputPath ?? null });
+  if (!isProjectionMode(projection.mode)) throw new Error(unknownModeMessage(String(projection.mode)));
+  if (projection.mode === "interactive")
+    throw new Error(
+      'Projection mode "interactive" is not available in the lab: a lab run\'s gates are answered by its scenario\'s operator through the authority, so there is nobody to answer at a terminal. Use watch or debug here, or `faultline mission watch ID --mode interactive` for a mission in the database. The trace is written in every mode.',
+    );
+  const labMeta: LabMeta = Object.freeze({ runId: options.runId, necessityLevel: declared, detectedLevel: level.effective, levelWarning: levelWarning(declared, level.effective, level.why), projection: Object.freeze({ mode: projection.mode }), outputPath: options.outputPath ?? null });
+  const view = createProjection({ mode: projection.mode, missionId: world.missionId, components: projection.components });
+  const show = projection.out ?? ((text: string) => void process.stdout.write(`${text}\n`));
+  let shown: MissionState | null = null;
+  /** Draws a write's events; an observer's failure to draw never reaches the run (the world reports listener errors on its end). */
+  const project = (w: WorldWrite) => {
+    if (view.mode === "silent" && shown !== null) {
+      for (const e of w.events) shown = applyEvent(shown, e);
+      return;
+    }
+    for (const e of w.events) {
+      const before = shown;
+      shown = applyEvent(shown, e);
+      if (before === null) {
+        const h = view.header(shown);
+        if (h) show(h);
+      }
+      const text = view.event({ event: e, before, after: shown, reads: w.tape && w.tape.seq === e.seq ? w.tape.tape.reads : undefined });
+      if (text) show(text);
+    }
+  };
 
   const writes: WorldWrite[] = [];
   const calls: LabRecord["calls"] = [];
@@ -100,9 +136,14 @@ export function withLab(world: World, options: LabOptions): LabWorld {
     if (e.type === "write") {
       writes.push(e);
       lastSeq = e.events.at(-1)?.seq ?? lastSeq;
+      project(e);
     } else if (e.type === "call") calls.push({ ...e, afterSeq: lastSeq });
     else if (e.type === "crash") crashes.push(e);
-    else close(e);
+    else {
+      close(e);
+      const f = shown ? view.footer(shown) : null;
+      if (f) show(f);
+    }
   };
   world.subscribe(observe);
 
@@ -120,6 +161,15 @@ export function withLab(world: World, options: LabOptions): LabWorld {
 
   const surface: LabWorld = {
     labMeta,
+    projection: Object.freeze({
+      get mode() {
+        return view.mode;
+      },
+      setMode: (mode: ProjectionMode) => {
+        if (mode === "interactive") throw new Error('Projection mode "interactive" is not available in the lab (nobody at a terminal answers a lab run\'s gates): use watch or debug.');
+        view.setMode(mode);
+      },
+    }),
     missionId: world.missionId,
     seed: world.seed,
     state: () => world.state(),

@@ -1,0 +1,223 @@
+import type { MissionEvent } from "../mission/events";
+import type { MissionState } from "../mission/types";
+import { PROJECTION_MODES, type Read } from "../trace/format";
+import { actionLine, describeProposal, renderMissionState } from "../views/state-render";
+
+/**
+ * Projections (seed 002 FDR-N012 and FDR-N016): what a person watching a run sees, in four modes that add
+ * to each other (silent ⊂ watch ⊂ interactive ⊂ debug), drawn by renderers a domain may inject. A
+ * projection only reads: it gets each event with the state after it (and the engine's readings behind
+ * it, when the trace holds them) and returns text. It never writes to a run — the lab's `withLab` and
+ * `faultline mission watch` feed it; answering a gate in interactive mode goes through the same decision
+ * path as `faultline gate decide`, never through the projection.
+ */
+
+export type ProjectionMode = (typeof PROJECTION_MODES)[number];
+export { PROJECTION_MODES };
+
+/** One row of the document's capability table (FDR-N012). */
+export interface ModeCapabilities {
+  /** Progress: phase, agents, each event as one action line. */
+  progress: boolean;
+  /** Proposals and how the authority decided them. */
+  proposals: boolean;
+  /** HITL: nothing, open gates shown (view only), or answerable from the projection (interact). */
+  hitl: "none" | "view" | "interact";
+  /** Snapshots: none, when a domain renderer draws one (optional), or the state at each seq (full). */
+  snapshots: "none" | "optional" | "full";
+  /** LLM calls: none, one line a turn (summary), the turn's answer (detail), every reading in full. */
+  llmCalls: "none" | "summary" | "detail" | "full";
+}
+
+/** The capability table of seed 002 FDR-N012, as data: the CLI, the lab and the docs read it from here. */
+export const MODE_CAPABILITIES: Readonly<Record<ProjectionMode, Readonly<ModeCapabilities>>> = Object.freeze({
+  silent: { progress: false, proposals: false, hitl: "none", snapshots: "none", llmCalls: "none" },
+  watch: { progress: true, proposals: true, hitl: "view", snapshots: "none", llmCalls: "summary" },
+  interactive: { progress: true, proposals: true, hitl: "interact", snapshots: "optional", llmCalls: "detail" },
+  debug: { progress: true, proposals: true, hitl: "interact", snapshots: "full", llmCalls: "full" },
+});
+
+export function isProjectionMode(v: unknown): v is ProjectionMode {
+  return typeof v === "string" && (PROJECTION_MODES as readonly string[]).includes(v);
+}
+
+/** The error for a mode that is not one of the four (CLI, lab). */
+export function unknownModeMessage(v: string): string {
+  return `Unknown projection mode "${v}": use one of ${PROJECTION_MODES.join(", ")} (seed 002 FDR-N012; docs/lab.md "Projections").`;
+}
+
+/** What a renderer knows besides its input: immutable. */
+export interface RenderContext {
+  readonly mode: ProjectionMode;
+  readonly capabilities: Readonly<ModeCapabilities>;
+  readonly missionId: string;
+  /** The seq of the event being drawn (0 before the first). */
+  readonly seq: number;
+}
+
+/** A model turn or reflection the engine read (a trace's `think` / `reflect` readings). */
+export type ReasoningReading = Extract<Read, { k: "think" } | { k: "reflect" }>;
+
+export type SnapshotRenderer = (state: MissionState, ctx: RenderContext) => string;
+export type ActionRenderer = (event: MissionEvent, state: MissionState, ctx: RenderContext) => string | null;
+export type ProposalRenderer = (event: Extract<MissionEvent, { type: "proposal.submitted" | "proposal.decided" | "proposal.expired" }>, state: MissionState, ctx: RenderContext) => string | null;
+export type ReasoningRenderer = (reading: ReasoningReading, ctx: RenderContext) => string | null;
+export type HeaderRenderer = (state: MissionState, ctx: RenderContext) => string;
+export type FooterRenderer = (state: MissionState, ctx: RenderContext) => string;
+/** Puts one event's parts together (default: the parts that exist, one after the other). */
+export type LayoutRenderer = (parts: RenderedParts, ctx: RenderContext) => string;
+
+export interface RenderedParts {
+  action: string | null;
+  proposal: string | null;
+  reasoning: string[];
+  /** HITL: an open gate's question and options (interact) or the gate in one line (view). */
+  hitl: string | null;
+  snapshot: string | null;
+  /** debug: the parts of the state this event changed. */
+  changes: string | null;
+}
+
+/** FDR-N016: every component optional; the default draws any mission with none. Renderers are pure. */
+export interface ProjectionComponents {
+  renderSnapshot?: SnapshotRenderer;
+  renderAction?: ActionRenderer;
+  renderProposal?: ProposalRenderer;
+  renderReasoning?: ReasoningRenderer;
+  header?: HeaderRenderer;
+  footer?: FooterRenderer;
+  layout?: LayoutRenderer;
+}
+
+const PROPOSAL_EVENTS = new Set(["proposal.submitted", "proposal.decided", "proposal.expired"]);
+
+export const defaultComponents: Required<ProjectionComponents> = {
+  renderSnapshot: (s) => renderMissionState(s),
+  renderAction: (e) => `#${String(e.seq).padStart(3)} ${e.type.padEnd(22)} ${e.reason}`,
+  renderProposal: (e, s) => {
+    const p = s.proposals.find((x) => x.id === e.payload.proposalId);
+    if (e.type === "proposal.submitted") return `      proposal: ${e.payload.agent} asks ${actionLine(e.payload.action)}`;
+    return p ? `      proposal: ${describeProposal(p)}` : null;
+  },
+  renderReasoning: (r, ctx) => {
+    if (r.k === "reflect") return r.v ? `      reflection: ${ctx.capabilities.llmCalls === "full" ? JSON.stringify(r.v) : String((r.v as { rootCause?: { description?: string } }).rootCause?.description ?? "a proposal")}` : null;
+    // A model turn as the engine read it (lib/mission/engine.ts ThinkResult): a tool call, text, or a failure.
+    const v = r.v as { ok?: boolean; call?: { name?: string; args?: unknown } | null; text?: string; model?: { provider?: string; model?: string; latencyMs?: number }; error?: { code?: string; message?: string } };
+    const who = v.model ? ` ${v.model.provider}/${v.model.model}, ${v.model.latencyMs} ms` : "";
+    const what = v.ok === false ? `failed: ${v.error?.code ?? ""} ${v.error?.message ?? ""}`.trim() : v.call ? `call ${v.call.name}` : `text`;
+    if (ctx.capabilities.llmCalls === "summary") return `      model (${r.agent}): ${what}`;
+    if (ctx.capabilities.llmCalls === "detail") return `      model (${r.agent}${who}): ${what}${v.call?.args !== undefined ? ` ${clip(JSON.stringify(v.call.args), 240)}` : ""}${v.text ? ` “${clip(v.text, 240)}”` : ""}`;
+    return `      model (${r.agent}) response: ${JSON.stringify(r.v)}`;
+  },
+  header: (s, ctx) => `── Mission "${s.name}" (${s.id}) — ${s.definition.objective}\n── mode: ${ctx.mode}`,
+  footer: (s) => `── ${s.finalStatus ? `final status: ${s.finalStatus}` : `${s.runState} at ${s.phase}`} (last seq ${s.seq})`,
+  layout: (parts) =>
+    [parts.action, parts.proposal, ...parts.reasoning, parts.hitl, parts.changes, parts.snapshot].filter((x): x is string => !!x).join("\n"),
+};
+
+/** debug: the parts of the state an event changed, one `path: value` a line (two levels deep). */
+export function stateChanges(before: MissionState | null, after: MissionState): string[] {
+  const out: string[] = [];
+  const b = (before ?? {}) as unknown as Record<string, unknown>;
+  const a = after as unknown as Record<string, unknown>;
+  for (const k of Object.keys(a)) {
+    if (k === "definition" || k === "seq" || k === "version") continue;
+    if (JSON.stringify(a[k]) === JSON.stringify(b[k])) continue;
+    const av = a[k];
+    const bv = b[k];
+    if (av && typeof av === "object" && !Array.isArray(av) && bv && typeof bv === "object" && !Array.isArray(bv)) {
+      for (const sub of Object.keys(av)) {
+        const x = (av as Record<string, unknown>)[sub];
+        if (JSON.stringify(x) !== JSON.stringify((bv as Record<string, unknown>)[sub])) out.push(`${k}.${sub}: ${clip(JSON.stringify(x))}`);
+      }
+    } else if (Array.isArray(av) && Array.isArray(bv) && av.length >= bv.length) {
+      av.forEach((x, i) => {
+        if (JSON.stringify(x) !== JSON.stringify(bv[i])) out.push(`${k}[${i}]: ${clip(JSON.stringify(x))}`);
+      });
+    } else out.push(`${k}: ${clip(JSON.stringify(av))}`);
+  }
+  return out;
+}
+
+function clip(s: string | undefined, n = 400): string {
+  if (s === undefined) return "(removed)";
+  return s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s;
+}
+
+/** One event as the projection sees it: the event, the state before and after it, the readings behind its write. */
+export interface ProjectionStep {
+  event: MissionEvent;
+  before: MissionState | null;
+  after: MissionState;
+  /** The engine's readings behind the write this event starts (its first event only); none when not recorded. */
+  reads?: readonly Read[];
+}
+
+export interface Projection {
+  readonly mode: ProjectionMode;
+  readonly capabilities: Readonly<ModeCapabilities>;
+  /** FDR-N012: switch at run time; what is drawn from then on follows the new mode. */
+  setMode(mode: ProjectionMode): void;
+  header(state: MissionState): string | null;
+  /** The text for one event, or null when this mode shows nothing of it. */
+  event(step: ProjectionStep): string | null;
+  footer(state: MissionState): string | null;
+}
+
+export function createProjection(opts: { mode: ProjectionMode; missionId: string; components?: ProjectionComponents }): Projection {
+  if (!isProjectionMode(opts.mode)) throw new Error(unknownModeMessage(String(opts.mode)));
+  let mode = opts.mode;
+  const c: Required<ProjectionComponents> = { ...defaultComponents, ...stripUndefined(opts.components ?? {}) };
+  const custom = opts.components?.renderSnapshot !== undefined;
+  const ctx = (seq: number): RenderContext => Object.freeze({ mode, capabilities: MODE_CAPABILITIES[mode], missionId: opts.missionId, seq });
+  return {
+    get mode() {
+      return mode;
+    },
+    get capabilities() {
+      return MODE_CAPABILITIES[mode];
+    },
+    setMode(next) {
+      if (!isProjectionMode(next)) throw new Error(unknownModeMessage(String(next)));
+      mode = next;
+    },
+    header(s) {
+      return MODE_CAPABILITIES[mode].progress ? c.header(s, ctx(s.seq)) : null;
+    },
+    footer(s) {
+      return MODE_CAPABILITIES[mode].progress ? c.footer(s, ctx(s.seq)) : null;
+    },
+    event({ event: e, before, after, reads }) {
+      const cx = ctx(e.seq);
+      const cap = cx.capabilities;
+      if (!cap.progress) return null;
+      const proposal = cap.proposals && PROPOSAL_EVENTS.has(e.type) ? c.renderProposal(e as Parameters<ProposalRenderer>[0], after, cx) : null;
+      const reasoning = cap.llmCalls === "none" ? [] : (reads ?? []).filter((r): r is ReasoningReading => r.k === "think" || r.k === "reflect").flatMap((r) => c.renderReasoning(r, cx) ?? []);
+      let hitl: string | null = null;
+      if (e.type === "gate.opened") {
+        const g = after.gates.find((x) => x.id === e.payload.gateId);
+        if (g && cap.hitl === "view") hitl = `      OPEN GATE ${g.id}: ${g.error.what} (view only; answer it with: faultline gate decide ${g.id} DECISION, or watch --mode interactive)`;
+        if (g && cap.hitl === "interact")
+          hitl = [`      OPEN GATE ${g.id}: ${g.error.what}`, `      why: ${g.error.why ?? "unknown"}`, ...g.options.map((o, i) => `      [${i + 1}] ${o.action}${o.recommended ? " (recommended)" : ""}: ${o.description}`)].join("\n");
+      }
+      // Snapshots at each step's end: always in debug (which also lists what every seq changed), in
+      // interactive when a domain renderer draws one (the table's "optional").
+      const stepEnd = e.type === "tool.succeeded" || e.type === "tool.failed" || e.type === "gate.opened" || e.type === "mission.finished";
+      const snapshot = stepEnd && (cap.snapshots === "full" || (cap.snapshots === "optional" && custom)) ? indent(c.renderSnapshot(after, cx)) : null;
+      const changes = cap.snapshots === "full" ? stateChanges(before, after).map((l) => `      ~ ${l}`).join("\n") || null : null;
+      const text = c.layout({ action: c.renderAction(e, after, cx), proposal, reasoning, hitl, snapshot, changes }, cx);
+      return text || null;
+    },
+  };
+}
+
+function indent(s: string): string {
+  return s
+    .split("\n")
+    .map((l) => `      | ${l}`)
+    .join("\n");
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
