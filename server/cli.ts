@@ -31,6 +31,8 @@ import type { HttpListener, Upstream } from "./mcp-gateway";
 import { labReplay, missionExplainVerify, missionIdArg, traceExport, traceVerify, TraceUsageError } from "./trace-command";
 import { LibraryUsageError, libraryExport, libraryImport, libraryQuery, libraryQueryBatch, parseFormat, parseLimit, readInput } from "./library-command";
 import { isUuid } from "../lib/ids";
+import { missionWatch, WatchUsageError } from "./watch-command";
+import { isProjectionMode, unknownModeMessage } from "../lib/lab/projection";
 
 const USAGE = `faultline — control plane for agent missions that fail
 
@@ -48,6 +50,12 @@ Usage:
                                           replay each counterfactual of the mission's record from its
                                           trace: holds / does not hold / undetermined, with the evidence
                                           (stored for the mission page; exit 1 when one does not hold)
+  faultline mission watch ID [--mode silent|watch|interactive|debug]
+                                          follow a mission live until it ends (exit: its final status, as
+                                          run --wait); keys s w i d switch the mode, q stops watching; in
+                                          interactive and debug an open gate is answered from the terminal
+                                          (the option's number or name, then a note); debug adds the state's
+                                          changes at each seq and the model's responses (docs/lab.md)
   faultline mission validate FILE|- [--json]
                                           check a definition: field errors, necessity level, warnings
   faultline mission pause ID [--note TEXT]   pause at the next step boundary
@@ -142,6 +150,7 @@ async function main(argv: string[]): Promise<number> {
       flag: { type: "string", multiple: true },
       live: { type: "boolean", default: false },
       verify: { type: "boolean", default: false },
+      mode: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -209,8 +218,22 @@ async function main(argv: string[]): Promise<number> {
       }
       if (sub === "explain") return withDb({}, (h) => missionExplain(h, required(rest[0], "mission ID"), values.json));
       if (sub === "validate") return missionValidate(rest[0], values.json);
+      if (sub === "watch") {
+        const id = required(rest[0], "mission ID");
+        if (!isUuid(id)) throw new UsageError(`"${id}" is not a mission ID (a UUID); list them with: faultline mission list`);
+        const mode = values.mode ?? "watch";
+        if (!isProjectionMode(mode)) throw new UsageError(unknownModeMessage(mode));
+        return withDb({}, async (h, url) => {
+          try {
+            return await missionWatch(h, { out: (t) => console.log(t), err: (t) => console.error(t), input: process.stdin }, { missionId: id, mode, actor: cliActor(), url });
+          } catch (e) {
+            if (e instanceof WatchUsageError) throw new UsageError(e.message);
+            throw e;
+          }
+        });
+      }
       if (sub === "pause" || sub === "resume" || sub === "abort") return withDb({}, (h) => missionControl(h, sub, required(rest[0], "mission ID"), values.note ?? null, values.json));
-      throw new UsageError(`Unknown command "mission ${sub ?? ""}". Use run, list, show, explain, validate, pause, resume or abort.`);
+      throw new UsageError(`Unknown command "mission ${sub ?? ""}". Use run, list, show, explain, validate, watch, pause, resume or abort.`);
     case "proposals":
       return proposalsCommand(sub, rest, values);
     case "gate":

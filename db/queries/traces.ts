@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, gt } from "drizzle-orm";
 import type { TraceSource } from "../../lib/trace/export";
 import type { Executor } from "../client";
 import { eventIo, events, missions } from "../schema";
@@ -18,6 +18,11 @@ export async function readTraceSource(db: Executor, missionId: string): Promise<
     db.select({ seq: eventIo.seq, count: eventIo.count, tape: eventIo.tape }).from(eventIo).where(eq(eventIo.missionId, missionId)).orderBy(asc(eventIo.seq)),
   ]);
   return { mission: m, events: rows.map(rowToEvent), tapes };
+}
+
+/** The engine's readings of a mission's writes after `afterSeq` (keyed by each write's first seq): `faultline mission watch --mode debug`. */
+export async function readTapesAfter(db: Executor, missionId: string, afterSeq: number): Promise<TraceSource["tapes"]> {
+  return db.select({ seq: eventIo.seq, count: eventIo.count, tape: eventIo.tape }).from(eventIo).where(and(eq(eventIo.missionId, missionId), gt(eventIo.seq, afterSeq))).orderBy(asc(eventIo.seq));
 }
 
 /** The audit record of a trace download (it holds tool outputs and model answers). */
