@@ -5,7 +5,7 @@ import { useMemo } from "react";
 import type { LabSuiteRunSummary } from "@/db/queries/lab";
 import { fetchLabRuns } from "../api-client";
 import { queryKeys } from "../query-keys";
-import { DataTable, type DataColumn } from "../ui/data-table";
+import { DataTable, rowHeaderColumn, type DataColumn } from "../ui/data-table";
 import { RelativeTime } from "../ui/relative-time";
 import * as ui from "@/components/ui/styles";
 import { pct, rateText } from "./format";
@@ -38,19 +38,7 @@ export function LabRunsView({ initial }: { initial: LabSuiteRunSummary[] }) {
   });
   const columns = useMemo<DataColumn<LabSuiteRunSummary>[]>(
     () => [
-      {
-        id: "suite",
-        header: "Suite",
-        alwaysVisible: true,
-        rowHeader: true,
-        sortValue: (r) => r.suiteName,
-        cell: (r) => (
-          <>
-            <span data-testid="lab-run-suite">{r.suiteName}</span>
-            {r.suiteFile ? <span className="block text-sm font-normal text-muted">{r.suiteFile}</span> : null}
-          </>
-        ),
-      },
+      rowHeaderColumn({ id: "suite", header: "Suite", sortValue: (r) => r.suiteName, name: (r) => <span data-testid="lab-run-suite">{r.suiteName}</span>, detail: (r) => r.suiteFile }),
       { id: "seed", header: "Seed", numeric: true, sortValue: (r) => r.seed, cell: (r) => r.seed },
       { id: "repeat", header: "Repeats", numeric: true, sortValue: (r) => r.repeat, cell: (r) => r.repeat },
       { id: "status", header: "Status", sortValue: (r) => r.status, cell: (r) => <LabStatusBadge run={r} /> },

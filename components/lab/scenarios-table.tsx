@@ -2,7 +2,7 @@
 
 import { useMemo } from "react";
 import type { ScenarioReport } from "@/lib/lab/report";
-import { DataTable, type DataColumn } from "../ui/data-table";
+import { DataTable, rowHeaderColumn, type DataColumn } from "../ui/data-table";
 import * as ui from "@/components/ui/styles";
 import { pct } from "./format";
 
@@ -23,19 +23,7 @@ const STATUS_TONE: Record<string, string> = { SUCCESS: "success", PARTIAL_SUCCES
 export function ScenariosTable({ scenarios, repeat }: { scenarios: ScenarioRowView[]; repeat: number }) {
   const columns = useMemo<DataColumn<ScenarioRowView>[]>(
     () => [
-      {
-        id: "scenario",
-        header: "Scenario",
-        alwaysVisible: true,
-        rowHeader: true,
-        sortValue: (s) => s.name,
-        cell: (s) => (
-          <>
-            {s.name}
-            {s.description ? <span className="block text-sm font-normal text-muted">{s.description}</span> : null}
-          </>
-        ),
-      },
+      rowHeaderColumn({ id: "scenario", header: "Scenario", sortValue: (s) => s.name, name: (s) => s.name, detail: (s) => s.description }),
       { id: "faults", header: "Injected", sortValue: (s) => s.faults.join(", "), cell: (s) => (s.faults.length ? s.faults.join(", ") : <span className="text-muted">nothing</span>) },
       { id: "expect", header: "Expected", sortValue: (s) => s.expect, cell: (s) => s.expect },
       { id: "passed", header: "Passed", numeric: true, sortValue: (s) => s.passed / Math.max(1, s.runs), cell: (s) => `${s.passed}/${s.runs}` },

@@ -8,7 +8,7 @@ import type { PolicyView } from "@/db/queries/gate-policies";
 import { DECIDING_ROLES, formatDuration, POLICY_GATE_KINDS, TIMEOUT_OUTCOMES, type GatePolicyInput, type PolicyGateKind } from "@/lib/mission/gate-policy";
 import { splitGroups } from "@/lib/auth/user-admin";
 import { FieldMessages, FormErrorBox, toFormError, type FormError } from "@/components/admin/form-errors";
-import { DataTable, type DataColumn } from "@/components/ui/data-table";
+import { DataTable, rowHeaderColumn, type DataColumn } from "@/components/ui/data-table";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { SubmitRow } from "../ui/submit-row";
 import { ActionMessage } from "../ui/action-message";
@@ -42,19 +42,14 @@ export function PoliciesAdmin({ policies, definitions }: { policies: PolicyItem[
 
   const columns = useMemo<DataColumn<PolicyItem>[]>(
     () => [
-      {
+      rowHeaderColumn({
         id: "scope",
         header: "Scope",
-        rowHeader: true,
-        alwaysVisible: true,
         sortValue: (p) => p.scope,
-        cell: (p) => (
-          <>
-            {p.definition === "*" ? <em>Every definition</em> : p.definition}
-            <div className="text-muted text-sm">{KIND_LABEL[p.gateKind]}</div>
-          </>
-        ),
-      },
+        name: (p) => (p.definition === "*" ? <em>Every definition</em> : p.definition),
+        detail: (p) => KIND_LABEL[p.gateKind],
+        detailWeight: "header",
+      }),
       { id: "who", header: "Who may decide", sortValue: (p) => p.who, cell: (p) => p.who },
       { id: "approvals", header: "Approvals", numeric: true, sortValue: (p) => p.approvalsRequired, cell: (p) => p.approvalsRequired },
       { id: "starter", header: "Starter", sortValue: (p) => (p.starterMayDecide ? 1 : 0), cell: (p) => (p.starterMayDecide ? "may decide" : <strong>may not decide</strong>) },

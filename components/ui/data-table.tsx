@@ -68,6 +68,38 @@ export interface DataColumn<T extends RowData> {
   cellProps?: (row: T) => CellAttrs;
 }
 
+/**
+ * The row's header column in two lines: the row's name, and under it a smaller muted line (a file, a
+ * description, a kind) when `detail` gives one. `detailWeight: "normal"` (the default) sets that line in
+ * normal weight; `"header"` leaves it in the header cell's semibold.
+ */
+export function rowHeaderColumn<T extends RowData>(c: {
+  id: string;
+  header: ReactNode;
+  sortValue: (row: T) => SortValue;
+  name: (row: T) => ReactNode;
+  detail: (row: T) => ReactNode;
+  detailWeight?: "normal" | "header";
+}): DataColumn<T> {
+  const detailClass = c.detailWeight === "header" ? "block text-sm text-muted" : "block text-sm font-normal text-muted";
+  return {
+    id: c.id,
+    header: c.header,
+    alwaysVisible: true,
+    rowHeader: true,
+    sortValue: c.sortValue,
+    cell: (row) => {
+      const detail = c.detail(row);
+      return (
+        <>
+          {c.name(row)}
+          {detail ? <span className={detailClass}>{detail}</span> : null}
+        </>
+      );
+    },
+  };
+}
+
 export interface ServerList {
   /** The order the server applied; a header with a `sortKey` calls `onSort` with it. */
   sort?: { key: string; dir: "asc" | "desc" } | null;
