@@ -19,7 +19,7 @@ import { notAllowedError } from "../tools/shell";
 import type { EvidenceRecord } from "../mission/types";
 import type { Read, Tape, TapeConfig, Trace } from "./format";
 import { applyFlags, applySets, type CounterfactualChange } from "./counterfactual-input";
-import { comparable, firstDifference, shown } from "./replay";
+import { comparable, firstDifference, shown, writeParting, type EventParting } from "./replay";
 import { redactor } from "./redact";
 
 /**
@@ -55,15 +55,8 @@ export interface CounterfactualStop {
   why: string;
 }
 
-export interface CounterfactualDifference {
-  seq: number;
-  type: string | null;
-  why: string;
-  /** The event as the original recorded it (null: the original wrote nothing there). */
-  original: Record<string, unknown> | null;
-  /** The event as the changed run wrote it (null: the changed run wrote nothing there). */
-  changed: Record<string, unknown> | null;
-}
+/** Where the changed run parts from the original: the original's event and the changed run's, as shown (null: that run wrote nothing there). */
+export type CounterfactualDifference = EventParting<"original", "changed">;
 
 export interface CounterfactualReport {
   missionId: string;
@@ -496,13 +489,11 @@ export async function counterfactualReplay(trace: Trace, change: CounterfactualC
       if (onPath) {
         if (!t) part({ seq: out[0]?.seq ?? state.seq + 1, type: out[0]?.type ?? null, why: `The changed run writes ${out.map((e) => e.type).join(", ")} where the original ${ptr < events.length ? `recorded ${events[ptr].type}` : "ended"}.`, original: events[ptr] ?? null, changed: out[0] ?? null });
         else {
-          for (let i = 0; i < Math.max(out.length, recorded.length); i++) {
-            const a = out[i];
-            const b = recorded[i];
-            if (a && b && comparable(a) === comparable(b)) continue;
-            const why = !a ? `The original wrote ${recorded.length} event(s) here; the changed run wrote ${out.length}.` : !b ? `The changed run wrote ${out.length} event(s) here; the original wrote ${recorded.length}.` : `The changed ${a.type} differs from the original ${b.type} at ${differenceOf(a, b)}.`;
-            part({ seq: (a ?? b)!.seq, type: (a ?? b)!.type, why, original: b ?? null, changed: a ?? null });
-            break;
+          const parting = writeParting(out, recorded, { derived: "changed run", recorded: "original", derivedEvent: "changed", recordedEvent: "original" }, differenceOf);
+          if (parting) {
+            const a = out[parting.at];
+            const b = recorded[parting.at];
+            part({ seq: (a ?? b)!.seq, type: (a ?? b)!.type, why: parting.why, original: b ?? null, changed: a ?? null });
           }
           if (onPath) ptr += t.count;
         }

@@ -11,17 +11,16 @@ import type { LibraryConsultation } from "../mission/library";
 import type { Read, Tape, TapeConfig, Trace } from "./format";
 import { redactor } from "./redact";
 
+/**
+ * Where a run derived again from a trace parts from the recorded one: the seq of the first recorded event
+ * that differs (or where the derived run wrote something the record does not hold), its type, why, and
+ * each side's event as shown (`shown`), or null where that side wrote nothing. `Recorded` and `Derived`
+ * name the two sides in the report (the worker's record and the replay; the original and the changed run).
+ */
+export type EventParting<Recorded extends string, Derived extends string> = { seq: number; type: string | null; why: string } & Record<Recorded | Derived, Record<string, unknown> | null>;
+
 /** One place where the replayed engine does not produce what the worker recorded. */
-export interface Divergence {
-  /** The seq of the first recorded event that differs (or where the replay wrote something the worker did not). */
-  seq: number;
-  type: string | null;
-  why: string;
-  /** The event as recorded (as in the trace), or null when the worker wrote nothing there. */
-  recorded: Record<string, unknown> | null;
-  /** The event as the replay derived it, or null when it derived nothing. */
-  replayed: Record<string, unknown> | null;
-}
+export type Divergence = EventParting<"recorded", "replayed">;
 
 export interface ReplayReport {
   missionId: string;
@@ -72,6 +71,27 @@ function mask(v: unknown): unknown {
 
 export function shown(e: MissionEvent): Record<string, unknown> {
   return { seq: e.seq, type: e.type, actorId: e.actorId, at: e.at, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence ?? null };
+}
+
+/**
+ * Compares one derived engine write with the events recorded for the same write: null when they say the
+ * same, else the index where they part and why (a count that differs, or the first field that differs,
+ * located by `where`). `names` words the two sides: the derived run and the record, and their events.
+ */
+export function writeParting(
+  derived: readonly MissionEvent[],
+  recorded: readonly MissionEvent[],
+  names: { derived: string; recorded: string; derivedEvent: string; recordedEvent: string },
+  where: (derived: MissionEvent, recorded: MissionEvent) => string,
+): { at: number; why: string } | null {
+  for (let at = 0; at < Math.max(derived.length, recorded.length); at++) {
+    const a = derived[at];
+    const b = recorded[at];
+    if (!a) return { at, why: `The ${names.recorded} wrote ${recorded.length} event(s) here; the ${names.derived} wrote ${derived.length}.` };
+    if (!b) return { at, why: `The ${names.derived} wrote ${derived.length} event(s) here; the ${names.recorded} wrote ${recorded.length}.` };
+    if (comparable(a) !== comparable(b)) return { at, why: `The ${names.derivedEvent} ${a.type} differs from the ${names.recordedEvent} ${b.type} at ${where(a, b)}.` };
+  }
+  return null;
 }
 
 export function firstDifference(a: unknown, b: unknown, path = ""): string {
@@ -302,28 +322,12 @@ export async function replayTrace(trace: Trace, opts: ReplayOptions = {}): Promi
         if (out.length || refused) diverge(`The replay writes ${out.length} event(s) here that the worker did not write in this transition${refused ? ` (and the reducer refuses the next: ${refused})` : ""}.`, out[0] ?? null);
         throw new Stop();
       }
-      let why: string | null = refused ? `The reducer refuses the replayed event: ${refused}.` : null;
-      let at = 0;
-      if (!why) {
-        for (; at < Math.max(out.length, recorded.length); at++) {
-          const a = out[at];
-          const b = recorded[at];
-          if (!a) {
-            why = `The worker wrote ${recorded.length} event(s) here; the replay wrote ${out.length}.`;
-            break;
-          }
-          if (!b) {
-            why = `The replay wrote ${out.length} event(s) here; the worker wrote ${recorded.length}.`;
-            break;
-          }
-          if (comparable(a) !== comparable(b)) {
-            why = `The replayed ${a.type} differs from the recorded ${b.type} at ${firstDifference(JSON.parse(comparable(a)), JSON.parse(comparable(b)))}.`;
-            break;
-          }
-        }
-      }
+      const parting = refused
+        ? { at: 0, why: `The reducer refuses the replayed event: ${refused}.` }
+        : writeParting(out, recorded, { derived: "replay", recorded: "worker", derivedEvent: "replayed", recordedEvent: "recorded" }, (a, b) => firstDifference(JSON.parse(comparable(a)), JSON.parse(comparable(b))));
       pb.writes++;
-      if (why) {
+      if (parting) {
+        const { at, why } = parting;
         const rec = recorded[Math.min(at, recorded.length - 1)];
         pb.diverged = true;
         divergences.push({ seq: rec.seq, type: rec.type, why, recorded: shown(rec), replayed: out[at] ? shown(out[at]) : null });
