@@ -134,6 +134,16 @@ describe("faultline mission watch", () => {
     expect(resolved?.payload).toMatchObject({ decision: "abort", note: "no scp here" });
   });
 
+  it("draws a grid-world mission with its domain's renderers: each move, and the board after it (interactive)", async () => {
+    const m = await mission(fs.readFileSync(path.resolve("examples/gridworld.yaml"), "utf8"));
+    const w = watch([m.id, "--mode", "interactive"]);
+    expect(await w.exit, w.stderr).toBe(0);
+    expect(w.stderr).toMatch(/── domain: gridworld/);
+    expect(w.stdout.match(/moves to \(\d,\d\)/g)).toEqual(["moves to (0,0)", "moves to (0,3)", "moves to (3,3)", "moves to (3,1)", "moves to (5,1)", "moves to (5,3)"]);
+    expect(w.stdout).toContain(["      |     0 1 2 3 4 5", "      |   0 * . # . . .", "      |   1 . . # * . *", "      |   2 . . # . # .", "      |   3 * . . * # A", "      |     agent at (5,3) — at the goal; 6 move(s)"].join("\n"));
+    expect(w.stdout).toMatch(/── final status: SUCCESS/);
+  });
+
   it("bad input: an unknown mode, a malformed or unknown id — a clear error and exit 2", async () => {
     const run = (args: string[]) =>
       new Promise<{ code: number; stderr: string }>((resolve) => execFile(process.execPath, [BIN, "mission", "watch", ...args], { env: env(), timeout: 60_000 }, (err, _o, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr })));

@@ -12,6 +12,7 @@ import type { MissionEvent } from "../lib/mission/events";
 import { applyEvent } from "../lib/mission/reducer";
 import type { GateDecision, GateState, MissionState } from "../lib/mission/types";
 import type { Read } from "../lib/trace/format";
+import { domainFor } from "../lib/lab/domains";
 
 /**
  * `faultline mission watch ID --mode M` (seed 002 FDR-N012): follows a mission live from the database and
@@ -40,7 +41,7 @@ export interface WatchOptions {
   mode: ProjectionMode;
   actor: AuditActor;
   url: string;
-  /** A domain's renderers (FDR-N016); none: the default. */
+  /** Renderers to draw with (FDR-N016); none: the mission's domain's (lib/lab/domains), else the default. */
   components?: ProjectionComponents;
 }
 
@@ -53,7 +54,10 @@ export async function missionWatch(h: DbHandle, io: WatchIO, opts: WatchOptions)
   const row = await getMissionById(h.db, opts.missionId);
   if (!row) throw new WatchUsageError(`No mission ${opts.missionId}. List them with: faultline mission list`);
 
-  const view = createProjection({ mode: opts.mode, missionId: opts.missionId, components: opts.components });
+  // FDR-N016: the mission's domain draws it (its renderers), unless the caller gives renderers of its own.
+  const domain = opts.components ? null : domainFor(row.definition);
+  if (domain) io.err(`── domain: ${domain.name} (${domain.description})`);
+  const view = createProjection({ mode: opts.mode, missionId: opts.missionId, components: opts.components ?? domain?.components });
   let state: MissionState | null = null;
   let last = 0;
   let wake: () => void = () => {};

@@ -9,6 +9,7 @@ import type { LabHeader } from "../trace/format";
 import type { World, WorldCall, WorldCrash, WorldEnd, WorldEvent, WorldWrite } from "./world";
 import { applyEvent } from "../mission/reducer";
 import type { MissionState } from "../mission/types";
+import { domainFor } from "./domains";
 import { createProjection, isProjectionMode, unknownModeMessage, type Projection, type ProjectionComponents, type ProjectionMode } from "./projection";
 
 /**
@@ -105,7 +106,8 @@ export function withLab(world: World, options: LabOptions): LabWorld {
       'Projection mode "interactive" is not available in the lab: a lab run\'s gates are answered by its scenario\'s operator through the authority, so there is nobody to answer at a terminal. Use watch or debug here, or `faultline mission watch ID --mode interactive` for a mission in the database. The trace is written in every mode.',
     );
   const labMeta: LabMeta = Object.freeze({ runId: options.runId, necessityLevel: declared, detectedLevel: level.effective, levelWarning: levelWarning(declared, level.effective, level.why), projection: Object.freeze({ mode: projection.mode }), outputPath: options.outputPath ?? null });
-  const view = createProjection({ mode: projection.mode, missionId: world.missionId, components: projection.components });
+  // FDR-N016: the world's domain draws it (lib/lab/domains) unless the caller injects renderers.
+  const view = createProjection({ mode: projection.mode, missionId: world.missionId, components: projection.components ?? domainFor(world.definition)?.components });
   const show = projection.out ?? ((text: string) => void process.stdout.write(`${text}\n`));
   let shown: MissionState | null = null;
   /** Draws a write's events; an observer's failure to draw never reaches the run (the world reports listener errors on its end). */

@@ -1,4 +1,6 @@
 import { describeCall } from "../mission/failure";
+import { domainFor } from "../lab/domains";
+import { MODE_CAPABILITIES } from "../lab/projection";
 import type { HITLAction, HITLPrompt } from "../authority/types";
 import type { GateDecision, GateState, MissionState, ProposalState } from "../mission/types";
 
@@ -24,6 +26,11 @@ export function renderMissionState(s: MissionState, opts: { proposals?: number }
   }
   const open = s.gates.filter((g) => g.status === "open");
   for (const g of open) lines.push(`Open gate (${g.kind}) for "${g.agent}": ${g.error.what}`);
+  // FDR-N017: a domain's snapshot renderer fills the prompt too (the grid-world board), so whoever decides
+  // sees what a person watching sees.
+  const domain = domainFor(s.definition);
+  const drawn = domain?.components.renderSnapshot ? domain.components.renderSnapshot(s, { mode: "interactive", capabilities: MODE_CAPABILITIES.interactive, missionId: s.id, seq: s.seq }) : null;
+  if (drawn) lines.push(`${domain!.name}:`, drawn);
   return lines.join("\n");
 }
 
