@@ -54,7 +54,7 @@ Usage:
                                           follow a mission live until it ends (exit: its final status, as
                                           run --wait); keys s w i d switch the mode, q stops watching; in
                                           interactive and debug an open gate is answered from the terminal
-                                          (the option's number or name, then a note); debug adds the state's
+                                          (its option's number; piped input: number or name, then a note); debug adds the state's
                                           changes at each seq and the model's responses (docs/lab.md)
   faultline mission validate FILE|- [--json]
                                           check a definition: field errors, necessity level, warnings
@@ -617,11 +617,12 @@ async function memoryExport(h: DbHandle, kind: MemoryKind, missionId: string | u
 async function traceCommand(cmd: string, sub: string | undefined, rest: string[], v: { json: boolean; out?: string; seed?: string; repeat?: string; compare?: string; traces?: string; "no-record"?: boolean; rules?: string; set?: string[]; flag?: string[]; live?: boolean }): Promise<number> {
   const io = { out: (l: string) => console.log(l), err: (l: string) => console.error(l) };
   if (cmd === "lab" && sub === "run") {
-    const { labRun, databaseRecorder } = await import("./lab-command");
+    const { labRun } = await import("./lab-command");
     // Recorded for the console's Lab page unless --no-record; the database is opened only once the suite is valid.
     const record = v["no-record"]
       ? undefined
       : async () => {
+          const { databaseRecorder } = await import("./lab-recorder");
           const { handle: server } = await prepareDatabase({ seed: false, log: () => {} });
           const h = createDb(server.url, { max: 2, applicationName: "faultline-cli" });
           const actor = cliActor();

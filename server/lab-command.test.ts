@@ -97,5 +97,5 @@ describe("faultline lab run", () => {
       expect(r.stderr, args.join(" ")).toMatch(message);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
-  });
+  }, 120_000); // nine CLI processes one after another: about 3 s each on a loaded 2-core machine
 });
