@@ -37,9 +37,13 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A running `faultline mission watch`: its output so far, a way to wait for a line, to type, and its exit code. */
-function watch(args: string[]) {
-  const child = spawn(process.execPath, [BIN, "mission", "watch", ...args], { env: env() });
+/**
+ * A running `faultline mission watch`: its output so far, a way to wait for a line, to type, and its exit
+ * code. `tty`: on a pseudo-terminal (util-linux `script`), so keys arrive one by one in raw mode.
+ */
+function watch(args: string[], opts: { tty?: boolean } = {}) {
+  const command = [process.execPath, BIN, "mission", "watch", ...args];
+  const child = opts.tty ? spawn("script", ["-qfec", command.map((a) => `'${a}'`).join(" "), "/dev/null"], { env: env() }) : spawn(command[0], command.slice(1), { env: env() });
   let stdout = "";
   let stderr = "";
   const waiters: Array<() => void> = [];
@@ -63,6 +67,7 @@ function watch(args: string[]) {
     },
     exit,
     type: (line: string) => child.stdin.write(`${line}\n`),
+    key: (k: string) => child.stdin.write(k),
     /** Waits until stdout or stderr matches (or the process ended: then the assertion after it fails). */
     async until(re: RegExp, where: "stdout" | "stderr" = "stdout") {
       let ended = false;
@@ -132,6 +137,22 @@ describe("faultline mission watch", () => {
     const resolved = (await listEventsAfter(tdb.db, { missionId: m.id })).find((e) => e.type === "gate.resolved");
     expect(resolved?.actorId).toMatch(/^cli:/);
     expect(resolved?.payload).toMatchObject({ decision: "abort", note: "no scp here" });
+  });
+
+  it("on a terminal: single keys switch the mode and answer the gate by its option's number", async () => {
+    const m = await mission(blocked.replace("Watch blocked deploy", "Watch blocked deploy on a tty"));
+    const w = watch([m.id, "--mode", "watch"], { tty: true });
+    await w.until(/OPEN GATE [0-9a-f-]+: .*\(view only/);
+    w.key("i");
+    await w.until(/── mode: interactive/);
+    await w.until(/\[(\d)\] abort: /);
+    const n = /\[(\d)\] abort: /.exec(w.stdout)![1];
+    w.key(n);
+    await w.until(/gate [0-9a-f-]+: abort recorded/);
+    await w.until(/── final status: FAILED/);
+    expect(await w.exit, w.stdout).toBe(1);
+    const resolved = (await listEventsAfter(tdb.db, { missionId: m.id })).find((e) => e.type === "gate.resolved");
+    expect(resolved?.payload).toMatchObject({ decision: "abort", note: "answered from faultline mission watch" });
   });
 
   it("draws a grid-world mission with its domain's renderers: each move, and the board after it (interactive)", async () => {

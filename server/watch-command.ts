@@ -64,12 +64,13 @@ export async function missionWatch(h: DbHandle, io: WatchIO, opts: WatchOptions)
   let quit = false;
   let deciding = false;
   const inputQueue: string[] = [];
+  const HINT = io.input.isTTY ? "      answer: press the option's number" : `      answer: a line with the option's number or its name, then an optional note (e.g. "1 looks right")`;
 
   const openGate = (): GateState | null => state?.gates.find((g) => g.status === "open") ?? null;
   const showGate = (g: GateState) => {
     io.out(`      OPEN GATE ${g.id}: ${g.error.what}\n      why: ${g.error.why ?? "unknown"}`);
     g.options.forEach((o, i) => io.out(`      [${i + 1}] ${o.action}${o.recommended ? " (recommended)" : ""}: ${o.description}`));
-    io.out(`      answer: the option's number or its name, then an optional note (e.g. "1 looks right")`);
+    io.out(HINT);
   };
 
   const handle = async (line: string) => {
@@ -177,6 +178,6 @@ export async function missionWatch(h: DbHandle, io: WatchIO, opts: WatchOptions)
     }
     const text = view.event({ event: e, before, after: state, reads });
     if (text) io.out(text);
-    if (e.type === "gate.opened" && view.capabilities.hitl === "interact") io.out(`      answer: the option's number or its name, then an optional note (e.g. "1 looks right")`);
+    if (e.type === "gate.opened" && view.capabilities.hitl === "interact") io.out(HINT);
   }
 }
