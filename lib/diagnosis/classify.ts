@@ -270,7 +270,16 @@ const PHRASES: readonly PhraseRule[] = [
     id: "tool_name_not_found",
     type: "tool_not_found",
     weight: 0.88,
-    re: /\b(?:tool|function|action|plugin function)s?\b(?: with name| named| call)?[^\n.;:]{0,80}?\b(?:was |is )?(?:not found|does(?:n'?t| not) exist|do(?:n'?t| not) exist|(?:is )?not (?:available|registered|defined|enabled)|unavailable|is not a valid (?:tool|function|action))\b/di,
+    re: /\b(?:tool|function|action|plugin function)s?\b(?: with name| named| call)?(?:[^\n.;:]|[.:](?=\S)){0,80}?\b(?:was |is )?(?:not found|does(?:n'?t| not) exist|do(?:n'?t| not) exist|(?:is )?not (?:available|registered|defined|enabled)|(?:is )?not recogni[sz]ed(?! as (?:the |an? )?(?:name|internal|external|cmdlet))|unavailable|is not a valid (?:tool|function|action))\b/di,
+    variant: "unknown_tool",
+  },
+  // The framework has nothing registered to carry out the tool the model named ("No ToolCallback found for tool
+  // name: x", "no handler registered for function y").
+  {
+    id: "tool_has_no_handler",
+    type: "tool_not_found",
+    weight: 0.88,
+    re: /\bno \w*(?:callback|handler|implementation|executor|resolver|binding)s? (?:was |is )?(?:found|registered|defined|available) for (?:the )?(?:tool|function|action)s?\b/di,
     variant: "unknown_tool",
   },
   // The framework echoes the model's action text and says it is no tool ("<text> is not a valid tool").
@@ -291,7 +300,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "no_such_task",
     type: "tool_not_found",
     weight: 0.88,
-    re: /\bmissing script:|\bno (?:such )?(?:script|task|target|goal|action|module|plugin|recipe|job)s? (?:named|called|found for|matching)\b|\b(?:task|script|target|goal|recipe|job) ['"`]?[\w:.-]+['"`]? (?:was )?not found in (?:root )?(?:project|workspace|package|build|the)\b|\bdon'?t know how to build task\b|\bcould(?:n'?t| not) (?:resolve|find|load) (?:the )?(?:module\/action|action|module|task|plugin)\b|\bno plugin found for prefix\b|\b(?:task|script) ['"`]?[\w:.-]+['"`]? (?:is )?(?:not defined|not in your|does not exist|doesn'?t exist)\b|\bunknown (?:task|script|target|goal|recipe)\b|\bERR_PNPM_NO_SCRIPT\b/di,
+    re: /\bmissing script:|\bno (?:such )?(?:script|task|target|goal|action|plugin|recipe|job)s? (?:named|called|found for|matching)\b|\bno such modules? (?:named|called|found for|matching)\b|\b(?:task|script|target|goal|recipe|job) ['"`]?[\w:.-]+['"`]? (?:could not|cannot|can'?t) be (?:found|located|resolved)\b|\b(?:task|script|target|goal|recipe|job) ['"`]?[\w:.-]+['"`]? (?:was )?not found in (?:root )?(?:project|workspace|package|build|the)\b|\bdon'?t know how to build task\b|\bcould(?:n'?t| not) (?:resolve|find|load) (?:the )?(?:module\/action|action|module|task|plugin)\b|\bno plugin found for prefix\b|\b(?:task|script) ['"`]?[\w:.-]+['"`]? (?:is )?(?:not defined|not in your|does not exist|doesn'?t exist)\b|\bunknown (?:task|script|target|goal|recipe)\b|\bERR_PNPM_NO_SCRIPT\b/di,
     variant: "unknown_task",
   },
   // A runner's own named command, phase, state or resource type that is not defined (console apps,
@@ -300,7 +309,15 @@ const PHRASES: readonly PhraseRule[] = [
     id: "runner_has_no_such",
     type: "tool_not_found",
     weight: 0.87,
-    re: /\bthere are no commands defined\b|\bcommand ["'`][^"'`\n]{1,60}["'`] (?:is )?not (?:found|defined)\b|\bunknown (?:lifecycle phase|resource type|state function|provider type|command type)\b|\ba task is missing\b|\breferences a task called\b|\b(?:state|resource|function|task|command) ['"`][^'"`\n]{1,60}['"`] (?:was )?not (?:found|available) in\b|\bcannot find a resource for\b|\brequested (?:function|tool|action|plugin|command) (?:could not|cannot|was not) (?:be )?found\b/di,
+    re: /\bthere are no commands defined\b|\bcommand ["'`][^"'`\n]{1,60}["'`] (?:is )?not (?:found|defined)\b|\bunknown (?:lifecycle phase|resource type|state function|provider type|command type)\b|\ba task is missing\b|\breferences a task called\b|\b(?:state|resource|function|task|command) ['"`][^'"`\n]{1,60}['"`] (?:was )?not (?:found|available) in\b|\bcannot find a resource for\b|\brequested (?:function|tool|action|plugin|command) (?:could not|cannot|was not) (?:be )?found\b|\b(?:trying|tried|attempting) to (?:use|run|call|invoke) an? (?:[\w-]+ )?command that (?:is not|isn'?t) available\b|\bthe [\w:.-]+ command is not (?:installed|available) by default\b|\b(?:does not|doesn'?t) (?:support|have) (?:the |a )?(?:managed |data )?(?:resource|data source|data resource) type\b|\b(?:resource|data source) type ['"`]?[\w.-]+['"`]? (?:is )?not supported by (?:the )?provider\b|\binvalid (?:data )?resource type\b/di,
+    variant: "unknown_task",
+  },
+  // A CI pipeline step names an action (task) the runner cannot find or resolve.
+  {
+    id: "pipeline_action_missing",
+    type: "tool_not_found",
+    weight: 0.87,
+    re: /\bbefore running your local action\b|\b(?:can'?t|cannot|could not|unable to) (?:find|resolve|load|download) (?:the )?(?:local |composite )?action\b|\ban action could not be found\b/di,
     variant: "unknown_task",
   },
   // The program ran and says the subcommand named on its command line is not one of its own ("'compose' is
@@ -313,13 +330,15 @@ const PHRASES: readonly PhraseRule[] = [
     id: "runner_no_such_subcommand",
     type: "tool_not_found",
     weight: 0.88,
-    re: /\bis not an? (?:valid |known )?(?:[\w.-]+ )?(?:sub)?command\b(?![- ]line)|\bno such (?:sub)?command\b|\b(?:unknown|unrecognized|unrecogni[sz]ed|unsupported) (?:sub)?command\b(?![- ]line)|\bis not in the ['"`]?[\w -]{1,40}['"`]? command group\b|\bargument (?:command|subcommand|operation|\{[^}\n]*\}): invalid choice\b|(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: invalid choice: ['"`]|\(\w+\) invalid choice: ['"`]/di,
+    re: /\bis not an? (?:valid |known )?(?:[\w.-]+ )?(?:sub)?command\b(?![- ]line)|\bno such (?:sub)?command\b|(?<!(?:^|:\s)(?:fish|zsh|bash|sh|dash|ksh|tcsh|csh|nu): )\b(?:unknown|unrecognized|unrecogni[sz]ed|unsupported) (?:sub)?command\b(?![- ]line)|\bis not in the ['"`]?[\w -]{1,40}['"`]? command group\b|\bargument (?:command|subcommand|operation|\{[^}\n]*\}): invalid choice\b|(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: invalid choice: ['"`]|\(\w+\) invalid choice: ['"`]/di,
     variant: "unknown_subcommand",
   },
   // A command word the program does not take, without saying more (openssl's, an interactive client's).
   { id: "invalid_command_word", type: "tool_not_found", weight: 0.6, re: /\binvalid (?:sub)?command\b(?![- ]line)/di, variant: "unknown_subcommand" },
   // command_not_found
   { id: "command_not_found", type: "command_not_found", weight: 0.9, re: /(?:^|:\s)([^\s:]+): command not found\b|\bcommand not found\b/di, captures: "missingCommand" },
+  // The shell itself says it has no such program ("fish: Unknown command: node", "zsh: command not found: pip").
+  { id: "shell_unknown_command", type: "command_not_found", weight: 0.93, re: /^(?:fish|zsh|bash|sh|dash|ksh|tcsh|csh|nu)(?: \(line \d+\))?: (?:unknown command|command not found)\b/di },
   { id: "sh_not_found", type: "command_not_found", weight: 0.85, re: /^\S+: (?:\d+: |line \d+: )(?:\S+: )?([^\s:]+): not found$/di, captures: "missingCommand" },
   {
     id: "program_not_found",
@@ -346,6 +365,9 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "child_exit_127", type: "command_not_found", weight: 0.7, re: /\b(?:exit status|exit code|exited with|returned) 127\b|\bError 127\b/di },
   { id: "failed_to_run", type: "command_not_found", weight: 0.85, re: /\b(?:needs|has|must) to be (?:in|on) (?:the |your )?\$?PATH\b|\bmust be (?:in|on) (?:the |your )?\$?PATH\b|\bfailed to run command\b|\bexecutable file not found\b|\bno such binary\b|\bnot (?:found )?(?:in|on) (?:the )?\$?PATH\b|\bis not recognized as an internal or external command\b/di },
   { id: "cannot_exec", type: "command_not_found", weight: 0.8, re: /\bcan(?:not|'t) exec(?:ute)?\b.{0,60}\bno such file or directory\b|\bexec: ([^\s:]+): not found\b/di, captures: "missingCommand" },
+  // A container runtime could not start the program the container was given ("exec: \"bash\": stat /bin/bash:
+  // no such file or directory", "exec /entrypoint.sh: no such file or directory").
+  { id: "container_exec_missing", type: "command_not_found", weight: 0.86, re: /\bexec:? \\?["']?[^\s"'\\]+\\?["']?: (?:stat [^\s:]+: )?no such file or directory\b|\bstarting container process caused\b[^\n]{0,100}\bno such file or directory\b/di },
   { id: "spawn_enoent", type: "command_not_found", weight: 0.92, re: /\bspawn(?:Sync)? (\S+) ENOENT\b/d, captures: "missingCommand" },
   { id: "launcher_no_such_file", type: "command_not_found", weight: 0.75, re: /^(?:env|xargs|nohup|nice|sudo|exec|timeout|make(?:\[\d+\])?|\S*sh(?::| line \d+:)?(?: line \d+:)?)\b.*?: (\S+?):? No such file or directory$/di, captures: "missingCommand" },
   // permission_denied
@@ -397,9 +419,9 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "credentials_rejected", type: "permission_denied", weight: 0.85, re: /\b(?:invalid|incorrect|expired|revoked|bad) (?:x-)?(?:api[ _-]?key|token|credentials?|password|authentication)\b|\bauthentication (?:failed|required)\b|\bresource not accessible\b|\binsufficient (?:permissions?|scope)\b|\bdoes not have (?:access|permission)\b|\bnot allowed to\b/di, variant: "credentials_rejected" },
   { id: "forbidden", type: "permission_denied", weight: 0.6, re: /\bforbidden\b|\baccess (?:is )?denied\b|\bunauthori[sz]ed\b/di, variant: "credentials_rejected", coarse: true },
   // invalid_arguments
-  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\bis not a recognized (?:option|argument|flag|parameter)\b|\bUnrecognizedOption\w*\b|\binvalid (?:tag|reference format|image name)\b|\bmust be lowercase\b|\b(?<!\bargument (?:command|subcommand|operation|\{[^}\n]*\}): |(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: |\(\w+\) )(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:command[- ]line )?(?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b/di, variant: "unknown_option" },
+  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\bis not a recognized (?:option|argument|flag|parameter)\b|\bUnrecognizedOption\w*\b|\binvalid (?:tag|reference format|image name)\b|\bmust be lowercase\b|\b(?<!\bargument (?:command|subcommand|operation|\{[^}\n]*\}): |(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: |\(\w+\) )(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:command[- ]line )?(?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b|\b(?:format|option|flag|argument|parameter|mode|encoding|sort key|selector) ['"`][^'"`\s]*['"`] (?:is )?(?:not recogni[sz]ed|not supported|unsupported|unknown)\b/di, variant: "unknown_option" },
   { id: "missing_argument", type: "invalid_arguments", weight: 0.8, re: /\bmissing (?:operand|argument|\d+ required positional|required (?:argument|parameter|property|field|option))|\bis a required (?:property|parameter|field)\b|\bfield required\b|\b(?:takes|expected) \d+ (?:positional )?arguments?\b|\brequired option\b/di, variant: "schema_violation" },
-  { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b|\b(?:argument|parameter|option|value|field|input|flag)s? (?:['"`]?[\w.-]+['"`]? )?(?:is|are) (?:invalid|not valid)\b/di },
+  { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b|\binvalid (?:integer|numeric|boolean|bool|float|decimal|enum|hex(?:adecimal)?|octal) (?:value|literal|input|number)\b|\b(?:argument|parameter|option|value|field|input|flag)s? (?:['"`]?[\w.-]+['"`]? )?(?:is|are) (?:invalid|not valid)\b/di },
   // The named object the command acts on does not exist (a container, image, volume, network, bucket, table).
   { id: "no_such_object", type: "invalid_arguments", weight: 0.8, re: /\bno such (?:container|image|volume|network|pod|object|bucket|table|index|branch|tag|remote|service|secret|context)s?\b/di, variant: "resource_not_found" },
   { id: "no_such_package", type: "invalid_arguments", weight: 0.8, re: /\bunable to locate package\b|\bcouldn'?t find any package by\b|\bno matching distribution found\b|\bno package (?:named|matching|found)\b/di, variant: "resource_not_found" },
@@ -418,7 +440,9 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "context_too_long", type: "output_too_large", weight: 0.88, re: /\bprompt is too long\b|\bmaximum context length\b|\bcontext (?:length|window) (?:exceeded|is exceeded)\b|\btoo many (?:input )?tokens\b(?![^\n]{0,40}\b(?:wait|per (?:minute|second|hour|day)|try again (?:in|later)))|\breduce the length of the (?:messages|prompt|input)\b/di, variant: "context_length_exceeded" },
   { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input|packet|document|object|log|record|field|value|header|artifact|upload|attachment|archive|image|blob|batch|annotations?|data) (?:is |was |are )?too (?:large|long|big)\b|\bexceed(?:s|ed)? (?:the )?(?:maximum|max|size limit|limit of)\b/di, variant: "request_too_large" },
   // A stated size limit: "must have at most N bytes", "size must be smaller than N bytes".
-  { id: "size_limit", type: "output_too_large", weight: 0.88, re: /\bmust be \d+ or fewer\b|\b(?:message|request|payload|body|entity|file|object|result|response|record|item|document|size \d+) (?:is )?larger than (?:the )?(?:max\b|maximum|configured|allowed|limit)|\babove (?:the )?(?:max|maximum) (?:allowed )?size\b|\blimit for [\w ]{1,30}? exceeded\b|\btoo long: (?:must|may)\b|\bmust (?:have|be) at most \d+ (?:bytes|characters|chars|items|tokens|entries)\b|\bmay not be (?:more|longer|larger) than \d+\b|\bsize must be (?:smaller|less) than\b|\bmust be (?:smaller|less) than \d+ ?(?:bytes|[KMG]i?B)\b|\bPacketTooBig\w*\b/di, variant: "request_too_large" },
+  { id: "size_limit", type: "output_too_large", weight: 0.88, re: /\bmust be \d+ or fewer\b|\b(?:message|request|payload|body|entity|file|object|result|response|record|item|document|size \d+) (?:is )?larger than (?:the )?(?:max\b|maximum|configured|allowed|limit)|\babove (?:the )?(?:max|maximum) (?:allowed )?size\b|\blimit for [\w ]{1,30}? exceeded\b|\btoo long: (?:must|may)\b|\bmust (?:have|be) at most \d+ (?:bytes|characters|chars|items|tokens|entries)\b|\bmay not be (?:more|longer|larger) than \d+\b|\bsize must be (?:smaller|less) than\b|\bmust be (?:smaller|less) than \d+ ?(?:bytes|[KMG]i?B)\b|\bPacketTooBig\w*\b|(?<!\b(?:ran|runs?|running|took|takes|taking|lasted|waited) )\b(?:bigger|larger|longer) than (?:the )?(?:\w*max\w*|maximum|\w*limit\w*|allowed)\b(?! (?:time|duration|run ?time|execution time|wait|timeout|period)\b)|\b(?:bigger|larger|longer) than (?:the )?['"`][^'"`\s]+['"`] (?:bytes|characters|chars|tokens)\b|\bexceed(?:s|ed|ing)? (?:the |its |an? )?(?:[\w-]+(?:'s)? ){0,3}(?:size|length|token|byte|character|upload) (?:limit|restriction|cap|maximum)\b/di, variant: "request_too_large" },
+  // The arguments or environment handed to a new process exceed the system's limit (E2BIG).
+  { id: "arg_list_too_long", type: "output_too_large", weight: 0.88, re: /\b(?:argument|arg) list too long\b|\bE2BIG\b|\bcommand line is too long\b/di, variant: "request_too_large" },
   { id: "memory_limit", type: "output_too_large", weight: 0.65, re: /\bInvalid string length\b|\bArray buffer allocation failed\b|\bheap out of memory\b|\bCannot create a string longer than\b/di },
   // rate_limited
   { id: "rate_limit", type: "rate_limited", weight: 0.88, re: /\brate[ _-]?limit(?:ed|s)?\b|\btoo many requests\b|\bthrottl(?:ed|ing)\b|\bslow down\b/di },
@@ -450,7 +474,7 @@ const PHRASES: readonly PhraseRule[] = [
   // bash echoes the source line it could not parse under its "syntax error near …" line: "x.sh: line 7: `fi'".
   { id: "shell_syntax_echo", type: "syntax_error", weight: 0.85, re: /(?:^|:\s)line \d+: `[^\n]*'$/d },
   { id: "parse_failed", type: "syntax_error", weight: 0.8, re: /\bschema parsing\b|\b(?:error|failure) (?:while )?parsing\b|\bfailed to parse\b/di },
-  { id: "parser_said", type: "syntax_error", weight: 0.86, re: /\bmismatched input\b|\bplease check (?:the |your )?syntax\b|\bParserError\b|\bParseException\b|\bthis line is (?:invalid|not a valid)\b|\bdoes not start with any known [\w ]{0,20}keyword\b|\bis not a valid statement separator\b|\bexpecting ['"`][^'"`\s]{1,3}['"`]/di },
+  { id: "parser_said", type: "syntax_error", weight: 0.86, re: /\bmismatched input\b|\bplease check (?:the |your )?syntax\b|\bParserError\b|\bParseException\b|\bthis line is (?:invalid|not a valid)\b|\bdoes not start with any known [\w ]{0,20}keyword\b|\bis not a valid statement separator\b|\bexpecting ['"`][^'"`\s]{1,3}['"`]|\bmust be followed by (?:at least one |an? |the )?(?:attribute access|attribute|argument|expression|identifier|block|operand)\b/di },
   {
     id: "config_syntax",
     type: "syntax_error",
@@ -472,6 +496,16 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\bexecutable doesn'?t exist at\b|\bdownload new browsers\b|\b(?:npx |python -m )?playwright install\b|\bcould not find (?:expected )?(?:chrome|chromium|firefox|browser)\b|\bbrowser (?:was )?not (?:found|downloaded|installed)\b|\btry pulling it first\b|\bpull model manifest\b|\b(?:you should |please |try to )?(?:pull|download) the model\b|\bollama pull\b/di,
     variant: "missing_dependency",
   },
+  // The platform's developer tools a build or git needs are not installed (macOS command line tools).
+  {
+    id: "developer_tools_missing",
+    type: "environment_missing",
+    weight: 0.9,
+    re: /\binvalid active developer path\b|\bno developer tools were found\b|\bunable to find utility\b|\b(?:xcode )?command line (?:developer )?tools (?:are |is )?(?:not installed|missing|required)\b|\brequires? (?:the )?(?:xcode )?command line (?:developer )?tools\b/di,
+    variant: "missing_dependency",
+  },
+  // The environment offers no compiler or SDK for the build (a JRE where a JDK is needed).
+  { id: "no_compiler_in_environment", type: "environment_missing", weight: 0.88, re: /\bno (?:\w+ )?(?:compiler|jdk|sdk|toolchain)s? (?:is |are )?(?:provided|available|installed) in (?:this|the) environment\b|\b(?:a )?JRE rather than (?:a )?JDK\b/di, variant: "missing_dependency" },
   // The program exists but a shared library or system package it loads is missing on this host.
   {
     id: "missing_shared_library",
@@ -560,18 +594,19 @@ const STATUS_IN_TEXT: readonly RegExp[] = [
 ];
 const ERRNO_IN_TEXT = /\b(E[A-Z][A-Z0-9_]{2,}|ERR_[A-Z_]+|UND_ERR_[A-Z_]+|MODULE_NOT_FOUND)\b/g;
 /**
- * An error code in a response body or exception dict: the value of a type/code/error/status/reason field,
+ * An error code in a response body or exception dict: the value of a type/code/error/status/reason field
+ * (lower case in JSON bodies, capitalised in botocore's dicts: {'Error': {'Code': 'ExpiredToken'}}),
  * lower snake case (OpenAI, Slack), upper snake case (gRPC and Google API statuses: RESOURCE_EXHAUSTED) or
  * an exception-like CamelCase name (AWS: ThrottlingException, "__type": "…#ResourceNotFoundException").
  */
-const PROVIDER_CODE_IN_TEXT = /\\?["']?(?:type|code|error|status|reason|codeName|errorCode|error_code|__type)\\?["']?\s*[:=]\s*\\?["']((?:[\w.]+#)?[A-Za-z][A-Za-z_]{3,})\\?["']/g;
+const PROVIDER_CODE_IN_TEXT = /\\?["']?(?<!\w)(?:[Tt]ype|[Cc]ode|[Ee]rror|[Ss]tatus|[Rr]eason|codeName|[Ee]rrorCode|error_code|__type)\\?["']?\s*[:=]\s*\\?["']((?:[\w.]+#)?[A-Za-z][A-Za-z_]{3,})\\?["']/g;
 
 /** "ThrottlingException" → "throttling_exception", "RESOURCE_EXHAUSTED" → "resource_exhausted", "a.b#NoSuchKey" → "no_such_key". */
 function providerCodeName(raw: string): string {
   const name = raw.replace(/^[\w.]+#/, "");
   return (/[a-z][A-Z]/.test(name) ? name.replace(/([a-z0-9])([A-Z])/g, "$1_$2") : name).toLowerCase();
 }
-const EXCEPTION_LINE = /^(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Expired|Exit|Timeout)|timeout|gaierror)(?: \[(\w+)\])?(?::|$)/;
+const EXCEPTION_LINE = /^(?:E\s{2,})?(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Expired|Exit|Timeout)|timeout|gaierror)(?: \[(\w+)\])?(?::|$)/;
 
 function retryAfterFrom(text: string): number | undefined {
   const header = /\bretry[- ]after["']?\s*[:=]\s*["']?(\d+(?:\.\d+)?)/i.exec(text);

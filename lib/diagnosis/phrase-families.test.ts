@@ -140,6 +140,30 @@ const cases: Array<[ErrorType, string, () => string]> = [
   // bash echoes the line it could not parse; a count of errors does not decide
   ["syntax_error", "bash's echo of the unparsable line", () => shell("bash", "deploy.sh: line 31: `  fi fi'", 2)],
   ["syntax_error", "a schema error above its count line", () => shell("npx", "Error: Schema parse failed\nerror: This line is not a valid field or attribute definition.\n  -->  schema.prisma:12\n\nValidation Error Count: 1")],
+  // batch 5 families (wordings written here, not taken from the corpus)
+  ["tool_not_found", "a namespaced tool name that does not exist", () => framework("functions.web_search", "ToolError: function functions.web_search does not exist in this agent")],
+  ["tool_not_found", "a tool the agent does not recognise", () => framework("summarise_v2", "Error: the tool 'summarise_v2' is not recognized by this agent")],
+  ["tool_not_found", "nothing registered to run the named function", () => framework("get_weather", "IllegalStateException: no handler registered for function get_weather")],
+  ["tool_not_found", "a runner's target cannot be found", () => shell("invoke", "The target 'publish-docs' cannot be found in this build file.")],
+  ["tool_not_found", "a runner command that is not available", () => shell("hatch", "Looks like you tried to run a Hatch command that isn't available. Install the plugin that provides it.")],
+  ["tool_not_found", "a provider without that resource type", () => shell("tofu", "Error: Invalid resource type\n\nThe provider hashicorp/google does not have a resource type named \"google_storage_bucket_v2\".")],
+  ["tool_not_found", "a CI action that cannot be resolved", () => framework("setup-tool", "Error: Unable to resolve action `acme/setup-tool@v9`, unable to find version `v9`")],
+  ["tool_not_found", "a local CI action not checked out", () => framework("build", "Error: can't find the local action under ./ci/build; run the checkout step first")],
+  ["command_not_found", "the shell itself has no such program", () => shell("nvm", "fish: Unknown command: nvm", 127)],
+  ["command_not_found", "a container runtime cannot start its program", () => shell("docker", "docker: Error response from daemon: failed to create task for container: exec: \"/usr/local/bin/start.sh\": stat /usr/local/bin/start.sh: no such file or directory: unknown.", 127)],
+  ["command_not_found", "an entrypoint missing in the image", () => shell("kubectl", "exec /app/run: no such file or directory")],
+  ["environment_missing", "pytest's E-prefixed missing module is a module, not a runner's", () => shell("pytest", "E   ModuleNotFoundError: No module named 'tomli'")],
+  ["environment_missing", "macOS developer tools not installed", () => shell("make", "xcode-select: note: no developer tools were found at '/Applications/Xcode.app', requesting install.")],
+  ["environment_missing", "a build that needs the command line tools", () => shell("gem", "ERROR: Failed to build gem native extension. This requires the Xcode Command Line Tools.")],
+  ["invalid_arguments", "an option's value the program does not recognise", () => shell("mysqldump", "mysqldump: encoding 'utf9' is not recognized")],
+  ["invalid_arguments", "an invalid typed value for an option", () => shell("pg_dump", "pg_dump: error: invalid boolean value \"maybe\" for connection option \"sslcompression\"")],
+  ["output_too_large", "a record larger than a configured max", () => framework("publish", "RecordTooLarge: the record is larger than max.message.bytes")],
+  ["output_too_large", "exceeds a named upload size limit", () => shell("gh", "upload failed: asset exceeds the release's upload size limit of 2 GiB")],
+  ["output_too_large", "the argument list is too long for exec", () => shell("cp", "/bin/cp: Argument list too long")],
+  ["output_too_large", "a Windows command line too long", () => framework("spawn", "The command line is too long.")],
+  ["environment_missing", "no compiler in the environment (a JRE, not a JDK)", () => shell("./mvnw", "[ERROR] No compiler is available in this environment: you appear to run a JRE rather than a JDK")],
+  ["syntax_error", "a parser expecting what must follow", () => shell("terraform", "Error: Invalid reference\n\nA reference to a module must be followed by at least one attribute access.")],
+  ["permission_denied", "botocore's capitalised error code", () => framework("ec2.run_instances", "ClientError: {'Error': {'Code': 'UnauthorizedOperation', 'Message': 'You are not authorized to perform this operation.'}}")],
 ];
 
 describe("phrase families for real-world failures", () => {
@@ -158,6 +182,19 @@ describe("phrase families for real-world failures", () => {
 
   it("PowerShell's CommandNotFoundException is a missing program, not a missing runner task", () => {
     expect(shell("pwsh", "terraformm : The term 'terraformm' is not recognized as the name of a cmdlet, function, script file, or operable program.\n    + CategoryInfo          : ObjectNotFound: (terraformm:String) [], CommandNotFoundException")).toBe("command_not_found");
+  });
+
+  it("an error field's key must be a word of its own: KeyError: 'REQUEST_TIMEOUT' names a variable, not a status", () => {
+    expect(shell("python3", "Traceback (most recent call last):\n  File \"<frozen os>\", line 679, in __getitem__\nKeyError: 'RETRY_TIMEOUT'")).toBe("environment_missing");
+  });
+
+  it("running longer than a maximum time is a time limit, not a size limit", () => {
+    expect(framework("ci_job", "The job ran longer than the maximum time allowed and was stopped.")).toBe("timeout");
+    expect(shell("psql", "ERROR: canceling statement: it took longer than the maximum duration")).not.toBe("output_too_large");
+  });
+
+  it("cmd's 'not recognized as an internal or external command' stays a missing program, not an unrecognised tool", () => {
+    expect(shell("node", "'node' is not recognized as an internal or external command,\noperable program or batch file.")).toBe("command_not_found");
   });
 
   it("a KeyError that is not a lookup in a tool table is not a missing tool", () => {
