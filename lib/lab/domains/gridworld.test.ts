@@ -3,6 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseMissionDefinition } from "../../mission";
 import { gatePrompt, renderMissionState } from "../../views/state-render";
+import { replayTrace } from "../../trace/replay";
+import { verifyTrace } from "../../trace/verify";
 import { withLab } from "../lab";
 import { patternMemory } from "../memory";
 import { scenarioEnvironment } from "../scenario";
@@ -48,6 +50,14 @@ describe("the grid-world domain", () => {
     const s = record.end.state!;
     const gate = { id: "g", kind: "failure", agent: "rover", phase: "EXECUTION", step: 1, status: "open", options: [], error: { what: "x", why: null } } as unknown as Parameters<typeof gatePrompt>[1];
     expect(gatePrompt(s, gate).currentState).toContain(renderGrid(s));
+
+    // Drawn in debug, the run's trace is still a trace: it verifies and replays without a divergence.
+    const v = verifyTrace(record.trace);
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    const replay = await replayTrace(v.trace);
+    expect(replay.divergences).toEqual([]);
+    expect(replay.finalStatus).toBe("SUCCESS");
   });
 
   it("marks a move onto an obstacle with X", async () => {
