@@ -93,3 +93,17 @@ export interface BuiltInQuery {
   needs?: string;
   description?: string;
 }
+
+/** A list's count is exact up to this many rows, then shown as "10,000+" (counting millions of rows costs seconds). */
+export const COUNT_CAP = 10_000;
+
+/** How many rows match a view's filters: exact up to COUNT_CAP, else `capped`. */
+export interface CappedCount {
+  count: number;
+  capped: boolean;
+}
+
+/** "1,234", or "10,000+" when capped. */
+export function countLabel(c: CappedCount): string {
+  return `${c.count.toLocaleString("en")}${c.capped ? "+" : ""}`;
+}

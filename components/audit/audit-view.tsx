@@ -9,6 +9,7 @@ import { AUDIT_ACTION_GROUPS, AUDIT_FILTER_KEYS, AUDIT_OUTCOMES, serializeAuditF
 import { DiffTable } from "../library-curation/diff-table";
 import { ExportLinks, FilterForm, FilterSelect, LoadMoreError, SearchRow, filterLooks, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
+import { countLabel, type CappedCount } from "@/lib/query-filters";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { keepTableView } from "../ui/data-table-url";
 import * as ui from "@/components/ui/styles";
@@ -18,7 +19,7 @@ type Raw = Record<string, string>;
 export interface AuditInitial {
   entries: AuditEntry[];
   nextCursor: string | null;
-  total: number;
+  total: CappedCount;
 }
 
 /**
@@ -173,7 +174,7 @@ function AuditTable({ query, initial }: { query: string; initial: AuditInitial }
       <h2 id="audit-table-title" className="text-[15px] font-[650]">
         Actions{" "}
         <span className="text-muted" data-testid="audit-count">
-          ({initial.total.toLocaleString("en")})
+          ({countLabel(initial.total)})
         </span>
       </h2>
       <DataTable
@@ -181,7 +182,7 @@ function AuditTable({ query, initial }: { query: string; initial: AuditInitial }
         columns={columns}
         rowKey={(r) => String(r.id)}
         label="Audit log"
-        server={{ total: initial.total, onNeedMore: hasMore && !error ? more : undefined, loadingMore: loading }}
+        server={{ total: initial.total.capped ? null : initial.total.count, onNeedMore: hasMore && !error ? more : undefined, loadingMore: loading }}
         virtual
         dense
         testId="audit-table"

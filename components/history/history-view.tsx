@@ -6,6 +6,7 @@ import type { FacetOption, HistoryFacets, HistoryRow } from "@/db/queries/failur
 import { FAILURE_LEVELS, FAILURE_SEVERITIES, HISTORY_FILTER_KEYS, OUTCOME_LABELS } from "@/lib/history/filters";
 import { ExportLinks, FilterForm, FilterSelect, LoadMoreError, SearchRow, filterLooks, TimeRangeFields, useCursorPages, useTimeRange } from "../ui/filter-parts";
 import { formatUtc } from "../ui/format-utc";
+import { countLabel, type CappedCount } from "@/lib/query-filters";
 import { DataTable, type DataColumn } from "../ui/data-table";
 import { keepTableView } from "../ui/data-table-url";
 import { durationText } from "./charts";
@@ -23,7 +24,7 @@ function queryOf(raw: Raw): string {
 export interface HistoryInitial {
   rows: HistoryRow[];
   nextCursor: string | null;
-  total: { count: number; capped: boolean };
+  total: CappedCount;
 }
 
 /**
@@ -174,7 +175,7 @@ function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; in
       <h2 id="hist-table-title" className="text-[15px] font-[650]">
         Failures{" "}
         <span className="text-muted" data-testid="history-count">
-          ({total.capped ? `${total.count.toLocaleString("en")}+` : total.count.toLocaleString("en")})
+          ({countLabel(total)})
         </span>
       </h2>
       <DataTable

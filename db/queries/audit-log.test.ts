@@ -6,6 +6,7 @@ import { auditLog } from "../schema";
 import { createTestDatabase, dbError, type TestDatabase } from "../test-helpers";
 import { withConnection } from "../client";
 import { auditLogRecords, countAuditLog, listAuditLog, recordAudit } from "./audit-log";
+import { COUNT_CAP } from "../../lib/query-filters";
 
 let tdb: TestDatabase;
 beforeAll(async () => {
@@ -62,7 +63,13 @@ describe("the audit log (PostgreSQL)", () => {
     expect(await actions({ from: "1h", action: "auth.*" })).toEqual(["auth.sign_in_failed"]);
     expect(await actions({ to: "2000-01-01" })).toEqual([]);
     expect(await actions({ from: "2000-01-01", via: "system" })).toEqual(["gate.timeout"]);
-    expect(await countAuditLog(tdb.db, f({ via: "web" }))).toBe(3);
+    expect(await countAuditLog(tdb.db, f({ via: "web" }))).toEqual({ count: 3, capped: false });
+  });
+
+  it("counts at most COUNT_CAP rows: past it the count says so (capped) instead of reading every row", async () => {
+    await tdb.db.execute(sql`insert into audit_log (actor_id, actor_name, action, summary, via) select 'cli:bulk', 'CLI (bulk)', 'mission.start', 'bulk ' || i, 'cli' from generate_series(1, ${COUNT_CAP + 5}) i`);
+    expect(await countAuditLog(tdb.db, f({ actor: "cli:bulk" }))).toEqual({ count: COUNT_CAP, capped: true });
+    expect(await countAuditLog(tdb.db, f({ actor: "cli:bulk", q: "bulk 7" }))).toEqual({ count: 1 + 10 + 100 + 1000, capped: false });
   });
 
   it("rejects filters that are not valid, naming the field", () => {

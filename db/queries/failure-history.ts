@@ -4,6 +4,8 @@ import { AppError } from "../../lib/errors";
 import { OUTCOME_ACTIONS, outcomeOf, resolveTimeBound, serializeHistoryFilters, type HistoryFilters, type Outcome } from "../../lib/history/filters";
 import type { Executor } from "../client";
 import { recordAudit } from "./audit-log";
+import { cappedCount } from "./capped-count";
+import type { CappedCount } from "../../lib/query-filters";
 
 /**
  * The failure history (issue 6): every failure across missions with its attribution (who, when, why,
@@ -13,8 +15,6 @@ import { recordAudit } from "./audit-log";
  */
 
 export const MAX_PAGE_SIZE = 500;
-/** The count is exact up to this many rows, then shown as "10,000+". */
-export const COUNT_CAP = 10_000;
 /** A full-text page first looks for its matches among this many newest rows of the view (see listFailureHistory). */
 const SEARCH_SCAN = 5_000;
 
@@ -157,10 +157,8 @@ function withOutcome(r: Omit<HistoryRow, "outcome">): HistoryRow {
 }
 
 /** How many failures match: exact up to COUNT_CAP, else `capped` (show "10,000+"). */
-export async function countFailureHistory(db: Executor, filters: HistoryFilters, now?: number): Promise<{ count: number; capped: boolean }> {
-  const res = await db.execute(sql`select count(*)::int as n from (select 1 from "failure_audit" f where ${historyWhere(filters, now)} limit ${COUNT_CAP + 1}) s`);
-  const n = Number((res[0] as { n: number }).n);
-  return n > COUNT_CAP ? { count: COUNT_CAP, capped: true } : { count: n, capped: false };
+export function countFailureHistory(db: Executor, filters: HistoryFilters, now?: number): Promise<CappedCount> {
+  return cappedCount(db, sql`"failure_audit" f`, historyWhere(filters, now));
 }
 
 export interface FacetOption {

@@ -1,0 +1,112 @@
+/**
+ * Audit log benchmark (issue 19): `npm run bench:audit`. Prints figures; it is not a timed test.
+ *
+ * Creates a dedicated database (embedded under .data-test, or DATABASE_URL's server), generates
+ * --rows audit rows (default 10,000,000) with set-based SQL — 40 people, 8 workers, the CLI and the
+ * system; every action of lib/audit with a realistic mix (gate decisions and mission starts common,
+ * admin changes rare, 3% refused); 20,000 missions; times over 180 days — in batches with a progress
+ * bar, then VACUUM ANALYZE (as autovacuum leaves a long-lived table), then times the console's and the REST API's own queries (`listAuditLog`, 100 rows;
+ * `countAuditLog`, exact up to 10,000) for realistic filter combinations, --runs runs each after one
+ * warm-up, printing p50 / p99 (target p99 ≤ 100 ms).
+ *
+ * Options: `--rows N`, `--runs N` (default 30), `--keep` (leave the database; its URL is printed).
+ */
+import { parseArgs } from "node:util";
+import { performance } from "node:perf_hooks";
+import { cpus, loadavg } from "node:os";
+import { sql } from "drizzle-orm";
+import { countAuditLog, encodeAuditCursor, listAuditLog } from "../db/queries/audit-log";
+import { AUDIT_ACTIONS } from "../lib/audit";
+import { auditFiltersSchema, type AuditFilters } from "../lib/audit/filters";
+import { progress, withBenchDatabase } from "./util";
+
+const { values: args } = parseArgs({ options: { rows: { type: "string" }, runs: { type: "string" }, keep: { type: "boolean" } } });
+const ROWS = Number(args.rows ?? 10_000_000);
+const RUNS = Number(args.runs ?? 30);
+const BATCH = 500_000;
+
+const pctl = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const ms = (x: number) => x.toFixed(1).padStart(8);
+const load = () => `load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} on ${cpus().length} CPUs`;
+
+async function main() {
+  await withBenchDatabase("audit", { max: 4, keep: !!args.keep }, async (db, url) => {
+    const actions: readonly string[] = AUDIT_ACTIONS;
+    // Frequent actions first: the i-th of n is chosen with weight ~ 1/(i+1) (a few actions make most of a real log).
+    const actionList = sql.raw(`array[${actions.map((a) => `'${a}'`).join(",")}]`);
+    const t0 = performance.now();
+    for (let from = 0; from < ROWS; from += BATCH) {
+      const n = Math.min(BATCH, ROWS - from);
+      await db.execute(sql`
+        insert into audit_log (at, actor_id, actor_name, action, outcome, target_type, target_id, mission_id, summary, via, ip, user_agent)
+        select
+          now() - (r.age * interval '180 days'),
+          case when r.who < 0.80 then 'user:00000000-0000-4000-8000-' || lpad((r.i % 40)::text, 12, '0')
+               when r.who < 0.92 then 'worker:vm:' || (r.i % 8)
+               when r.who < 0.97 then 'cli:ops' else 'system' end,
+          case when r.who < 0.80 then 'Person ' || (r.i % 40) when r.who < 0.92 then 'Worker ' || (r.i % 8) when r.who < 0.97 then 'CLI (ops)' else 'Faultline' end,
+          a.action,
+          case when r.refused < 0.03 then 'refused' else 'ok' end,
+          split_part(a.action, '.', 1),
+          'target-' || (r.i % 50000),
+          case when a.action like 'mission.%' or a.action like 'gate.%' then ('00000000-0000-4000-a000-' || lpad((r.i % 20000)::text, 12, '0'))::uuid end,
+          initcap(split_part(a.action, '.', 2)) || ' of target-' || (r.i % 50000) || case when r.i % 97 = 0 then ': quota exceeded on the payments API' when r.i % 89 = 0 then ': connection refused by the staging database' else '' end,
+          (array['web','api','cli','worker','system'])[1 + (r.i % 5)],
+          '10.0.' || (r.i % 250) || '.' || (r.i % 200),
+          'Mozilla/5.0 (bench)'
+        from (select i, random() as age, random() as who, random() as refused, random() as pick from generate_series(${from + 1}::int, ${from + n}::int) i) r
+        cross join lateral (select (${actionList})[1 + least(floor(exp(r.pick * ln(${actions.length + 1}::float8)) - 1)::int, ${actions.length - 1}::int)] as action) a`);
+      progress("audit rows", from + n, ROWS);
+    }
+    // A long-lived table is vacuumed by autovacuum: its pages are all-visible, so counts may read indexes only.
+    await db.execute(sql`vacuum analyze audit_log`);
+    const size = (await db.execute(sql`select pg_size_pretty(pg_total_relation_size('audit_log')) as s`))[0] as { s: string };
+    console.log(`Generated ${ROWS.toLocaleString("en")} audit rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (VACUUM ANALYZE included); audit_log with its indexes: ${size.s}.  (${load()})\n`);
+
+    const pick = async (q: string) => ((await db.execute(sql.raw(q)))[0] as { v: string }).v;
+    const mission = await pick(`select mission_id::text as v from audit_log where mission_id is not null limit 1`);
+    const rare = await pick(`select action as v from audit_log group by 1 order by count(*) limit 1`);
+    const deep = (await db.execute(sql`select to_json(at)#>>'{}' as at, id from audit_log order by at desc, id desc offset ${Math.floor(ROWS / 2)} limit 1`))[0] as { at: string; id: number };
+
+    const F = (f: Record<string, string>) => auditFiltersSchema.parse(f);
+    const cases: Array<{ name: string; filters: AuditFilters; cursor?: string }> = [
+      { name: "no filter (newest first)", filters: F({}) },
+      { name: "one person (actor id)", filters: F({ actor: "user:00000000-0000-4000-8000-000000000007" }) },
+      { name: "actor by name part", filters: F({ actor: "Person 13" }) },
+      { name: "action group gate.*", filters: F({ action: "gate.*" }) },
+      { name: `rare action (${rare})`, filters: F({ action: rare }) },
+      { name: "refused, last 24 h", filters: F({ outcome: "refused", from: "24h" }) },
+      { name: "one mission", filters: F({ mission }) },
+      { name: "via cli + refused", filters: F({ via: "cli", outcome: "refused" }) },
+      { name: "target", filters: F({ targetType: "gate", targetId: "target-4242" }) },
+      { name: "words: \"quota exceeded\"", filters: F({ q: "quota exceeded" }) },
+      { name: "words + action group", filters: F({ q: "connection refused", action: "mission.*" }) },
+      { name: "7 days, one person", filters: F({ actor: "user:00000000-0000-4000-8000-000000000021", from: "7d" }) },
+      { name: `deep keyset page (row ${Math.floor(ROWS / 2).toLocaleString("en")})`, filters: F({}), cursor: encodeAuditCursor({ at: deep.at, id: Number(deep.id) }) },
+    ];
+
+    console.log(`Page query (100 rows), count (exact up to 10,000) — ${RUNS} runs each after one warm-up, milliseconds:`);
+    console.log(`${"filters".padEnd(40)} ${"page p50".padStart(8)} ${"page p99".padStart(8)} ${"count p50".padStart(9)} ${"count p99".padStart(9)}  rows   count`);
+    const worst: number[] = [];
+    for (const c of cases) {
+      const page = await listAuditLog(db, c.filters, { cursor: c.cursor, limit: 100 });
+      const count = await countAuditLog(db, c.filters);
+      const pt: number[] = [];
+      const ct: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        let s = performance.now();
+        await listAuditLog(db, c.filters, { cursor: c.cursor, limit: 100 });
+        pt.push(performance.now() - s);
+        s = performance.now();
+        await countAuditLog(db, c.filters);
+        ct.push(performance.now() - s);
+      }
+      worst.push(pctl(pt, 99), pctl(ct, 99));
+      console.log(`${c.name.padEnd(40)} ${ms(pctl(pt, 50))} ${ms(pctl(pt, 99))} ${ms(pctl(ct, 50)).padStart(9)} ${ms(pctl(ct, 99)).padStart(9)}  ${String(page.entries.length).padStart(4)}  ${count.capped ? "10,000+" : count.count.toLocaleString("en")}`);
+    }
+    console.log(`Worst p99 (page or count): ${Math.max(...worst).toFixed(1)} ms (target ≤ 100 ms).  (${load()})`);
+    if (args.keep) console.log(`\nDatabase kept: ${url}`);
+  });
+}
+
+await main();
