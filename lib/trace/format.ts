@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { PROJECTION_MODES } from "../lab/modes";
 import { z } from "zod";
 import { canonicalJson } from "../authority/digest";
 import { EVENT_TYPES, type MissionEvent, type MissionEventType } from "../mission/events";
@@ -65,8 +66,8 @@ export const tapeSchema = z.object({
 });
 export type Tape = z.infer<typeof tapeSchema>;
 
-/** The projection modes of the lab (seed 002 FDR-N012), from least to most shown. */
-export const PROJECTION_MODES = ["silent", "watch", "interactive", "debug"] as const;
+/** The projection modes of the lab (seed 002 FDR-N012), from least to most shown: lib/lab/modes.ts. */
+export { PROJECTION_MODES };
 
 /**
  * The lab's own part of a header (lib/lab `withLab`): which experiment run this trace is. A trace written

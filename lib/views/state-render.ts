@@ -1,6 +1,6 @@
 import { describeCall } from "../mission/failure";
 import { domainFor } from "../lab/domains";
-import { MODE_CAPABILITIES } from "../lab/projection";
+import { MODE_CAPABILITIES } from "../lab/modes";
 import type { HITLAction, HITLPrompt } from "../authority/types";
 import type { GateDecision, GateState, MissionState, ProposalState } from "../mission/types";
 

@@ -1,4 +1,4 @@
-import { agentDefinition, type MissionDefinition } from "../../mission/definition";
+import type { MissionDefinition } from "../../mission/definition";
 import type { MissionState } from "../../mission/types";
 import type { ProjectionComponents } from "../projection";
 
@@ -7,7 +7,8 @@ import type { ProjectionComponents } from "../projection";
  * grid with obstacles. A mission is a grid-world mission when one of its steps writes the board,
  * `grid/board.json` ({ width, height, obstacles: [[x, y]…], goal: [x, y] }), with the file tool; each
  * step that writes `grid/position.json` ({ x, y }) moves the agent once it succeeded. Everything is read
- * from the definition and the state, so the renderers are pure: same state, same board.
+ * from the definition and the state, so the renderers are pure: same state, same board. Type imports only:
+ * lib/views/state-render.ts (loaded by the console's client components) draws it into HITL prompts.
  */
 
 export const BOARD_PATH = "grid/board.json";
@@ -89,7 +90,7 @@ export const gridWorldComponents: ProjectionComponents = {
   renderAction: (e, s) => {
     const base = `#${String(e.seq).padStart(3)} ${e.type.padEnd(22)} ${e.reason}`;
     if (e.type !== "tool.succeeded") return base;
-    const step = agentDefinition(s.definition, e.payload.agent).steps?.[e.payload.step];
+    const step = s.definition.phases.flatMap((p) => p.agents).find((a) => a.name === e.payload.agent)?.steps?.[e.payload.step];
     const args = step?.args as { op?: string; path?: string; content?: string } | undefined;
     const p = step?.tool === "file" && args?.op === "write" && args.path === POSITION_PATH && args.content ? parse<Pos>(args.content) : null;
     return p ? `${base}\n      moves to (${p.x},${p.y})` : base;
