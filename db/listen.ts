@@ -109,3 +109,32 @@ export function listenToChannel(url: string, channel: string, opts: ListenOption
     },
   };
 }
+
+export interface Waker {
+  /** Settles once LISTEN is first attempted (see Listener.ready). */
+  readonly ready: Promise<void>;
+  /** Ends the current sleep now (a key pressed, a decision made). */
+  wake(): void;
+  /** Waits up to `ms`, or until a matching NOTIFY (or `wake()`, or LISTEN coming back after a loss) ends it: the poll covers a lost NOTIFY. */
+  sleep(ms: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A reader that follows the log: it sleeps between reads and a NOTIFY matching `matches` wakes it. */
+export function wakeOnNotify(url: string, channel: string, opts: { applicationName: string; matches(payload: string): boolean }): Waker {
+  let wake: () => void = () => {};
+  const listener = listenToChannel(url, channel, { applicationName: opts.applicationName, onPayload: (p) => opts.matches(p) && wake(), onListening: (reconnected) => reconnected && wake() });
+  return {
+    ready: listener.ready,
+    wake: () => wake(),
+    sleep: (ms) =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, ms);
+        wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      }),
+    close: () => listener.close(),
+  };
+}

@@ -7,7 +7,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { createDb, type DbHandle } from "../db/client";
-import { listenToChannel } from "../db/listen";
+import { wakeOnNotify } from "../db/listen";
 import { createMission, EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
 import { decideGate, listOpenGates } from "../db/queries/gates";
 import { abortMission, pauseMission, resumeMission } from "../db/queries/mission-control";
@@ -361,24 +361,17 @@ async function liveWorkers(h: DbHandle): Promise<number> {
 
 /** Waits until the mission is terminal or paused at a gate (LISTEN, with polling as a fallback). */
 async function waitForRest(h: DbHandle, url: string, id: string): Promise<MissionState> {
-  let wake: () => void = () => {};
-  const listener = listenToChannel(url, EVENTS_CHANNEL, { applicationName: "faultline-cli-wait", onPayload: (p) => p.includes(id) && wake() });
-  await listener.ready;
+  const waker = wakeOnNotify(url, EVENTS_CHANNEL, { applicationName: "faultline-cli-wait", matches: (p) => p.includes(id) });
+  await waker.ready;
   try {
     for (;;) {
       const row = await getMissionById(h.db, id);
       const s = row!.state;
       if (s.runState === "completed" || s.runState === "failed" || s.runState === "paused") return s;
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, 1000);
-        wake = () => {
-          clearTimeout(t);
-          r();
-        };
-      });
+      await waker.sleep(1000);
     }
   } finally {
-    await listener.close();
+    await waker.close();
   }
 }
 

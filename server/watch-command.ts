@@ -1,6 +1,6 @@
 import readline from "node:readline";
 import type { DbHandle } from "../db/client";
-import { listenToChannel } from "../db/listen";
+import { wakeOnNotify } from "../db/listen";
 import { EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
 import { decideGate } from "../db/queries/gates";
 import { getMissionById } from "../db/queries/missions";
@@ -60,7 +60,8 @@ export async function missionWatch(h: DbHandle, io: WatchIO, opts: WatchOptions)
   const view = createProjection({ mode: opts.mode, missionId: opts.missionId, components: opts.components ?? domain?.components });
   let state: MissionState | null = null;
   let last = 0;
-  let wake: () => void = () => {};
+  // A NOTIFY naming the mission, a key or a decision ends the wait between reads; a poll every second covers a lost NOTIFY.
+  const waker = wakeOnNotify(opts.url, EVENTS_CHANNEL, { applicationName: "faultline-cli-watch", matches: (p) => p.includes(opts.missionId) });
   let quit = false;
   let deciding = false;
   const inputQueue: string[] = [];
@@ -87,7 +88,7 @@ export async function missionWatch(h: DbHandle, io: WatchIO, opts: WatchOptions)
     }
     if (word === "q" || word === "quit") {
       quit = true;
-      wake();
+      waker.wake();
       return;
     }
     const g = openGate();
@@ -104,7 +105,7 @@ export async function missionWatch(h: DbHandle, io: WatchIO, opts: WatchOptions)
       io.err(`The decision was refused: ${isAppError(e) ? e.userMessage : (e as Error).message}`);
     } finally {
       deciding = false;
-      wake();
+      waker.wake();
     }
   };
 
@@ -114,11 +115,11 @@ export async function missionWatch(h: DbHandle, io: WatchIO, opts: WatchOptions)
     const k = buf.toString();
     if (k === "\u0003") {
       quit = true;
-      wake();
+      waker.wake();
       return;
     }
     inputQueue.push(k);
-    wake();
+    waker.wake();
   };
   if (io.input.isTTY && io.input.setRawMode) {
     io.input.setRawMode(true);
@@ -127,11 +128,10 @@ export async function missionWatch(h: DbHandle, io: WatchIO, opts: WatchOptions)
     rl = readline.createInterface({ input: io.input });
     rl.on("line", (l) => {
       inputQueue.push(l);
-      wake();
+      waker.wake();
     });
   }
-  const listener = listenToChannel(opts.url, EVENTS_CHANNEL, { applicationName: "faultline-cli-watch", onPayload: (p) => p.includes(opts.missionId) && wake(), onListening: (re) => re && wake() });
-  await listener.ready;
+  await waker.ready;
   try {
     for (;;) {
       while (inputQueue.length && !deciding) await handle(inputQueue.shift()!);
@@ -149,16 +149,10 @@ export async function missionWatch(h: DbHandle, io: WatchIO, opts: WatchOptions)
         io.out(f ?? `final status: ${now.finalStatus}`);
         return FINAL_EXIT[now.finalStatus ?? "FAILED"];
       }
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, 1000);
-        wake = () => {
-          clearTimeout(t);
-          r();
-        };
-      });
+      await waker.sleep(1000);
     }
   } finally {
-    await listener.close();
+    await waker.close();
     rl?.close();
     if (io.input.isTTY && io.input.setRawMode) {
       io.input.off("data", onKey);

@@ -1,6 +1,6 @@
 import type { MissionDefinition } from "../../mission/definition";
 import type { MissionState } from "../../mission/types";
-import type { ProjectionComponents } from "../projection";
+import type { ProjectionComponents } from "../renderers";
 
 /**
  * The grid-world demo domain (seed 002 FDR-N016, the document's robot picture): an embodied agent on a

@@ -1,5 +1,5 @@
 import type { MissionDefinition } from "../../mission/definition";
-import type { ProjectionComponents } from "../projection";
+import type { ProjectionComponents } from "../renderers";
 import { gridBoard, gridWorldComponents } from "./gridworld";
 
 /**
