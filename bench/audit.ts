@@ -13,21 +13,17 @@
  */
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
-import { cpus, loadavg } from "node:os";
 import { sql } from "drizzle-orm";
 import { countAuditLog, encodeAuditCursor, listAuditLog } from "../db/queries/audit-log";
 import { AUDIT_ACTIONS } from "../lib/audit";
 import { auditFiltersSchema, type AuditFilters } from "../lib/audit/filters";
-import { progress, withBenchDatabase } from "./util";
+import { loadAverage, progress, timeListAndCount, withBenchDatabase } from "./util";
 
 const { values: args } = parseArgs({ options: { rows: { type: "string" }, runs: { type: "string" }, keep: { type: "boolean" } } });
 const ROWS = Number(args.rows ?? 10_000_000);
 const RUNS = Number(args.runs ?? 30);
 const BATCH = 500_000;
 
-const pctl = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
-const ms = (x: number) => x.toFixed(1).padStart(8);
-const load = () => `load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} on ${cpus().length} CPUs`;
 
 async function main() {
   await withBenchDatabase("audit", { max: 4, keep: !!args.keep }, async (db, url) => {
@@ -61,7 +57,7 @@ async function main() {
     // A long-lived table is vacuumed by autovacuum: its pages are all-visible, so counts may read indexes only.
     await db.execute(sql`vacuum analyze audit_log`);
     const size = (await db.execute(sql`select pg_size_pretty(pg_total_relation_size('audit_log')) as s`))[0] as { s: string };
-    console.log(`Generated ${ROWS.toLocaleString("en")} audit rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (VACUUM ANALYZE included); audit_log with its indexes: ${size.s}.  (${load()})\n`);
+    console.log(`Generated ${ROWS.toLocaleString("en")} audit rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (VACUUM ANALYZE included); audit_log with its indexes: ${size.s}.  (${loadAverage()})\n`);
 
     const pick = async (q: string) => ((await db.execute(sql.raw(q)))[0] as { v: string }).v;
     const mission = await pick(`select mission_id::text as v from audit_log where mission_id is not null limit 1`);
@@ -86,25 +82,11 @@ async function main() {
     ];
 
     console.log(`Page query (100 rows), count (exact up to 10,000) — ${RUNS} runs each after one warm-up, milliseconds:`);
-    console.log(`${"filters".padEnd(40)} ${"page p50".padStart(8)} ${"page p99".padStart(8)} ${"count p50".padStart(9)} ${"count p99".padStart(9)}  rows   count`);
-    const worst: number[] = [];
-    for (const c of cases) {
-      const page = await listAuditLog(db, c.filters, { cursor: c.cursor, limit: 100 });
-      const count = await countAuditLog(db, c.filters);
-      const pt: number[] = [];
-      const ct: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        let s = performance.now();
-        await listAuditLog(db, c.filters, { cursor: c.cursor, limit: 100 });
-        pt.push(performance.now() - s);
-        s = performance.now();
-        await countAuditLog(db, c.filters);
-        ct.push(performance.now() - s);
-      }
-      worst.push(pctl(pt, 99), pctl(ct, 99));
-      console.log(`${c.name.padEnd(40)} ${ms(pctl(pt, 50))} ${ms(pctl(pt, 99))} ${ms(pctl(ct, 50)).padStart(9)} ${ms(pctl(ct, 99)).padStart(9)}  ${String(page.entries.length).padStart(4)}  ${count.capped ? "10,000+" : count.count.toLocaleString("en")}`);
-    }
-    console.log(`Worst p99 (page or count): ${Math.max(...worst).toFixed(1)} ms (target ≤ 100 ms).  (${load()})`);
+    const p99 = await timeListAndCount(cases, RUNS, {
+      page: async (c) => ({ rows: (await listAuditLog(db, c.filters, { cursor: c.cursor, limit: 100 })).entries.length }),
+      count: (c) => countAuditLog(db, c.filters),
+    });
+    console.log(`Worst p99 (page or count): ${Math.max(...p99.page, ...p99.count).toFixed(1)} ms (target ≤ 100 ms).  (${loadAverage()})`);
     if (args.keep) console.log(`\nDatabase kept: ${url}`);
   });
 }

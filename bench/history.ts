@@ -12,8 +12,7 @@
  * Options: `--rows N` (default 1,000,000), `--runs N` (default 50), `--explain` (print each query's plan),
  * `--no-export`, `--keep` (leave the database for EXPLAIN sessions; its URL is printed).
  */
-import { withBenchDatabase } from "./util";
-import { cpus, loadavg } from "node:os";
+import { loadAverage, percentile, timeListAndCount, withBenchDatabase } from "./util";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
@@ -29,11 +28,6 @@ const ROWS = Number(args.rows ?? 1_000_000);
 const RUNS = Number(args.runs ?? 50);
 const MISSIONS = Math.max(10, Math.round(ROWS / 50));
 
-const pctl = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
-const load = () => `load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} on ${cpus().length} CPUs`;
 const ms = (x: number) => x.toFixed(1).padStart(8);
 
 const DEFINITIONS = ["payments nightly", "image build", "docs deploy", "data backfill", "fleet upgrade", "search reindex", "billing export", "model eval", "mobile release", "infra audit", "log rotation", "cert renewal"];
@@ -45,7 +39,7 @@ async function main() {
     await generate(db);
     console.log(`Generated ${ROWS.toLocaleString("en")} failures over ${MISSIONS.toLocaleString("en")} missions in ${((performance.now() - t0) / 1000).toFixed(1)} s (ANALYZE included).`);
     const size = (await db.execute(sql`select pg_size_pretty(pg_total_relation_size('failure_audit')) as s`))[0] as { s: string };
-    console.log(`failure_audit with its indexes: ${size.s}.  (${load()})\n`);
+    console.log(`failure_audit with its indexes: ${size.s}.  (${loadAverage()})\n`);
 
     const pick = async (q: string) => ((await db.execute(sql.raw(q)))[0] as { v: string }).v;
     const mission = await pick(`select mission_id::text as v from failure_audit group by 1 order by count(*) desc limit 1`);
@@ -73,26 +67,12 @@ async function main() {
     ];
 
     console.log(`Page query (100 rows), count (exact up to 10,000) — ${RUNS} runs each after one warm-up, milliseconds:`);
-    console.log(`${"filters".padEnd(40)} ${"page p50".padStart(8)} ${"page p99".padStart(8)} ${"count p50".padStart(9)} ${"count p99".padStart(9)}  rows   count`);
-    const worst: number[] = [];
-    for (const c of cases) {
-      if (args.explain) await explain(db, c.filters);
-      const page = await listFailureHistory(db, { filters: c.filters, cursor: c.cursor, limit: 100 });
-      const count = await countFailureHistory(db, c.filters);
-      const pt: number[] = [];
-      const ct: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        let s = performance.now();
-        await listFailureHistory(db, { filters: c.filters, cursor: c.cursor, limit: 100 });
-        pt.push(performance.now() - s);
-        s = performance.now();
-        await countFailureHistory(db, c.filters);
-        ct.push(performance.now() - s);
-      }
-      worst.push(pctl(pt, 99));
-      console.log(`${c.name.padEnd(40)} ${ms(pctl(pt, 50))} ${ms(pctl(pt, 99))} ${ms(pctl(ct, 50)).padStart(9)} ${ms(pctl(ct, 99)).padStart(9)}  ${String(page.rows.length).padStart(4)}  ${count.capped ? "10,000+" : count.count.toLocaleString("en")}`);
-    }
-    console.log(`Worst page p99: ${Math.max(...worst).toFixed(1)} ms (target ≤ 100 ms).  (${load()})\n`);
+    const p99 = await timeListAndCount(cases, RUNS, {
+      before: async (c) => (args.explain ? explain(db, c.filters) : undefined),
+      page: async (c) => ({ rows: (await listFailureHistory(db, { filters: c.filters, cursor: c.cursor, limit: 100 })).rows.length }),
+      count: (c) => countFailureHistory(db, c.filters),
+    });
+    console.log(`Worst page p99: ${Math.max(...p99.page).toFixed(1)} ms (target ≤ 100 ms).  (${loadAverage()})\n`);
 
     console.log("Chart aggregates (the four charts of a view, in parallel), 5 runs each, milliseconds:");
     for (const c of [cases[0], cases[2], cases[3], cases[4], cases[12]]) {
@@ -102,7 +82,7 @@ async function main() {
         await failureHistoryStats(db, c.filters);
         t.push(performance.now() - s);
       }
-      console.log(`${c.name.padEnd(40)} p50 ${ms(pctl(t, 50))}  max ${ms(Math.max(...t))}`);
+      console.log(`${c.name.padEnd(40)} p50 ${ms(percentile(t, 50))}  max ${ms(Math.max(...t))}`);
     }
 
     if (!args["no-export"]) {
@@ -129,7 +109,7 @@ async function main() {
       clearInterval(timer);
       peak = Math.max(peak, process.memoryUsage().rss);
       const secs = (performance.now() - s) / 1000;
-      console.log(`${rows.toLocaleString("en")} rows, ${(bytes / 1e6).toFixed(0)} MB in ${secs.toFixed(1)} s: ${Math.round(rows / secs).toLocaleString("en")} rows/s, ${(bytes / 1e6 / secs).toFixed(1)} MB/s; RSS ${(rssBefore / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB.  (${load()})`);
+      console.log(`${rows.toLocaleString("en")} rows, ${(bytes / 1e6).toFixed(0)} MB in ${secs.toFixed(1)} s: ${Math.round(rows / secs).toLocaleString("en")} rows/s, ${(bytes / 1e6 / secs).toFixed(1)} MB/s; RSS ${(rssBefore / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB.  (${loadAverage()})`);
     }
     if (args.keep) console.log(`\nDatabase kept: ${url.toString()}`);
   });

@@ -1,6 +1,9 @@
 import { createDb, type Db } from "../db/client";
 import { startTemplateServer } from "../db/test-global-setup";
 import type { EngineIO } from "../lib/mission/engine";
+import { cpus, loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
+import { countLabel, type CappedCount } from "../lib/query-filters";
 import { evaluateEvidence, runTool, stepIdempotent } from "../lib/tools";
 
 /** What the benchmarks share: percentiles and a terminal progress bar. */
@@ -55,4 +58,40 @@ export async function withBenchDatabase(name: string, opts: { max: number; keep?
     await handle.close().catch(() => {});
     if (!opts.keep) await server.teardown();
   }
+}
+
+/** "load average 1.2 0.9 0.8 on 2 CPUs": printed beside figures taken on a shared machine. */
+export const loadAverage = () => `load average ${loadavg().map((x) => x.toFixed(1)).join(" ")} on ${cpus().length} CPUs`;
+
+/**
+ * Times a list page and its capped count for each case (`runs` runs each after one warm-up) and prints one
+ * row per case: page p50/p99, count p50/p99, rows on the page, the count. Returns the p99s, in case order.
+ */
+export async function timeListAndCount<C extends { name: string }>(
+  cases: readonly C[],
+  runs: number,
+  q: { page(c: C): Promise<{ rows: number }>; count(c: C): Promise<CappedCount>; before?(c: C): Promise<void> },
+): Promise<{ page: number[]; count: number[] }> {
+  const ms = (x: number) => x.toFixed(1).padStart(8);
+  console.log(`${"filters".padEnd(40)} ${"page p50".padStart(8)} ${"page p99".padStart(8)} ${"count p50".padStart(9)} ${"count p99".padStart(9)}  rows   count`);
+  const p99 = { page: [] as number[], count: [] as number[] };
+  for (const c of cases) {
+    await q.before?.(c);
+    const page = await q.page(c);
+    const count = await q.count(c);
+    const pt: number[] = [];
+    const ct: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      let s = performance.now();
+      await q.page(c);
+      pt.push(performance.now() - s);
+      s = performance.now();
+      await q.count(c);
+      ct.push(performance.now() - s);
+    }
+    p99.page.push(percentile(pt, 99));
+    p99.count.push(percentile(ct, 99));
+    console.log(`${c.name.padEnd(40)} ${ms(percentile(pt, 50))} ${ms(percentile(pt, 99))} ${ms(percentile(ct, 50)).padStart(9)} ${ms(percentile(ct, 99)).padStart(9)}  ${String(page.rows).padStart(4)}  ${countLabel(count)}`);
+  }
+  return p99;
 }
