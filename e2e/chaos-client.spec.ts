@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { freeLoopbackPort } from "../lib/net";
-import { expect, test } from "./fixtures";
+import { expect, heldStep, test } from "./fixtures";
 import { MissionPage } from "./pages/mission-page";
 import { serverEnv } from "./global-setup";
 
@@ -89,7 +89,7 @@ test("e. client disconnect: the owning operator closing the browser pauses the m
   test.setTimeout(120_000);
   // Reads through the API from a context that never opens a page (no socket: no presence of its own).
   const reader = await signedIn(browser, "auditor");
-  const release = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "fl-chaos-e-")), "release");
+  const first = heldStep("first done");
 
   // The operator is connected (the missions list, live), starts the mission (so they own it) and follows it.
   const operator = await signedIn(browser, "operator");
@@ -110,7 +110,7 @@ test("e. client disconnect: the owning operator closing the browser pauses the m
               priority: "critical",
               steps: [
                 // Runs until the test releases it (a file appears): in flight for as long as the scenario needs, on any machine.
-                { tool: "shell", args: { command: "node", args: ["-e", `const f=${JSON.stringify(release)};const t=setInterval(()=>{if(require('fs').existsSync(f)){clearInterval(t);console.log('first done')}},50)`] } },
+                first.step,
                 { tool: "shell", args: { command: "node", args: ["-e", "console.log('second done')"] } },
               ],
             },
@@ -150,7 +150,7 @@ test("e. client disconnect: the owning operator closing the browser pauses the m
   expect(String(paused!.payload.message)).toMatch(/^Operator disconnected, mission paused/);
 
   // The step in flight records its result (its checkpoint); the next one does not start while paused.
-  fs.writeFileSync(release, "go");
+  first.release();
   await expect.poll(async () => (await events(reader.request, id)).filter((e) => e.type === "tool.succeeded").length, { timeout: 30_000 }).toBe(1);
   await new Promise((r) => setTimeout(r, 1000));
   const held = await events(reader.request, id);

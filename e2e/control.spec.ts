@@ -1,7 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { expect, startMission, test } from "./fixtures";
+import { expect, heldStep, startMission, test } from "./fixtures";
 import { MissionPage } from "./pages/mission-page";
 
 const node = (code: string) => ({ tool: "shell", args: { command: "node", args: ["-e", code] } });
@@ -24,20 +21,19 @@ test("a high-risk step waits at an approval gate; Approve (key y) runs it and th
 
 test("pause stops the mission at the next step boundary; resume continues it to the end", async ({ operatorPage: page }) => {
   // The first step runs until the test releases it (a file appears): the pause lands while it is in flight, on any machine.
-  const release = join(mkdtempSync(join(tmpdir(), "faultline-pause-")), "release");
-  const waitForRelease = `const f=${JSON.stringify(release)};const t=setInterval(()=>{if(require('fs').existsSync(f)){clearInterval(t);console.log('one')}},50)`;
+  const first = heldStep("one");
   const id = await startMission(page.request, {
     name: `pause ${Date.now()}`,
     objective: "a step in flight, then another",
     allowedBinaries: ["node"],
-    phases: [{ name: "EXECUTION", agents: [{ name: "slow", priority: "critical", steps: [node(waitForRelease), node("console.log('two')")] }] }],
+    phases: [{ name: "EXECUTION", agents: [{ name: "slow", priority: "critical", steps: [first.step, node("console.log('two')")] }] }],
   });
   const mission = new MissionPage(page);
   await mission.open(id);
   await expect(page.getByTestId("timeline-event").filter({ hasText: "step.started" })).toHaveCount(1, { timeout: 20_000 });
   await page.getByTestId("pause-mission").click();
   await expect(page.getByTestId("pause-banner")).toContainText("Paused by an operator");
-  writeFileSync(release, "go");
+  first.release();
   // The step in flight still records its result; the next one does not start.
   await expect(page.getByTestId("timeline-event").filter({ hasText: "tool.succeeded" })).toHaveCount(1, { timeout: 10_000 });
   await page.getByTestId("resume-mission").click();

@@ -1,8 +1,20 @@
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import type { Role } from "../lib/auth/roles";
 
 export { expect };
+
+/**
+ * A shell step that stays in flight until the test releases it (a file appears), then prints `output`:
+ * a step the test, not the clock, ends — on any machine, however loaded.
+ */
+export function heldStep(output: string): { step: { tool: "shell"; args: { command: string; args: string[] } }; release(): void } {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "faultline-held-")), "release");
+  const code = `const f=${JSON.stringify(file)};const t=setInterval(()=>{if(require('fs').existsSync(f)){clearInterval(t);console.log(${JSON.stringify(output)})}},50)`;
+  return { step: { tool: "shell", args: { command: "node", args: ["-e", code] } }, release: () => fs.writeFileSync(file, "go") };
+}
 
 /** Signs a browser context in through the auth API (not the form): next-auth's CSRF + credentials callback. */
 export async function signIn(context: BrowserContext, role: Role, baseURL = process.env.E2E_BASE_URL!): Promise<void> {
