@@ -13,6 +13,9 @@ import { attachRealtime } from "./realtime";
  *   node --import tsx server/web.ts
  */
 
+/** How long the web process keeps an idle keep-alive connection open: above the usual 60 s of a load balancer. */
+export const KEEP_ALIVE_MS = 65_000;
+
 export interface WebServer {
   url: string;
   close(): Promise<void>;
@@ -44,6 +47,12 @@ export async function startWeb(opts: { dir?: string; log?: (msg: string) => void
       res.end("The server could not complete this request because of an internal error. It has been logged.");
     });
   });
+  // Idle keep-alive connections live longer than any client or load balancer keeps one (Node's default is
+  // 5 s): a client reusing a connection the server is closing at that instant gets ECONNRESET, not an
+  // answer (seen: a script polling the events API every few seconds). Behind a load balancer, its idle
+  // timeout must stay below this one (docs/deploy.md).
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   const secureCookie = (process.env.NEXTAUTH_URL ?? "").startsWith("https://");
   const realtime = attachRealtime(server, { databaseUrl, secret, secureCookie, operatorDisconnectMs: e.FAULTLINE_OPERATOR_DISCONNECT_MS, log: (m) => log(`[realtime] ${m}`) });
 

@@ -70,6 +70,29 @@ export async function createMission(db: Db, params: { definition: MissionDefinit
   });
 }
 
+/** The first event of a write in flight: enough to find it in the log (one seq, its type, its actor, its instant). */
+export interface PendingWrite {
+  missionId: string;
+  seq: number;
+  type: string;
+  actorId: string;
+  at: string;
+}
+
+/**
+ * Whether a write whose outcome is unknown landed. A connection cut while COMMIT is on its way (a
+ * terminated backend, a network that drops the answer) leaves the client with an error although the
+ * server may have committed: writing the same progress again would then be refused (the step is no longer
+ * running) or, worse, recorded twice. The write's first event at its seq says which it was.
+ */
+export async function writeLanded(db: Executor, w: PendingWrite): Promise<boolean> {
+  const rows = await db
+    .select({ seq: events.seq })
+    .from(events)
+    .where(and(eq(events.missionId, w.missionId), eq(events.seq, w.seq), eq(events.type, w.type), eq(events.actorId, w.actorId), sql`${events.createdAt} = ${w.at}::timestamptz`));
+  return rows.length > 0;
+}
+
 /**
  * Appends events to a mission in one transaction: locks the mission row, checks the lease when a
  * worker writes, applies every event with the reducer (an illegal transition throws and nothing is
@@ -85,6 +108,8 @@ export async function appendEvents(
     leaseOwner?: string;
     /** FDR-N004: the engine's readings behind the events of the items from `firstItem` on (stored in event_io). */
     tape?: { tape: Tape; firstItem: number };
+    /** Told what this write is about to commit, before it writes (see `writeLanded`). */
+    pending?: (write: PendingWrite) => void;
   },
 ): Promise<{ state: MissionState; events: MissionEvent[] }> {
   const row = await readMissionState(tx, params.missionId, { forUpdate: true });
@@ -107,6 +132,7 @@ export async function appendEvents(
     audit.push(...auditChanges(ev, state));
   }
   if (stored.length === 0) return { state, events: [] };
+  params.pending?.({ missionId: params.missionId, seq: stored[0].seq, type: stored[0].type, actorId: stored[0].actorId, at });
   // Written from outside the worker (a person, an external agent's call) and there is work now: any worker may take it at once.
   const wake = !params.leaseOwner && !isTerminal(state) && nextAction(state).kind !== "wait";
   const head = newHead();

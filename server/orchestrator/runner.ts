@@ -16,7 +16,7 @@ import { findPatterns } from "../../db/queries/learning";
 import { consultLibrary } from "../../db/queries/library-protocol";
 import { ensureActor } from "../../db/queries/users";
 import type { Db } from "../../db/client";
-import { appendEvents } from "../../db/queries/events";
+import { appendEvents, writeLanded, type PendingWrite } from "../../db/queries/events";
 import { getMissionState } from "../../db/queries/missions";
 import { getDefaultPolicy, lastAgentResult } from "../../db/queries/authority";
 import { agentSeenAt, deferUntilSilent, externalResults } from "../../db/queries/runs";
@@ -141,7 +141,12 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO & { appen
   const recoveryAllowlist = (state: MissionState) => [...new Set([...allowedBinariesOf(state), ...ctx.allowedBinaries, ...(ctx.recoveryBinaries ?? DEFAULT_RECOVERY_BINARIES)])];
   const appendTaped = async (events: Parameters<EngineIO["append"]>[0], tape: Tape | null): Promise<MissionState> => {
     // The tape belongs to the engine's events: items from `firstItem` on (an outage's pause and resume come before them).
-    const write = (list: typeof events, firstItem = 0) => ctx.db.transaction((tx) => appendEvents(tx, { missionId, actorId: ctx.workerId, leaseOwner: ctx.workerId, events: list, tape: tape ? { tape, firstItem } : undefined }));
+    // The write in flight when the connection died: it may have committed all the same (see writeLanded).
+    let pending: PendingWrite | null = null;
+    const write = (list: typeof events, firstItem = 0) => {
+      pending = null;
+      return ctx.db.transaction((tx) => appendEvents(tx, { missionId, actorId: ctx.workerId, leaseOwner: ctx.workerId, events: list, tape: tape ? { tape, firstItem } : undefined, pending: (w) => (pending = w) }));
+    };
     // FAILURE_MODEL level 3: the database is unavailable. The mission is paused until it returns; then
     // the pause and the resume are recorded before the progress that waited for them. The database may
     // blink again between answering and our write (connections terminated one after another): keep
@@ -152,6 +157,11 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO & { appen
         if (!outage) return (await write(events)).state;
         const downMs = await waitForDatabase(ctx.db, outage.since, ctx.signal);
         const { since, message } = outage;
+        if (pending && (await writeLanded(ctx.db, pending))) {
+          // Only the answer to COMMIT was lost: the progress is recorded, and nothing was missed.
+          ctx.log(`mission ${missionId}: the write cut at its commit had landed (seq ${(pending as PendingWrite).seq}); going on`);
+          return await loadState(ctx.db, missionId);
+        }
         const from = new Date(since).toISOString();
         return (
           await write(

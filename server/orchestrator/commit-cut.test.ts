@@ -1,0 +1,101 @@
+import net from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { createMission, listEventsAfter } from "../../db/queries/events";
+import { definition, nodeStep } from "../../lib/mission/test-fixtures";
+import { useWorkerHarness } from "./test-harness";
+
+/**
+ * A write whose COMMIT the server performs but whose answer never reaches the worker (a backend
+ * terminated at that instant, a network that drops the reply): the worker must find that its progress
+ * landed, not write it again. Seen in the chaos suite (scenario i) as a refused `tool.succeeded` followed
+ * by a recovery gate for a step that had in fact succeeded.
+ *
+ * A loopback TCP proxy between the worker's pool and the real PostgreSQL forwards everything, and once
+ * armed, cuts the connection that committed a step's success right after the server's answer to COMMIT
+ * arrives, without passing it on.
+ */
+class CommitCutter {
+  armed = false;
+  cuts = 0;
+  private readonly server: net.Server;
+  private readonly sockets = new Set<net.Socket>();
+
+  constructor(private readonly target: { host: string; port: number }) {
+    this.server = net.createServer((client) => this.pipe(client));
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
+    return (this.server.address() as net.AddressInfo).port;
+  }
+
+  private pipe(client: net.Socket) {
+    const upstream = net.connect(this.target.port, this.target.host);
+    this.sockets.add(client).add(upstream);
+    let sawSuccess = false;
+    client.on("data", (d) => {
+      if (this.armed && d.toString("latin1").includes("tool.succeeded")) sawSuccess = true;
+      upstream.write(d);
+    });
+    upstream.on("data", (d) => {
+      // COMMIT goes out as a prepared statement (its text only once per connection): its answer's tag says it ran.
+      if (sawSuccess && this.armed && d.toString("latin1").includes("COMMIT\u0000")) {
+        // The server has committed; the worker never hears it.
+        this.armed = false;
+        this.cuts++;
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      client.write(d);
+    });
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("close", end).on("error", end);
+    upstream.on("close", end).on("error", end);
+  }
+
+  async close() {
+    for (const s of this.sockets) s.destroy();
+    await new Promise((r) => this.server.close(r));
+  }
+}
+
+const harness = useWorkerHarness("fl-ws-cut-");
+let proxy: CommitCutter | null = null;
+let handle: DbHandle | null = null;
+afterEach(async () => {
+  await handle?.close();
+  await proxy?.close();
+});
+
+describe("a write whose answer to COMMIT is lost", () => {
+  it("is found in the log: the mission goes on without writing it twice, pausing, or asking an operator about a step that succeeded", async () => {
+    const url = new URL(harness.tdb.url);
+    proxy = new CommitCutter({ host: url.hostname, port: Number(url.port || 5432) });
+    const port = await proxy.listen();
+    url.hostname = "127.0.0.1";
+    url.port = String(port);
+    handle = createDb(url.toString(), { applicationName: "faultline-worker-cut" });
+    const logs: string[] = [];
+    await harness.startWorker({ handle, log: (m) => logs.push(m) });
+
+    const steps = [1, 2, 3].map((i) => nodeStep(`require('fs').appendFileSync('ran.txt', '${i}\\n'); console.log('step ${i}')`));
+    proxy.armed = true;
+    const m = await createMission(harness.tdb.db, { definition: definition({ agents: [{ name: "writer", priority: "critical", steps }] }), actorId: "user:op" });
+    const done = await harness.settle(m.id);
+
+    expect(proxy.cuts).toBe(1);
+    expect(logs.some((l) => /the write cut at its commit had landed/.test(l))).toBe(true);
+    expect(done.finalStatus).toBe("SUCCESS");
+    const log = await listEventsAfter(harness.tdb.db, { missionId: m.id });
+    const types = log.map((e) => e.type);
+    expect(types.filter((t) => t === "tool.succeeded")).toHaveLength(3);
+    expect(types.filter((t) => t === "step.started")).toHaveLength(3);
+    for (const t of ["step.interrupted", "gate.opened", "mission.paused"]) expect(types).not.toContain(t);
+    expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
+  });
+});
