@@ -13,6 +13,7 @@ import { LIBRARY_FORMATS } from "@/lib/library/io";
 import { missionDefinitionSchema } from "@/lib/mission/definition";
 import { gatePolicyInput } from "@/lib/mission/gate-policy";
 import { GATE_DECISIONS } from "@/lib/mission/types";
+import { PROJECTION_MODES } from "@/lib/lab/modes";
 import { DIAGNOSED_TYPES } from "@/lib/diagnosis/types";
 import { webhookSubscriptionInput } from "@/lib/webhooks";
 import { hookInputSchema, postToolUseOutputSchema, preToolUseOutputSchema } from "./claude-hooks-contract";
@@ -169,6 +170,21 @@ export const api = {
     summary: "The mission's trace (FDR-N004): JSON Lines, a header, every event with the worker's readings, sha-256 chained, secrets redacted (docs/traces.md)",
     params: uuidParam,
     ok: { status: 200, description: "JSON Lines (`mission-<id>.trace.jsonl`); check it with `faultline trace verify`, replay it with `faultline lab replay`", mediaType: "application/x-ndjson" },
+  },
+  missionProjection: {
+    method: "GET",
+    path: "/api/v1/missions/{id}/projection",
+    name: "GET mission projection",
+    permission: "mission.view",
+    tag: "Missions",
+    summary: "What a projection mode adds to the mission page (seed 002 FDR-N012): the model turns as the mode shows them and, in debug, the state at a seq with the model requests and responses of its write",
+    description: "`mode` is silent, watch, interactive or debug (docs/lab.md \"Projections\"). `modelCalls`: one line per model turn or reflection recorded by the worker (none in silent; a summary in watch; provider, model, latency and args in interactive; the response as recorded in debug). With `mode=debug` and `seq`, `debug` is the state after that event reduced from the log, what it changed, and the readings of the write holding it: each model turn's request (derived from the state the turn started from) and recorded response. Debug shows what a trace holds, so it needs trace.export as well; secrets are redacted as in a trace.",
+    params: uuidParam,
+    query: z.object({
+      mode: z.enum(PROJECTION_MODES, { error: `must be one of ${PROJECTION_MODES.join(", ")}` }),
+      seq: z.coerce.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be 1 or more").optional(),
+    }),
+    ok: { status: 200, description: "`{ mode, capabilities, modelCalls: [{ seq, kind, agent, text }], debug: { seq, event, state, changes, write, modelCalls: [{ agent, request, response }], reflections, otherReads } | null }`" },
   },
   missionProposals: { method: "GET", path: "/api/v1/missions/{id}/proposals", name: "GET mission proposals", permission: "mission.view", tag: "Proposals", summary: "Every proposal of a mission with its decision record", params: uuidParam, ok: { status: 200, description: "`{ proposals }`" } },
   pauseMission: { method: "POST", path: "/api/v1/missions/{id}/pause", name: "POST mission pause", permission: "mission.control", tag: "Missions", summary: "Pause at the next step boundary", params: uuidParam, body: controlSchema, ok: { status: 200, description: "`{ mission: { id, runState, paused } }`" } },

@@ -54,6 +54,8 @@ export interface ReplayServer {
   url: string;
   /** Chat requests answered or refused so far (a test proves a level-0 mission makes none). */
   readonly requests: number;
+  /** The chat request bodies received, in order (a test compares them with what the console's debug view derives). */
+  readonly bodies: readonly unknown[];
   /** The provider entry for FAULTLINE_LLM_PROVIDERS. */
   provider: { name: string; baseUrl: string; model: string };
   close(): Promise<void>;
@@ -66,6 +68,7 @@ export async function startReplayServer(opts: { recordings?: Recordings; port?: 
     res.end(JSON.stringify(body));
   };
   let requests = 0;
+  const bodies: unknown[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -79,6 +82,7 @@ export async function startReplayServer(opts: { recordings?: Recordings; port?: 
       } catch {
         return json(res, 400, { error: { message: "The request body is not JSON." } });
       }
+      bodies.push(body);
       const r = replay(recordings, body);
       if (!r) return json(res, 400, { error: { message: "The recorded provider has no recording for this conversation: it only replays the recorded outputs of the demo's and the tests' autonomous agents (db/seed/recordings/agents.json). Configure a real provider in FAULTLINE_LLM_PROVIDERS for other agents." } });
       json(res, 200, r.completion);
@@ -90,6 +94,9 @@ export async function startReplayServer(opts: { recordings?: Recordings; port?: 
     url,
     get requests() {
       return requests;
+    },
+    get bodies() {
+      return bodies;
     },
     provider: { name: RECORDED_PROVIDER_NAME, baseUrl: `${url}/v1`, model: RECORDED_MODEL },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

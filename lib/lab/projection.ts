@@ -150,3 +150,31 @@ function indent(s: string): string {
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/** One model turn or reflection as a mode shows it (the console's mission page). */
+export interface ReasoningLine {
+  /** The first seq of the write that read it. */
+  seq: number;
+  kind: "think" | "reflect";
+  agent: string | null;
+  text: string;
+}
+
+/**
+ * The model turns and reflections of a mission's writes (its event_io tapes), each drawn by the renderers'
+ * `renderReasoning` as this mode shows it: none in silent, one line a turn in watch, provider, model,
+ * latency and args in interactive, the response as recorded in debug (the table's LLM-calls column).
+ */
+export function reasoningLines(tapes: ReadonlyArray<{ seq: number; tape: { reads: readonly Read[] } }>, opts: { mode: ProjectionMode; missionId: string; components?: ProjectionComponents }): ReasoningLine[] {
+  if (!isProjectionMode(opts.mode)) throw new Error(unknownModeMessage(String(opts.mode)));
+  const capabilities = MODE_CAPABILITIES[opts.mode];
+  if (capabilities.llmCalls === "none") return [];
+  const render = opts.components?.renderReasoning ?? defaultComponents.renderReasoning;
+  return tapes.flatMap((t) =>
+    t.tape.reads.flatMap((r) => {
+      if (r.k !== "think" && r.k !== "reflect") return [];
+      const text = render(r, Object.freeze({ mode: opts.mode, capabilities, missionId: opts.missionId, seq: t.seq }));
+      return text ? [{ seq: t.seq, kind: r.k, agent: r.k === "think" ? r.agent : null, text: text.trim() }] : [];
+    }),
+  );
+}

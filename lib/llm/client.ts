@@ -432,13 +432,9 @@ function statusError(label: string, provider: Provider, res: Response, bodyText:
 
 // ---------- calls ----------
 
-/** One chat completion from one provider. */
-export async function chatCompletion(provider: Provider, request: ChatRequest, opts: CallOptions = {}): Promise<ToolResult<Completion>> {
-  const label = `LLM provider "${provider.name}" (POST ${provider.baseUrl}/chat/completions, model ${provider.model})`;
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const aborts = combineSignals(opts.signal, provider.timeoutMs);
-  const body: Record<string, unknown> = { model: provider.model, messages: request.messages.map(wireMessage), stream: false };
+/** The JSON body a chat request is sent as to a provider serving `model` (OpenAI's chat completions). */
+export function wireBody(model: string, request: ChatRequest): Record<string, unknown> {
+  const body: Record<string, unknown> = { model, messages: request.messages.map(wireMessage), stream: false };
   if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.json) body.response_format = { type: "json_object" };
@@ -447,6 +443,17 @@ export async function chatCompletion(provider: Provider, request: ChatRequest, o
     body.tools = tools.map((t) => ({ type: "function", function: { name: t.name, description: t.description, parameters: t.parameters } }));
     if (request.toolChoice !== undefined) body.tool_choice = request.toolChoice;
   }
+  return body;
+}
+
+/** One chat completion from one provider. */
+export async function chatCompletion(provider: Provider, request: ChatRequest, opts: CallOptions = {}): Promise<ToolResult<Completion>> {
+  const label = `LLM provider "${provider.name}" (POST ${provider.baseUrl}/chat/completions, model ${provider.model})`;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const aborts = combineSignals(opts.signal, provider.timeoutMs);
+  const body = wireBody(provider.model, request);
+  const tools = request.tools ?? [];
   try {
     if (request.toolChoice === "required" && tools.length === 0) {
       return fail(

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { getTool } from "../tools";
 import { VERIFICATION_METHODS, type DecisionRecord, type FailureReason, type HITLAction, type HITLPrompt, type LevelDetection, type NecessityLevel } from "../authority/types";
-import type { ChatMessage } from "../llm/client";
+import type { ChatMessage, ChatRequest } from "../llm/client";
 import { actionLine, renderMissionState } from "../views/state-render";
 import { agentDefinition, agentsInOrder, type AutonomousDefinition, type MissionDefinition, type ToolName } from "./definition";
 import { abortOption, option, type GateSpec } from "./failure";
@@ -52,6 +52,19 @@ export function actionArgsProblem(tool: string, args: unknown): string | null {
   const parsed = schema.safeParse(args);
   return parsed.success ? null : parsed.error.issues.map((i) => `${i.path.join(".") || "(args)"}: ${i.message}`).join("; ");
 }
+
+/**
+ * The request an autonomous agent's model turn sends, a pure function of the state the engine holds when it
+ * asks (the worker's agentTurn sends exactly this; the console's debug view derives it again from the state
+ * before the turn's write, since the flight recorder keeps the response, not the request).
+ */
+export function modelRequest(s: MissionState, agentName: string): ChatRequest {
+  const auto = agentDefinition(s.definition, agentName).autonomous!;
+  return { messages: transcript(s, agentName), tools: modelTools(auto), toolChoice: "auto", temperature: auto.temperature, maxTokens: MODEL_TURN_MAX_TOKENS };
+}
+
+/** The answer length an agent's model turn asks for. */
+export const MODEL_TURN_MAX_TOKENS = 1024;
 
 /** The conversation the model sees: the goal, then every proposal of this agent with what came of it. */
 export function transcript(s: MissionState, agentName: string): ChatMessage[] {

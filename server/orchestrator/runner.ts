@@ -21,7 +21,7 @@ import { getMissionState } from "../../db/queries/missions";
 import { getDefaultPolicy, lastAgentResult } from "../../db/queries/authority";
 import { agentSeenAt, deferUntilSilent, externalResults } from "../../db/queries/runs";
 import { agentDefinition } from "../../lib/mission/definition";
-import { agentActorId, modelTools, transcript } from "../../lib/mission/autonomous";
+import { agentActorId, modelRequest } from "../../lib/mission/autonomous";
 import { completeWithFallback } from "../../lib/llm/chain";
 import { parseToolArguments } from "../../lib/llm/client";
 import { ok } from "../../lib/tools/result";
@@ -275,7 +275,7 @@ export async function agentTurn(all: readonly Provider[], state: MissionState, a
   // The agent's provider first; the others stay as fallback.
   const preferred = auto.provider ? providers.findIndex((p) => p.name === auto.provider) : -1;
   if (preferred > 0) providers.unshift(...providers.splice(preferred, 1));
-  const r = await completeWithFallback(providers, { messages: transcript(state, agent), tools: modelTools(auto), toolChoice: "auto", temperature: auto.temperature, maxTokens: 1024 }, signal, { idempotencyKey: `${state.id}/${agent}/${state.agents[agent].attempt}/think/${state.agents[agent].autonomous?.actions ?? 0}` });
+  const r = await completeWithFallback(providers, modelRequest(state, agent), signal, { idempotencyKey: `${state.id}/${agent}/${state.agents[agent].attempt}/think/${state.agents[agent].autonomous?.actions ?? 0}` });
   if (!r.ok) return { ok: false, error: r.error };
   const d = r.data;
   const actor = { actorId: agentActorId(agent, d.provider, d.model), kind: "agent" as const, name: `${agent} (${d.model} via ${d.provider})`, meta: { provider: d.provider, model: d.model, role: "executor", agent } };
