@@ -93,6 +93,23 @@ describe("allowlists fail closed", () => {
     const mkfs = decide(input(sh("mkfs.ext4", "/dev/sda1")));
     expect(mkfs.counterfactual?.expectedOutcome).toBe("different_failure"); // the default policy would still deny it
   });
+  it("decides the whole action again for the counterfactual: a hold behind the deny makes success a person's call (low confidence)", () => {
+    const hold: Rule = { id: "hold-curl", effect: "hold", tool: "shell", binary: "curl", reason: "network calls need a person" };
+    const held = decide(input(sh("curl", "http://x"), { rules: [hold] }));
+    expect(held).toMatchObject({ decision: "rejected", authority: "allowlist" });
+    expect(held.counterfactual).toMatchObject({ expectedOutcome: "success", confidence: "low" });
+    const deny: Rule = { id: "no-curl", effect: "deny", tool: "shell", binary: "curl" };
+    const both = decide(input(sh("curl", "http://x"), { rules: [deny, hold], allowedBinaries: ["curl"] }));
+    expect(both).toMatchObject({ decision: "rejected", authority: "rule:no-curl" });
+    expect(both.counterfactual).toMatchObject({ change: { constraint: "rule:no-curl" }, expectedOutcome: "success", confidence: "low" });
+    // Another command of the same line that the relaxed constraint does not cover still refuses it.
+    const line = decide(input({ tool: "Bash", args: { command: "curl http://x && scp a b:c" } }, { allowedTools: ["*"] }));
+    expect(line).toMatchObject({ decision: "rejected", authority: "allowlist" });
+    expect(line.counterfactual).toMatchObject({ change: { constraint: 'allowedBinaries: add "curl"' }, expectedOutcome: "different_failure", confidence: "high" });
+    // At necessity level 3 every action waits for a person, relaxed or not.
+    expect(decide(input(sh("curl", "http://x"), { level: 3 })).counterfactual).toMatchObject({ expectedOutcome: "success", confidence: "low" });
+    expect(decide(input(sh("curl", "http://x"))).counterfactual).toMatchObject({ expectedOutcome: "success", confidence: "high" });
+  });
   it("denies a shell call through an absolute binary path not on the list", () => {
     expect(decide(input(sh("/bin/rm", "x"))).decision).toBe("approved"); // basename rm is allowed, in the workspace
     expect(decide(input(sh("/usr/bin/curl", "x"))).decision).toBe("rejected");

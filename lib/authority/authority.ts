@@ -123,7 +123,7 @@ function verdictOf(input: DecideInput): Verdict {
       authority: "allowlist",
       reason: `"${action.tool}" is not one of the tools this agent may use (${input.allowedTools.join(", ") || "none"}): denied, fail closed.`,
       failureReason: "AUTHORITY_REJECTION",
-      counterfactual: { change: { type: "relax_constraint", constraint: `autonomous.tools: add "${action.tool}"` }, expectedOutcome: "success", confidence: "medium" },
+      counterfactual: { change: { type: "relax_constraint", constraint: `autonomous.tools: add "${action.tool}"` }, ...decidedAgain({ ...input, allowedTools: [...input.allowedTools, action.tool] }) },
     };
   }
   // Every command the action runs is checked (a command line's `a && b | c` is three); the worst decision wins.
@@ -140,7 +140,7 @@ function verdictOf(input: DecideInput): Verdict {
         authority: "allowlist",
         reason: seg.binary === null ? "The shell proposal names no binary that can be read: denied." : `"${seg.binary}"${what} is not on this mission's allowedBinaries (${input.allowedBinaries.join(", ") || "none"}): denied, fail closed.`,
         failureReason: "AUTHORITY_REJECTION",
-        counterfactual: seg.binary === null ? null : { change: { type: "relax_constraint", constraint: `allowedBinaries: add "${seg.binary}"` }, expectedOutcome: counterfactualOutcome(input, seg, { binary: seg.binary }), confidence: "high" },
+        counterfactual: seg.binary === null ? null : { change: { type: "relax_constraint", constraint: `allowedBinaries: add "${seg.binary}"` }, ...decidedAgain({ ...input, allowedBinaries: [...input.allowedBinaries, seg.binary] }) },
       };
     }
     const matched = matchRules(input, seg);
@@ -151,7 +151,7 @@ function verdictOf(input: DecideInput): Verdict {
         authority: deny.name,
         reason: sentence(`Denied by ${deny.name}${what}: ${deny.rule.reason ?? describeRule(deny.rule)}`),
         failureReason: "AUTHORITY_REJECTION",
-        counterfactual: { change: { type: "relax_constraint", constraint: deny.name }, expectedOutcome: counterfactualOutcome(input, seg, { without: deny.name }), confidence: "high" },
+        counterfactual: { change: { type: "relax_constraint", constraint: deny.name }, ...decidedAgain({ ...input, rules: input.rules.filter((r) => r !== deny.rule), defaultPolicy: input.defaultPolicy.filter((r) => r !== deny.rule) }) },
       };
     }
     hold ??= matched.find((m) => m.rule.effect === "hold");
@@ -214,23 +214,31 @@ interface Matched {
   name: string;
 }
 
-function matchRules(input: Pick<DecideInput, "rules" | "defaultPolicy">, facts: ActionFacts, without?: string): Matched[] {
+function matchRules(input: Pick<DecideInput, "rules" | "defaultPolicy">, facts: ActionFacts): Matched[] {
   const out: Matched[] = [];
   input.rules.forEach((rule, i) => {
     const name = `rule:${ruleId(rule, i)}`;
-    if (name !== without && matchRule(rule, facts)) out.push({ rule, name });
+    if (matchRule(rule, facts)) out.push({ rule, name });
   });
   input.defaultPolicy.forEach((rule, i) => {
     const name = `default-policy:${ruleId(rule, i)}`;
-    if (name !== without && matchRule(rule, facts)) out.push({ rule, name });
+    if (matchRule(rule, facts)) out.push({ rule, name });
   });
   return out;
 }
 
-/** FE-R4: what relaxing one constraint would lead to, found by deciding again without it (deterministic). */
-function counterfactualOutcome(input: DecideInput, facts: ActionFacts, change: { without?: string; binary?: string }): "success" | "different_failure" {
-  const matched = matchRules(input, facts, change.without);
-  return matched.some((m) => m.rule.effect === "deny") ? "different_failure" : "success";
+/**
+ * FE-R4: what relaxing one constraint would lead to, found by deciding the whole action again without it
+ * (deterministic): every command of the line, every rule, the necessity level and the attempt's history
+ * count, as they did. Approved: success, with high confidence. Refused by something else: a different
+ * failure. Held for a person (a hold rule, the level's confirmation): success only if they approve, so
+ * low confidence — a replay cannot know their answer (counterfactual-verify says "undetermined").
+ */
+function decidedAgain(relaxed: DecideInput): Pick<Counterfactual, "expectedOutcome" | "confidence"> {
+  const v = verdictOf(relaxed);
+  if (v.decision === "approved") return { expectedOutcome: "success", confidence: "high" };
+  if (v.decision === "rejected") return { expectedOutcome: "different_failure", confidence: "high" };
+  return { expectedOutcome: "success", confidence: "low" };
 }
 
 function hasEffects(facts: ActionFacts, action: ProposedAction): boolean {

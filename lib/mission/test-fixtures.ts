@@ -21,3 +21,18 @@ export function definition(overrides: Partial<MissionDefinition> & { agents?: Ar
     phases: [...byPhase.entries()].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0])).map(([name, agents]) => ({ name, agents })),
   });
 }
+
+/**
+ * An autonomous agent that keeps proposing a delete outside its workspace (the recorded model
+ * "e2e-stubborn-cleaner" in db/seed/recordings/agents.json): refused, then refused again, it uses its two
+ * actions up. The explanation's counterfactual ("more actions") does not hold: with four, the model
+ * proposes the same again and the run ends with no executable action. Also e2e/counterfactual.spec.ts.
+ */
+export function stubbornCleaner(name: string) {
+  return {
+    name,
+    objective: "Clear the shared build cache.",
+    allowedBinaries: ["rm"],
+    phases: [{ name: "EXECUTION" as const, agents: [{ name: "cleaner", priority: "critical" as const, autonomous: { goal: "E2E: clear the shared build cache before the next build.", tools: ["shell" as const], maxActions: 2, provider: "recorded" } }] }],
+  };
+}

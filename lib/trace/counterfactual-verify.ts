@@ -84,6 +84,10 @@ export function judge(c: Claim, original: MissionState, changed: MissionState | 
     if (!again || !again.decision) return { verdict: "undetermined", summary: `The changed run did not propose ${p.action.tool} again for "${p.agent}", so its decision cannot be seen.${stopped}`, evidence: base };
     const d = again.decision;
     const ev = { ...base, decision: { proposalId: again.id, decision: d.decision, authority: d.authority, reason: d.reason }, originalDecision: { authority: p.decision!.authority, reason: p.decision!.reason } };
+    // Predicted held for a person (low confidence): that is what a replay can check; their answer it cannot know.
+    if (expected === "success" && d.decision === "pending" && c.counterfactual.confidence === "low") {
+      return { verdict: "undetermined", summary: `With the change the proposal waits for a person, as the counterfactual expected (${d.authority}): ${d.reason} Whether it succeeds is their decision, which a replay cannot know.`, evidence: ev };
+    }
     if (expected === "success") {
       return d.decision === "approved"
         ? { verdict: "held", summary: `With the change the authority approves the proposal (${d.authority}): ${d.reason}`, evidence: ev }
@@ -91,6 +95,12 @@ export function judge(c: Claim, original: MissionState, changed: MissionState | 
     }
     if (d.decision === "rejected" && d.authority !== p.decision!.authority) return { verdict: "held", summary: `With the change another constraint refuses the proposal, as expected (${d.authority}): ${d.reason}`, evidence: ev };
     return { verdict: "did_not_hold", summary: d.decision === "rejected" ? `With the change the same constraint still refuses the proposal (${d.authority}).` : `With the change the proposal is ${d.decision} (${d.authority}), not refused by another constraint: ${d.reason}`, evidence: ev };
+  }
+  // Expected success, and the changed run has an agent failed again, waiting for a person: the change alone did not lead there.
+  const failedAgain = changed && !report.changed.ended && expected === "success" ? changed.agentOrder.map((n) => changed.agents[n]).find((a) => a.status === "failed") : undefined;
+  if (failedAgain) {
+    const reason = failedAgain.error?.failureReason ?? failedAgain.error?.code ?? null;
+    return { verdict: "did_not_hold", summary: `With the change "${failedAgain.name}" still fails${reason ? ` (${reason})` : ""} and the run waits for a person: the change alone does not lead to success.${stopped}`, evidence: { ...base, failureReason: reason, originalFailureReason: explainMission(original).failureReason } };
   }
   if (!changed || !report.changed.ended) return { verdict: "undetermined", summary: `The changed run did not end, so its outcome cannot be seen.${stopped}`, evidence: base };
   const was = explainMission(original).failureReason;

@@ -27,6 +27,7 @@ import { verifyTrace } from "../../lib/trace/verify";
 import { startReplayServer, type ReplayServer } from "../model-replay";
 import { agentProviders } from "./agent-providers";
 import { agentTurn } from "./runner";
+import { stubbornCleaner } from "../../lib/mission/test-fixtures";
 import { useWorkerHarness } from "./test-harness";
 
 /**
@@ -37,10 +38,12 @@ import { useWorkerHarness } from "./test-harness";
  */
 const harness = useWorkerHarness("fl-cf-");
 const COUNT = "Line count held for a person";
+const STUBBORN = "A cache clear that more actions would not fix";
 /**
- * A counterfactual that does not hold: the model proposes `wc`, which is not on the allowlist; the authority
- * says adding it would get the proposal approved, overlooking the mission's rule that holds wc for a person.
- * (Also e2e/counterfactual.spec.ts; the recorded model is db/seed/recordings/agents.json "e2e-count-lines".)
+ * A counterfactual whose success is a person's call: the model proposes `wc`, which is not on the
+ * allowlist; adding it, the mission's rule would hold wc for a person, so the authority expects success
+ * with low confidence, and a replay can see the hold but not the person's answer (undetermined). The
+ * recorded model is db/seed/recordings/agents.json "e2e-count-lines".
  */
 export const countLines = (name: string) => ({
   name,
@@ -71,7 +74,7 @@ beforeAll(async () => {
   llm = await startFakeLlmServer();
   await harness.startWorker({ agentProviders: agentProviders({ FAULTLINE_LLM_PROVIDERS: [], FAULTLINE_RECORDED_PROVIDER: `${recorded.url}/v1` }) });
   const port = await freeLoopbackPort();
-  const defs = [...demoMissions(port).filter((d) => ["Nightly release notes", "Index rebuild that recovers by itself", "Deploy with an unapproved binary"].includes(d.name)), demoAutonomousMissions()[0], missionDefinitionSchema.parse(countLines(COUNT))];
+  const defs = [...demoMissions(port).filter((d) => ["Nightly release notes", "Index rebuild that recovers by itself", "Deploy with an unapproved binary"].includes(d.name)), demoAutonomousMissions()[0], missionDefinitionSchema.parse(countLines(COUNT)), missionDefinitionSchema.parse(stubbornCleaner(STUBBORN))];
   for (const definition of defs) {
     const { id } = await createMission(db, { definition, actorId: "user:op" });
     let s = await until(id, (x) => x.finalStatus !== null || x.gates.some((g) => g.status === "open"));
@@ -196,20 +199,35 @@ describe("counterfactual replay", () => {
   });
 });
 
-describe("counterfactuals that do not hold", () => {
-  it("adding wc to the allowlist does not get the proposal approved: the mission's hold rule holds it for a person", async () => {
+describe("counterfactuals a replay judges against what happens", () => {
+  it("adding wc to the allowlist: the authority expects the mission's hold rule to ask a person (low confidence); the replay sees the hold and cannot know the answer", async () => {
     const s = finals.get(COUNT)!;
     const p = s.proposals[0];
     expect(p).toMatchObject({ status: "rejected", action: { tool: "shell", args: { command: "wc" } } });
-    expect(p.decision!.counterfactual).toEqual({ change: { type: "relax_constraint", constraint: 'allowedBinaries: add "wc"' }, expectedOutcome: "success", confidence: "high" });
+    expect(p.decision!.counterfactual).toEqual({ change: { type: "relax_constraint", constraint: 'allowedBinaries: add "wc"' }, expectedOutcome: "success", confidence: "low" });
     const out = await verifyCounterfactuals(traces.get(COUNT)!, s, { library });
     const v = out.find((x) => x.subject === `proposal:${p.id}`)!;
     expect(v.change).toEqual({ sets: [{ path: "allowedBinaries", value: ["wc"] }] });
-    expect(v.verdict).toBe("did_not_hold");
-    expect(v.summary).toMatch(/the proposal is pending, not approved \(rule:wc-needs-a-person\)/);
+    expect(v.verdict).toBe("undetermined");
+    expect(v.summary).toMatch(/waits for a person, as the counterfactual expected \(rule:wc-needs-a-person\)/);
     expect(v.evidence.decision).toMatchObject({ decision: "pending", authority: "rule:wc-needs-a-person" });
     // The mission waits at a gate: its explanation's counterfactual needs a person's confirmation, which no replay gives.
     expect(out.find((x) => x.subject === "mission")).toMatchObject({ verdict: "undetermined", change: null });
+  });
+
+  it("more actions for a model that repeats a refused delete: the counterfactual does not hold (with --live, the agent fails again with no executable action)", async () => {
+    const s = finals.get(STUBBORN)!;
+    expect(s.proposals.map((p) => p.status)).toEqual(["rejected", "rejected"]);
+    const claim = (await verifyCounterfactuals(traces.get(STUBBORN)!, s, { library })).find((x) => x.subject === "mission")!;
+    expect(claim.counterfactual).toMatchObject({ change: { type: "relax_constraint", constraint: 'autonomous.maxActions of "cleaner" above 2' }, expectedOutcome: "success" });
+    // Without a model the replay stops at the first turn the trace does not hold.
+    expect(claim.verdict).toBe("undetermined");
+    llm.script("cf-stubborn", [{ toolCalls: [{ name: "shell", arguments: { command: "rm", args: ["-rf", "/var/cache/faultline-build"] } }] }]);
+    const providers = [llm.provider("cf-stubborn", { name: "recorded" })];
+    const live = (await verifyCounterfactuals(traces.get(STUBBORN)!, s, { library, live: (st, agent, o) => agentTurn(providers, st, agent, AbortSignal.timeout(o.timeoutMs)) })).find((x) => x.subject === "mission")!;
+    expect(live.change).toEqual({ sets: [{ path: "agents.cleaner.maxActions", value: 4 }] });
+    expect(live.verdict).toBe("did_not_hold");
+    expect(live.summary).toMatch(/"cleaner" still fails \(NO_EXECUTABLE_ACTION\) and the run waits for a person/);
   });
 });
 
