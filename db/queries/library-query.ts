@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { LibraryEntry } from "../../lib/library/entry";
-import { contextTokens, normalizeQuery } from "../../lib/library/normalize";
+import { causeFamilies, contextTokens, normalizeQuery } from "../../lib/library/normalize";
 import { synonyms } from "../../lib/library/wordnet";
 import type { Db } from "../client";
 import type { LibraryEntryRow } from "../schema";
@@ -63,9 +63,13 @@ export const SYNONYM_SENSES = 2;
  *   sum of the rates: uncovered queries abstained on, covered queries (close, paraphrase, terse)
  *   answered with an expected entry in the top 3.
  *
+ * `cause` (is the cause the report names, if any, one the entry gives?) is computed after the statement, from the
+ * returned entries' title, symptom and hidden reality (CAUSE_FAMILIES in lib/library/normalize.ts); it is aimed at
+ * near misses, which name an entry's symptom and another cause.
+ *
  * (`cover`, `coverA` and `raw` overlap, so their weights only make sense together.) See docs/library-ranking.md.
  */
-export const CALIBRATION_FEATURES = ["raw", "margin", "cover", "coverA", "ecover", "unknown", "trigram", "tags", "object", "outcome"] as const;
+export const CALIBRATION_FEATURES = ["raw", "margin", "cover", "coverA", "ecover", "unknown", "trigram", "tags", "object", "outcome", "cause"] as const;
 export type CalibrationFeature = (typeof CALIBRATION_FEATURES)[number];
 /** ANSWER's features: all but `margin`. */
 export const ANSWER_FEATURES = CALIBRATION_FEATURES.filter((f) => f !== "margin");
@@ -73,9 +77,9 @@ export interface Calibration {
   bias: number;
   weights: Record<CalibrationFeature, number>;
 }
-export const CALIBRATION: Calibration = { bias: -6.394, weights: { raw: 3.807, margin: 10.117, cover: 3.370, coverA: -7.916, ecover: 9.004, unknown: -0.830, trigram: 5.065, tags: -0.331, object: 1.449, outcome: 1.007 } };
-export const ANSWER: Calibration = { bias: -5.735, weights: { raw: 3.051, margin: 0.000, cover: 7.698, coverA: -7.270, ecover: 7.977, unknown: -0.526, trigram: 7.270, tags: -0.539, object: 1.682, outcome: 0.406 } };
-export const ABSTAIN_BELOW = 0.56;
+export const CALIBRATION: Calibration = { bias: -7.644, weights: { raw: 4.765, margin: 7.353, cover: 3.786, coverA: -8.155, ecover: 5.229, unknown: -0.617, trigram: 4.876, tags: -2.335, object: 1.559, outcome: 1.191, cause: 3.942 } };
+export const ANSWER: Calibration = { bias: -7.782, weights: { raw: 3.759, margin: 0.000, cover: 7.176, coverA: -7.991, ecover: 6.289, unknown: -0.773, trigram: 8.296, tags: -2.105, object: 2.226, outcome: 0.910, cause: 4.231 } };
+export const ABSTAIN_BELOW = 0.59;
 
 export function calibrate(f: Record<CalibrationFeature, number>, c: Calibration = CALIBRATION): number {
   let z = c.bias;
@@ -85,7 +89,7 @@ export function calibrate(f: Record<CalibrationFeature, number>, c: Calibration 
 
 /** The calibration features of each candidate of a ranked list (margin to the next one). */
 export function candidateFeatures(cands: Candidate[]): Array<Record<CalibrationFeature, number>> {
-  return cands.map((c, i) => ({ raw: c.raw, margin: c.raw - (cands[i + 1]?.raw ?? 0), cover: c.cover, coverA: c.cover_a, ecover: c.ecover, unknown: c.unknown, trigram: c.trigram, tags: c.tags, object: c.object, outcome: c.outcome }));
+  return cands.map((c, i) => ({ raw: c.raw, margin: c.raw - (cands[i + 1]?.raw ?? 0), cover: c.cover, coverA: c.cover_a, ecover: c.ecover, unknown: c.unknown, trigram: c.trigram, tags: c.tags, object: c.object, outcome: c.outcome, cause: c.cause }));
 }
 
 /** A ranked candidate: `raw` is the ranking score; the other numbers are its parts and calibration features (docs/library-ranking.md). */
@@ -101,6 +105,12 @@ export interface Candidate {
   cover_a: number;
   /** The IDF share of the report's outcome concepts (what happened: stuck, fell, leaks…) the entry's title, symptom or reality names; 0.5 when the report names none. */
   outcome: number;
+  /**
+   * The weighted share of the report's cause families (CAUSE_FAMILIES: deposit, corrosion, damage, misalignment,
+   * wet, electrical) that the entry's title, symptom or hidden reality also names, each family weighing its
+   * heaviest concept's IDF; 0.5 when the report names no cause. A near miss names the symptom and another cause.
+   */
+  cause: number;
   s1: number;
   /** IDF share of this report's concepts found in the most similar report a walk confirmed as this entry (0 below LEARNED_MIN). */
   learned: number;
@@ -216,7 +226,7 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
           select l.failure_id, 0 from learned l where l.sim >= ${LEARNED_MIN} and not exists (select 1 from picked k join library_terms p on p.lexeme = k.lexeme where p.failure_id = l.failure_id)
         ),
         f1 as (
-          select e.failure_id, e.title, e.surface_symptom, e.search,
+          select e.failure_id, e.title, e.surface_symptom, e.hidden_reality, e.search,
             (select coalesce(sum(c.cidf * m.wmax), 0)
                from (select qw.cid, max(case when 'A' = any(u.weights) then 1.0 when 'B' = any(u.weights) then 0.7 when 'C' = any(u.weights) then 0.4 else 0.2 end) as wmax
                      from unnest(e.search) u join qw on qw.lexeme = u.lexeme group by qw.cid) m
@@ -243,14 +253,15 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
           from f1 order by pre desc, f1.failure_id collate "C" limit ${Math.max(TRIGRAM_TOP, limit)}
         ),
         f3 as (
-          select f2.failure_id, f2.title, f2.search, f2.cover, f2.cover_a, f2.outcome, f2.tags, f2.domain, f2.s1, f2.learned, similarity(q.s, f2.surface_symptom)::float8 as trigram,
+          select f2.failure_id, f2.title, f2.surface_symptom, f2.hidden_reality, f2.search, f2.cover, f2.cover_a, f2.outcome, f2.tags, f2.domain, f2.s1, f2.learned, similarity(q.s, f2.surface_symptom)::float8 as trigram,
             f2.pre + ${w.trigram}::float8 * similarity(q.s, f2.surface_symptom) as raw
             ${opts.withRow ? sql`, f2.row` : sql``}
           from f2, q
           order by raw desc, f2.failure_id collate "C"
           limit ${limit}
         )
-        select f3.failure_id, f3.title, f3.cover, f3.cover_a, f3.outcome, f3.tags, f3.domain, f3.s1, f3.learned, f3.trigram, f3.raw, qsum.unknown,
+        select f3.failure_id, f3.title, f3.surface_symptom, f3.hidden_reality, f3.cover, f3.cover_a, f3.outcome, f3.tags, f3.domain, f3.s1, f3.learned, f3.trigram, f3.raw, qsum.unknown,
+          (select coalesce(json_object_agg(cid, cidf), '{}') from concepts) as cidfs,
           (select coalesce(sum(ln(1 + q.n / greatest(1, st.df))) filter (where a.lexeme = any(qsum.lexemes)) / nullif(sum(ln(1 + q.n / greatest(1, st.df))), 0), 0)
              from (select u.lexeme from unnest(f3.search) u where 'A' = any(u.weights)) a join library_term_stats st on st.lexeme = a.lexeme)::float8 as ecover,
           coalesce((select count(*) from unnest(q.olex) o where o = any(tsvector_to_array(f3.search)))::float8 / nullif(cardinality(q.olex), 0), 0.5)::float8 as object
@@ -258,7 +269,18 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
         from f3, q, qsum
         order by f3.raw desc, f3.failure_id collate "C"
         limit ${limit}`);
-  return res as unknown as Candidate[];
+  // The report's cause families, each weighing its heaviest concept's weight; which of them each candidate names.
+  const rows = res as unknown as Array<Candidate & { surface_symptom: string; hidden_reality: string; cidfs: Record<string, number> }>;
+  const causeWeight = new Map<string, number>();
+  norm.causes.forEach((families, i) => {
+    for (const f of families) causeWeight.set(f, Math.max(causeWeight.get(f) ?? 0, Number(rows[0]?.cidfs[i] ?? 0)));
+  });
+  const causeTotal = [...causeWeight.values()].reduce((a, b) => a + b, 0);
+  return rows.map(({ surface_symptom, hidden_reality, cidfs: _c, ...c }) => {
+    const named = new Set(causeFamilies(`${c.title} ${surface_symptom} ${hidden_reality}`));
+    const cause = causeTotal > 0 ? [...causeWeight].reduce((a, [f, w]) => a + (named.has(f) ? w : 0), 0) / causeTotal : 0.5;
+    return { ...c, cause };
+  });
 }
 
 export interface LibraryQueryResult {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contextTokens, normalizeQuery, normalizeText, tokenize } from "./normalize";
+import { causeFamilies, contextTokens, normalizeQuery, normalizeText, tokenize } from "./normalize";
 
 describe("library query normalisation", () => {
   it("maps negated and synonymous movement reports onto one canonical set", () => {
@@ -106,6 +106,24 @@ describe("library query normalisation", () => {
   });
 });
 
+
+describe("cause families", () => {
+  it("marks the concepts that name a cause (deposit, corrosion, damage, misalignment, wet, electrical), not the object or the outcome", () => {
+    const n = normalizeQuery({ observed_symptom: "hinge pin loose; gasket torn at the corner; grate caked with grease; floor damp; faint buzzing at the switch; bracket rusty", object_class: "oven" });
+    const families = (w: string) => n.causes[n.concepts.findIndex((c) => c.includes(w))];
+    expect(families("loose")).toEqual(["misalignment"]);
+    expect(families("torn")).toContain("damage");
+    expect(families("caked")).toEqual(["deposit"]);
+    expect(families("grease")).toEqual(["deposit"]);
+    expect(families("damp")).toEqual(["wet"]);
+    expect(families("buzzing")).toEqual(["electrical"]);
+    expect(families("rusty")).toEqual(["corrosion"]);
+    for (const w of ["hinge", "oven", "switch", "corner"]) expect(families(w), w).toEqual([]);
+    expect(n.causes).toHaveLength(n.concepts.length);
+    expect(causeFamilies("Rust has filled the thread clearance")).toEqual(["corrosion"]);
+    expect(causeFamilies("drawer opens 120 mm")).toEqual([]);
+  });
+});
 
 describe("telemetry normalisation (issue 18)", () => {
   const terms = (s: string) => normalizeQuery({ observed_symptom: s }).terms;

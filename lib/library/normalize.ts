@@ -29,6 +29,8 @@ export interface NormalizedQuery {
   hints: { physical: boolean; software: boolean };
   /** Per concept: whether it names what went wrong (an outcome: stuck, fell, leaks, overheats, flickers…), see OUTCOME_RULES. */
   outcome: boolean[];
+  /** Per concept: the cause families it names (deposit, corrosion, damage, misalignment, wet, electrical), see CAUSE_FAMILIES. */
+  causes: string[][];
 }
 
 /**
@@ -114,6 +116,30 @@ const OUTCOME_RULES: Array<[RegExp, string]> = [
   [/\b(?:vibrat(?:e|es|ed|ing|ion)|shak(?:e|es|ing)|shook|wobbl(?:e|es|ed|ing|y)|oscillat(?:e|es|ed|ing|ion)|judder(?:s|ing)?)\b/g, "$& vibration oscillation"],
   [/\b(?:stall(?:s|ed|ing)?|halt(?:s|ed|ing)?|cuts? out)\b/g, "$& stall stop"],
 ];
+
+/**
+ * Cause families: what a report says made the object fail, as opposed to what happened to it (OUTCOME_RULES)
+ * and what it is. A near miss names an entry's symptom and adds a cause the entry does not give ("igniter
+ * clicks, no flame; burner cap crusted with burnt-on sauce" against "gas valve closed"); a paraphrase's
+ * extra evidence agrees with the entry's reality (humidity for swollen wood, orange-brown flakes for a
+ * corroded bolt). The families are general English for physical causes, not the labelled reports' words.
+ * They do not change ranking: the calibration's `cause` feature (db/queries/library-query.ts) asks which of
+ * the report's families the candidate's title, symptom or hidden reality also names (`causeFamilies`).
+ */
+export const CAUSE_FAMILIES: ReadonlyArray<readonly [string, RegExp]> = [
+  ["deposit", /\b(?:crust(?:s|ed|y)?|encrust(?:ed)?|scal(?:e|ed|ing|y)|limescale|calcium|minerals?|residues?|deposit(?:s|ed)?|debris|dirt(?:y)?|grime|grimy|gunk(?:y)?|buildup|soot(?:y)?|lint|dust(?:y)?|grease|greasy|sludge|caked|fouled|contaminat(?:ed|ion)|clog(?:s|ged|ging)?|blocked|blockage|obstruct(?:ed|ion)?)\b/],
+  ["corrosion", /\b(?:rust(?:s|ed|y|ing)?|corro(?:ded|sion|sive|des)|oxidi[sz](?:ed|ation)|oxide|tarnish(?:ed)?|patina|verdigris|galvanic)\b/],
+  ["damage", /\b(?:broken|broke|snapped|crack(?:ed|s)?|split|torn|tear|ripped|jagged|chipped|shattered|fragment(?:s|ed)?|sheared|stripped|rounded|frayed|worn|wear|eroded|perished|brittle|punctured|dent(?:ed)?|damaged?)\b/],
+  ["misalignment", /\b(?:offset|misalign(?:ed|ment)?|crooked|askew|skewed|droop(?:s|ed|ing)?|sag(?:s|ged|ging)?|shifted|displaced|unseated|dislodged|loose(?:ned)?)\b/],
+  ["wet", /\b(?:wet|damp|soaked|soggy|puddles?|boilover|spill(?:ed|age)?|condensation|moisture|moist|humid(?:ity)?|flood(?:ed)?)\b/],
+  ["electrical", /\b(?:buzz(?:es|ing)?|arc(?:s|ing)?|scorch(?:ed)?|dimmer|breaker|fuse|tripped|gfci|rcd|brownout|wiring)\b/],
+];
+
+/** The cause families a text names (lower case), in CAUSE_FAMILIES order. */
+export function causeFamilies(text: string): string[] {
+  const t = text.toLowerCase();
+  return CAUSE_FAMILIES.filter(([, re]) => re.test(t)).map(([name]) => name);
+}
 
 /**
  * A qualitative grade in `force_applied` ("moderate", "within Class B parameters", "high") says how hard
@@ -364,6 +390,7 @@ export function normalizeQuery(input: { observed_symptom: string; object_class?:
     symptom: clean(input.observed_symptom).replace(/\s+/g, " ").trim().slice(0, 1000),
     hints: { physical: PHYSICAL_WORDS.test(all), software: SOFTWARE_WORDS.test(all) },
     outcome: [...byRoot.values()].map((c) => c.some((w) => OUTCOME_WORDS.has(w))),
+    causes: [...byRoot.values()].map((c) => causeFamilies(c.join(" "))),
   };
 }
 
