@@ -5,10 +5,13 @@ import path from "node:path";
 import { createDb } from "../db/client";
 import { ensureDatabase } from "../db/embedded";
 import { runMigrations } from "../db/migrate";
-import { seedDatabase } from "../db/seed";
+import { ensureActor } from "../db/queries/users";
+import { seedDatabase, SYSTEM_ACTOR } from "../db/seed";
 import { env } from "../lib/env";
 import { loadDiagnosisConfig } from "../lib/diagnosis/config";
 import { ensureBuild, ROOT } from "./build";
+import { labRun } from "./lab-command";
+import { databaseRecorder } from "./lab-recorder";
 import { startReplayServer } from "./model-replay";
 
 const BIN = path.join(ROOT, "bin", "faultline.mjs");
@@ -39,6 +42,30 @@ export async function prepareDatabase(opts: { seed: boolean; log: (m: string) =>
 }
 
 /**
+ * The demo's Lab page is not empty: on the first start in demo mode, the default suite (lab/default.yaml,
+ * seed 1, three repeats: about two seconds) runs headless and is recorded as a suite run, with its traces
+ * in the data directory and simulation extraction after it, as `faultline lab run` records one. A failure
+ * is said and does not stop the start.
+ */
+export async function recordDemoLabRun(url: string, dataDir: string, log: (m: string) => void): Promise<void> {
+  const db = createDb(url, { max: 2, applicationName: "faultline-seed" });
+  const actor = { id: SYSTEM_ACTOR, name: "Faultline seed", via: "system" as const };
+  const lines: string[] = [];
+  try {
+    await ensureActor(db.db, { id: SYSTEM_ACTOR, kind: "system", displayName: "Faultline seed" });
+    const code = await labRun(
+      { out: () => {}, err: (l) => lines.push(l) },
+      { file: path.join(ROOT, "lab", "default.yaml"), seed: "1", repeat: "3", json: false, traces: path.join(dataDir, "lab-runs", "default", "seed-1"), record: async () => databaseRecorder(db.db, actor, async () => {}) },
+    );
+    log(`demo lab run (lab/default.yaml, seed 1, 3 repeats)${code === 0 ? "" : " finished with errors"}: ${lines.join(" ")}`);
+  } catch (err) {
+    log(`the demo lab run could not be recorded (${err instanceof Error ? err.message.split("\n")[0] : String(err)}); the Lab page stays empty until one is run: npx faultline lab run lab/default.yaml`);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
  * `npm start`: database, migrations, seed, build if needed, then web + one worker. A worker that dies
  * is restarted. Ctrl-C (SIGINT) or SIGTERM stops web and worker, then the embedded PostgreSQL if
  * this process started it.
@@ -51,6 +78,7 @@ export async function runLauncher(): Promise<void> {
   fs.mkdirSync(e.dataDir, { recursive: true });
   const { handle, seeded } = await prepareDatabase({ seed: true, log });
   log(handle.location ? `PostgreSQL (embedded) ready, data in ${handle.location}` : "PostgreSQL ready (already running, or DATABASE_URL)");
+  if (seeded?.createdMissions && e.FAULTLINE_DEMO_USERS) await recordDemoLabRun(handle.url, e.dataDir, log);
   await ensureBuild(log);
   const url = `http://${e.HOST === "0.0.0.0" || e.HOST === "127.0.0.1" ? "localhost" : e.HOST}:${e.PORT}`;
   const childEnv = {
