@@ -10,6 +10,7 @@ import { missionDefinitionSchema, simulate, type MissionEvent } from "@/lib/miss
 import type { MissionDetail } from "@/lib/views/mission-detail";
 import { loadMissionDetail } from "./read-models";
 import { EVENT_WINDOW } from "@/lib/views/mission-detail";
+import { STATE_STEP_WINDOW } from "@/lib/views/state-view";
 
 /**
  * Issue 19: a mission of more than 10,000 events (the old silent cap) — the mission's detail reads every
@@ -53,6 +54,13 @@ describe("a mission of more than 10,000 events", () => {
     expect(tail.eventsWindow).toEqual({ hasOlder: true, hasNewer: false });
     expect(tail.lastPhaseStarted).toBe("EXECUTION");
     expect(tail.mission.seq).toBe(log.length);
+    // …with the state's view: each agent's older succeeded steps left out, the same status and words as the whole state.
+    const whole = (await loadMissionDetail(db, ID))!;
+    expect(whole.mission.agents.a.elided).toBeUndefined();
+    expect(tail.mission.agents.a.elided).toEqual({ steps: STEPS - STATE_STEP_WINDOW, definedSteps: STEPS });
+    expect(tail.mission.agents.a.steps).toEqual(whole.mission.agents.a.steps.slice(-STATE_STEP_WINDOW));
+    expect([tail.finalStatus, tail.explanation]).toEqual([whole.finalStatus, whole.explanation]);
+    expect(JSON.stringify(tail.mission).length).toBeLessThan(JSON.stringify(whole.mission).length / 10);
     const around = (await loadMissionDetail(db, ID, { window: { limit: 100, around: 1234 } }))!;
     expect(around.events[0].seq).toBe(1184);
     expect(around.events.at(-1)!.seq).toBe(1283);

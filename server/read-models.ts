@@ -8,6 +8,7 @@ import type { MissionEvent } from "@/lib/mission/events";
 import type { HITLPrompt } from "@/lib/authority/types";
 import { gatePrompt } from "@/lib/views/state-render";
 import { toMissionDetail, type MissionDetail } from "@/lib/views/mission-detail";
+import { stateView } from "@/lib/views/state-view";
 import { listCounterfactualChecksByMission } from "@/db/queries/counterfactual-checks";
 
 /** Read models shared by pages (initial data) and GET route handlers (react-query refetches). */
@@ -23,8 +24,10 @@ export async function loadMissionList(db: Executor): Promise<MissionListItem[]> 
 
 
 /**
- * The mission with its events: all of them, or (`window`) only a window — the newest `limit` events, or
- * those around `around` — with `eventsWindow` saying whether more lie before or after it.
+ * The mission with its events: all of them and the whole state, or (`window`, the mission page's shape)
+ * only a window of events — the newest `limit`, or those around `around` — with `eventsWindow` saying
+ * whether more lie before or after it, and the state's view (stateView: each agent's older succeeded
+ * steps left out), so what the page receives does not grow with the mission.
  */
 export async function loadMissionDetail(db: Executor, id: string, opts: { window?: { limit: number; around?: number } } = {}): Promise<MissionDetail | null> {
   const row = await getMissionById(db, id);
@@ -41,7 +44,7 @@ export async function loadMissionDetail(db: Executor, id: string, opts: { window
   } else events = await listAllEvents(db, id, upTo);
   const actors = await getActorNames(db, events.map((e) => e.actorId).concat(row.state.gates.flatMap((g) => (g.decidedBy ? [g.decidedBy] : []))));
   const counterfactualChecks = await listCounterfactualChecksByMission(db, id);
-  return { ...toMissionDetail(row.state, events, actors), ...extra, ...(counterfactualChecks.length ? { counterfactualChecks } : {}) };
+  return { ...toMissionDetail(opts.window ? stateView(row.state) : row.state, events, actors), ...extra, ...(counterfactualChecks.length ? { counterfactualChecks } : {}) };
 }
 
 export async function loadOpenGates(db: Executor): Promise<GateView[]> {

@@ -1,6 +1,7 @@
 import type { Counterfactual, FailureExplanation, FailureReason } from "../authority/types";
 import type { ToolErrorCode } from "../tools/result";
 import { missionLevel } from "./definition";
+import { stepAt } from "./steps";
 import type { AgentState, FinalStatus, GateState, MissionState, ProposalState } from "./types";
 
 /**
@@ -161,7 +162,7 @@ function agentCause(s: MissionState, a: AgentState, aborted: GateState | null): 
   if (!e) {
     return { reason: "GOAL_UNREACHABLE", explanation: { kind: "procedural", title: `"${a.name}" did not complete`, description: `"${a.name}" ended ${a.status} without a recorded error.${abortNote}`, evidence: [{ type: "agent", agent: a.name }], counterfactual: null } };
   }
-  const step = a.steps[e.context.step];
+  const step = stepAt(a, e.context.step);
   const d = step?.diagnosis;
   const reason = reasonOfToolError(e.context.toolError.code);
   const cf: Counterfactual | null = d

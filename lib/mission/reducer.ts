@@ -8,7 +8,7 @@ import type { HypothesisOutcome, LibraryWalk } from "./library";
 import type { AgentState, CompensationState, GateState, MissionState, StepState } from "./types";
 
 import { SYSTEM_ACTOR_ID } from "./gate-policy";
-import { refusedBinary, stepDefinitionOf } from "./steps";
+import { definedStep, definedStepCount, refusedBinary, stepAt, stepCount, stepDefinitionOf } from "./steps";
 import type { ProposalState } from "./types";
 
 /** Bump when MissionState's shape changes: stored snapshots of an older version are rebuilt by reduce(events). */
@@ -23,6 +23,18 @@ export class IllegalTransitionError extends Error {
     this.name = "IllegalTransitionError";
     this.eventType = event.type;
     this.seq = event.seq;
+  }
+}
+
+/**
+ * An event that a view of the state (AgentState.elided: the mission page's, which leaves out succeeded
+ * steps) cannot follow, because it needs what the view left out (a new attempt, compensations of
+ * completed steps). Not a wrong event: whoever holds the view reads the state again.
+ */
+export class PartialStateError extends Error {
+  constructor(event: Pick<MissionEvent, "type" | "seq">, why: string) {
+    super(`${event.type} (seq ${event.seq}) needs ${why}, which this view of the mission's state left out: read the state again`);
+    this.name = "PartialStateError";
   }
 }
 
@@ -49,6 +61,8 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
   const s: MissionState = { ...state, seq: e.seq, agents: { ...state.agents } };
   const agentOf = (name: string): AgentState => s.agents[name] ?? bad(`names unknown agent "${name}"`);
   const putAgent = (a: AgentState) => (s.agents[a.name] = a);
+  /** Step `i` of the agent's attempt, read as an array element is: undefined when there is none (every use checks). */
+  const stepOf = (a: AgentState, i: number): StepState => stepAt(a, i) as StepState;
   const putStep = (a: AgentState, st: StepState) => putAgent({ ...a, steps: a.steps.map((x) => (x.index === st.index ? st : x)) });
   /** New work (phases, agents, steps) may start only while nothing holds the mission. */
   const mustBeFree = () => {
@@ -57,7 +71,12 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     if (s.phaseFailure) bad(`while ${s.phaseFailure.phase} has failed and awaits a decision`);
     if (s.aborted) bad("after the mission was aborted");
   };
+  /** Events that start an attempt afresh or plan compensations need every step of the agents concerned. */
+  const whole = (agents: AgentState[], why: string) => {
+    if (agents.some((a) => a.elided)) throw new PartialStateError(e, why);
+  };
   const resetPhaseAgents = (phase: Phase) => {
+    whole(s.agentOrder.map((n) => s.agents[n]).filter((a) => a.phase === phase), `the steps of ${phase}'s agents`);
     for (const n of s.agentOrder) if (s.agents[n].phase === phase) putAgent({ ...s.agents[n], status: "pending", steps: [], error: null, tolerated: false, approvedSteps: [], recovery: null, pendingRecovery: null, recoveries: [], library: null, libraryConsulted: [] });
   };
 
@@ -83,6 +102,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (a.phase !== s.phase) bad(`for agent "${a.name}" of ${a.phase} during ${s.phase}`);
       if (a.status !== "pending") bad(`for agent "${a.name}" which is ${a.status}`);
       if (e.payload.attempt !== a.attempt + 1) bad(`with attempt ${e.payload.attempt}; expected ${a.attempt + 1}`);
+      whole([a], `the definition of "${a.name}"'s steps`);
       putAgent({ ...a, status: "running", attempt: e.payload.attempt, startedAt: e.at, steps: [], error: null, approvedSteps: [], undone: false, recovery: null, pendingRecovery: null, recoveries: [], library: null, libraryConsulted: [], autonomous: a.autonomous ? { actions: 0, finished: null } : null });
       return s;
     }
@@ -94,8 +114,8 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       const a = def.external ? reporting(agentOf(e.payload.agent), e.payload.attempt, bad) : running(agentOf(e.payload.agent), e.payload.attempt, bad);
       if (!def.external) mustBeFree();
       else if (s.aborted) bad("after the mission was aborted");
-      const expected = a.steps.length;
-      if (!def.external && a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}" whose step ${a.steps.length} has not succeeded`);
+      const expected = stepCount(a);
+      if (!def.external && a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}" whose step ${expected} has not succeeded`);
       if (e.payload.step !== expected) bad(`for step ${e.payload.step}; the next step of "${a.name}" is ${expected}`);
       if (proposes(def)) {
         // Seed 002: no tool runs without an approved, unexpired proposal whose digest matches the args about to run.
@@ -110,8 +130,8 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         // (An external agent's call asked in an earlier attempt runs in the current one.)
         s.proposals = s.proposals.map((x) => (x.id === p.id ? { ...x, step: expected, attempt: a.attempt } : x));
       } else {
-        if (expected >= def.steps.length) bad(`for step ${expected}; agent "${a.name}" has no such step`);
-        if (def.steps[expected].highRisk && !a.approvedSteps.includes(expected)) bad(`for high-risk step ${expected + 1} of "${a.name}" before an operator approved it`);
+        if (expected >= definedStepCount(s, a.name)) bad(`for step ${expected}; agent "${a.name}" has no such step`);
+        if (definedStep(s, a.name, expected)!.highRisk && !a.approvedSteps.includes(expected)) bad(`for high-risk step ${expected + 1} of "${a.name}" before an operator approved it`);
       }
       putAgent({ ...a, steps: [...a.steps, { index: expected, tool: e.payload.tool, status: "running", idempotencyKey: e.payload.idempotencyKey, evidence: [], error: null, reruns: 0, resumeApproved: false }] });
       return s;
@@ -121,7 +141,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     case "tool.failed": {
       // A step in flight may still record its result while the mission is paused: that is its checkpoint.
       const a = agentDefinition(s.definition, e.payload.agent).external ? reporting(agentOf(e.payload.agent), e.payload.attempt, bad) : running(agentOf(e.payload.agent), e.payload.attempt, bad);
-      const st = a.steps[e.payload.step];
+      const st = stepOf(a, e.payload.step);
       if (!st || st.status !== "running") bad(`for step ${e.payload.step} of "${a.name}" which is not running`);
       if (e.type === "tool.succeeded" && !(e.payload.evidence.length > 0 && e.payload.evidence.every((r) => r.passed))) {
         bad(`without passing evidence: a step succeeds only with evidence (RFC 001 §3.3)`);
@@ -140,7 +160,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
 
     case "diagnostic_reflection": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
-      const st = a.steps[e.payload.step];
+      const st = stepOf(a, e.payload.step);
       if (!st || st.status !== "failed") bad(`for step ${e.payload.step} of "${a.name}", which has not failed: a diagnosis follows a tool failure`);
       putStep(a, { ...st, diagnosis: summarizeDiagnosis(e.payload.diagnosis) });
       return s;
@@ -148,7 +168,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
 
     case "diagnosis.proposal": {
       const a = agentOf(e.payload.agent);
-      const st = a.attempt === e.payload.attempt ? a.steps[e.payload.step] : undefined;
+      const st = a.attempt === e.payload.attempt ? stepOf(a, e.payload.step) : undefined;
       if (!st?.diagnosis || st.diagnosis.id !== e.payload.diagnosisId) bad(`for diagnosis ${e.payload.diagnosisId}, which is not the diagnosis of step ${e.payload.step} of "${a.name}"`);
       return s;
     }
@@ -156,7 +176,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
     case "recovery.started":
     case "recovery.fast_path": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
-      const st = a.steps[e.payload.step];
+      const st = stepOf(a, e.payload.step);
       if (!st || st.status !== "failed") bad(`for step ${e.payload.step} of "${a.name}", which has not failed`);
       if (a.recovery) bad(`while recovery ${a.recovery.strategy} of "${a.name}" is still running`);
       if (openGate(s)) bad("while a gate is open");
@@ -182,14 +202,14 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       const a = agentOf(e.payload.agent);
       const r = a.recovery ?? bad(`for "${a.name}", which has no recovery running`);
       if (r.step !== e.payload.step || r.attemptNo !== e.payload.attemptNo) bad(`for step ${e.payload.step} attempt ${e.payload.attemptNo}; the recovery is step ${r.step} attempt ${r.attemptNo}`);
-      if (e.payload.outcome === "succeeded" && a.steps[r.step]?.status !== "succeeded") bad(`(succeeded) while step ${r.step} of "${a.name}" has not succeeded with evidence`);
+      if (e.payload.outcome === "succeeded" && stepOf(a, r.step)?.status !== "succeeded") bad(`(succeeded) while step ${r.step} of "${a.name}" has not succeeded with evidence`);
       putAgent({ ...a, recovery: null, recoveries: [...a.recoveries, { step: r.step, attemptNo: r.attemptNo, strategy: r.strategy, source: r.source, outcome: e.payload.outcome }] });
       return s;
     }
 
     case "library.hypotheses": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
-      const st = a.steps[e.payload.step];
+      const st = stepOf(a, e.payload.step);
       if (!st || st.status !== "failed") bad(`for step ${e.payload.step} of "${a.name}", which has not failed: the library is consulted about a failure`);
       if (a.library) bad(`while the library walk of step ${a.library.step} of "${a.name}" is still running`);
       if (a.recovery) bad(`while recovery ${a.recovery.strategy} of "${a.name}" is running`);
@@ -233,7 +253,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         putAgent({ ...a, library: e.payload.ok ? { ...w, stage: "rerun", decision: null } : next("unresolved") });
       } else {
         if (w.stage !== "rerun") bad(`while the walk of "${a.name}" is at ${w.stage}`);
-        const st = a.steps[w.step];
+        const st = stepOf(a, w.step);
         if (e.payload.outcome === "resolved") {
           if (st?.status !== "succeeded") bad(`(resolved) while step ${w.step} of "${a.name}" has not succeeded with evidence`);
           putAgent({ ...a, library: null });
@@ -260,7 +280,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
 
     case "step.interrupted": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
-      const st = a.steps[e.payload.step];
+      const st = stepOf(a, e.payload.step);
       if (!st || st.status !== "running") bad(`for step ${e.payload.step} of "${a.name}" which is not running`);
       putStep(a, { ...st, status: "interrupted", resumeApproved: false });
       return s;
@@ -268,7 +288,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
 
     case "step.rerun": {
       const a = running(agentOf(e.payload.agent), e.payload.attempt, bad);
-      const st = a.steps[e.payload.step];
+      const st = stepOf(a, e.payload.step);
       if (openGate(s) || s.paused || s.aborted) bad("while the mission is held");
       if (e.payload.reason === "library") {
         const w = a.library;
@@ -363,8 +383,8 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         if (!a.autonomous.finished) bad(`for autonomous agent "${a.name}" before its finish was approved by the evidence (the model's claim is never evidence)`);
         if (a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}": not every step succeeded with evidence`);
       } else {
-        const total = agentDefinition(s.definition, a.name).steps.length;
-        if (a.steps.length !== total || a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}": not every step succeeded with evidence`);
+        const total = definedStepCount(s, a.name);
+        if (stepCount(a) !== total || a.steps.some((st) => st.status !== "succeeded")) bad(`for agent "${a.name}": not every step succeeded with evidence`);
       }
       putAgent({ ...a, status: "completed" });
       return s;
@@ -392,7 +412,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (s.phaseFailure) bad(`for ${e.payload.phase}, which already failed`);
       if (openGate(s)) bad("while a gate is open");
       s.phaseFailure = { phase: e.payload.phase, reason: e.payload.reason, message: e.payload.message };
-      if (phaseDefinition(s.definition, e.payload.phase).compensateOnFailure) s.compensations = [...s.compensations, ...planCompensations(s, e.payload.phase)];
+      if (phaseDefinition(s.definition, e.payload.phase).compensateOnFailure) s.compensations = [...s.compensations, ...planCompensations(s, e.payload.phase, e)];
       return withRunState(s);
     }
 
@@ -404,7 +424,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       if (s.gates.some((g) => g.id === p.gateId)) bad(`reuses gate id ${p.gateId}`);
       if (p.kind === "agent" && (a.status !== "failed" || a.tolerated)) bad(`(agent) for agent "${a.name}" which is ${a.status}${a.tolerated ? " (tolerated)" : ""}`);
       if (p.kind === "phase" && !s.phaseFailure) bad("(phase) while no phase has failed");
-      if (p.kind === "recovery" && a.steps[p.step ?? -1]?.status !== "interrupted") bad(`(recovery) for step ${p.step} of "${a.name}", which was not interrupted`);
+      if (p.kind === "recovery" && stepOf(a, p.step ?? -1)?.status !== "interrupted") bad(`(recovery) for step ${p.step} of "${a.name}", which was not interrupted`);
       if (p.kind === "library") {
         const w = a.library ?? bad(`(library) for agent "${a.name}", which has no library walk`);
         const stage = p.error.library?.stage;
@@ -418,8 +438,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         s.proposals = s.proposals.map((x) => (x.id === prop.id ? { ...x, gateId: p.gateId } : x));
       }
       if (p.kind === "approval") {
-        const def = agentDefinition(s.definition, a.name);
-        if (p.step === null || !def.steps[p.step]?.highRisk) bad(`(approval) for step ${p.step} of "${a.name}", which is not high-risk`);
+        if (p.step === null || !definedStep(s, a.name, p.step)?.highRisk) bad(`(approval) for step ${p.step} of "${a.name}", which is not high-risk`);
       }
       const gate: GateState = {
         id: p.gateId,
@@ -500,7 +519,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
           putAgent({ ...a, status: "running", error: null, pendingRecovery: g.recoveryPlan });
           break;
         case "resume":
-          putStep(a, { ...a.steps[g.step!], resumeApproved: true });
+          putStep(a, { ...stepOf(a, g.step!), resumeApproved: true });
           break;
         case "retry_phase":
         case "restart_phase":
@@ -533,7 +552,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
         }
         case "abort":
           s.aborted = true;
-          s.compensations = [...s.compensations, ...planCompensations(s, null)];
+          s.compensations = [...s.compensations, ...planCompensations(s, null, e)];
           break;
       }
       return withRunState(s);
@@ -551,7 +570,7 @@ export function applyEvent(state: MissionState | null, e: MissionEvent): Mission
       s.gates = s.gates.map((g) => (g.status === "open" ? { ...g, status: "resolved", decision: "abort", decidedBy: e.actorId, note: e.payload.message, decidedAt: e.at, openMs: Math.max(0, Date.parse(e.at) - Date.parse(g.openedAt)) } : g));
       s.paused = null;
       s.aborted = true;
-      s.compensations = [...s.compensations, ...planCompensations(s, null)];
+      s.compensations = [...s.compensations, ...planCompensations(s, null, e)];
       return withRunState(s);
     }
 
@@ -665,7 +684,8 @@ function withRunState(s: MissionState): MissionState {
 }
 
 /** The compensations owed for completed steps that declare one, latest first; only `phase`'s when given. */
-function planCompensations(s: MissionState, phase: Phase | null): CompensationState[] {
+function planCompensations(s: MissionState, phase: Phase | null, e: MissionEvent): CompensationState[] {
+  if (s.agentOrder.some((n) => s.agents[n].elided)) throw new PartialStateError(e, "every completed step");
   const planned = new Set(s.compensations.map((c) => `${c.agent}/${c.attempt}/${c.step}`));
   return [...s.completedSteps]
     .reverse()

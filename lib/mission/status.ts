@@ -1,3 +1,4 @@
+import { stepCount } from "./steps";
 import type { AgentState, FinalStatus, MissionState } from "./types";
 
 /** An agent that completed every step with passing evidence. */
@@ -7,7 +8,7 @@ export function hasValidEvidence(a: AgentState): boolean {
   // An autonomous agent's evidence is its finish's: the agent's evidence rules checked by the authority (FP-5),
   // never the model's claim; every action it ran must also have held.
   if (a.autonomous) return stepsHold && Boolean(a.autonomous.finished?.evidence.length) && a.autonomous.finished!.evidence.every((r) => r.passed);
-  return a.steps.length > 0 && stepsHold;
+  return stepCount(a) > 0 && stepsHold;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { agentDefinition, proposes, type StepDefinition } from "./definition";
 import type { ToolError } from "../tools/result";
-import type { MissionState, ProposalState } from "./types";
+import type { AgentState, MissionState, ProposalState, StepState } from "./types";
 
 /** The binaries the mission's own steps may run: its definition's allowlist and what people allowed at gates. */
 export function allowedBinariesOf(s: Pick<MissionState, "definition" | "allowlistGrants">): string[] {
@@ -20,10 +20,35 @@ export function refusedBinary(e: ToolError | null | undefined): string | null {
  */
 export function stepDefinitionOf(s: Pick<MissionState, "definition" | "proposals" | "agents">, agent: string, index: number, attempt = s.agents[agent]?.attempt): StepDefinition {
   const def = agentDefinition(s.definition, agent);
-  if (!proposes(def)) return def.steps[index];
+  if (!proposes(def)) return def.steps[index - (s.agents[agent]?.elided?.steps ?? 0)];
   const p = proposalOfStep(s, agent, attempt, index);
   if (!p) throw new Error(`Agent "${agent}" has no approved proposal for step ${index} of attempt ${attempt}`);
   return { name: `proposal ${p.id.slice(0, 8)}`, tool: p.action.tool as StepDefinition["tool"], args: approvedArgs(p), highRisk: false };
+}
+
+/**
+ * Step `index` of an agent's current attempt, or undefined when it has none (or a view of the state left
+ * it out: it succeeded). Steps are read through here and stepCount, never by position in `steps`.
+ */
+export function stepAt(a: Pick<AgentState, "steps" | "elided">, index: number): StepState | undefined {
+  const i = index - (a.elided?.steps ?? 0);
+  return i >= 0 ? a.steps[i] : undefined;
+}
+
+/** How many steps the agent's current attempt has started (left-out ones included). */
+export function stepCount(a: Pick<AgentState, "steps" | "elided">): number {
+  return (a.elided?.steps ?? 0) + a.steps.length;
+}
+
+/** Step `index` of a scripted agent's definition (undefined past its end, or left out of a view). */
+export function definedStep(s: Pick<MissionState, "definition" | "agents">, agent: string, index: number): StepDefinition | undefined {
+  const i = index - (s.agents[agent]?.elided?.steps ?? 0);
+  return i >= 0 ? agentDefinition(s.definition, agent).steps[i] : undefined;
+}
+
+/** How many steps a scripted agent's definition has. */
+export function definedStepCount(s: Pick<MissionState, "definition" | "agents">, agent: string): number {
+  return s.agents[agent]?.elided?.definedSteps ?? agentDefinition(s.definition, agent).steps.length;
 }
 
 export function proposalOfStep(s: Pick<MissionState, "proposals">, agent: string, attempt: number, index: number): ProposalState | undefined {

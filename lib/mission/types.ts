@@ -95,6 +95,13 @@ export interface AgentState {
   libraryConsulted: number[];
   /** An autonomous agent's loop (issue 14); null for scripted agents. */
   autonomous?: AutonomousAgentState | null;
+  /**
+   * Only in a view of the state (the mission page's, lib/views/state-view.ts), never stored: the first
+   * `steps` steps of the current attempt — all succeeded — are left out of `steps` and of the agent's
+   * steps in the view's definition; `definedSteps` is how many steps the whole definition has. Read a
+   * step through stepAt / stepCount (lib/mission/steps.ts).
+   */
+  elided?: { steps: number; definedSteps: number };
 }
 
 /** Where an autonomous agent's loop stands in its current attempt. */

@@ -15,7 +15,8 @@ export function renderMissionState(s: MissionState, opts: { proposals?: number }
   lines.push(`Objective: ${s.definition.objective}`);
   for (const name of s.agentOrder) {
     const a = s.agents[name];
-    const steps = a.steps.map((st) => `${st.index + 1}:${st.tool}=${st.status}`).join(" ");
+    // A view of the state (lib/views/state-view.ts) left out steps that all succeeded: one range says so.
+    const steps = [...(a.elided ? [`1–${a.elided.steps}=succeeded`] : []), ...a.steps.map((st) => `${st.index + 1}:${st.tool}=${st.status}`)].join(" ");
     const budget = a.autonomous ? `, ${a.autonomous.actions} action(s) proposed${a.autonomous.finished ? ", finish approved" : ""}` : "";
     lines.push(`- ${a.name} (${a.priority}, ${a.phase}): ${a.status}, attempt ${a.attempt}${budget}${steps ? `; steps ${steps}` : ""}`);
   }
