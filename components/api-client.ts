@@ -4,6 +4,9 @@ import type { MissionEvent } from "@/lib/mission/events";
 import type { MissionListItem } from "@/server/read-models";
 import type { DiagnosisFeedbackView } from "@/db/queries/diagnosis-feedback";
 import type { LabSuiteRunDetail, LabSuiteRunSummary } from "@/db/queries/lab";
+import type { DebugAtSeq } from "@/lib/lab/debug";
+import type { ModeCapabilities, ProjectionMode } from "@/lib/lab/modes";
+import type { ReasoningLine } from "@/lib/lab/projection";
 
 /** Error thrown by the client fetchers, carrying the server's message in words. */
 export class ApiError extends Error {
@@ -49,3 +52,14 @@ export const fetchOpenGates = () => getJson<{ gates: GateView[] }>("/api/v1/gate
 export const fetchLabRuns = () => getJson<{ runs: LabSuiteRunSummary[] }>("/api/v1/lab/runs").then((b) => b.runs);
 export const fetchLabRun = (id: string) => getJson<{ run: LabSuiteRunDetail }>(`/api/v1/lab/runs/${encodeURIComponent(id)}`).then((b) => b.run);
 export const fetchDiagnosisFeedback = (id: string) => getJson<{ feedback: DiagnosisFeedbackView | null }>(`/api/v1/diagnoses/${encodeURIComponent(id)}/feedback`).then((b) => b.feedback);
+
+/** What a projection mode adds to the mission page: GET /api/v1/missions/:id/projection (debug: the state at `seq`). */
+export interface ProjectionView {
+  mode: ProjectionMode;
+  capabilities: ModeCapabilities;
+  modelCalls: ReasoningLine[];
+  debug: DebugAtSeq | null;
+}
+export function fetchProjection(id: string, mode: ProjectionMode, seq?: number): Promise<ProjectionView> {
+  return getJson<ProjectionView>(`/api/v1/missions/${encodeURIComponent(id)}/projection?mode=${mode}${seq !== undefined ? `&seq=${seq}` : ""}`);
+}

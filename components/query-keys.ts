@@ -6,6 +6,9 @@ export const queryKeys = {
     detail: (id: string) => ["missions", "detail", id] as const,
     /** The timeline's pages of events (issue 19), per filter: outside "missions", so invalidating missions never refetches every page. */
     eventPages: (id: string, type: string, agent: string) => ["timeline-pages", id, type, agent] as const,
+    /** A projection mode's model-call lines as of the mission's last seq, and debug's state at a seq (never changes once written). */
+    projection: (id: string, mode: string, lastSeq: number) => ["missions", "projection", id, mode, lastSeq] as const,
+    debugAt: (id: string, seq: number) => ["mission-debug", id, seq] as const,
   },
   gates: {
     all: ["gates"] as const,

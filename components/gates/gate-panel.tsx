@@ -67,6 +67,7 @@ export function GatePanel({
   headingLevel = 3,
   selection,
   onDecided,
+  viewOnly,
 }: {
   gate: GateView;
   /** The person's permission gate.decide. */
@@ -79,6 +80,8 @@ export function GatePanel({
   /** In the decision inbox: the gate's checkbox for a bulk decision (X on the focused panel toggles it). */
   selection?: { selected: boolean; onToggle: () => void; disabled?: boolean };
   onDecided?: (d: GateDecided) => void;
+  /** Shown without its decision controls by the page's projection mode (watch: HITL view only), this sentence saying why. */
+  viewOnly?: string;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const queryClient = useQueryClient();
@@ -88,7 +91,7 @@ export function GatePanel({
   const [result, setResult] = useState<{ kind: "ok"; decision: GateDecision; pending: string | null } | { kind: "error"; message: string } | null>(null);
   // The gate's policy (issue 6) may narrow who decides; the server checks again on its own.
   const policyCheck = mayDecideGates && viewer ? gateDecisionFor(gate, viewer) : { canDecide: mayDecideGates, reason: null };
-  const canDecide = mayDecideGates && policyCheck.canDecide;
+  const canDecide = !viewOnly && mayDecideGates && policyCheck.canDecide;
   const ids = { title: useId(), note: useId(), hint: useId(), select: useId() };
   const err = gate.error;
   // The failure-mode library's hypothesis, on library gates and on the exhausted escalation (lib/mission/library.ts).
@@ -250,7 +253,7 @@ export function GatePanel({
             ))}
           </ul>
           <p className={ui.notice} data-testid="gate-readonly">
-            {mayDecideGates && policyCheck.reason ? policyCheck.reason : "You can view this gate but not resolve it (needs operator or admin)."}
+            {viewOnly ?? (mayDecideGates && policyCheck.reason ? policyCheck.reason : "You can view this gate but not resolve it (needs operator or admin).")}
           </p>
           {selection ? (
             <p id={ids.hint} className="text-muted text-sm">
@@ -277,7 +280,7 @@ export function GatePanel({
 
       {gate.diagnosis ? (
         <>
-          <DiagnosisFeedback diagnosisId={gate.diagnosis.id} statedType={gate.diagnosis.type} canGive={mayDecideGates} />
+          <DiagnosisFeedback diagnosisId={gate.diagnosis.id} statedType={gate.diagnosis.type} canGive={mayDecideGates && !viewOnly} />
           <DiagnosisView diagnosis={gate.diagnosis} plan={gate.recoveryPlan} note={gate.recoveryNote} />
         </>
       ) : null}

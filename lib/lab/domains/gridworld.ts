@@ -60,6 +60,17 @@ export function gridPath(s: MissionState): Pos[] {
   });
 }
 
+/** The board's glyphs and what each means: the renderer draws with them, a console board reads them back. */
+export const GRID_GLYPHS = { agent: "A", obstacle: "#", goal: "G", visited: "*", blocked: "X", free: "." } as const;
+export const GRID_LEGEND: Readonly<Record<string, string>> = {
+  [GRID_GLYPHS.agent]: "agent",
+  [GRID_GLYPHS.obstacle]: "obstacle",
+  [GRID_GLYPHS.goal]: "goal",
+  [GRID_GLYPHS.visited]: "visited",
+  [GRID_GLYPHS.blocked]: "agent on an obstacle",
+  [GRID_GLYPHS.free]: "free",
+};
+
 /** The board as text: A the agent, # an obstacle, G the goal, * where it has been, X the agent on an obstacle. */
 export function renderGrid(s: MissionState): string {
   const board = gridBoard(s.definition);
@@ -72,10 +83,10 @@ export function renderGrid(s: MissionState): string {
   for (let y = 0; y < board.height; y++) {
     const cells = Array.from({ length: board.width }, (_, x) => {
       const k = `${x},${y}`;
-      if (at && at.x === x && at.y === y) return blocked.has(k) ? "X" : "A";
-      if (blocked.has(k)) return "#";
-      if (board.goal && board.goal[0] === x && board.goal[1] === y) return "G";
-      return seen.has(k) ? "*" : ".";
+      if (at && at.x === x && at.y === y) return blocked.has(k) ? GRID_GLYPHS.blocked : GRID_GLYPHS.agent;
+      if (blocked.has(k)) return GRID_GLYPHS.obstacle;
+      if (board.goal && board.goal[0] === x && board.goal[1] === y) return GRID_GLYPHS.goal;
+      return seen.has(k) ? GRID_GLYPHS.visited : GRID_GLYPHS.free;
     });
     rows.push(`${String(y).padStart(3)} ${cells.join(" ")}`);
   }
