@@ -118,6 +118,8 @@ export default async function globalSetup() {
 
   process.env.E2E_BASE_URL = baseURL;
   process.env.E2E_DATABASE_URL = dbUrl.toString();
+  // The recorded model provider, for a spec's CLI that asks it (mission explain --verify --live).
+  process.env.E2E_RECORDED_PROVIDER = recorded.provider.baseUrl;
 
   return async () => {
     const exits = [web, worker].map((p) => new Promise((r) => (p.exitCode !== null ? r(null) : p.once("exit", r))));
