@@ -7,8 +7,17 @@
  * Its stated confidence comes from 5-fold cross-validation, split by source, over the world tuning cases
  * that no rule recognised when they were collected (`firstSeen.rules` is `unknown`): the model answers only
  * where rules are silent, and those failures are harder than the rest (on all tuning cases the model
- * alone is right far more often). Per band of the model's margin: how often its type was right. Bands
- * whose accuracy stays under MIN_USEFUL are dropped: there the diagnosis says `unknown`.
+ * alone is right far more often). Per band of the model's margin: how often its type was right.
+ *
+ * Cross-validation within the tuning half flatters the model: a fold's cases share families (and hands) with
+ * the other folds, while a failure met in use is new. So each band also has a *fresh* regime, as the rules'
+ * calibration does (scripts/diagnosis-calibration.ts): what the model of the time said at first sight about the
+ * tuning cases of later batches that no rule recognised (`firstSeen.rules` = `unknown`, `firstSeen.said` a
+ * type) — answers given before the model had seen the batch. Their band is read from the confidence they were
+ * stated with (every model of the time stated its top band at ≥ FRESH_TOP_STATED and its lower bands below).
+ * A band's stated accuracy is the mean of the two regimes (each smoothed toward one half with two
+ * pseudo-cases); a regime without cases does not count; a narrower margin states no more than a wider one.
+ * Bands whose accuracy stays under MIN_USEFUL are dropped: there the diagnosis says `unknown`.
  * Deterministic: the same corpora give the same file (a test checks the committed one is current).
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -25,7 +34,7 @@ interface Labelled {
   source: string;
   half?: string;
   batch?: string | number;
-  firstSeen?: { rules: string };
+  firstSeen?: { rules: string; said?: string; confidence?: number };
   input: InputContext;
 }
 
@@ -35,6 +44,8 @@ const FOLDS = 5;
 const BAND_EDGES = [0.5, 0.25, 0.1];
 /** A band right less often than this is no help: the diagnosis stays `unknown` there. */
 const MIN_USEFUL = 0.45;
+/** A first-seen lexical answer stated at least this was in the model's top band (margin ≥ BAND_EDGES[0]) at the time. */
+const FRESH_TOP_STATED = 0.8;
 
 function read(file: string): Labelled[] {
   return readFileSync(path.join(ROOT, "bench", file), "utf8")
@@ -61,18 +72,31 @@ export function buildLexicalModel(): { model: LexicalModel; report: string[] } {
       if (v) seen.push({ margin: v.margin, correct: v.type === c.label });
     }
   }
+  // Fresh: the model of the time at first sight of later batches' tuning cases no rule knew. Top band or below.
+  const freshAnswers = unrecognised.filter((c) => c.firstSeen?.said && c.firstSeen.said !== "unknown");
+  const freshIn = (band: number) => freshAnswers.filter((c) => ((c.firstSeen?.confidence ?? 0) >= FRESH_TOP_STATED ? 0 : 1) === band);
   const bands: LexicalModel["bands"] = [];
   const report = [`trained on world tuning ${world.length} + local train ${local.length}; cross-validated (${FOLDS} folds by source) on the ${unrecognised.length} world tuning cases no rule recognised when collected (the rules of today leave ${ruleUnknownNow} unknown):`];
   let upper = Infinity;
-  for (const edge of BAND_EDGES) {
+  // Smoothed toward one half with two pseudo-cases: a band of three cases is not certainty.
+  const smoothed = (right: number, n: number) => (right + 1) / (n + 2);
+  BAND_EDGES.forEach((edge, i) => {
     const inBand = seen.filter((s) => s.margin >= edge && s.margin < upper);
     const right = inBand.filter((s) => s.correct).length;
-    // Smoothed toward one half with two pseudo-cases: a band of three cases is not certainty.
-    const accuracy = Math.round(((right + 1) / (inBand.length + 2)) * 100) / 100;
-    report.push(`margin ≥ ${edge}${upper === Infinity ? "" : ` and < ${upper}`}: ${right}/${inBand.length} right in cross-validation → stated ${accuracy}${accuracy < MIN_USEFUL ? " (below the useful floor: unknown)" : ""}`);
+    // The lower bands of the models of the time differed (0.1 and 0.25 edges): their answers count for the
+    // second band; the third (margin ≥ 0.1) has cross-validation alone.
+    const fresh = i <= 1 ? freshIn(i) : [];
+    const freshRight = fresh.filter((c) => c.firstSeen?.said === c.label).length;
+    const parts = [...(inBand.length ? [smoothed(right, inBand.length)] : []), ...(fresh.length ? [smoothed(freshRight, fresh.length)] : [])];
+    // A narrower margin is not surer than a wider one: a band states no more than the band above it.
+    const ceiling = bands.length ? bands[bands.length - 1][1] : 1;
+    const accuracy = parts.length ? Math.min(ceiling, Math.round((parts.reduce((a, b) => a + b, 0) / parts.length) * 100) / 100) : 0;
+    report.push(
+      `margin ≥ ${edge}${upper === Infinity ? "" : ` and < ${upper}`}: ${right}/${inBand.length} right in cross-validation, ${freshRight}/${fresh.length} at first sight → stated ${accuracy}${accuracy < MIN_USEFUL ? " (below the useful floor: unknown)" : ""}`,
+    );
     if (accuracy >= MIN_USEFUL && inBand.length > 0) bands.push([edge, accuracy, inBand.length]);
     upper = edge;
-  }
+  });
   const below = seen.filter((s) => s.margin < BAND_EDGES[BAND_EDGES.length - 1]);
   report.push(`margin < ${BAND_EDGES[BAND_EDGES.length - 1]}: ${below.filter((s) => s.correct).length}/${below.length} right: unknown`);
   return { model: { ...train([...world, ...local]), bands }, report };

@@ -72,7 +72,7 @@ export function reliabilityOf(cases: readonly CalibrationCase[]): Reliability {
  * map. The knots are fitted by `npm run diagnosis:calibrate` (scripts/diagnosis-calibration.ts) on
  * labelled cases nobody measures the held-out figures on, in two regimes given equal weight: the rules
  * of today on the cases they were written from (right almost always), and the rules' first answers to
- * the tuning cases of batches 2–5 before any rule was written for them (new wordings: right less often,
+ * the tuning cases of batches 2–6 before any rule was written for them (new wordings: right less often,
  * most of all at middling scores). Per score band, smoothed toward one half, made monotone, capped at
  * 0.97. Between knots the map is linear. A test checks the knots are what the fit gives.
  */
@@ -81,15 +81,15 @@ export const CONFIDENCE_KNOTS: ReadonlyArray<readonly [score: number, probabilit
   [0.1, 0.5],
   [0.25, 0.69],
   [0.36, 0.73],
-  [0.51, 0.85],
-  [0.69, 0.92],
-  [0.85, 0.92],
+  [0.51, 0.87],
+  [0.69, 0.94],
+  [0.85, 0.94],
   [0.96, 0.97],
   [1, 0.97],
 ];
 
 /** Stated confidence of `unknown`: it is never the label of a case, so the probability that it is right is about nil (fitted with the knots). */
-export const UNKNOWN_PROBABILITY = 0.02;
+export const UNKNOWN_PROBABILITY = 0.01;
 
 export function calibratedConfidence(score: number, isUnknown = false): number {
   if (isUnknown) return UNKNOWN_PROBABILITY;

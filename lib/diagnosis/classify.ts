@@ -282,6 +282,19 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\bno \w*(?:callback|handler|implementation|executor|resolver|binding)s? (?:was |is )?(?:found|registered|defined|available) for (?:the )?(?:tool|function|action)s?\b/di,
     variant: "unknown_tool",
   },
+  // The registry holds nothing under the name asked for ("no tool registered with name x", "no function
+  // called y"), or the name is not among the tools the model was offered ("function name x is not in the
+  // supplied functions", "tool x which was not in the request's tools").
+  {
+    id: "name_not_among_tools",
+    type: "tool_not_found",
+    weight: 0.9,
+    re: /\bno (?:tool|function|action)s? (?:(?:is |was )?(?:registered|found|defined|available|exists?) )?(?:(?:with|under|by) (?:the |that )?name|named|called)\b|\b(?:is|was|were|are)(?:n'?t| not) (?:in|among|one of|part of|included in|present in) (?:the |its |your )?(?:[\w]+\.)?(?:supplied |provided |available |given |registered |defined |declared |offered |request(?:ed)? )?(?:tools|functions|actions|tool ?(?:list|set|box)|function list)\b/di,
+    variant: "unknown_tool",
+  },
+  // The agent's tool router has no handler for the call the model made ("unsupported call: x"): the tool
+  // the model named is not one the runtime can dispatch to, whatever the reason.
+  { id: "router_unsupported_call", type: "tool_not_found", weight: 0.88, re: /\b(?:unsupported|unhandled|unroutable|undispatchable) (?:tool |function )?call:\s*['"`]?[\w.:-]+|\b(?:unsupported|unhandled|unroutable) (?:tool|function)[ _]calls? (?:to |for )?['"`][\w.:-]+['"`]/di, variant: "unknown_tool" },
   // The framework echoes the model's action text and says it is no tool ("<text> is not a valid tool").
   { id: "not_a_valid_tool", type: "tool_not_found", weight: 0.88, re: /\bis not an? (?:valid|known|registered|available) (?:tool|function|action)\b/di, variant: "unknown_tool" },
   { id: "no_agent_for_tool", type: "tool_not_found", weight: 0.85, re: /\bno agent can execute\b|\bnot found in (?:agent|any plugin|the tool ?(?:set|list|registry|box))\b/di, variant: "unknown_tool" },
@@ -346,6 +359,10 @@ const PHRASES: readonly PhraseRule[] = [
     weight: 0.86,
     re: /\b(?:linker|compiler|assembler|interpreter|executable|program) \S+ (?:was )?not found\b|\berror trying to exec\b|\bexecvp\b[^\n]{0,40}\bno such file\b|\bcommand \S+ failed: no such file or directory\b|\bis not recognized as (?:the )?name of a cmdlet\b|\bis not recognized as an? (?:internal or external command|cmdlet)\b/di,
   },
+  // Windows' shell says it has no such program in the language of the system ("不是内部或外部命令",
+  // "n'est pas reconnu en tant que commande interne", "no se reconoce como un comando interno o externo",
+  // "ist entweder falsch geschrieben oder", "内部コマンドまたは外部コマンド").
+  { id: "cmd_not_recognized_localized", type: "command_not_found", weight: 0.9, re: /不是内部或外部命令|不是內部或外部命令|內部或外部命令、可執行的程式|内部コマンドまたは外部コマンド|\bn'est pas reconnu en tant que commande interne\b|\bno se reconoce como (?:un )?comando interno o externo\b|\bist entweder falsch geschrieben oder\b|\bnon è riconosciuto come comando interno o esterno\b|\bnão é reconhecido como um comando interno\b/di },
   { id: "cannot_start_program", type: "command_not_found", weight: 0.9, re: /\bcannot run program\b|\bunable to invoke subcommand\b|\bfailed at step EXEC\b|\bstatus=203\/EXEC\b|\bfailed to execute command: no such file\b|\bWin32Exception\b[^\n]{0,80}\bcannot find the file specified\b/di },
   // A package runner asked to execute a program (pnpm exec, npx, yarn exec, bunx) finds no such program
   // in the project or on PATH: the binary is missing, not a task of the runner.
@@ -419,12 +436,15 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "credentials_rejected", type: "permission_denied", weight: 0.85, re: /\b(?:invalid|incorrect|expired|revoked|bad) (?:x-)?(?:api[ _-]?key|token|credentials?|password|authentication)\b|\bauthentication (?:failed|required)\b|\bresource not accessible\b|\binsufficient (?:permissions?|scope)\b|\bdoes not have (?:access|permission)\b|\bnot allowed to\b/di, variant: "credentials_rejected" },
   { id: "forbidden", type: "permission_denied", weight: 0.6, re: /\bforbidden\b|\baccess (?:is )?denied\b|\bunauthori[sz]ed\b/di, variant: "credentials_rejected", coarse: true },
   // invalid_arguments
-  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\bis not a recognized (?:option|argument|flag|parameter)\b|\bUnrecognizedOption\w*\b|\binvalid (?:tag|reference format|image name)\b|\bmust be lowercase\b|\b(?<!\bargument (?:command|subcommand|operation|\{[^}\n]*\}): |(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: |\(\w+\) )(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:command[- ]line )?(?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b|\b(?:format|option|flag|argument|parameter|mode|encoding|sort key|selector) ['"`][^'"`\s]*['"`] (?:is )?(?:not recogni[sz]ed|not supported|unsupported|unknown)\b/di, variant: "unknown_option" },
-  { id: "missing_argument", type: "invalid_arguments", weight: 0.8, re: /\bmissing (?:operand|argument|\d+ required positional|required (?:argument|parameter|property|field|option))|\bis a required (?:property|parameter|field)\b|\bfield required\b|\b(?:takes|expected) \d+ (?:positional )?arguments?\b|\brequired option\b/di, variant: "schema_violation" },
+  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\bis not a recognized (?:option|argument|flag|parameter)\b|\bunknown (?:shorthand |long |persistent )flag\b|\bUnrecognizedOption\w*\b|\binvalid (?:tag|reference format|image name)\b|\bmust be lowercase\b|\b(?<!\bargument (?:command|subcommand|operation|\{[^}\n]*\}): |(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: |\(\w+\) )(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:command[- ]line )?(?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b|\b(?:format|option|flag|argument|parameter|mode|encoding|sort key|selector) ['"`][^'"`\s]*['"`] (?:is )?(?:not recogni[sz]ed|not supported|unsupported|unknown)\b/di, variant: "unknown_option" },
+  { id: "missing_argument", type: "invalid_arguments", weight: 0.8, re: /\bmissing (?:operand|argument|\d+ required positional|required (?:argument|parameter|property|field|option))|\bis a required (?:property|parameter|field)\b|\bfield required\b|\b(?:takes|expected) \d+ (?:positional )?arguments?\b|\bexpected (?:one|at least one|at most one|two) arguments?\b|\brequired flags?(?:\(s\))? ["'`][^\n]{0,60}["'`] (?:not set|missing)\b|\baccepts (?:at most |at least |between )?\d+(?: and \d+)? arg\(s\), received \d+\b|\brequires (?:at least|at most|exactly) \d+ arg(?:ument)?s?\b|\brequired option\b/di, variant: "schema_violation" },
   { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b|\binvalid (?:integer|numeric|boolean|bool|float|decimal|enum|hex(?:adecimal)?|octal) (?:value|literal|input|number)\b|\b(?:argument|parameter|option|value|field|input|flag)s? (?:['"`]?[\w.-]+['"`]? )?(?:is|are) (?:invalid|not valid)\b/di },
   // The named object the command acts on does not exist (a container, image, volume, network, bucket, table).
   { id: "no_such_object", type: "invalid_arguments", weight: 0.8, re: /\bno such (?:container|image|volume|network|pod|object|bucket|table|index|branch|tag|remote|service|secret|context)s?\b/di, variant: "resource_not_found" },
   { id: "no_such_package", type: "invalid_arguments", weight: 0.8, re: /\bunable to locate package\b|\bcouldn'?t find any package by\b|\bno matching distribution found\b|\bno package (?:named|matching|found)\b/di, variant: "resource_not_found" },
+  // A schema validator (zod, JSON Schema, pydantic) says a value has the wrong type: "Expected object, received
+  // string", "expected array, but got string", "invalid_type", "Input should be a valid integer".
+  { id: "value_of_wrong_type", type: "invalid_arguments", weight: 0.86, re: /\bexpected (?:an? )?(?:object|array|string|number|integer|int|boolean|bool|list|dict|map|float|null)s?,? (?:but )?(?:received|got|was given|found) (?:an? )?\w+\b|\binvalid_type\b|\binput should be a valid (?:string|integer|number|boolean|list|dict|object|array|float)\b|\bdid not match (?:the )?schema\b/di, variant: "schema_violation" },
   { id: "parameter_invalid", type: "invalid_arguments", weight: 0.88, re: /\bparameter validation failed\b|\binvalid (?:length|type|value|range) for (?:parameter|argument|field)\b|\bvalid (?:min|max)(?:imum)? length\b|\bBadValue\b|\bunknown (?:top level )?operator\b/di, variant: "schema_violation" },
   { id: "no_such_version", type: "invalid_arguments", weight: 0.85, re: /\bunable to find package \S+ with version\b|\bcould not find a version of\b|\bfound 0 versions?\b|\bno matching version found\b|\bETARGET\b|\bcould not find a version that satisfies\b|\bversion ['"`]?[\w.^~<>=-]+['"`]? (?:of \S+ )?(?:was )?not found\b|\bno versions? (?:available|match(?:ing|es)?)\b/di, variant: "resource_not_found" },
   { id: "usage", type: "invalid_arguments", weight: 0.55, re: /^usage:|\bfor more information\.?$|^Try '.*--help'/di },
@@ -438,7 +458,7 @@ const PHRASES: readonly PhraseRule[] = [
   // output_too_large
   { id: "more_than_bytes", type: "output_too_large", weight: 0.9, re: /\b(?:wrote|returned|produced|read) (?:a body )?(?:more|larger) than \d+ bytes\b|\bmaxBuffer(?: length)? exceeded\b|\bmaximum file size exceeded\b/di },
   { id: "context_too_long", type: "output_too_large", weight: 0.88, re: /\bprompt is too long\b|\bmaximum context length\b|\bcontext (?:length|window) (?:exceeded|is exceeded)\b|\btoo many (?:input )?tokens\b(?![^\n]{0,40}\b(?:wait|per (?:minute|second|hour|day)|try again (?:in|later)))|\breduce the length of the (?:messages|prompt|input)\b/di, variant: "context_length_exceeded" },
-  { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input|packet|document|object|log|record|field|value|header|artifact|upload|attachment|archive|image|blob|batch|annotations?|data) (?:is |was |are )?too (?:large|long|big)\b|\bexceed(?:s|ed)? (?:the )?(?:maximum|max|size limit|limit of)\b/di, variant: "request_too_large" },
+  { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input|packet|document|object|log|record|field|value|header|artifact|upload|attachment|archive|image|blob|batch|annotations?|data) (?:is |was |are )?too (?:large|long|big)\b|\btoo (?:large|big) (?:a )?(?:body|request|payload|entity|upload)\b|\bexceed(?:s|ed)? (?:the )?(?:maximum|max|size limit|limit of)\b/di, variant: "request_too_large" },
   // A stated size limit: "must have at most N bytes", "size must be smaller than N bytes".
   { id: "size_limit", type: "output_too_large", weight: 0.88, re: /\bmust be \d+ or fewer\b|\b(?:message|request|payload|body|entity|file|object|result|response|record|item|document|size \d+) (?:is )?larger than (?:the )?(?:max\b|maximum|configured|allowed|limit)|\babove (?:the )?(?:max|maximum) (?:allowed )?size\b|\blimit for [\w ]{1,30}? exceeded\b|\btoo long: (?:must|may)\b|\bmust (?:have|be) at most \d+ (?:bytes|characters|chars|items|tokens|entries)\b|\bmay not be (?:more|longer|larger) than \d+\b|\bsize must be (?:smaller|less) than\b|\bmust be (?:smaller|less) than \d+ ?(?:bytes|[KMG]i?B)\b|\bPacketTooBig\w*\b|(?<!\b(?:ran|runs?|running|took|takes|taking|lasted|waited) )\b(?:bigger|larger|longer) than (?:the )?(?:\w*max\w*|maximum|\w*limit\w*|allowed)\b(?! (?:time|duration|run ?time|execution time|wait|timeout|period)\b)|\b(?:bigger|larger|longer) than (?:the )?['"`][^'"`\s]+['"`] (?:bytes|characters|chars|tokens)\b|\bexceed(?:s|ed|ing)? (?:the |its |an? )?(?:[\w-]+(?:'s)? ){0,3}(?:size|length|token|byte|character|upload) (?:limit|restriction|cap|maximum)\b/di, variant: "request_too_large" },
   // The arguments or environment handed to a new process exceed the system's limit (E2BIG).
@@ -485,6 +505,8 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "missing_module", type: "environment_missing", weight: 0.88, re: /\bno module named ([\w.]+|\S+)|\bcannot find (?:module|package) (\S+)|\bmodule not found\b|\bcannot import name\b|\bcould not find (?:a )?(?:module|package|declaration file)\b|\bcan't locate (\S+) in @INC\b|\byou may need to install\b|\bunresolved import\b|\bcan't find crate\b|\bunlinked crate\b/di, variant: "missing_module", captures: "module" },
   { id: "missing_env_var", type: "environment_missing", weight: 0.85, re: /\benvironment variable\b.{0,60}\b(?:not set|missing|required|undefined|must be set|is empty|not defined|not found)\b|\b(?:missing|required|undefined|unset) (?:required )?env(?:ironment)?(?: var(?:iable)?s?)?\b|\bunbound variable\b|\bparameter null or not set\b/di, variant: "missing_env_var" },
   { id: "env_name_not_set", type: "environment_missing", weight: 0.8, re: /\b[A-Z][A-Z0-9_]{2,}\b.{0,30}\b(?:must be set|is not set|not set|is required|is missing)\b/d, variant: "missing_env_var" },
+  // A setting named the way configuration variables are (…_KEY, …_TOKEN, …_URL, …_HOME) that is not there.
+  { id: "setting_name_not_found", type: "environment_missing", weight: 0.82, re: /\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|URL|URI|HOME|PATH|HOST|PASSWORD|DSN|ENDPOINT|REGION|PROJECT|ACCOUNT|ID)\b['"`]?.{0,30}\b(?:not found|not defined|undefined|unset|not configured|not provided|missing|empty)\b/d, variant: "missing_env_var" },
   { id: "missing_credentials", type: "environment_missing", weight: 0.87, re: /\b(?:didn't|did not) provide an api key\b|\bno api key\b|\bapi[_ -]?key\b.{0,80}\b(?:must be set|not set|missing|not provided|is required)\b|\b(?:x-api-key|authorization) header is (?:required|missing)\b|\bmissing (?:authentication|bearer token|api key|credentials)\b/di, variant: "missing_credentials" },
   { id: "missing_project_setup", type: "environment_missing", weight: 0.85, re: /\bnot a git repository\b|\bplease tell me who you are\b|\bauthor identity unknown\b|\bunable to auto-detect email\b|\bcould not read package\.json\b|\bno package\.json\b|\bno makefile found\b|\bno configured push destination\b|\bhas no upstream branch\b|\bno such file.{0,40}package\.json|\benoent.{0,60}package\.json/di, variant: "missing_config" },
   // A runtime dependency that is fetched separately (a browser for a driver, a model for a local
@@ -496,12 +518,24 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\bexecutable doesn'?t exist at\b|\bdownload new browsers\b|\b(?:npx |python -m )?playwright install\b|\bcould not find (?:expected )?(?:chrome|chromium|firefox|browser)\b|\bbrowser (?:was )?not (?:found|downloaded|installed)\b|\btry pulling it first\b|\bpull model manifest\b|\b(?:you should |please |try to )?(?:pull|download) the model\b|\bollama pull\b/di,
     variant: "missing_dependency",
   },
+  // The GPU driver or device a computation asks for is not there ("Found no NVIDIA driver", "couldn't communicate
+  // with the NVIDIA driver", "No CUDA GPUs are available", "CUDA driver version is insufficient").
+  {
+    id: "gpu_driver_missing",
+    type: "environment_missing",
+    weight: 0.88,
+    re: /\bno (?:nvidia|amd|gpu|cuda|rocm|graphics) (?:\w+ )?drivers?\b|\bcould(?:n'?t| not) communicate with the (?:nvidia|gpu) driver\b|\bno (?:cuda|rocm|hip)[- ]?(?:capable )?(?:gpus?|devices?)\b[^\n]{0,20}\b(?:available|detected|found)\b|\b(?:cuda|gpu) driver version is insufficient\b|\bno (?:gpus?|accelerators?|cuda devices?) (?:are |is |were |was )?(?:available|detected|found)\b/di,
+    variant: "missing_dependency",
+  },
+  // The browser driver installed is built for another browser version than the one installed (the right one is
+  // not installed).
+  { id: "driver_browser_mismatch", type: "environment_missing", weight: 0.88, re: /\bthis version of \w*driver only supports\b|\bonly supports (?:chrome|chromium|firefox|edge|msedge|safari) version\b/di, variant: "missing_dependency" },
   // The platform's developer tools a build or git needs are not installed (macOS command line tools).
   {
     id: "developer_tools_missing",
     type: "environment_missing",
     weight: 0.9,
-    re: /\binvalid active developer path\b|\bno developer tools were found\b|\bunable to find utility\b|\b(?:xcode )?command line (?:developer )?tools (?:are |is )?(?:not installed|missing|required)\b|\brequires? (?:the )?(?:xcode )?command line (?:developer )?tools\b/di,
+    re: /\binvalid active developer path\b|\brequires xcode\b[^\n]{0,40}\b(?:active developer directory|command line tools)\b|\bno developer tools were found\b|\bunable to find utility\b|\b(?:xcode )?command line (?:developer )?tools (?:are |is )?(?:not installed|missing|required)\b|\brequires? (?:the )?(?:xcode )?command line (?:developer )?tools\b/di,
     variant: "missing_dependency",
   },
   // The environment offers no compiler or SDK for the build (a JRE where a JDK is needed).
@@ -537,7 +571,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "no_credentials_configured",
     type: "environment_missing",
     weight: 0.9,
-    re: /\bunable to locate credentials\b|\bno (?:valid )?credentials (?:were |are )?(?:found|provided|configured|available)\b|\bcould not (?:find|load|resolve) (?:default |any )?(?:credentials|authentication method)\b|\bdo not currently have an active account\b|\bno active (?:account|credentials)\b|\bmissing (?:[\w-]+ ){0,2}api[ _-]?key\b|\b(?:no|missing) (?:[\w-]+ ){0,2}(?:api[ _-]?key|access token|auth(?:entication)? token)s? (?:found|set|provided|configured)\b|\bapi[ _-]?key (?:was )?not (?:found|set|provided|configured)\b|\bexpected either api_key or auth_token\b|\bapi_key client option must be set\b/di,
+    re: /\bunable to locate credentials\b|\bno (?:valid )?credentials (?:were |are )?(?:found|provided|configured|available)\b|\bcould not (?:find|load|resolve) (?:default |any )?(?:credentials|authentication method)\b|\b(?:could(?:n'?t| not)|unable to|failed to|cannot|can'?t) (?:find|load|resolve|locate|retrieve|obtain) (?:the |any |default |valid )?(?:[\w-]+ )?credentials (?:from|in|for)\b|\bcredentials could not be (?:loaded|found|resolved)\b|\bdo not currently have an active account\b|\bno active (?:account|credentials)\b|\bmissing (?:[\w-]+ ){0,2}api[ _-]?key\b|\b(?:no|missing) (?:[\w-]+ ){0,2}(?:api[ _-]?key|access token|auth(?:entication)? token)s? (?:found|set|provided|configured)\b|\bapi[ _-]?key (?:was )?not (?:found|set|provided|configured)\b|\bexpected either api_key or auth_token\b|\bapi_key client option must be set\b|\bcould not read (?:username|password) for\b|\bno (?:valid )?credential (?:sources?|providers?) (?:were |are )?(?:found|provided|configured|available)\b|\b(?:you )?(?:need|require) (?:an?|your) (?:[\w.-]+ ){0,2}(?:api[ _-]?key|key|access token|token) (?:to|for|in order to)\b/di,
     variant: "missing_credentials",
   },
   // A generic "could not find / not found" whose subject is a library, SDK, toolchain or driver the host
@@ -549,7 +583,7 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|load|detect) (?:the |a |an |any |required )?(?:[\w.+-]+ ){0,2}(?:shared librar(?:y|ies)|librar(?:y|ies)|dlls?|header files?|headers?|sdks?|jdks?|jre|toolchains?|webdrivers?|(?:chrome|gecko|msedge)driver)\b|\b(?:shared librar(?:y|ies)|dlls?|header files?|sdks?|jdks?|jre|toolchains?|webdrivers?|(?:chrome|gecko|msedge)driver)\b(?: ['"`]?[\w.+\/-]+['"`]?)? (?:(?:was|were|is|are|could) )?(?:not (?:be )?(?:found|installed|available)|missing)\b|\bcannot find -l[\w+.-]+/di,
     variant: "missing_dependency",
   },
-  { id: "not_installed", type: "environment_missing", weight: 0.6, re: /\bis not installed\b|\bnot installed\b|\brequires? .{1,40} to be installed\b|\bno (?:python|node|java) (?:interpreter|runtime) found\b/di, variant: "missing_module" },
+  { id: "not_installed", type: "environment_missing", weight: 0.6, re: /\bis not installed\b|\bnot installed\b|\brequires? .{1,40} to be installed\b|\bno (?:python|node|java|ruby|php|dotnet|\.net) (?:interpreter|runtime)s? (?:found|present|installed|available)\b/di, variant: "missing_module" },
 ];
 
 // ---------------------------------------------------------------- extraction helpers
@@ -682,6 +716,14 @@ function scanExceptions(lines: readonly TextLine[], raw: string, facts: Facts, c
     if (name === "FileNotFoundError" && /\bsubprocess\b|\bPopen\b|_execute_child|\bexecv\w*|\bspawn\w*/.test(raw)) {
       c.add({ type: "command_not_found", weight: 0.85 * factor, source: "exception", rule: "exception:subprocess_not_found", detail });
       facts.missingCommand ??= quotedIn(line.text);
+      continue;
+    }
+    // The missing "file" is a bare lower-case word, no directory and no extension: the way a program is named
+    // when a child process is started ("[Errno 2] No such file or directory: 'ffmpeg'"), not a data file.
+    const missingName = name === "FileNotFoundError" ? quotedIn(line.text) : undefined;
+    if (missingName && /^[a-z][a-z0-9+-]*$/.test(missingName) && /\[Errno 2\]/.test(line.text)) {
+      c.add({ type: "command_not_found", weight: 0.8 * factor, source: "exception", rule: "exception:bare_program_not_found", detail });
+      facts.missingCommand ??= missingName;
       continue;
     }
     if (name === "FileNotFoundError") {

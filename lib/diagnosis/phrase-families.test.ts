@@ -164,6 +164,32 @@ const cases: Array<[ErrorType, string, () => string]> = [
   ["environment_missing", "no compiler in the environment (a JRE, not a JDK)", () => shell("./mvnw", "[ERROR] No compiler is available in this environment: you appear to run a JRE rather than a JDK")],
   ["syntax_error", "a parser expecting what must follow", () => shell("terraform", "Error: Invalid reference\n\nA reference to a module must be followed by at least one attribute access.")],
   ["permission_denied", "botocore's capitalised error code", () => framework("ec2.run_instances", "ClientError: {'Error': {'Code': 'UnauthorizedOperation', 'Message': 'You are not authorized to perform this operation.'}}")],
+  // batch 6 families (wordings written here, not taken from the corpus)
+  ["tool_not_found", "nothing registered under the name", () => framework("fetch_url", "LookupError: no function registered under the name 'fetch_url'")],
+  ["tool_not_found", "a name not among the tools offered", () => framework("lookup", "The model asked for 'lookup', which is not one of the provided tools")],
+  ["tool_not_found", "a call to a tool absent from the request's tool list", () => framework("summarise", "400: the assistant tried to use tool 'summarise' that was not in payload.tools")],
+  ["tool_not_found", "a tool router with no handler for the call", () => framework("grep", "router: unsupported call: grep_files")],
+  ["invalid_arguments", "a schema validator's wrong type", () => framework("create_issue", "1 validation error: title: Expected string, received number")],
+  ["invalid_arguments", "a JSON Schema type mismatch", () => framework("set_light", "arguments did not match schema: /brightness expected integer, but got string")],
+  ["invalid_arguments", "cobra's required flag", () => shell("hugo", "Error: required flag(s) \"name\" not set")],
+  ["invalid_arguments", "cobra's argument count", () => shell("kubectl", "error: accepts 1 arg(s), received 0")],
+  ["invalid_arguments", "an unknown shorthand flag", () => shell("kubectl", "Error: unknown shorthand flag: 'z' in -z")],
+  ["invalid_arguments", "an option expecting one argument", () => shell("gcloud", "ERROR: (gcloud.compute.instances.create) argument --zone: expected one argument", 2)],
+  ["command_not_found", "cmd's missing program in French", () => shell("cmd", "'python' n'est pas reconnu en tant que commande interne\nou externe, un programme exécutable ou un fichier de commandes.")],
+  ["command_not_found", "cmd's missing program in Spanish", () => shell("cmd", "\"node\" no se reconoce como un comando interno o externo,\nprograma o archivo por lotes ejecutable.")],
+  ["command_not_found", "a child process whose bare program name is missing", () => shell("python3", "FileNotFoundError: [Errno 2] No such file or directory: 'pandoc'")],
+  ["environment_missing", "no GPU driver", () => shell("python3", "RuntimeError: Found no AMD driver on your system.")],
+  ["environment_missing", "the GPU driver cannot be reached", () => shell("nvidia-smi", "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.")],
+  ["environment_missing", "no CUDA device available", () => shell("python3", "RuntimeError: No CUDA GPUs are available")],
+  ["environment_missing", "a credential chain that found nothing", () => shell("java", "Failed to load credentials from any provider in the chain")],
+  ["environment_missing", "no credential sources", () => shell("terraform", "Error: No valid credential sources found")],
+  ["environment_missing", "git has no credentials to prompt for", () => shell("git", "fatal: could not read Password for 'https://git.example.org': No such device or address", 128)],
+  ["environment_missing", "a key needed to use a service", () => framework("search", "Error: You need a SerpAPI key to use this tool")],
+  ["environment_missing", "a setting named like a variable, not found", () => shell("node", "Error: ANTHROPIC_API_KEY not found in the environment")],
+  ["environment_missing", "no runtime present", () => shell("java", "No Java runtime present, requesting install.")],
+  ["environment_missing", "a driver built for another browser version", () => shell("pytest", "SessionNotCreatedException: session not created: This version of GeckoDriver only supports Firefox version 115")],
+  ["environment_missing", "a tool that requires Xcode", () => shell("xcodebuild", "xcode-select: error: tool 'xcodebuild' requires Xcode, but active developer directory '/Library/Developer/CommandLineTools' is a command line tools instance")],
+  ["output_too_large", "nginx's too large body", () => framework("nginx", "[error] 12#12: *9 client intended to send too large body: 99999999 bytes")],
 ];
 
 describe("phrase families for real-world failures", () => {
@@ -178,6 +204,15 @@ describe("phrase families for real-world failures", () => {
 
   it("words next to 'tool' that are not about a missing tool stay out of the family", () => {
     expect(shell("npm", "npm ERR! Tool call error argument 'x' is invalid")).not.toBe("tool_not_found");
+  });
+
+  it("a file named with a directory or an extension is a path, not a program (batch 6)", () => {
+    expect(shell("python3", "FileNotFoundError: [Errno 2] No such file or directory: 'config/settings.yaml'")).not.toBe("command_not_found");
+  });
+
+  it("an HTTP 404 is not a missing setting, and a malformed tool name in a request is not a missing tool (batch 6)", () => {
+    expect(shell("curl", "HTTP/1.1 404 Not Found")).not.toBe("environment_missing");
+    expect(framework("http", "Error: 400 Invalid 'tools[0].function.name': string does not match pattern")).not.toBe("tool_not_found");
   });
 
   it("PowerShell's CommandNotFoundException is a missing program, not a missing runner task", () => {
