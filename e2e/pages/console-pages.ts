@@ -1,4 +1,7 @@
-import type { APIRequestContext } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+import { expect, type APIRequestContext } from "@playwright/test";
+import YAML from "yaml";
 import { startMission, waitForGate } from "../fixtures";
 
 /**
@@ -13,10 +16,14 @@ export async function consolePages(request: APIRequestContext): Promise<Array<[n
     phases: [{ name: "EXECUTION", agents: [{ name: "deploy", priority: "critical", steps: [{ tool: "shell", args: { command: "scp", args: ["build.tgz", "server:/srv"] } }] }] }],
   });
   await waitForGate(request, missionId);
+  const grid = await gridWorldMission(request);
   const firstEntry = ((await (await request.get(`${process.env.E2E_BASE_URL}/api/v1/library/entries?per=25`)).json()) as { entries: Array<{ failure_id: string }> }).entries[0]?.failure_id;
   return [
     ["missions", "/missions"],
     ["mission", `/missions/${missionId}`],
+    // Projection modes (seed 002 FDR-N012): debug's state at a seq; the grid-world domain's board.
+    ["mission-debug", `/missions/${missionId}?mode=debug`],
+    ["mission-gridworld", `/missions/${grid}`],
     ["gates", "/gates"],
     ["diagnostics", "/diagnostics"],
     ["patterns", "/patterns"],
@@ -47,4 +54,12 @@ export async function setTheme(page: import("@playwright/test").Page, scheme: "l
     document.documentElement.dataset.theme = t;
     document.documentElement.style.colorScheme = t;
   }, scheme);
+}
+
+/** examples/gridworld.yaml started and run to its end (the rover at the goal); returns its id. */
+export async function gridWorldMission(request: APIRequestContext): Promise<string> {
+  const definition = YAML.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../examples/gridworld.yaml"), "utf8")) as Record<string, unknown>;
+  const id = await startMission(request, definition);
+  await expect.poll(async () => (await (await request.get(`${process.env.E2E_BASE_URL}/api/v1/missions/${id}`)).json()).finalStatus, { timeout: 30_000 }).toBe("SUCCESS");
+  return id;
 }

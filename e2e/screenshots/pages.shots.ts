@@ -18,6 +18,9 @@ test("screenshots of every console page in both themes", async ({ adminPage: pag
       await page.screenshot({ path: path.join(OUT, `${name}-${scheme}.png`) });
       // The mission page's timeline, below the fold: the compact log (one row an event, steps grouped).
       if (name === "mission") await page.getByTestId("timeline").screenshot({ path: path.join(OUT, `mission-timeline-${scheme}.png`) });
+      // Projection modes: debug's state at a seq, and the grid-world board drawn by its domain renderer.
+      if (name === "mission-debug") await page.getByTestId("debug-panel").screenshot({ path: path.join(OUT, `mission-debug-panel-${scheme}.png`) });
+      if (name === "mission-gridworld") await page.getByTestId("snapshot-section").screenshot({ path: path.join(OUT, `mission-gridworld-board-${scheme}.png`) });
       // Diagnostics' calibration charts and the history's charts, below the fold.
       if (name === "diagnostics") await page.getByTestId("diagnosis-judgement").screenshot({ path: path.join(OUT, `diagnostics-calibration-${scheme}.png`) });
       if (name === "governance") await page.locator("#measure").screenshot({ path: path.join(OUT, `governance-measure-${scheme}.png`) });
