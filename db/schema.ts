@@ -171,7 +171,7 @@ export type Actor = typeof actors.$inferSelect;
 export const events = pgTable(
   "events",
   {
-    position: bigserial("position", { mode: "number" }).primaryKey(),
+    position: bigserial("position", { mode: "number" }),
     missionId: uuid("mission_id").notNull(),
     seq: integer("seq").notNull(),
     type: text("type").notNull(),
@@ -184,7 +184,7 @@ export const events = pgTable(
     evidence: jsonb("evidence"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("events_mission_seq").on(t.missionId, t.seq), index("events_type").on(t.type)],
+  (t) => [primaryKey({ name: "events_pkey", columns: [t.missionId, t.seq] }), index("events_position").on(t.position), index("events_type").on(t.type)],
 );
 export type EventRow = typeof events.$inferSelect;
 
@@ -271,7 +271,7 @@ export type AgentRow = typeof agents.$inferSelect;
 export const gates = pgTable(
   "gates",
   {
-    id: uuid("id").primaryKey(),
+    id: uuid("id").notNull(),
     missionId: uuid("mission_id")
       .notNull()
       .references(() => missions.id),
@@ -298,6 +298,7 @@ export const gates = pgTable(
     approvals: jsonb("approvals").$type<GateApproval[]>().notNull().default(sql`'[]'::jsonb`),
   },
   (t) => [
+    primaryKey({ name: "gates_pkey", columns: [t.missionId, t.id] }), index("gates_id").on(t.id),
     index("gates_open").on(t.status, t.openedAt),
     index("gates_mission").on(t.missionId),
     index("gates_deadline").on(t.deadlineAt).where(sql`${t.status} = 'open' AND ${t.deadlineAt} IS NOT NULL`),
@@ -312,7 +313,7 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 export const failureAudit = pgTable(
   "failure_audit",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: uuid("id").notNull().defaultRandom(),
     missionId: uuid("mission_id")
       .notNull()
       .references(() => missions.id),
@@ -352,6 +353,7 @@ export const failureAudit = pgTable(
     search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('english', coalesce("what", '') || ' ' || coalesce("why", '') || ' ' || coalesce("root_cause", ''))`),
   },
   (t) => [
+    primaryKey({ name: "failure_audit_pkey", columns: [t.missionId, t.id] }), index("failure_audit_id").on(t.id),
     index("failure_audit_mission").on(t.missionId, t.seq),
     index("failure_audit_open").on(t.resolvedAt),
     index("failure_audit_time").on(t.timestamp, t.id),
@@ -424,7 +426,7 @@ export type LearnedPatternRow = typeof learnedPatterns.$inferSelect;
 export const sessionMemory = pgTable(
   "session_memory",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     missionId: uuid("mission_id")
       .notNull()
       .references(() => missions.id),
@@ -437,7 +439,7 @@ export const sessionMemory = pgTable(
     /** The whole diagnosis and its ContextLog record (AUTONOMOUS_STORE_FULL_DIAGNOSTICS). */
     fullDiagnostic: jsonb("full_diagnostic"),
   },
-  (t) => [index("session_memory_mission").on(t.missionId, t.createdAt), index("session_memory_time").on(t.createdAt)],
+  (t) => [primaryKey({ name: "session_memory_pkey", columns: [t.missionId, t.id] }), index("session_memory_id").on(t.id), index("session_memory_mission").on(t.missionId, t.createdAt), index("session_memory_time").on(t.createdAt)],
 );
 export interface SessionFailureDiagnosis {
   immediate_cause: string;
@@ -450,7 +452,7 @@ export interface SessionFailureDiagnosis {
 export const episodicMemory = pgTable(
   "episodic_memory",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }),
     missionId: uuid("mission_id")
       .notNull()
       .references(() => missions.id),
@@ -459,7 +461,7 @@ export const episodicMemory = pgTable(
     successfulRecovery: jsonb("successful_recovery").$type<{ strategy: string; tools: string[]; iterations_to_success: number; confidence: number }>().notNull(),
     reusablePattern: jsonb("reusable_pattern").$type<{ trigger: string; action: string; success_rate: number }>().notNull(),
   },
-  (t) => [index("episodic_memory_time").on(t.createdAt)],
+  (t) => [primaryKey({ name: "episodic_memory_pkey", columns: [t.missionId, t.id] }), index("episodic_memory_id").on(t.id), index("episodic_memory_time").on(t.createdAt)],
 );
 
 /**
@@ -613,7 +615,7 @@ export const libraryMatches = pgTable(
 export const proposals = pgTable(
   "proposals",
   {
-    id: uuid("id").primaryKey(),
+    id: uuid("id").notNull(),
     missionId: uuid("mission_id")
       .notNull()
       .references(() => missions.id),
@@ -639,6 +641,7 @@ export const proposals = pgTable(
     decidedAt: timestamp("decided_at", { withTimezone: true, mode: "string" }),
   },
   (t) => [
+    primaryKey({ name: "proposals_pkey", columns: [t.missionId, t.id] }), index("proposals_id").on(t.id),
     index("proposals_mission").on(t.missionId, t.submittedSeq),
     index("proposals_actor").on(t.actorId, t.submittedAt),
     index("proposals_decider").on(t.decidedBy, t.decidedAt),
@@ -716,7 +719,7 @@ export const webhookCursor = pgTable("webhook_cursor", {
 export const diagnosisFeedback = pgTable(
   "diagnosis_feedback",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: uuid("id").notNull().defaultRandom(),
     diagnosisId: text("diagnosis_id").notNull(),
     missionId: uuid("mission_id")
       .notNull()
@@ -734,7 +737,7 @@ export const diagnosisFeedback = pgTable(
       .references(() => actors.id),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
   },
-  (t) => [index("diagnosis_feedback_diagnosis").on(t.diagnosisId, t.createdAt), index("diagnosis_feedback_created").on(t.createdAt)],
+  (t) => [primaryKey({ name: "diagnosis_feedback_pkey", columns: [t.missionId, t.id] }), index("diagnosis_feedback_id").on(t.id), index("diagnosis_feedback_diagnosis").on(t.diagnosisId, t.createdAt), index("diagnosis_feedback_created").on(t.createdAt)],
 );
 export type DiagnosisFeedbackRow = typeof diagnosisFeedback.$inferSelect;
 
@@ -852,7 +855,7 @@ export const labExtractions = pgTable("lab_extractions", {
 export const counterfactualChecks = pgTable(
   "counterfactual_checks",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
+    id: uuid("id").notNull().defaultRandom(),
     missionId: uuid("mission_id")
       .notNull()
       .references(() => missions.id, { onDelete: "cascade" }),
@@ -869,6 +872,6 @@ export const counterfactualChecks = pgTable(
     verifiedBy: text("verified_by").notNull(),
     verifiedAt: timestamp("verified_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
   },
-  (t) => [index("counterfactual_checks_mission").on(t.missionId, t.verifiedAt)],
+  (t) => [primaryKey({ name: "counterfactual_checks_pkey", columns: [t.missionId, t.id] }), index("counterfactual_checks_id").on(t.id), index("counterfactual_checks_mission").on(t.missionId, t.verifiedAt)],
 );
 export type CounterfactualCheckRow = typeof counterfactualChecks.$inferSelect;

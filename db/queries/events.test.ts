@@ -36,7 +36,7 @@ describe("the event log", () => {
     const m = await createMission(tdb.db, { definition: definition(), actorId: "user:test" });
     expect(
       await dbError(tdb.db.execute(sql`insert into events (mission_id, seq, type, actor_id, payload, reason, impact) values (${m.id}, 1, 'phase.started', 'worker:test', '{}', 'r', 'i')`)),
-    ).toMatch(/events_mission_seq/);
+    ).toMatch(/events_pkey/);
   });
 
   it("concurrent appends to one mission get consecutive seqs with no gap or duplicate", async () => {

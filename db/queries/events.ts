@@ -241,7 +241,7 @@ async function writeProjections(tx: Tx, s: MissionState, opts: { previous: Missi
       .insert(gates)
       .values(changedGates.map((g) => ({ id: g.id, missionId: s.id, kind: g.kind, agent: g.agent, phase: g.phase, step: g.step, diagnosis: g.diagnosis, recoveryPlan: g.recoveryPlan, recoveryNote: g.recoveryNote, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs, policy: g.policy ?? null, deadlineAt: g.deadlineAt ?? null, approvals: g.approvals ?? [] })))
       .onConflictDoUpdate({
-        target: gates.id,
+        target: [gates.missionId, gates.id],
         set: { status: sql`excluded.status`, decision: sql`excluded.decision`, decidedBy: sql`excluded.decided_by`, note: sql`excluded.note`, decidedAt: sql`excluded.decided_at`, openMs: sql`excluded.open_ms`, policy: sql`excluded.policy`, deadlineAt: sql`excluded.deadline_at`, approvals: sql`excluded.approvals` },
       }));
   }
@@ -268,7 +268,7 @@ async function writeAudit(tx: Tx, missionId: string, changes: AuditChange[]): Pr
         .update(failureAudit)
         .set("rootCause" in c.set ? { rootCause: c.set.rootCause } : { failureMode: c.set.failureMode, failureModeConfirmed: c.set.confirmed })
         // A confirmed entry is not replaced by a later walk's top-ranked hypothesis.
-        .where(and(eq(failureAudit.id, target), "failureMode" in c.set && !c.set.confirmed ? eq(failureAudit.failureModeConfirmed, false) : undefined));
+        .where(and(eq(failureAudit.missionId, missionId), eq(failureAudit.id, target), "failureMode" in c.set && !c.set.confirmed ? eq(failureAudit.failureModeConfirmed, false) : undefined));
     } else if (c.kind === "link") {
       await tx
         .update(failureAudit)
@@ -363,7 +363,7 @@ async function writeProposals(tx: Tx, s: MissionState, stored: MissionEvent[]): 
     .insert(proposals)
     .values(rows)
     .onConflictDoUpdate({
-      target: proposals.id,
+      target: [proposals.missionId, proposals.id],
       set: { status: sql`excluded.status`, decision: sql`excluded.decision`, decidedBy: sql`excluded.decided_by`, failureReason: sql`excluded.failure_reason`, pendingReason: sql`excluded.pending_reason`, gateId: sql`excluded.gate_id`, step: sql`excluded.step`, decidedAt: sql`excluded.decided_at` },
     });
 }
