@@ -86,10 +86,12 @@ test("an autonomous mission in each mode: silent hides the run, watch follows it
   await expect(page.getByTestId("phase-bar")).toHaveCount(0);
   await axe(page, "silent", found);
 
-  // Debug, by keyboard: the arrows move along the modes, Space picks one.
+  // Debug, by keyboard: the arrows move along the modes (Radix moves focus just after the key, so each move is awaited), Space picks one.
   await page.getByTestId("mode-silent").focus();
-  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowRight");
-  await expect(page.getByTestId("mode-debug")).toBeFocused();
+  for (const next of ["watch", "interactive", "debug"]) {
+    await page.keyboard.press("ArrowRight");
+    await expect(page.getByTestId(`mode-${next}`)).toBeFocused();
+  }
   await page.keyboard.press("Space");
   await expect.poll(() => modeOf(page)).toBe("debug");
   await expect(calls.first()).toContainText('model (writer) response: {"ok":true');

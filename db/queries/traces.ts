@@ -27,6 +27,15 @@ export async function readTapesAfter(db: Executor, missionId: string, afterSeq: 
   return db.select({ seq: eventIo.seq, count: eventIo.count, tape: eventIo.tape }).from(eventIo).where(and(eq(eventIo.missionId, missionId), gt(eventIo.seq, afterSeq))).orderBy(asc(eventIo.seq));
 }
 
+/** The readings of a mission's writes that asked a model (an agent's turn or a diagnosis's reflection): the console's model-call lines. */
+export async function readModelTapes(db: Executor, missionId: string): Promise<TraceSource["tapes"]> {
+  return db
+    .select({ seq: eventIo.seq, count: eventIo.count, tape: eventIo.tape })
+    .from(eventIo)
+    .where(and(eq(eventIo.missionId, missionId), sql`(${eventIo.tape}->'reads' @> '[{"k":"think"}]'::jsonb or ${eventIo.tape}->'reads' @> '[{"k":"reflect"}]'::jsonb)`))
+    .orderBy(asc(eventIo.seq));
+}
+
 /** Debug at one seq (lib/lab/debug.ts): the events from 1 through `seq`, and the readings of the write that may hold it (the last write starting at or before it). */
 export async function readDebugSource(db: Executor, missionId: string, seq: number): Promise<{ events: MissionEvent[]; tape: TraceSource["tapes"][number] | null; config: TapeConfig | null }> {
   const upTo = and(eq(eventIo.missionId, missionId), lte(eventIo.seq, seq));

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createMission, listEventsAfter } from "../../db/queries/events";
-import { readDebugSource, readTapesAfter } from "../../db/queries/traces";
+import { readDebugSource, readModelTapes, readTapesAfter } from "../../db/queries/traces";
 import { ensureActor } from "../../db/queries/users";
 import { debugAtSeq } from "../../lib/lab/debug";
 import { reasoningLines } from "../../lib/lab/projection";
@@ -87,7 +87,13 @@ describe("debug at a seq on a worker's mission", () => {
       expect(debugAtSeq(created.events, 1, created.tape)).toMatchObject({ write: null, modelCalls: [] });
 
       // The model-call lines of watch: one a turn, at the seq of the write that asked.
-      const lines = reasoningLines(await readTapesAfter(harness.tdb.db, id, 0), { mode: "watch", missionId: id });
+      // Only the writes that asked a model are read for them, and they give the same lines as every write.
+      const modelTapes = await readModelTapes(harness.tdb.db, id);
+      const all = await readTapesAfter(harness.tdb.db, id, 0);
+      expect(modelTapes.length).toBeLessThan(all.length);
+      expect(modelTapes.map((t) => t.seq)).toEqual(all.filter((t) => t.tape.reads.some((r) => r.k === "think" || r.k === "reflect")).map((t) => t.seq));
+      const lines = reasoningLines(modelTapes, { mode: "watch", missionId: id });
+      expect(lines).toEqual(reasoningLines(all, { mode: "watch", missionId: id }));
       expect(lines.filter((l) => l.kind === "think").map((l) => [l.seq, l.text])).toEqual(submitted.map((e, i) => [e.seq, `model (writer): call ${["shell", "file", "finish"][i]}`]));
     } finally {
       await server.close();

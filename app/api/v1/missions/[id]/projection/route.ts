@@ -1,6 +1,6 @@
 import { getDb } from "@/db/client";
 import { getMissionById } from "@/db/queries/missions";
-import { readDebugSource, readTapesAfter } from "@/db/queries/traces";
+import { readDebugSource, readModelTapes } from "@/db/queries/traces";
 import { can, describeMissingPermission } from "@/lib/auth/roles";
 import { AppError } from "@/lib/errors";
 import { debugAtSeq } from "@/lib/lab/debug";
@@ -31,7 +31,7 @@ export const GET = apiRoute<{ id: string }>(api.missionProjection, async ({ req,
   if (q.seq !== undefined && q.seq > row.state.seq) throw new AppError("bad_request", { userMessage: `seq=${q.seq}: mission ${id} has ${row.state.seq} event(s) so far; choose a seq from 1 to ${row.state.seq}.` });
   const redact = redactor({ secrets: secretValues(process.env) });
   const components = domainFor(row.definition)?.components;
-  const modelCalls = MODE_CAPABILITIES[q.mode].llmCalls === "none" ? [] : reasoningLines(await readTapesAfter(db, id, 0), { mode: q.mode, missionId: id, components });
+  const modelCalls = MODE_CAPABILITIES[q.mode].llmCalls === "none" ? [] : reasoningLines(await readModelTapes(db, id), { mode: q.mode, missionId: id, components });
   let debug = null;
   if (q.seq !== undefined) {
     const src = await readDebugSource(db, id, q.seq);
