@@ -242,9 +242,9 @@ export function agentsInOrder(def: MissionDefinition): Array<AgentDefinition & {
 }
 
 export function agentDefinition(def: MissionDefinition, agent: string): AgentDefinition & { phase: Phase } {
-  const found = agentsInOrder(def).find((a) => a.name === agent);
-  if (!found) throw new Error(`No agent "${agent}" in mission "${def.name}"`);
-  return found;
+  // The first agent of that name in execution order, as agentsInOrder gives it (without copying the others).
+  for (const p of def.phases) for (const a of p.agents) if (a.name === agent) return { ...a, phase: p.name };
+  throw new Error(`No agent "${agent}" in mission "${def.name}"`);
 }
 
 export function phaseDefinition(def: MissionDefinition, phase: Phase): PhaseDefinition {

@@ -11,6 +11,8 @@ export interface KeyRedaction {
 export interface PatternRedaction {
   name: string;
   pattern: RegExp;
+  /** Text every match needs around it: a string without all of it is not searched (the look-behind is slow). */
+  needs?: readonly string[];
 }
 
 export const KEY_REDACTIONS: readonly KeyRedaction[] = [
@@ -32,7 +34,7 @@ export const PATTERN_REDACTIONS: readonly PatternRedaction[] = [
   { name: "GITHUB_TOKEN", pattern: /\b(gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g },
   { name: "AWS_ACCESS_KEY", pattern: /\bAKIA[0-9A-Z]{16}\b/g },
   /** A password in a URL (`scheme://user:password@host`). */
-  { name: "URL_PASSWORD", pattern: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s/@]+(?=@)/gi },
+  { name: "URL_PASSWORD", pattern: /(?<=[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s/@]+(?=@)/gi, needs: ["://", "@"] },
 ];
 
 /** The environment variables whose values are secret (lib/env.ts keeps them out of error messages too). */
@@ -83,6 +85,7 @@ export function redactor(opts: { secrets?: readonly string[] } = {}): (value: un
     let out = s;
     for (const v of secrets) if (out.includes(v)) out = out.split(v).join(redactionMarker("ENV_SECRET"));
     for (const r of PATTERN_REDACTIONS) {
+      if (r.needs && !r.needs.every((x) => out.includes(x))) continue;
       r.pattern.lastIndex = 0;
       if (r.pattern.test(out)) {
         r.pattern.lastIndex = 0;

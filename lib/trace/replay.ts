@@ -61,6 +61,41 @@ export function comparable(e: Pick<MissionEvent, "type" | "actorId" | "payload" 
   return canonicalJson(mask(redact(JSON.parse(JSON.stringify({ type: e.type, actorId: e.actorId, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence ?? null })))));
 }
 
+/**
+ * True only when two events' compared parts are the same values (the derived and the recorded event
+ * usually are): then their comparable forms are equal without building them. False says nothing: the
+ * caller compares the comparable forms (redaction, masked fields and JSON's own rules decide then).
+ */
+export function sameComparable(a: Pick<MissionEvent, "type" | "actorId" | "payload" | "reason" | "impact" | "evidence">, b: Pick<MissionEvent, "type" | "actorId" | "payload" | "reason" | "impact" | "evidence">): boolean {
+  return a.type === b.type && a.actorId === b.actorId && sameValue(a.reason, b.reason) && sameValue(a.impact, b.impact) && sameValue(a.evidence ?? null, b.evidence ?? null) && sameValue(a.payload, b.payload);
+}
+
+/**
+ * Structural equality that is conservative for JSON: identical values, or plain arrays/objects whose
+ * own enumerable members are pairwise identical this way. Anything JSON would transform (`toJSON`, a
+ * member present on one side only, even if undefined) answers false, and the caller serialises.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  const arr = Array.isArray(a);
+  if (arr !== Array.isArray(b)) return false;
+  if (arr) {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!sameValue(x[i], y[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  if (typeof x.toJSON === "function" || typeof y.toJSON === "function") return false;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const k of keys) if (!Object.prototype.propertyIsEnumerable.call(y, k) || !sameValue(x[k], y[k])) return false;
+  return true;
+}
+
 function mask(v: unknown): unknown {
   if (v === null || typeof v !== "object") return v;
   if (Array.isArray(v)) return v.map(mask);
@@ -89,7 +124,7 @@ export function writeParting(
     const b = recorded[at];
     if (!a) return { at, why: `The ${names.recorded} wrote ${recorded.length} event(s) here; the ${names.derived} wrote ${derived.length}.` };
     if (!b) return { at, why: `The ${names.derived} wrote ${derived.length} event(s) here; the ${names.recorded} wrote ${recorded.length}.` };
-    if (comparable(a) !== comparable(b)) return { at, why: `The ${names.derivedEvent} ${a.type} differs from the ${names.recordedEvent} ${b.type} at ${where(a, b)}.` };
+    if (!sameComparable(a, b) && comparable(a) !== comparable(b)) return { at, why: `The ${names.derivedEvent} ${a.type} differs from the ${names.recordedEvent} ${b.type} at ${where(a, b)}.` };
   }
   return null;
 }
