@@ -39,7 +39,7 @@ export interface paths {
         };
         /**
          * A mission: state, final status and its explanation, open gates, events
-         * @description Every event by default; `window=N` returns only the newest N (or the N around `around`) with `eventsWindow: { hasOlder, hasNewer }` — page the rest with GET mission events.
+         * @description The whole state and every event by default; `window=N` returns only the newest N events (or the N around `around`) with `eventsWindow: { hasOlder, hasNewer }` — page the rest with GET mission events — and the mission page's view of the state: each agent's succeeded steps before its newest 50 left out, counted in `agents[name].elided`.
          *
          *     Needs the permission `mission.view` (roles: admin, operator, reviewer, contributor, auditor).
          */
@@ -86,6 +86,28 @@ export interface paths {
          * @description Needs the permission `trace.export` (roles: admin, operator, auditor).
          */
         get: operations["missionTrace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/missions/{id}/projection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a projection mode adds to the mission page (seed 002 FDR-N012): the model turns as the mode shows them and, in debug, the state at a seq with the model requests and responses of its write
+         * @description `mode` is silent, watch, interactive or debug (docs/lab.md "Projections"). `modelCalls`: one line per model turn or reflection recorded by the worker (none in silent; a summary in watch; provider, model, latency and args in interactive; the response as recorded in debug). With `mode=debug` and `seq`, `debug` is the state after that event reduced from the log, what it changed, and the readings of the write holding it: each model turn's request (derived from the state the turn started from) and recorded response. Debug shows what a trace holds, so it needs trace.export as well; secrets are redacted as in a trace.
+         *
+         *     Needs the permission `mission.view` (roles: admin, operator, reviewer, contributor, auditor).
+         */
+        get: operations["missionProjection"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2054,6 +2076,77 @@ export interface operations {
                 };
                 content: {
                     "application/x-ndjson": unknown;
+                };
+            };
+            /** @description The request is not valid: the message names each field (`details.fieldErrors`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not signed in: send `Authorization: Bearer <token>` (Account → API tokens) or a console session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Signed in without the permission this operation needs */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description What the path names does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An internal error (logged; the message never carries a stack trace) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    missionProjection: {
+        parameters: {
+            query: {
+                mode: "silent" | "watch" | "interactive" | "debug";
+                seq?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `{ mode, capabilities, modelCalls: [{ seq, kind, agent, text }], debug: { seq, event, state, changes, write, modelCalls: [{ agent, request, response }], reflections, otherReads } | null }` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             /** @description The request is not valid: the message names each field (`details.fieldErrors`) */
