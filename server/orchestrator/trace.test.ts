@@ -17,6 +17,7 @@ import { verifyTrace } from "../../lib/trace/verify";
 import { startReplayServer, type ReplayServer } from "../model-replay";
 import { agentProviders } from "./agent-providers";
 import { useWorkerHarness } from "./test-harness";
+import { replayEveryMission } from "../replay-missions";
 
 /**
  * FDR-N004 end to end: every demo mission (db/seed/demo.ts), run by a real worker on PostgreSQL with the
@@ -106,6 +107,10 @@ describe("traces of the demo missions", () => {
       expect(report.derived).toBeGreaterThan(0);
       expect(report.finalStatus).toBe(finals[defs[i].name]);
     }
+    // The e2e run's check (its global teardown): every mission of the database, each replayed with zero divergences.
+    const all = await replayEveryMission(db);
+    expect(all.missions).toBeGreaterThanOrEqual(ids.length);
+    expect(all.problems).toEqual([]);
   });
 
   it("a trace with one ToolResult changed fails verify at that line; with its chain recomputed, replay diverges at that event", async () => {
