@@ -9,6 +9,7 @@ import { seedDatabase } from "../db/seed";
 import { freeLoopbackPort } from "../lib/net";
 import { ensureBuild, ROOT } from "../server/build";
 import { startReplayServer } from "../server/model-replay";
+import { replayEveryMission } from "../server/replay-missions";
 
 /** The environment of an e2e web or worker process on 127.0.0.1:`port`. */
 export function serverEnv(opts: { databaseUrl: string; port: number; dataDir: string }): NodeJS.ProcessEnv {
@@ -129,9 +130,26 @@ export default async function globalSetup() {
     web.kill("SIGKILL");
     worker.kill("SIGKILL");
     await recorded.close();
+    // Issue 17: every mission the run made replays through the real engine with zero divergences.
+    const problems = await replayedAll(run.url);
     // E2E_KEEP_DB=1 keeps the run's database for inspection after a failure.
     if (process.env.E2E_KEEP_DB !== "1") await run.drop().catch(() => {});
     else console.log(`[e2e] kept database ${name}`);
     await server.stop();
+    if (problems) throw new Error(problems);
   };
+}
+
+/** Replays every mission of the run's database; a message naming each one that did not replay (null: all did). */
+async function replayedAll(url: string): Promise<string | null> {
+  const h = createDb(url, { max: 2, applicationName: "faultline-e2e-replay" });
+  try {
+    const r = await replayEveryMission(h.db);
+    console.log(`[e2e] replayed every mission of the run: ${r.missions} mission(s), ${r.events} event(s), ${r.problems.length} with divergences`);
+    if (!r.problems.length) return null;
+    const lines = r.problems.map((p) => `  ${p.name} (${p.missionId}): ${p.why}${p.firstDivergence ? `; first at seq ${p.firstDivergence.seq} (${p.firstDivergence.type}): ${p.firstDivergence.why}` : ""}`);
+    return `${r.problems.length} mission(s) of the e2e run do not replay as recorded (faultline lab replay on their traces says the same):\n${lines.join("\n")}`;
+  } finally {
+    await h.close();
+  }
 }
