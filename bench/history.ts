@@ -12,7 +12,8 @@
  * Options: `--rows N` (default 1,000,000), `--runs N` (default 50), `--explain` (print each query's plan),
  * `--no-export`, `--keep` (leave the database for EXPLAIN sessions; its URL is printed).
  */
-import { loadAverage, percentile, timeListAndCount, withBenchDatabase } from "./util";
+import { loadAverage, partitionSummary, percentile, timeListAndCount, withBenchDatabase } from "./util";
+import { ensurePartitions, listPartitions } from "../db/partitions";
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
@@ -36,9 +37,12 @@ async function main() {
   await withBenchDatabase("history", { max: 6, keep: !!args.keep }, async (db, url) => {
     await loadStarterLibrary(db, starterLibrary(), "system:bench");
     const t0 = performance.now();
+    // The months the failures span exist as partitions (migration 0028), as they do for a history written for 90 days.
+    await ensurePartitions(db, { from: new Date(Date.now() - 91 * 86_400_000).toISOString(), tables: ["failure_audit"] });
     await generate(db);
     console.log(`Generated ${ROWS.toLocaleString("en")} failures over ${MISSIONS.toLocaleString("en")} missions in ${((performance.now() - t0) / 1000).toFixed(1)} s (ANALYZE included).`);
-    const size = (await db.execute(sql`select pg_size_pretty(pg_total_relation_size('failure_audit')) as s`))[0] as { s: string };
+    const size = (await db.execute(sql`select pg_size_pretty(sum(pg_total_relation_size(inhrelid))) as s from pg_inherits where inhparent = 'failure_audit'::regclass`))[0] as { s: string };
+    console.log(partitionSummary(await listPartitions(db), "failure_audit"));
     console.log(`failure_audit with its indexes: ${size.s}.  (${loadAverage()})\n`);
 
     const pick = async (q: string) => ((await db.execute(sql.raw(q)))[0] as { v: string }).v;

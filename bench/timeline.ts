@@ -132,7 +132,7 @@ async function main() {
     const s = run.state;
     await db.insert(missions).values({ id: ID, name: s.name, definition: s.definition, phase: s.phase, runState: s.runState, lastSeq: s.seq, state: s, createdBy: "user:bench", createdAt: s.createdAt, updatedAt: s.createdAt });
     for (let i = 0; i < run.events.length; i += 1000)
-      await db.insert(eventsTable).values(run.events.slice(i, i + 1000).map((e) => ({ missionId: e.missionId, seq: e.seq, type: e.type, actorId: e.actorId, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence, createdAt: e.at })));
+      await db.insert(eventsTable).values(run.events.slice(i, i + 1000).map((e) => ({ missionId: e.missionId, missionCreatedAt: s.createdAt, seq: e.seq, type: e.type, actorId: e.actorId, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence, createdAt: e.at })));
     // Snapshot and projections from the stored log, as a migration's rebuild writes them.
     const rebuilt = await db.transaction((tx) => rebuildMission(tx, ID));
     if (rebuilt.seq !== s.seq || rebuilt.finalStatus !== s.finalStatus) throw new Error(`the stored log reduces to seq ${rebuilt.seq} ${rebuilt.finalStatus}, not ${s.seq} ${s.finalStatus}`);

@@ -85,7 +85,7 @@ async function main() {
     const s = run.state;
     await db.insert(missions).values({ id, name: s.name, definition: s.definition, phase: s.phase, runState: s.runState, lastSeq: s.seq, state: s, progress: progress(s), finalStatus: s.finalStatus, createdBy: "user:bench", createdAt: s.createdAt, updatedAt: s.createdAt });
     for (let i = 0; i < run.events.length; i += 1000)
-      await db.insert(eventsTable).values(run.events.slice(i, i + 1000).map((e) => ({ missionId: e.missionId, seq: e.seq, type: e.type, actorId: e.actorId, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence, createdAt: e.at })));
+      await db.insert(eventsTable).values(run.events.slice(i, i + 1000).map((e) => ({ missionId: e.missionId, missionCreatedAt: s.createdAt, seq: e.seq, type: e.type, actorId: e.actorId, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence, createdAt: e.at })));
     for (let i = 0; i < run.tapes.length; i += 1000) await db.insert(eventIo).values(run.tapes.slice(i, i + 1000).map((x) => ({ missionId: id, ...x })));
     log(`stored in PostgreSQL: ${Math.round(performance.now() - t0)} ms`);
 

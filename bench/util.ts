@@ -4,6 +4,7 @@ import type { EngineIO } from "../lib/mission/engine";
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { countLabel, type CappedCount } from "../lib/query-filters";
+import type { PartitionInfo } from "../db/partitions";
 import { evaluateEvidence, runTool, stepIdempotent } from "../lib/tools";
 
 /** What the benchmarks share: percentiles and a terminal progress bar. */
@@ -94,4 +95,14 @@ export async function timeListAndCount<C extends { name: string }>(
     console.log(`${c.name.padEnd(40)} ${ms(percentile(pt, 50))} ${ms(percentile(pt, 99))} ${ms(percentile(ct, 50)).padStart(9)} ${ms(percentile(ct, 99)).padStart(9)}  ${String(page.rows).padStart(4)}  ${countLabel(count)}`);
   }
   return p99;
+}
+
+/** "audit_log: 8 monthly partitions + default (0 rows); rows per partition 210,000–1,700,000; 5.1 GB": where the rows went. */
+export function partitionSummary(parts: PartitionInfo[], table: string): string {
+  const own = parts.filter((p) => p.table === table);
+  const months = own.filter((p) => p.bounds !== "DEFAULT" && p.rows > 0);
+  const def = own.find((p) => p.bounds === "DEFAULT");
+  const rows = months.map((p) => p.rows);
+  const gb = own.reduce((n, p) => n + p.bytes, 0) / 1e9;
+  return `${table}: ${own.length - 1} monthly partitions (${months.length} with rows) + default (${(def?.rows ?? 0).toLocaleString("en")} rows); rows per month ${Math.min(...rows).toLocaleString("en")}–${Math.max(...rows).toLocaleString("en")} (estimated); ${gb.toFixed(2)} GB with indexes`;
 }

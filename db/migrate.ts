@@ -4,6 +4,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import type { Db } from "./client";
 import { withConnection } from "./client";
+import { ensurePartitions } from "./partitions";
 import { rebuildStaleSnapshots } from "./queries/events";
 import * as schema from "./schema";
 
@@ -18,6 +19,9 @@ export async function runMigrations(url: string): Promise<void> {
       try {
         const db = drizzle(sql, { schema });
         await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+        // Time partitions (migration 0028): this month and the months ahead exist before anything writes.
+        const partitions = await ensurePartitions(db as unknown as Db);
+        if (partitions) console.log(`[migrate] created ${partitions} monthly partition(s)`);
         const rebuilt = await rebuildStaleSnapshots(db as unknown as Db);
         if (rebuilt) console.log(`[migrate] rebuilt ${rebuilt} mission snapshot(s) from their events`);
       } finally {

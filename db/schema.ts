@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { AgentError, DiagnosisSummary, GateOption, MissionState } from "../lib/mission/types";
 import type { RecoveryPlan } from "../lib/mission/recovery";
 import type { GateApproval, GatePolicySnapshot } from "../lib/mission/gate-policy";
@@ -73,12 +73,13 @@ export type ApiTokenRow = typeof apiTokens.$inferSelect;
 
 /**
  * The audit log: every action by a person or an agent (who, what, when, from where, before/after).
- * Append-only: a trigger rejects UPDATE, DELETE and TRUNCATE (migration 0010).
+ * Append-only: a trigger rejects UPDATE, DELETE and TRUNCATE (migration 0010). Range-partitioned by month on
+ * `at` (migration 0028), hence the key (id, at).
  */
 export const auditLog = pgTable(
   "audit_log",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull(),
     at: timestamp("at", { withTimezone: true, mode: "string" }).notNull().default(sql`clock_timestamp()`),
     actorId: text("actor_id").notNull(),
     /** The actor's display name at the time (names change; the log must not). */
@@ -99,6 +100,7 @@ export const auditLog = pgTable(
     after: jsonb("after"),
   },
   (t) => [
+    primaryKey({ name: "audit_log_pkey", columns: [t.id, t.at] }),
     index("audit_log_at").on(t.at.desc(), t.id.desc()),
     index("audit_log_actor").on(t.actorId, t.at.desc()),
     index("audit_log_action").on(t.action, t.at.desc()),
@@ -167,12 +169,19 @@ export const actors = pgTable("actors", {
 });
 export type Actor = typeof actors.$inferSelect;
 
-/** The append-only event log: the truth. A trigger rejects UPDATE and DELETE (see migration). */
+/**
+ * The append-only event log: the truth. A trigger rejects UPDATE and DELETE (see migration). Range-partitioned
+ * by month on the mission's creation time (migration 0028, docs/deploy.md "Time partitions"): every event of a
+ * mission sits in one partition, and the foreign key (mission_id, mission_created_at) → missions (id,
+ * created_at) admits only the mission's own time, so the key keeps (mission_id, seq) unique.
+ */
 export const events = pgTable(
   "events",
   {
     position: bigserial("position", { mode: "number" }),
     missionId: uuid("mission_id").notNull(),
+    /** The mission's `created_at`, copied on insert: the partition key. */
+    missionCreatedAt: timestamp("mission_created_at", { withTimezone: true, mode: "string" }).notNull(),
     seq: integer("seq").notNull(),
     type: text("type").notNull(),
     actorId: text("actor_id")
@@ -184,7 +193,12 @@ export const events = pgTable(
     evidence: jsonb("evidence"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ name: "events_pkey", columns: [t.missionId, t.seq] }), index("events_position").on(t.position), index("events_type").on(t.type)],
+  (t) => [
+    primaryKey({ name: "events_pkey", columns: [t.missionId, t.missionCreatedAt, t.seq] }),
+    foreignKey({ name: "events_mission_fk", columns: [t.missionId, t.missionCreatedAt], foreignColumns: [missions.id, missions.createdAt] }),
+    index("events_position").on(t.position),
+    index("events_type").on(t.type),
+  ],
 );
 export type EventRow = typeof events.$inferSelect;
 
@@ -245,7 +259,12 @@ export const missions = pgTable(
     /** A run's external agent was last heard from (a call or a heartbeat; issue 15): its silence pauses the run. */
     agentSeenAt: timestamp("agent_seen_at", { withTimezone: true, mode: "string" }),
   },
-  (t) => [index("missions_dispatch").on(t.runState, t.leaseExpiresAt), index("missions_created").on(t.createdAt)],
+  (t) => [
+    index("missions_dispatch").on(t.runState, t.leaseExpiresAt),
+    index("missions_created").on(t.createdAt),
+    // Issue 19: what events' foreign key (mission_id, mission_created_at) refers to (migration 0028).
+    uniqueIndex("missions_id_created_at").on(t.id, t.createdAt),
+  ],
 );
 export type MissionRow = typeof missions.$inferSelect;
 
@@ -309,7 +328,10 @@ export type GateRow = typeof gates.$inferSelect;
 /** PostgreSQL full-text vector (read only through SQL). */
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
-/** FAILURE_MODEL FailureAuditEntry: every failure, written in the same transaction as its event. */
+/**
+ * FAILURE_MODEL FailureAuditEntry: every failure, written in the same transaction as its event. Range-partitioned
+ * by month on `timestamp` (migration 0028), hence the key (mission_id, id, timestamp).
+ */
 export const failureAudit = pgTable(
   "failure_audit",
   {
@@ -353,7 +375,7 @@ export const failureAudit = pgTable(
     search: tsvector("search").generatedAlwaysAs(sql`to_tsvector('english', coalesce("what", '') || ' ' || coalesce("why", '') || ' ' || coalesce("root_cause", ''))`),
   },
   (t) => [
-    primaryKey({ name: "failure_audit_pkey", columns: [t.missionId, t.id] }), index("failure_audit_id").on(t.id),
+    primaryKey({ name: "failure_audit_pkey", columns: [t.missionId, t.id, t.timestamp] }), index("failure_audit_id").on(t.id),
     index("failure_audit_mission").on(t.missionId, t.seq),
     index("failure_audit_open").on(t.resolvedAt),
     index("failure_audit_time").on(t.timestamp, t.id),

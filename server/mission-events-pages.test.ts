@@ -35,7 +35,7 @@ useRouteTestDatabase(async (tdb) => {
   const s = sim.state;
   await db.insert(missions).values({ id: ID, name: s.name, definition: s.definition, phase: s.phase, runState: s.runState, lastSeq: s.seq, state: s, createdBy: "user:sim", createdAt: s.createdAt, updatedAt: s.createdAt });
   for (let i = 0; i < log.length; i += 2000)
-    await db.insert(eventsTable).values(log.slice(i, i + 2000).map((e) => ({ missionId: ID, seq: e.seq, type: e.type, actorId: e.actorId, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence, createdAt: e.at })));
+    await db.insert(eventsTable).values(log.slice(i, i + 2000).map((e) => ({ missionId: ID, missionCreatedAt: s.createdAt, seq: e.seq, type: e.type, actorId: e.actorId, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence, createdAt: e.at })));
   await db.transaction((tx) => rebuildMission(tx, ID));
 });
 

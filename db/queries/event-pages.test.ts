@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../test-helpers";
-import { events } from "../schema";
+import { events, missions } from "../schema";
 import { ensureActor } from "./users";
 import { lastPhaseStarted, listAllEvents, listEventPage } from "./event-pages";
 
 let tdb: TestDatabase;
 const id = randomUUID();
 const N = 12_345;
+const CREATED = "2026-01-15T10:00:00.000Z";
 const seqs = (p: { events: Array<{ seq: number }> }) => p.events.map((e) => e.seq);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -15,8 +17,12 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 beforeAll(async () => {
   tdb = await createTestDatabase();
   await ensureActor(tdb.db, { id: "worker:test", kind: "worker", displayName: "Test worker" });
+  // Events belong to a mission and carry its creation time (the partition key, migration 0028).
+  const other = randomUUID();
+  await tdb.db.insert(missions).values([id, other].map((m) => ({ id: m, name: "pages", definition: sql`'{}'::jsonb`, phase: "PLAN", runState: "running", lastSeq: 0, state: sql`'{}'::jsonb`, createdBy: "worker:test", createdAt: CREATED, updatedAt: CREATED })));
   const rows = range(1, N).map((seq) => ({
     missionId: id,
+    missionCreatedAt: CREATED,
     seq,
     type: seq === 5 || seq === 9000 ? "phase.started" : seq % 10 === 0 ? "tool.failed" : "tool.succeeded",
     actorId: "worker:test",
@@ -26,7 +32,7 @@ beforeAll(async () => {
   }));
   for (let i = 0; i < rows.length; i += 2000) await tdb.db.insert(events).values(rows.slice(i, i + 2000));
   // Another mission's events never show.
-  await tdb.db.insert(events).values({ missionId: randomUUID(), seq: 1, type: "tool.failed", actorId: "worker:test", payload: { agent: "a" }, reason: "other", impact: "none" });
+  await tdb.db.insert(events).values({ missionId: other, missionCreatedAt: CREATED, seq: 1, type: "tool.failed", actorId: "worker:test", payload: { agent: "a" }, reason: "other", impact: "none" });
 }, 60_000);
 afterAll(async () => tdb?.drop());
 

@@ -35,8 +35,13 @@ describe("the event log", () => {
   it("rejects a second event with the same (mission, seq)", async () => {
     const m = await createMission(tdb.db, { definition: definition(), actorId: "user:test" });
     expect(
-      await dbError(tdb.db.execute(sql`insert into events (mission_id, seq, type, actor_id, payload, reason, impact) values (${m.id}, 1, 'phase.started', 'worker:test', '{}', 'r', 'i')`)),
-    ).toMatch(/events_pkey/);
+      await dbError(tdb.db.execute(sql`insert into events (mission_id, mission_created_at, seq, type, actor_id, payload, reason, impact) values (${m.id}, ${m.createdAt}, 1, 'phase.started', 'worker:test', '{}', 'r', 'i')`)),
+    ).toMatch(/duplicate key value violates unique constraint "events_p\d{6}_pkey"/); // the month partition's part of events_pkey
+    // Partitioned by the mission's creation time (migration 0028): another time would put the same (mission, seq)
+    // in another partition, so the foreign key to missions (id, created_at) admits only the mission's own.
+    expect(
+      await dbError(tdb.db.execute(sql`insert into events (mission_id, mission_created_at, seq, type, actor_id, payload, reason, impact) values (${m.id}, ${m.createdAt}::timestamptz - interval '40 days', 1, 'phase.started', 'worker:test', '{}', 'r', 'i')`)),
+    ).toMatch(/events_mission_fk/);
   });
 
   it("concurrent appends to one mission get consecutive seqs with no gap or duplicate", async () => {

@@ -157,6 +157,8 @@ async function insertEvents(tx: Tx, list: MissionEvent[]): Promise<void> {
   await tx.insert(events).values(
     list.map((e) => ({
       missionId: e.missionId,
+      // The partition key (migration 0028): the mission's own creation time, which the foreign key demands.
+      missionCreatedAt: sql`(select ${missions.createdAt} from ${missions} where ${missions.id} = ${e.missionId})`,
       seq: e.seq,
       type: e.type,
       actorId: e.actorId,

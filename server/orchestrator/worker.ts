@@ -10,6 +10,7 @@ import { resolveTimedOutGates } from "../../db/queries/gates";
 import { SYSTEM_ACTOR } from "../../lib/audit";
 import { AUTHORITY_ACTOR_ID } from "../../lib/authority/types";
 import { workers } from "../../db/schema";
+import { ensurePartitions, PARTITION_CHECK_MS } from "../../db/partitions";
 import { DEFAULT_RECOVERY_BINARIES, runMission, type RunSettings } from "./runner";
 import { loadDiagnosisConfig } from "../../lib/diagnosis/config";
 
@@ -48,6 +49,7 @@ export class Worker {
   private wakePending = false;
   private loop: Promise<void> | null = null;
   private nextGateSweep = 0;
+  private nextPartitionCheck = 0;
   private readonly log: (msg: string) => void;
 
   constructor(private readonly opts: WorkerOptions) {
@@ -66,6 +68,8 @@ export class Worker {
     // Seed 002: the one authority decides proposals as a system actor.
     await ensureActor(db, { id: AUTHORITY_ACTOR_ID, kind: "system", displayName: "Faultline authority (rules, allowlists, level checks)" });
     await db.insert(workers).values({ id: this.id }).onConflictDoNothing();
+    // Time partitions (migration 0028): the months ahead exist before this worker writes (and hourly, below).
+    await this.checkPartitions();
     await this.listen();
     this.heartbeat = setInterval(() => void this.beat(), this.opts.heartbeatMs);
     this.loop = this.claimLoop();
@@ -102,6 +106,7 @@ export class Worker {
   private async claimLoop(): Promise<void> {
     while (!this.stopping) {
       await this.sweepGateTimeouts();
+      if (Date.now() >= this.nextPartitionCheck) await this.checkPartitions();
       let claimed = false;
       if (this.held.size < this.opts.concurrency) {
         try {
@@ -131,6 +136,17 @@ export class Worker {
       for (const d of decided) this.log(`mission ${d.missionId}: gate ${d.gateId} timed out; the system chose ${d.decision} (gate policy)`);
     } catch (e) {
       this.log(`gate timeout sweep failed: ${(e as Error).message}`);
+    }
+  }
+
+  /** Creates the monthly partitions ahead (db/partitions.ts); a failure is logged and tried again in an hour. */
+  private async checkPartitions(): Promise<void> {
+    this.nextPartitionCheck = Date.now() + PARTITION_CHECK_MS;
+    try {
+      const created = await ensurePartitions(this.opts.handle.db);
+      if (created) this.log(`created ${created} monthly partition(s) ahead`);
+    } catch (e) {
+      this.log(`creating the monthly partitions ahead failed: ${(e as Error).message}; rows of a month without one go to the default partition until the next try`);
     }
   }
 

@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import type { Executor } from "./client";
+import { queryRows } from "./client";
+
+/**
+ * Time partitions (issue 19, migration 0028; docs/deploy.md "Time partitions"). The event log (by the mission's
+ * creation time), the audit log (by `at`) and the failure history (by `timestamp`) are range-partitioned by UTC
+ * month. `faultline_create_partitions(table, from, to)` (SQL, in the migration) creates the months that are
+ * missing; a row of a month without a partition lands in `<table>_default` and moves into its month when that
+ * month's partition is created.
+ */
+export const PARTITIONED_TABLES = ["events", "audit_log", "failure_audit"] as const;
+export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
+
+/** Months created ahead of the current one, so a worker that runs for weeks never writes into the default. */
+export const PARTITION_MONTHS_AHEAD = 3;
+
+/** How often a running worker checks that the months ahead exist (cheap: a catalog lookup per month). */
+export const PARTITION_CHECK_MS = 60 * 60 * 1000;
+
+/**
+ * Creates the monthly partitions of every partitioned table from `from` (default: this month) to
+ * PARTITION_MONTHS_AHEAD months after this one; returns how many it created. Called by the migration runner
+ * after migrating and by every worker when it starts and once an hour; safe when several run at once.
+ */
+export async function ensurePartitions(db: Executor, opts: { from?: string; tables?: readonly PartitionedTable[] } = {}): Promise<number> {
+  let created = 0;
+  for (const table of opts.tables ?? PARTITIONED_TABLES) {
+    const [row] = await queryRows<{ n: number }>(
+      db,
+      sql`select faultline_create_partitions(${table}, coalesce(${opts.from ?? null}::timestamptz, now()), now() + make_interval(months => ${PARTITION_MONTHS_AHEAD})) as n`,
+    );
+    created += Number(row.n);
+  }
+  return created;
+}
+
+/** One partition as `listPartitions` reads it from the catalog. */
+export interface PartitionInfo {
+  table: PartitionedTable;
+  partition: string;
+  /** `FOR VALUES FROM (…) TO (…)` or `DEFAULT`. */
+  bounds: string;
+  rows: number;
+  bytes: number;
+}
+
+/** The partitions of the partitioned tables, oldest first per table, with estimated rows and size (indexes included). */
+export async function listPartitions(db: Executor): Promise<PartitionInfo[]> {
+  const rows = await queryRows<{ table: PartitionedTable; partition: string; bounds: string; rows: string; bytes: string }>(
+    db,
+    sql`select p.relname as "table", c.relname as partition, pg_get_expr(c.relpartbound, c.oid) as bounds,
+               greatest(c.reltuples, 0)::bigint as rows, pg_total_relation_size(c.oid) as bytes
+        from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent join pg_namespace n on n.oid = p.relnamespace
+        where n.nspname = 'public' and p.relname in ('events', 'audit_log', 'failure_audit') and p.relkind = 'p'
+        order by p.relname, c.relname`,
+  );
+  return rows.map((r) => ({ ...r, rows: Number(r.rows), bytes: Number(r.bytes) }));
+}
