@@ -5,12 +5,17 @@
  * DATABASE_URL), runs every labelled query of bench/library-queries.jsonl and prints Hit@1, Hit@3 and
  * MRR per kind (of the ranking, and as served: an abstention counts as a miss), abstention on
  * uncovered queries, calibration (ECE and a table per match_score bucket), the abstention threshold's
- * trade-off, and latency; then adds 100,000 synthetic entries (recombined starter fields,
+ * trade-off, and latency; then learning from confirmed walks (below); then adds 100,000 synthetic entries (recombined starter fields,
  * FM-SYN-000001…), prints how long that took, and runs every labelled query again for latency.
  *
  * Split: queries with an odd id number are the FITTING half (weights, Platt constants and the
  * abstention threshold were chosen on them); even ids are the EVALUATION half. Figures are printed for
  * both, the evaluation half is the honest one.
+ *
+ * Learning from confirmed walks (issue 18): every covered report of the fitting/tuning halves is confirmed as
+ * its first expected entry by a walk (library.hypotheses + library.probe confirmed, through writeLibraryProtocol
+ * as the worker's appends do), every labelled query is ranked again and the held-out halves are reported: what
+ * the walks an operator confirmed do to reports nobody confirmed. The confirmed reports are removed afterwards.
  *
  * `--fit` refits the calibration (logistic over CALIBRATION_FEATURES) and abstention threshold on the
  * fitting half and prints them (paste into db/queries/library-query.ts). `--no-scale` skips the 100k
@@ -26,6 +31,11 @@ import { sql } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { ABSTAIN_BELOW, ANSWER, ANSWER_FEATURES, CALIBRATION, CALIBRATION_FEATURES, calibrate, candidateFeatures, queryLibrary, rankCandidates, type Calibration, type CalibrationFeature } from "../db/queries/library-query";
 import { loadStarterLibrary } from "../db/queries/library";
+import { writeLibraryProtocol } from "../db/queries/library-protocol";
+import { createMission } from "../db/queries/events";
+import { ensureActor } from "../db/queries/users";
+import type { MissionEvent } from "../lib/mission/events";
+import { definition } from "../lib/mission/test-fixtures";
 import { starterLibrary } from "../db/seed";
 import { isTuningQuery, LABELLED_SETS, readLabelledQueries, type LabelledQuery, type LabelledSet } from "../lib/library/labelled";
 
@@ -111,6 +121,8 @@ async function main() {
 
     await latency(db, "starter library", await countEntries(db));
 
+    await learningFromWalks(db, outcomes, cal, threshold);
+
     if (!args["no-scale"]) {
       const t0 = performance.now();
       await insertSynthetic(db, 100_000);
@@ -134,6 +146,35 @@ async function main() {
       console.log(`  (for information) served Hit@3 over the covered queries with 100k recombined distractors: ${(h3 / covered).toFixed(3)}`);
     }
   });
+}
+
+/**
+ * Learning from confirmed walks: the fitting/tuning halves' covered reports confirmed by walks (each as its first
+ * expected entry), then the held-out halves ranked again and reported beside the figures without them.
+ */
+async function learningFromWalks(db: ReturnType<typeof createDb>["db"], before: Outcome[], cal: Calibration, threshold: number) {
+  await ensureActor(db, { id: "user:bench", kind: "user", displayName: "bench:library" });
+  const missionId = (await createMission(db, { definition: definition({ name: "bench:library walks", agents: [{ name: "a", priority: "critical", steps: [{ tool: "shell", args: { command: "true" } }] }] }), actorId: "user:bench" })).id;
+  const walked = queries.filter((q) => isFit(q) && q.kind !== "uncovered");
+  const at = new Date().toISOString();
+  const events = walked.flatMap((q, i) => [
+    { missionId, seq: 2 * i + 1, type: "library.hypotheses", at, actorId: "system:orchestrator", payload: { agent: "a", attempt: 1, step: 0, query: q.query, libraryVersion: 1, abstained: false, hypotheses: [] } },
+    { missionId, seq: 2 * i + 2, type: "library.probe", at, actorId: "user:bench", payload: { agent: "a", attempt: 1, step: 0, hypothesesSeq: 2 * i + 1, failure_id: q.expected[0], by: "operator", verdict: "confirmed", evidence: null, call: null, output: null } },
+  ]) as unknown as MissionEvent[];
+  await db.transaction((tx) => writeLibraryProtocol(tx, events));
+  const after: Outcome[] = [];
+  for (const q of queries) {
+    const c = await rankCandidates(db, q.query, { limit: 10 });
+    after.push({ q, ranked: c.map((x) => x.failure_id), top: c.length ? candidateFeatures(c)[0] : undefined });
+  }
+  const moved = after.filter((o, i) => o.ranked[0] !== before[i].ranked[0] && !isFit(o.q)).length;
+  console.log(`\nLearning from confirmed walks: ${walked.length} covered reports of the fitting/tuning halves confirmed by walks; held-out reports whose first candidate changed: ${moved}.`);
+  for (const set of sets) {
+    const name = set === "telemetry" ? "HELD-OUT half" : "EVALUATION half";
+    report(`${set} set, ${name}, after the walks`, after.filter((o) => o.q.set === set && !isFit(o.q)), cal, threshold);
+    report(`${set} set, tuning/fitting half, after the walks (its own reports confirmed)`, after.filter((o) => o.q.set === set && isFit(o.q)), cal, threshold);
+  }
+  await db.execute(sql`delete from library_confirmed_reports where mission_id = ${missionId}`);
 }
 
 function report(name: string, os: Outcome[], cal: Calibration, threshold: number) {

@@ -50,6 +50,10 @@ describe("learning from confirmed walks", () => {
     expect(after[0].failure_id).toBe("FM-PHY-0047");
     expect(after[0].learned).toBeGreaterThanOrEqual(0.5);
     expect(after[0].raw).toBeGreaterThan(before.find((c) => c.failure_id === "FM-PHY-0047")?.raw ?? 0);
+    // And the library answers it with that entry first (it does not abstain).
+    const served = await queryLibrary(tdb.db, similar);
+    expect(served.abstained).toBe(false);
+    expect(served.results[0].failure_id).toBe("FM-PHY-0047");
   });
 
   it("does not move reports that share little with the confirmed one, and is idempotent", async () => {
@@ -59,6 +63,21 @@ describe("learning from confirmed walks", () => {
     const n = (await tdb.db.execute(sql`select count(*)::int as n from library_confirmed_reports`)) as unknown as Array<{ n: number }>;
     expect(n[0].n).toBe(1);
     expect(await rankOf(similar, "FM-PHY-0047")).toBe(0);
+  });
+
+  it("a terse report whose few words a longer confirmed report happens to hold is not moved to that report's entry", async () => {
+    // Confirmed: a tool that is installed but off PATH (FM-SW-0002). A bare 'command not found' of another tool is
+    // the missing-binary entry's (FM-SW-0001) and must stay so: similarity is measured both ways (the confirmed
+    // report's words must be in the new report too), not only as the share of the new report's words it holds.
+    const offPath = { observed_symptom: "nightly deploy: bash: kubectl: command not found (exit 127) in the runner, yet /usr/local/bin/kubectl version works when called by its full path" };
+    await recordConfirmedReport(tdb.db, { missionId, seq: 9, failureId: "FM-SW-0002", query: offPath });
+    const terse = await rankCandidates(tdb.db, { observed_symptom: "bash: jq: command not found" }, { limit: 5 });
+    expect(terse[0].failure_id).toBe("FM-SW-0001");
+    expect(terse.find((c) => c.failure_id === "FM-SW-0002")?.learned ?? 0).toBe(0);
+    // A report like the confirmed one still learns from it.
+    const like = await rankCandidates(tdb.db, { observed_symptom: "deploy: bash: helm: command not found (exit 127), though /usr/local/bin/helm runs when called by full path" }, { limit: 5 });
+    expect(like[0].failure_id).toBe("FM-SW-0002");
+    expect(like[0].learned).toBeGreaterThanOrEqual(0.5);
   });
 });
 

@@ -209,10 +209,13 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
           where cum <= ${POSTINGS_BUDGET} or rn = 1
         ),
         learned as (
-          select r.failure_id, max(
-              (select coalesce(sum(c.cidf), 0) from concepts c where exists (select 1 from qw where qw.cid = c.cid and qw.lexeme = any(r.lexemes)))::float8 / qsum.total
-            ) as sim
-          from library_confirmed_reports r, qsum
+          select r.failure_id, max(least(
+              (select coalesce(sum(c.cidf), 0) from concepts c where exists (select 1 from qw where qw.cid = c.cid and qw.lexeme = any(r.lexemes)))::float8 / qsum.total,
+              (select coalesce(sum(x.idf) filter (where x.lexeme = any(qsum.lexemes)) / nullif(sum(x.idf), 0), 0)
+                 from (select l.lexeme, ln(1 + q.n / greatest(1, coalesce(st.df, 0))) * (case when l.lexeme ~ '^[0-9]' then 0.25 else 1 end) as idf
+                       from unnest(r.lexemes) l(lexeme) left join library_term_stats st on st.lexeme = l.lexeme) x)::float8
+            )) as sim
+          from library_confirmed_reports r, qsum, q
           where r.lexemes && (select array_agg(lexeme) from qw)
           group by r.failure_id
         ),
