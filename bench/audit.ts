@@ -9,90 +9,103 @@
  * `countAuditLog`, exact up to 10,000) for realistic filter combinations, --runs runs each after one
  * warm-up, printing p50 / p99 (target p99 ≤ 100 ms).
  *
- * Options: `--rows N`, `--runs N` (default 30), `--keep` (leave the database; its URL is printed).
+ * Options: `--rows N`, `--runs N` (default 30), `--keep` (leave the database; its name is printed), `--reuse NAME`
+ * (time the queries again on a kept database, generating nothing).
  */
 import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
+import type { Db } from "../db/client";
 import { countAuditLog, encodeAuditCursor, listAuditLog } from "../db/queries/audit-log";
 import { AUDIT_ACTIONS } from "../lib/audit";
 import { auditFiltersSchema, type AuditFilters } from "../lib/audit/filters";
 import { ensurePartitions, listPartitions } from "../db/partitions";
 import { loadAverage, partitionSummary, progress, timeListAndCount, withBenchDatabase } from "./util";
 
-const { values: args } = parseArgs({ options: { rows: { type: "string" }, runs: { type: "string" }, keep: { type: "boolean" } } });
+const { values: args } = parseArgs({ options: { rows: { type: "string" }, runs: { type: "string" }, keep: { type: "boolean" }, reuse: { type: "string" } } });
 const ROWS = Number(args.rows ?? 10_000_000);
 const RUNS = Number(args.runs ?? 30);
 const BATCH = 500_000;
 
 
 async function main() {
-  await withBenchDatabase("audit", { max: 4, keep: !!args.keep }, async (db, url) => {
-    const actions: readonly string[] = AUDIT_ACTIONS;
-    // Frequent actions first: the i-th of n is chosen with weight ~ 1/(i+1) (a few actions make most of a real log).
-    const actionList = sql.raw(`array[${actions.map((a) => `'${a}'`).join(",")}]`);
-    const t0 = performance.now();
-    // The months the rows span exist as partitions (migration 0028), as they do for a log that has been written for 180 days.
-    await ensurePartitions(db, { from: new Date(Date.now() - 181 * 86_400_000).toISOString(), tables: ["audit_log"] });
-    for (let from = 0; from < ROWS; from += BATCH) {
-      const n = Math.min(BATCH, ROWS - from);
-      await db.execute(sql`
-        insert into audit_log (at, actor_id, actor_name, action, outcome, target_type, target_id, mission_id, summary, via, ip, user_agent)
-        select
-          now() - (r.age * interval '180 days'),
-          case when r.who < 0.80 then 'user:00000000-0000-4000-8000-' || lpad((r.i % 40)::text, 12, '0')
-               when r.who < 0.92 then 'worker:vm:' || (r.i % 8)
-               when r.who < 0.97 then 'cli:ops' else 'system' end,
-          case when r.who < 0.80 then 'Person ' || (r.i % 40) when r.who < 0.92 then 'Worker ' || (r.i % 8) when r.who < 0.97 then 'CLI (ops)' else 'Faultline' end,
-          a.action,
-          case when r.refused < 0.03 then 'refused' else 'ok' end,
-          split_part(a.action, '.', 1),
-          'target-' || (r.i % 50000),
-          case when a.action like 'mission.%' or a.action like 'gate.%' then ('00000000-0000-4000-a000-' || lpad((r.i % 20000)::text, 12, '0'))::uuid end,
-          initcap(split_part(a.action, '.', 2)) || ' of target-' || (r.i % 50000) || case when r.i % 97 = 0 then ': quota exceeded on the payments API' when r.i % 89 = 0 then ': connection refused by the staging database' else '' end,
-          (array['web','api','cli','worker','system'])[1 + (r.i % 5)],
-          '10.0.' || (r.i % 250) || '.' || (r.i % 200),
-          'Mozilla/5.0 (bench)'
-        from (select i, random() as age, random() as who, random() as refused, random() as pick from generate_series(${from + 1}::int, ${from + n}::int) i) r
-        cross join lateral (select (${actionList})[1 + least(floor(exp(r.pick * ln(${actions.length + 1}::float8)) - 1)::int, ${actions.length - 1}::int)] as action) a`);
-      progress("audit rows", from + n, ROWS);
-    }
-    // A long-lived table is vacuumed by autovacuum: its pages are all-visible, so counts may read indexes only.
-    await db.execute(sql`vacuum analyze audit_log`);
-    const size = (await db.execute(sql`select pg_size_pretty(sum(pg_total_relation_size(inhrelid))) as s from pg_inherits where inhparent = 'audit_log'::regclass`))[0] as { s: string };
-    console.log(partitionSummary(await listPartitions(db), "audit_log"));
-    console.log(`Generated ${ROWS.toLocaleString("en")} audit rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (VACUUM ANALYZE included); audit_log with its indexes: ${size.s}.  (${loadAverage()})\n`);
-
-    const pick = async (q: string) => ((await db.execute(sql.raw(q)))[0] as { v: string }).v;
-    const mission = await pick(`select mission_id::text as v from audit_log where mission_id is not null limit 1`);
-    const rare = await pick(`select action as v from audit_log group by 1 order by count(*) limit 1`);
-    const deep = (await db.execute(sql`select to_json(at)#>>'{}' as at, id from audit_log order by at desc, id desc offset ${Math.floor(ROWS / 2)} limit 1`))[0] as { at: string; id: number };
-
-    const F = (f: Record<string, string>) => auditFiltersSchema.parse(f);
-    const cases: Array<{ name: string; filters: AuditFilters; cursor?: string }> = [
-      { name: "no filter (newest first)", filters: F({}) },
-      { name: "one person (actor id)", filters: F({ actor: "user:00000000-0000-4000-8000-000000000007" }) },
-      { name: "actor by name part", filters: F({ actor: "Person 13" }) },
-      { name: "action group gate.*", filters: F({ action: "gate.*" }) },
-      { name: `rare action (${rare})`, filters: F({ action: rare }) },
-      { name: "refused, last 24 h", filters: F({ outcome: "refused", from: "24h" }) },
-      { name: "one mission", filters: F({ mission }) },
-      { name: "via cli + refused", filters: F({ via: "cli", outcome: "refused" }) },
-      { name: "target", filters: F({ targetType: "gate", targetId: "target-4242" }) },
-      { name: "words: \"quota exceeded\"", filters: F({ q: "quota exceeded" }) },
-      { name: "words + action group", filters: F({ q: "connection refused", action: "mission.*" }) },
-      { name: "7 days, one person", filters: F({ actor: "user:00000000-0000-4000-8000-000000000021", from: "7d" }) },
-      { name: `deep keyset page (row ${Math.floor(ROWS / 2).toLocaleString("en")})`, filters: F({}), cursor: encodeAuditCursor({ at: deep.at, id: Number(deep.id) }) },
-    ];
-
-    console.log(`Page query (100 rows), count (exact up to 10,000) — ${RUNS} runs each after one warm-up, milliseconds:`);
-    const p99 = await timeListAndCount(cases, RUNS, {
-      page: async (c) => ({ rows: (await listAuditLog(db, c.filters, { cursor: c.cursor, limit: 100 })).entries.length }),
-      count: (c) => countAuditLog(db, c.filters),
-    });
-    console.log(`Worst p99 (page or count): ${Math.max(...p99.page, ...p99.count).toFixed(1)} ms (target ≤ 100 ms).  (${loadAverage()})`);
-    if (args.keep) console.log(`\nDatabase kept: ${url}`);
+  await withBenchDatabase("audit", { max: 4, keep: !!args.keep, reuse: args.reuse }, async (db, url) => {
+    if (!args.reuse) await generate(db);
+    else console.log(`Reusing ${args.reuse}: ${partitionSummary(await listPartitions(db), "audit_log")}.  (${loadAverage()})\n`);
+    await timeQueries(db, url);
   });
+}
+
+async function generate(db: Db) {
+  const actions: readonly string[] = AUDIT_ACTIONS;
+  // Frequent actions first: the i-th of n is chosen with weight ~ 1/(i+1) (a few actions make most of a real log).
+  const actionList = sql.raw(`array[${actions.map((a) => `'${a}'`).join(",")}]`);
+  const t0 = performance.now();
+  // The months the rows span exist as partitions (migration 0028), as they do for a log that has been written for 180 days.
+  await ensurePartitions(db, { from: new Date(Date.now() - 181 * 86_400_000).toISOString(), tables: ["audit_log"] });
+  for (let from = 0; from < ROWS; from += BATCH) {
+    const n = Math.min(BATCH, ROWS - from);
+    await db.execute(sql`
+      insert into audit_log (at, actor_id, actor_name, action, outcome, target_type, target_id, mission_id, summary, via, ip, user_agent)
+      select
+        now() - (r.age * interval '180 days'),
+        case when r.who < 0.80 then 'user:00000000-0000-4000-8000-' || lpad((r.i % 40)::text, 12, '0')
+             when r.who < 0.92 then 'worker:vm:' || (r.i % 8)
+             when r.who < 0.97 then 'cli:ops' else 'system' end,
+        case when r.who < 0.80 then 'Person ' || (r.i % 40) when r.who < 0.92 then 'Worker ' || (r.i % 8) when r.who < 0.97 then 'CLI (ops)' else 'Faultline' end,
+        a.action,
+        case when r.refused < 0.03 then 'refused' else 'ok' end,
+        split_part(a.action, '.', 1),
+        'target-' || (r.i % 50000),
+        case when a.action like 'mission.%' or a.action like 'gate.%' then ('00000000-0000-4000-a000-' || lpad((r.i % 20000)::text, 12, '0'))::uuid end,
+        initcap(split_part(a.action, '.', 2)) || ' of target-' || (r.i % 50000) || case when r.i % 97 = 0 then ': quota exceeded on the payments API' when r.i % 89 = 0 then ': connection refused by the staging database' else '' end,
+        (array['web','api','cli','worker','system'])[1 + (r.i % 5)],
+        '10.0.' || (r.i % 250) || '.' || (r.i % 200),
+        'Mozilla/5.0 (bench)'
+      from (select i, random() as age, random() as who, random() as refused, random() as pick from generate_series(${from + 1}::int, ${from + n}::int) i) r
+      cross join lateral (select (${actionList})[1 + least(floor(exp(r.pick * ln(${actions.length + 1}::float8)) - 1)::int, ${actions.length - 1}::int)] as action) a`);
+    progress("audit rows", from + n, ROWS);
+  }
+  // A long-lived table is vacuumed by autovacuum: its pages are all-visible, so counts may read indexes only.
+  await db.execute(sql`vacuum analyze audit_log`);
+  const size = (await db.execute(sql`select pg_size_pretty(sum(pg_total_relation_size(inhrelid))) as s from pg_inherits where inhparent = 'audit_log'::regclass`))[0] as { s: string };
+  console.log(partitionSummary(await listPartitions(db), "audit_log"));
+  console.log(`Generated ${ROWS.toLocaleString("en")} audit rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (VACUUM ANALYZE included); audit_log with its indexes: ${size.s}.  (${loadAverage()})\n`);
+}
+
+async function timeQueries(db: Db, url: string) {
+  // Reusing a kept database: its own row count (the planner's estimate), not --rows.
+  const rowCount = args.reuse ? Number(((await db.execute(sql`select sum(greatest(c.reltuples, 0))::bigint as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'audit_log'::regclass`))[0] as { n: string }).n) : ROWS;
+
+  const pick = async (q: string) => ((await db.execute(sql.raw(q)))[0] as { v: string }).v;
+  const mission = await pick(`select mission_id::text as v from audit_log where mission_id is not null limit 1`);
+  const rare = await pick(`select action as v from audit_log group by 1 order by count(*) limit 1`);
+  const deep = (await db.execute(sql`select to_json(at)#>>'{}' as at, id from audit_log order by at desc, id desc offset ${Math.floor(rowCount / 2)} limit 1`))[0] as { at: string; id: number };
+
+  const F = (f: Record<string, string>) => auditFiltersSchema.parse(f);
+  const cases: Array<{ name: string; filters: AuditFilters; cursor?: string }> = [
+    { name: "no filter (newest first)", filters: F({}) },
+    { name: "one person (actor id)", filters: F({ actor: "user:00000000-0000-4000-8000-000000000007" }) },
+    { name: "actor by name part", filters: F({ actor: "Person 13" }) },
+    { name: "action group gate.*", filters: F({ action: "gate.*" }) },
+    { name: `rare action (${rare})`, filters: F({ action: rare }) },
+    { name: "refused, last 24 h", filters: F({ outcome: "refused", from: "24h" }) },
+    { name: "one mission", filters: F({ mission }) },
+    { name: "via cli + refused", filters: F({ via: "cli", outcome: "refused" }) },
+    { name: "target", filters: F({ targetType: "gate", targetId: "target-4242" }) },
+    { name: "words: \"quota exceeded\"", filters: F({ q: "quota exceeded" }) },
+    { name: "words + action group", filters: F({ q: "connection refused", action: "mission.*" }) },
+    { name: "7 days, one person", filters: F({ actor: "user:00000000-0000-4000-8000-000000000021", from: "7d" }) },
+    { name: `deep keyset page (row ${Math.floor(rowCount / 2).toLocaleString("en")})`, filters: F({}), cursor: encodeAuditCursor({ at: deep.at, id: Number(deep.id) }) },
+  ];
+
+  console.log(`Page query (100 rows), count (exact up to 10,000) — ${RUNS} runs each after one warm-up, milliseconds:`);
+  const p99 = await timeListAndCount(cases, RUNS, {
+    page: async (c) => ({ rows: (await listAuditLog(db, c.filters, { cursor: c.cursor, limit: 100 })).entries.length }),
+    count: (c) => countAuditLog(db, c.filters),
+  });
+  console.log(`Worst p99 (page or count): ${Math.max(...p99.page, ...p99.count).toFixed(1)} ms (target ≤ 100 ms).  (${loadAverage()})`);
+  if (args.keep || args.reuse) console.log(`\nDatabase kept: ${url.replace(/\/\/[^@]*@/, "//")} (npm run bench:audit -- --reuse ${new URL(url).pathname.slice(1)})`);
 }
 
 await main();

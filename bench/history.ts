@@ -10,7 +10,8 @@
  * through the export generator and the streamed response (rows/s, MB/s, peak RSS).
  *
  * Options: `--rows N` (default 1,000,000), `--runs N` (default 50), `--explain` (print each query's plan),
- * `--no-export`, `--keep` (leave the database for EXPLAIN sessions; its URL is printed).
+ * `--no-export`, `--keep` (leave the database for EXPLAIN sessions; its name is printed), `--reuse NAME` (time the
+ * queries again on a kept database, generating nothing).
  */
 import { loadAverage, partitionSummary, percentile, timeListAndCount, withBenchDatabase } from "./util";
 import { ensurePartitions, listPartitions } from "../db/partitions";
@@ -24,7 +25,7 @@ import { starterLibrary } from "../db/seed";
 import { historyFiltersSchema, type HistoryFilters } from "../lib/history/filters";
 import { exportResponse } from "../server/export-stream";
 
-const { values: args } = parseArgs({ options: { rows: { type: "string" }, runs: { type: "string" }, explain: { type: "boolean" }, "no-export": { type: "boolean" }, keep: { type: "boolean" } } });
+const { values: args } = parseArgs({ options: { rows: { type: "string" }, runs: { type: "string" }, explain: { type: "boolean" }, "no-export": { type: "boolean" }, keep: { type: "boolean" }, reuse: { type: "string" } } });
 const ROWS = Number(args.rows ?? 1_000_000);
 const RUNS = Number(args.runs ?? 50);
 const MISSIONS = Math.max(10, Math.round(ROWS / 50));
@@ -34,13 +35,17 @@ const ms = (x: number) => x.toFixed(1).padStart(8);
 const DEFINITIONS = ["payments nightly", "image build", "docs deploy", "data backfill", "fleet upgrade", "search reindex", "billing export", "model eval", "mobile release", "infra audit", "log rotation", "cert renewal"];
 
 async function main() {
-  await withBenchDatabase("history", { max: 6, keep: !!args.keep }, async (db, url) => {
-    await loadStarterLibrary(db, starterLibrary(), "system:bench");
-    const t0 = performance.now();
-    // The months the failures span exist as partitions (migration 0028), as they do for a history written for 90 days.
-    await ensurePartitions(db, { from: new Date(Date.now() - 91 * 86_400_000).toISOString(), tables: ["failure_audit"] });
-    await generate(db);
-    console.log(`Generated ${ROWS.toLocaleString("en")} failures over ${MISSIONS.toLocaleString("en")} missions in ${((performance.now() - t0) / 1000).toFixed(1)} s (ANALYZE included).`);
+  await withBenchDatabase("history", { max: 6, keep: !!args.keep, reuse: args.reuse }, async (db, url) => {
+    if (!args.reuse) {
+      await loadStarterLibrary(db, starterLibrary(), "system:bench");
+      const t0 = performance.now();
+      // The months the failures span exist as partitions (migration 0028), as they do for a history written for 90 days.
+      await ensurePartitions(db, { from: new Date(Date.now() - 91 * 86_400_000).toISOString(), tables: ["failure_audit"] });
+      await generate(db);
+      console.log(`Generated ${ROWS.toLocaleString("en")} failures over ${MISSIONS.toLocaleString("en")} missions in ${((performance.now() - t0) / 1000).toFixed(1)} s (ANALYZE included).`);
+    } else console.log(`Reusing ${args.reuse} (generating nothing).`);
+    // Reusing a kept database: its own row count (the planner's estimate), not --rows.
+    const rowCount = args.reuse ? Number(((await db.execute(sql`select sum(greatest(c.reltuples, 0))::bigint as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'failure_audit'::regclass`))[0] as { n: string }).n) : ROWS;
     const size = (await db.execute(sql`select pg_size_pretty(sum(pg_total_relation_size(inhrelid))) as s from pg_inherits where inhparent = 'failure_audit'::regclass`))[0] as { s: string };
     console.log(partitionSummary(await listPartitions(db), "failure_audit"));
     console.log(`failure_audit with its indexes: ${size.s}.  (${loadAverage()})\n`);
@@ -49,7 +54,7 @@ async function main() {
     const mission = await pick(`select mission_id::text as v from failure_audit group by 1 order by count(*) desc limit 1`);
     const decider = await pick(`select decided_by as v from failure_audit where decided_by like 'user:%' group by 1 order by count(*) limit 1`);
     const mode = await pick(`select failure_mode as v from failure_audit where failure_mode is not null group by 1 order by count(*) desc limit 1`);
-    const deep = (await db.execute(sql`select to_json("timestamp")#>>'{}' as time, id from failure_audit order by "timestamp" desc, id desc offset ${Math.floor(ROWS / 2)} limit 1`))[0] as { time: string; id: string };
+    const deep = (await db.execute(sql`select to_json("timestamp")#>>'{}' as time, id from failure_audit order by "timestamp" desc, id desc offset ${Math.floor(rowCount / 2)} limit 1`))[0] as { time: string; id: string };
 
     const F = (f: Partial<HistoryFilters>) => historyFiltersSchema.parse(f);
     const cases: Array<{ name: string; filters: HistoryFilters; cursor?: string }> = [
@@ -67,7 +72,7 @@ async function main() {
       { name: "severity critical, 24 h", filters: F({ severity: "critical", from: "24h" }) },
       { name: "sorted by time to resolution", filters: F({ sort: "resolution", dir: "desc" }) },
       { name: "time to resolution, fastest", filters: F({ sort: "resolution", dir: "asc", status: "resolved" }) },
-      { name: `deep keyset page (row ${Math.floor(ROWS / 2).toLocaleString("en")})`, filters: F({}), cursor: encodeCursor("time", { id: deep.id, time: deep.time, resolutionMs: null }) },
+      { name: `deep keyset page (row ${Math.floor(rowCount / 2).toLocaleString("en")})`, filters: F({}), cursor: encodeCursor("time", { id: deep.id, time: deep.time, resolutionMs: null }) },
     ];
 
     console.log(`Page query (100 rows), count (exact up to 10,000) — ${RUNS} runs each after one warm-up, milliseconds:`);
@@ -115,7 +120,7 @@ async function main() {
       const secs = (performance.now() - s) / 1000;
       console.log(`${rows.toLocaleString("en")} rows, ${(bytes / 1e6).toFixed(0)} MB in ${secs.toFixed(1)} s: ${Math.round(rows / secs).toLocaleString("en")} rows/s, ${(bytes / 1e6 / secs).toFixed(1)} MB/s; RSS ${(rssBefore / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB.  (${loadAverage()})`);
     }
-    if (args.keep) console.log(`\nDatabase kept: ${url.toString()}`);
+    if (args.keep || args.reuse) console.log(`\nDatabase kept: ${url.replace(/\/\/[^@]*@/, "//")} (npm run bench:history -- --reuse ${new URL(url).pathname.slice(1)})`);
   });
 }
 

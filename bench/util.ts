@@ -1,4 +1,6 @@
-import { createDb, type Db } from "../db/client";
+import path from "node:path";
+import { createDb, withDatabaseName, type Db } from "../db/client";
+import { ensureDatabase } from "../db/embedded";
 import { startTemplateServer } from "../db/test-global-setup";
 import type { EngineIO } from "../lib/mission/engine";
 import { cpus, loadavg } from "node:os";
@@ -46,9 +48,23 @@ export function progress(label: string, done: number, total: number): void {
 
 /**
  * Runs `fn` on a dedicated, migrated database (embedded under .data-test, or on DATABASE_URL's server) and
- * drops it afterwards unless `keep`.
+ * drops it afterwards unless `keep`; `reuse` (a kept database's name) runs `fn` on that one and keeps it.
  */
-export async function withBenchDatabase(name: string, opts: { max: number; keep?: boolean }, fn: (db: Db, url: string) => Promise<void>): Promise<void> {
+export async function withBenchDatabase(name: string, opts: { max: number; keep?: boolean; reuse?: string }, fn: (db: Db, url: string) => Promise<void>): Promise<void> {
+  if (opts.reuse) {
+    // A database a run with --keep left (its name): time the queries again without generating anything.
+    if (!/^faultline_bench_[a-z]+_\d+$/.test(opts.reuse)) throw new Error(`--reuse takes the name of a database a bench run kept (faultline_bench_<name>_<pid>, printed by --keep), not ${JSON.stringify(opts.reuse)}.`);
+    const pg = await ensureDatabase({ dataDir: path.resolve(".data-test"), databaseUrl: process.env.DATABASE_URL });
+    const url = withDatabaseName(pg.url, opts.reuse);
+    const handle = createDb(url, { max: opts.max, applicationName: `faultline-bench-${name}` });
+    try {
+      await fn(handle.db, url);
+    } finally {
+      await handle.close().catch(() => {});
+      await pg.stop();
+    }
+    return;
+  }
   const server = await startTemplateServer({ dataDir: ".data-test", template: `faultline_bench_${name}_${process.pid}` });
   const url = new URL(server.url);
   url.pathname = `/${server.template}`;
