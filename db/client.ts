@@ -25,10 +25,17 @@ export interface DbHandle {
  * a connection that dies (server restart, pg_terminate_backend) fails the query that was on it, and the
  * next query opens a new one — the pool never leaks a slot, whatever the failure.
  */
-function clientOptions(applicationName: string, max: number): postgres.Options<Record<string, postgres.PostgresType>> {
+function clientOptions(applicationName: string, max: number, onQuery?: (query: string) => void): postgres.Options<Record<string, postgres.PostgresType>> {
   const trace = queryTrace();
   return {
-    ...(trace ? { debug: (connection: number, query: string) => trace.query(connection, query) } : {}),
+    ...(trace || onQuery
+      ? {
+          debug: (connection: number, query: string) => {
+            trace?.query(connection, query);
+            onQuery?.(query);
+          },
+        }
+      : {}),
     max,
     idle_timeout: 30,
     connect_timeout: 10,
@@ -64,8 +71,9 @@ function preparedStatements<T extends object>(client: T): T {
   });
 }
 
-export function createDb(url: string, opts: { max?: number; applicationName?: string } = {}): DbHandle {
-  const sql = postgres(url, clientOptions(opts.applicationName ?? "faultline", opts.max ?? 10));
+/** `onQuery`: told the text of every statement the pool sends, BEGIN and COMMIT included (tests count them). */
+export function createDb(url: string, opts: { max?: number; applicationName?: string; onQuery?: (query: string) => void } = {}): DbHandle {
+  const sql = postgres(url, clientOptions(opts.applicationName ?? "faultline", opts.max ?? 10, opts.onQuery));
   const db = drizzle(preparedStatements(sql), { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
@@ -104,6 +112,25 @@ export function getDbHandle(): DbHandle {
 
 export function getDb(): Db {
   return getDbHandle().db;
+}
+
+/**
+ * The postgres.js client under a drizzle database or transaction (issue 19). The append path's frequent
+ * statements (db/queries/events.ts, mission-state.ts) go to it directly as fixed texts — `driverOf(tx)
+ * .unsafe(text, params)`, a named prepared statement like every query here (`preparedStatements`) — without
+ * drizzle building the same query again at every step. Values go as drizzle sends them: JSON as text
+ * (jsonb's serializer is the identity under drizzle), timestamps as text; rows come back under the names
+ * the text gives its columns, timestamps as PostgreSQL's text, jsonb parsed.
+ */
+export function driverOf(ex: Executor): Sql {
+  const client = (ex as unknown as { session?: { client?: Sql } }).session?.client;
+  if (!client) throw new Error("driverOf: this executor is not a drizzle postgres-js database or transaction (no session.client)");
+  return client;
+}
+
+/** `($1, $2), ($3, $4)` for `rows` rows of `columns` parameters each, numbered from `$first`. */
+export function valuesPlaceholders(rows: number, columns: number, first = 1): string {
+  return Array.from({ length: rows }, (_, r) => `(${Array.from({ length: columns }, (_, c) => `$${first + r * columns + c}`).join(", ")})`).join(", ");
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, lte } from "drizzle-orm";
 import { applyEvent, type MissionState } from "../../lib/mission";
-import type { Executor } from "../client";
+import { driverOf, type Executor } from "../client";
 import { events, missions, type EventRow } from "../schema";
 import type { MissionEvent } from "../../lib/mission";
 
@@ -59,20 +59,26 @@ export interface MissionHead {
   state: MissionState;
   leaseOwner: string | null;
   createdBy: string;
+  /** The mission's creation time as PostgreSQL writes it (the events' partition key, copied into each event). */
+  createdAt: string;
   snapshotSeq: number;
   snapshotBytes: number;
 }
+
+/**
+ * The mission row's head: every append reads it under the row lock (issue 19: a fixed text, prepared once
+ * per connection, not built by drizzle at every step).
+ */
+const HEAD = `select head, last_seq as "lastSeq", lease_owner as "leaseOwner", created_by as "createdBy", created_at as "createdAt", snapshot_seq as "snapshotSeq", snapshot_bytes as "snapshotBytes" from missions where id = $1`;
+const HEAD_FOR_UPDATE = `${HEAD} for update`;
+type HeadRow = Omit<MissionHead, "state"> & { head: string | null; lastSeq: number };
 
 /**
  * The mission's state now (null: no such mission). `forUpdate` locks the mission row first, as every
  * writer must before it appends; the state it returns is then the one the next event applies to.
  */
 export async function readMissionState(db: Executor, id: string, opts: { forUpdate?: boolean } = {}): Promise<MissionHead | null> {
-  const q = db
-    .select({ head: missions.head, lastSeq: missions.lastSeq, leaseOwner: missions.leaseOwner, createdBy: missions.createdBy, snapshotSeq: missions.snapshotSeq, snapshotBytes: missions.snapshotBytes })
-    .from(missions)
-    .where(eq(missions.id, id));
-  const [row] = opts.forUpdate ? await q.for("update") : await q;
+  const [row] = (await driverOf(db).unsafe(opts.forUpdate ? HEAD_FOR_UPDATE : HEAD, [id])) as unknown as HeadRow[];
   if (!row) return null;
   const hit = row.head ? cache.get(id) : undefined;
   if (hit && hit.head === row.head && hit.state.seq === row.lastSeq) {
@@ -103,9 +109,9 @@ export function snapshotDue(h: Pick<MissionHead, "snapshotSeq" | "snapshotBytes"
   return state.seq - h.snapshotSeq >= Math.max(SNAPSHOT_MIN_EVENTS, Math.ceil(h.snapshotBytes / SNAPSHOT_BYTES_PER_EVENT));
 }
 
-/** The snapshot's columns for `state`: the state without its definition, as JSON text, and its size. */
-export function snapshotColumns(state: MissionState): { state: ReturnType<typeof sql>; snapshotSeq: number; snapshotBytes: number } {
+/** The snapshot of `state`: the state without its definition, as JSON text, the seq it is as of, and its size. */
+export function snapshotOf(state: MissionState): { json: string; snapshotSeq: number; snapshotBytes: number } {
   const { definition: _definition, ...rest } = state;
   const json = JSON.stringify(rest);
-  return { state: sql`${json}::jsonb`, snapshotSeq: state.seq, snapshotBytes: Buffer.byteLength(json) };
+  return { json, snapshotSeq: state.seq, snapshotBytes: Buffer.byteLength(json) };
 }

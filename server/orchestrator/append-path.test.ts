@@ -1,0 +1,177 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type DbHandle } from "../../db/client";
+import { createTestDatabase, type TestDatabase } from "../../db/test-helpers";
+import { appendEvents, createMission, EVENTS_CHANNEL, listEventsAfter, type EventsNotification } from "../../db/queries/events";
+import { forgetStates } from "../../db/queries/mission-state";
+import { claimMission } from "../../db/queries/missions";
+import { ensureActor } from "../../db/queries/users";
+import { missionDefinitionSchema, progress, reduce, simulate, transitions as t, type MissionEvent, type MissionState } from "../../lib/mission";
+import { definition, nodeStep } from "../../lib/mission/test-fixtures";
+import { runMission, type RunContext } from "./runner";
+
+/**
+ * The append path's statements (issue 19): appendEvents sends fixed texts through the driver (driverOf),
+ * not drizzle's query builder. These tests read what they wrote back from PostgreSQL, column by column,
+ * and count what a step sends.
+ */
+
+let tdb: TestDatabase;
+let counted: DbHandle;
+const sent: string[] = [];
+let workspaces: string;
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  counted = createDb(tdb.url, { max: 4, applicationName: "faultline-test-count", onQuery: (q) => sent.push(q) });
+  await ensureActor(tdb.db, { id: "user:test", kind: "user", displayName: "Test operator" });
+  await ensureActor(tdb.db, { id: "worker:test", kind: "worker", displayName: "Test worker" });
+  workspaces = fs.mkdtempSync(path.join(os.tmpdir(), "fl-append-path-"));
+});
+afterAll(async () => {
+  await counted?.close();
+  await tdb?.drop();
+  fs.rmSync(workspaces, { recursive: true, force: true });
+});
+
+/** What a statement is, by its first words: "insert into events", "select pg_notify", "update missions"… */
+const kind = (q: string) => {
+  const s = q.trim().replace(/\s+/g, " ").toLowerCase();
+  if (s.startsWith("select head,")) return s.endsWith("for update") ? "lock missions" : "read missions";
+  return s.split(" ").slice(0, s.startsWith("insert into") ? 3 : 2).join(" ").replace(/\(.*$/, "");
+};
+
+describe("a step's transaction (the append path's fixed statements)", () => {
+  it("is one lock, the writes and one NOTIFY: eight statements, the same texts at every step", async () => {
+    const steps = 12;
+    const def = missionDefinitionSchema.parse({
+      name: "statements",
+      objective: "no-op steps",
+      library: false,
+      phases: [{ name: "EXECUTION", timeoutMs: 3_600_000, agents: [{ name: "lister", priority: "critical", timeoutMs: 3_600_000, steps: Array.from({ length: steps }, (_, i) => ({ name: `list ${i}`, tool: "file", args: { op: "list", path: "." } })) }] }],
+    });
+    const m = await createMission(counted.db, { definition: def, actorId: "user:test" });
+    expect(await claimMission(counted.db, { workerId: "worker:test", leaseMs: 3_600_000, onlyId: m.id })).toBe(m.id);
+    forgetStates();
+    sent.length = 0;
+    const ctx: RunContext = { db: counted.db, workerId: "worker:test", workspacesDir: workspaces, allowedBinaries: [], libraryProtocol: false, signal: new AbortController().signal, shouldStop: () => false, log: () => {} };
+    expect(await runMission(ctx, m.id)).toBe("terminal");
+
+    // One mission on its own: its statements go one transaction after another.
+    const transactions: string[][] = [];
+    let open: string[] | null = null;
+    for (const q of sent) {
+      const k = kind(q);
+      if (k === "begin") open = [];
+      if (open) open.push(q);
+      if (k === "commit") {
+        transactions.push(open!);
+        open = null;
+      }
+    }
+    const log = await listEventsAfter(tdb.db, { missionId: m.id });
+    expect(log.filter((e) => e.type === "tool.succeeded")).toHaveLength(steps);
+    // Every write of the run is one transaction with one NOTIFY (the first event, mission.created, was written before).
+    expect(transactions.every((tx) => tx.filter((q) => kind(q) === "select pg_notify").length === 1)).toBe(true);
+    const stepShape = ["begin", "insert into agents", "insert into event_io", "insert into events", "lock missions", "select pg_notify", "update missions", "commit"].sort();
+    // A step's success written with the next step's start: every step but the last is such a transaction.
+    const stepTransactions = transactions.filter((tx) => JSON.stringify(tx.map(kind).sort()) === JSON.stringify(stepShape));
+    expect(stepTransactions.length).toBeGreaterThanOrEqual(steps - 1);
+    // The same texts at every step (one more per row count of the multi-row inserts): each is prepared once per
+    // connection, and no text carries a step's values.
+    expect(new Set(stepTransactions.flat()).size).toBeLessThanOrEqual(stepShape.length + 2);
+    // Outside transactions, the run reads its mission once at the start.
+    expect(sent.length - transactions.flat().length).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("the projections the fixed statements write", () => {
+  it("equal the state, column by column, after every append; events keep their fields and the mission's creation time", async () => {
+    const def = definition({
+      agents: [
+        { name: "plan", priority: "critical", steps: [nodeStep("1"), nodeStep("2")] },
+        { name: "search", priority: "important", steps: [nodeStep("1")] },
+      ],
+    });
+    const m = await createMission(tdb.db, { definition: def, actorId: "user:test" });
+    expect(await claimMission(tdb.db, { workerId: "worker:test", leaseMs: 3_600_000, onlyId: m.id })).toBe(m.id);
+    const { events } = await simulate(def, {
+      missionId: m.id,
+      outcome: (agent, _s, attempt) => (agent === "search" && attempt === 1 ? { kind: "fail", error: { code: "CONNECTION_REFUSED", message: "refused" } } : { kind: "ok" }),
+      decide: () => "retry",
+    });
+    const notifications: EventsNotification[] = [];
+    const listener = postgres(tdb.url, { max: 1, onnotice: () => {} });
+    await listener.listen(EVENTS_CHANNEL, (payload) => notifications.push(JSON.parse(payload)));
+    try {
+      const body = (e: Pick<MissionEvent, "type" | "payload" | "reason" | "impact" | "evidence">) => ({ type: e.type, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence }) as never;
+      const appended: number[] = [];
+      const append = async (items: never[], by: { worker: boolean }) => {
+        const r = await tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: by.worker ? "worker:test" : "user:test", events: items, ...(by.worker ? { leaseOwner: "worker:test" } : {}) }));
+        appended.push(r.state.seq);
+        await check(r.state);
+        return r.state;
+      };
+      const check = async (s: MissionState) => {
+        const [row] = await tdb.sql`select phase, run_state, progress, open_gates, final_status, last_seq, owner, paused, started_at, ended_at, lease_owner, lease_expires_at, runnable_at, snapshot_seq, created_at,
+          (select count(*)::int from events e where e.mission_id = m.id and e.mission_created_at <> m.created_at) as misplaced from missions m where id = ${m.id}`;
+        const time = (x: string | null) => (x === null ? null : Date.parse(x.replace(" ", "T").replace(/\+00$/, "Z")));
+        expect({ ...row, progress: Math.round(row.progress * 1e4), started_at: time(row.started_at), ended_at: time(row.ended_at) }).toMatchObject({
+          phase: s.phase,
+          run_state: s.runState,
+          progress: Math.round(Math.fround(progress(s)) * 1e4),
+          open_gates: s.gates.filter((g) => g.status === "open").length,
+          final_status: s.finalStatus,
+          last_seq: s.seq,
+          owner: s.owner,
+          paused: s.paused,
+          started_at: time(s.startedAt),
+          ended_at: time(s.endedAt),
+          misplaced: 0,
+        });
+        // The lease ends with the mission; until then it is the worker's.
+        const ended = s.runState === "completed" || s.runState === "failed";
+        expect([row.lease_owner, row.lease_expires_at === null]).toEqual(ended ? [null, true] : ["worker:test", false]);
+        const agentRows = await tdb.sql`select name, phase, priority, status, attempt, position, error from agents where mission_id = ${m.id} order by position`;
+        expect(agentRows.map((a) => ({ ...a }))).toEqual(s.agentOrder.map((name, position) => ({ name, phase: s.agents[name].phase, priority: s.agents[name].priority, status: s.agents[name].status, attempt: s.agents[name].attempt, position, error: s.agents[name].error })));
+        forgetStates();
+        const log = await listEventsAfter(tdb.db, { missionId: m.id });
+        expect(reduce(log)).toEqual(s);
+      };
+
+      let state: MissionState | null = null;
+      let resumedSeq = 0;
+      for (const [i, e] of events.slice(1).entries()) {
+        const byWorker = !e.actorId.startsWith("user");
+        if (i === 2) {
+          // A person's pause and resume in between: the pause's JSON, the owner, and the wake-up of an outside write.
+          await tdb.sql`update missions set runnable_at = now() + interval '1 hour' where id = ${m.id}`;
+          state = await append([t.missionPaused("operator", "hold on") as never], { worker: false });
+          expect(state.paused).toMatchObject({ kind: "operator", message: "hold on" });
+          state = await append([t.missionResumed("go on") as never], { worker: false });
+          const [{ runnable_at }] = await tdb.sql`select runnable_at from missions where id = ${m.id}`;
+          expect(runnable_at).toBeNull();
+          resumedSeq = state.seq;
+        }
+        state = await append([body(e)], { worker: byWorker });
+      }
+      expect(state?.finalStatus).toBe("SUCCESS");
+      // The events read back are the events appended (payload and evidence as JSON, the reason and impact; a
+      // gate's payload also carries the gate policy in force, which appendEvents adds).
+      const log = await listEventsAfter(tdb.db, { missionId: m.id });
+      const written = log.filter((e) => e.type !== "mission.paused" && e.type !== "mission.resumed").slice(1);
+      expect(written.map(body)).toMatchObject(events.slice(1).map(body));
+      expect(written.filter((e) => e.type === "tool.succeeded").every((e) => Array.isArray(e.payload.evidence) && e.payload.evidence.length > 0)).toBe(true);
+      // One NOTIFY per transaction, with its last seq; the outside write that left work asks workers to claim.
+      await expect.poll(() => notifications.length).toBe(appended.length);
+      expect(notifications.map((n) => [n.m, n.s])).toEqual(appended.map((seq) => [m.id, seq]));
+      expect(notifications.find((n) => n.s === resumedSeq)?.w).toBe(1);
+      expect(notifications.find((n) => n.s === resumedSeq - 1)?.w).toBeUndefined();
+    } finally {
+      await listener.end({ timeout: 5 });
+    }
+  });
+});
