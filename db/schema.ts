@@ -111,6 +111,19 @@ export const auditLog = pgTable(
 export type AuditLogRow = typeof auditLog.$inferSelect;
 
 /**
+ * Every (actor, name at the time) pair the audit log holds, kept by an insert trigger on audit_log (migration
+ * 0029): part of a name is looked up among these few pairs, then the log is read by actor id.
+ */
+export const auditLogActors = pgTable(
+  "audit_log_actors",
+  {
+    actorId: text("actor_id").notNull(),
+    actorName: text("actor_name").notNull(),
+  },
+  (t) => [primaryKey({ name: "audit_log_actors_pkey", columns: [t.actorId, t.actorName] }), index("audit_log_actors_name_trgm").using("gin", t.actorName.op("gin_trgm_ops"))],
+);
+
+/**
  * Gate policies (issue 6): per mission definition (its name, or `*`) and gate kind (or `*`): who may
  * decide (roles, groups; empty = everyone with gate.decide), how many distinct approvals, whether
  * the mission's starter may decide, and a timeout with the outcome the worker applies as the system.

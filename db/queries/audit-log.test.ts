@@ -66,6 +66,27 @@ describe("the audit log (PostgreSQL)", () => {
     expect(await countAuditLog(tdb.db, f({ via: "web" }))).toEqual({ count: 3, capped: false });
   });
 
+  it("finds part of a name as the name was at the time, through the (actor, name) pairs the insert trigger keeps", async () => {
+    const bo: AuditActor = { id: "user:00000000-0000-4000-8000-0000000000b0", name: "Bo Before", via: "web" };
+    await recordAudit(tdb.db, bo, { action: "token.create", summary: "Bo Before made a token." });
+    await recordAudit(tdb.db, { ...bo, name: "Bo Renamed" }, { action: "token.revoke", summary: "Bo Renamed revoked a token." });
+    // A row written without recordAudit (a raw insert) is found too: the trigger, not the application, keeps the pairs.
+    await tdb.db.execute(sql`insert into audit_log (actor_id, actor_name, action, summary, via) values ('cli:zed', 'Zed Raw', 'pattern.delete', 'raw', 'cli')`);
+    const pairs = await tdb.db.execute(sql`select actor_id, actor_name from audit_log_actors where actor_id in (${bo.id}, 'cli:zed') order by 2`);
+    expect([...pairs]).toEqual([
+      { actor_id: bo.id, actor_name: "Bo Before" },
+      { actor_id: bo.id, actor_name: "Bo Renamed" },
+      { actor_id: "cli:zed", actor_name: "Zed Raw" },
+    ]);
+    const actions = async (actor: string) => (await listAuditLog(tdb.db, f({ actor }))).entries.map((e) => e.action);
+    expect(await actions("before")).toEqual(["token.create"]); // the old name's rows only, not the same actor's later ones
+    expect(await actions("RENAMED")).toEqual(["token.revoke"]);
+    expect(await actions("Bo ")).toEqual(["token.revoke", "token.create"]);
+    expect(await actions("zed raw")).toEqual(["pattern.delete"]);
+    expect(await actions(bo.id)).toEqual(["token.revoke", "token.create"]);
+    expect(await countAuditLog(tdb.db, f({ actor: "bo " }))).toEqual({ count: 2, capped: false });
+  });
+
   it("counts at most COUNT_CAP rows: past it the count says so (capped) instead of reading every row", async () => {
     await tdb.db.execute(sql`insert into audit_log (actor_id, actor_name, action, summary, via) select 'cli:bulk', 'CLI (bulk)', 'mission.start', 'bulk ' || i, 'cli' from generate_series(1, ${COUNT_CAP + 5}) i`);
     expect(await countAuditLog(tdb.db, f({ actor: "cli:bulk" }))).toEqual({ count: COUNT_CAP, capped: true });

@@ -4,7 +4,7 @@ import type { AuditFilters } from "../../lib/audit/filters";
 import { AppError } from "../../lib/errors";
 import { likeEscape, resolveTimeBound, type CappedCount } from "../../lib/query-filters";
 import type { Executor } from "../client";
-import { auditLog, users, type AuditLogRow } from "../schema";
+import { auditLog, auditLogActors, users, type AuditLogRow } from "../schema";
 import { cappedCount } from "./capped-count";
 
 /**
@@ -68,11 +68,18 @@ function auditWhere(f: AuditFilters, now = Date.now()): SQL | undefined {
     f.actor && ACTOR_ID.test(f.actor)
       ? eq(auditLog.actorId, f.actor)
       : f.actor
-      ? or(
-          eq(auditLog.actorId, f.actor),
-          ilike(auditLog.actorName, actorLike!),
-          // The people whose email matches, read once (an array, not a subquery per row): each arm of the OR reads an index.
-          sql`${auditLog.actorId} = any(array(select 'user:' || ${users.id}::text from ${users} where ${users.email} ilike ${actorLike}))`,
+      ? and(
+          // The actors the text can mean, read once (an array, not a subquery per row) from small tables: the text as
+          // an id, the (actor, name at the time) pairs of the log whose name holds it (audit_log_actors, migration
+          // 0029), the people whose email holds it. The log is then read by actor id (audit_log_actor): a trigram
+          // index over every row's name reads nearly every row for a common name part such as "Person 13".
+          sql`${auditLog.actorId} = any(array(select ${f.actor}::text union select ${auditLogActors.actorId} from ${auditLogActors} where ${auditLogActors.actorName} ilike ${actorLike} union select 'user:' || ${users.id}::text from ${users} where ${users.email} ilike ${actorLike}))`,
+          // Of those actors, the rows whose name at the time holds the text (names change), or the id or an email matched.
+          or(
+            eq(auditLog.actorId, f.actor),
+            ilike(auditLog.actorName, actorLike!),
+            sql`${auditLog.actorId} = any(array(select 'user:' || ${users.id}::text from ${users} where ${users.email} ilike ${actorLike}))`,
+          ),
         )
       : undefined,
     f.action ? (f.action.endsWith(".*") ? like(auditLog.action, `${likeEscape(f.action.slice(0, -1))}%`) : eq(auditLog.action, f.action)) : undefined,
