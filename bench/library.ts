@@ -163,8 +163,11 @@ async function learningFromWalks(db: ReturnType<typeof createDb>["db"], before: 
   ]) as unknown as MissionEvent[];
   await db.transaction((tx) => writeLibraryProtocol(tx, events));
   const after: Outcome[] = [];
+  const withWalks: number[] = [];
   for (const q of queries) {
+    const t = performance.now();
     const c = await rankCandidates(db, q.query, { limit: 10 });
+    withWalks.push(performance.now() - t);
     after.push({ q, ranked: c.map((x) => x.failure_id), top: c.length ? candidateFeatures(c)[0] : undefined });
   }
   const moved = after.filter((o, i) => o.ranked[0] !== before[i].ranked[0] && !isFit(o.q)).length;
@@ -175,6 +178,14 @@ async function learningFromWalks(db: ReturnType<typeof createDb>["db"], before: 
     report(`${set} set, tuning/fitting half, after the walks (its own reports confirmed)`, after.filter((o) => o.q.set === set && isFit(o.q)), cal, threshold);
   }
   await db.execute(sql`delete from library_confirmed_reports where mission_id = ${missionId}`);
+  // The same pass again without the confirmed reports, right after, for what reading them costs.
+  const without: number[] = [];
+  for (const q of queries) {
+    const t = performance.now();
+    await rankCandidates(db, q.query, { limit: 10 });
+    without.push(performance.now() - t);
+  }
+  console.log(`\nrankCandidates (limit 10), one pass over the ${queries.length} labelled queries: with the ${walked.length} confirmed reports p50 ${pctl(withWalks, 50).toFixed(1)} ms, p99 ${pctl(withWalks, 99).toFixed(1)} ms; without them p50 ${pctl(without, 50).toFixed(1)} ms, p99 ${pctl(without, 99).toFixed(1)} ms ${load()}`);
 }
 
 function report(name: string, os: Outcome[], cal: Calibration, threshold: number) {
