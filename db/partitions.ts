@@ -57,3 +57,50 @@ export async function listPartitions(db: Executor): Promise<PartitionInfo[]> {
   );
   return rows.map((r) => ({ ...r, rows: Number(r.rows), bytes: Number(r.bytes) }));
 }
+
+const BOUNDS_TTL_MS = 60_000;
+const boundsCache = new Map<PartitionedTable, { at: number; bounds: number[] }>();
+
+/** The boundaries of `table`'s monthly partitions (epoch ms, ascending), read from the catalog at most once a minute. */
+export async function partitionBounds(db: Executor, table: PartitionedTable): Promise<number[]> {
+  const hit = boundsCache.get(table);
+  if (hit && Date.now() - hit.at < BOUNDS_TTL_MS) return hit.bounds;
+  const rows = await queryRows<{ b: string }>(
+    db,
+    sql`select distinct extract(epoch from unnest(array[m[1]::timestamptz, m[2]::timestamptz])) * 1000 as b
+        from (select regexp_match(pg_get_expr(c.relpartbound, c.oid), 'FROM \\(''([^'']+)''\\) TO \\(''([^'']+)''\\)') as m
+              from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass(${`public.${table}`})) p
+        where m is not null order by 1`,
+  );
+  const bounds = rows.map((r) => Number(r.b));
+  boundsCache.set(table, { at: Date.now(), bounds });
+  return bounds;
+}
+
+/** A span of time [from, to) in epoch ms; null: unbounded on that side. */
+export interface TimeWindow {
+  from: number | null;
+  to: number | null;
+}
+
+/**
+ * All of time cut at `bounds` (the partitions' boundaries), newest first, without the windows that hold nothing
+ * at or after `after` nor at or before `before` (epoch ms; the filters' own bounds stay in the query). Read one
+ * window after the other, a newest-first page stops in the newest months that fill it, each query reading one
+ * partition (the planner would otherwise open every month, and a bitmap plan builds each month in full). The
+ * windows cover every instant, whatever the partitions are, so a stale `bounds` costs speed, never rows. Bounds
+ * after `now` are left out: the current month, the empty months ahead and future strays are the first window.
+ */
+export function timeWindows(bounds: readonly number[], opts: { after?: number | null; before?: number | null; now?: number } = {}): TimeWindow[] {
+  // The months ahead are empty until they come: the current month and everything after it are one window.
+  const now = opts.now ?? Date.now();
+  const edges = [null, ...bounds.filter((b) => b <= now), null];
+  const windows: TimeWindow[] = [];
+  for (let i = edges.length - 2; i >= 0; i--) {
+    const w = { from: edges[i], to: edges[i + 1] };
+    if (opts.after != null && w.to != null && w.to <= opts.after) continue;
+    if (opts.before != null && w.from != null && w.from > opts.before) continue;
+    windows.push(w);
+  }
+  return windows;
+}

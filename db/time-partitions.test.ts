@@ -8,7 +8,8 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { createDb, queryRows, withConnection, withDatabaseName, type DbHandle, type Executor } from "./client";
 import { MIGRATIONS_DIR, runMigrations } from "./migrate";
-import { ensurePartitions, listPartitions, PARTITION_MONTHS_AHEAD, PARTITIONED_TABLES } from "./partitions";
+import { ensurePartitions, listPartitions, PARTITION_MONTHS_AHEAD, PARTITIONED_TABLES, timeWindows } from "./partitions";
+import { countAuditLog, listAuditLog } from "./queries/audit-log";
 import { dbError } from "./test-helpers";
 
 /**
@@ -181,6 +182,40 @@ describe("migration 0028: time partitions", () => {
     expect(await dbError(handle.db.execute(sql`truncate audit_log_p203102`))).toMatch(/append-only: TRUNCATE/);
     expect(await dbError(handle.db.execute(sql`truncate audit_log_default`))).toMatch(/append-only: TRUNCATE/);
     expect(await dbError(handle.db.execute(sql`update audit_log_p203102 set summary = 'x'`))).toMatch(/append-only: UPDATE/);
+  });
+
+  it("reads the audit log month by month, newest first, strays in the default included, page after page", async () => {
+    await handle.db.execute(sql`insert into audit_log (at, actor_id, actor_name, action, summary, via) values ('2035-07-01T00:00:00Z', 'user:test', 'Test', 'auth.sign_in', 'stray', 'web'), ('1999-12-31T23:59:59Z', 'user:test', 'Test', 'auth.sign_in', 'ancient', 'web')`);
+    const [def] = await queryRows<{ n: number }>(handle.db, sql`select count(*)::int as n from audit_log_default`);
+    expect(def.n).toBe(2);
+    const all = (await queryRows<{ summary: string }>(handle.db, sql`select summary from audit_log order by at desc, id desc`)).map((r) => r.summary);
+    expect(all[0]).toBe("stray");
+    expect(all.at(-1)).toBe("ancient");
+    for (const limit of [1, 2, 3, 100]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Awaited<ReturnType<typeof listAuditLog>> = await listAuditLog(handle.db, {}, { cursor, limit });
+        seen.push(...page.entries.map((e) => e.summary));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(seen, `pages of ${limit}`).toEqual(all);
+    }
+    // Filters bound in time skip the months outside them and keep their own bounds.
+    const between = await listAuditLog(handle.db, { from: "2026-05-01T00:00:00Z", to: "2026-10-05T10:00:00Z" });
+    expect(between.entries.map((e) => e.summary)).toEqual(["october", "may"]);
+    expect(await countAuditLog(handle.db, { from: "2030-01-01T00:00:00Z" })).toEqual({ count: 2, capped: false });
+  });
+
+  it("cuts all of time at the partitions' bounds, newest first, leaving out windows outside the range", () => {
+    const [a, b, c, d] = [Date.UTC(2026, 4, 1), Date.UTC(2026, 5, 1), Date.UTC(2026, 6, 1), Date.UTC(2026, 7, 1)];
+    const now = c + 1; // d is a month ahead: it and the current month are one window
+    expect(timeWindows([a, b, c, d], { now })).toEqual([{ from: c, to: null }, { from: b, to: c }, { from: a, to: b }, { from: null, to: a }]);
+    expect(timeWindows([a, b, c, d], { now: d })).toEqual([{ from: d, to: null }, { from: c, to: d }, { from: b, to: c }, { from: a, to: b }, { from: null, to: a }]);
+    expect(timeWindows([a, b, c], { after: b, now })).toEqual([{ from: c, to: null }, { from: b, to: c }]);
+    expect(timeWindows([a, b, c], { after: b + 1, before: b + 1, now })).toEqual([{ from: b, to: c }]);
+    expect(timeWindows([a, b, c], { before: a - 1, now })).toEqual([{ from: null, to: a }]);
+    expect(timeWindows([], { now })).toEqual([{ from: null, to: null }]);
   });
 
   it("explains a bad call of the partition function", async () => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, ilike, inArray, like, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, inArray, like, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { AuditActor, AuditRecord } from "../../lib/audit";
 import type { AuditFilters } from "../../lib/audit/filters";
 import { AppError } from "../../lib/errors";
@@ -6,6 +6,7 @@ import { likeEscape, resolveTimeBound, type CappedCount } from "../../lib/query-
 import type { Executor } from "../client";
 import { auditLog, auditLogActors, users, type AuditLogRow } from "../schema";
 import { cappedCount } from "./capped-count";
+import { partitionBounds, timeWindows } from "../partitions";
 
 /**
  * Appends one row to the audit log. Call it in the transaction of the change it records, so the
@@ -112,14 +113,34 @@ function decodeAuditCursor(cursor: string): { at: string; id: number } {
 export async function listAuditLog(db: Executor, f: AuditFilters, page: { cursor?: string | null; limit?: number } = {}): Promise<{ entries: AuditEntry[]; nextCursor: string | null }> {
   const limit = Math.min(Math.max(1, page.limit ?? 100), 1000);
   const after = page.cursor ? decodeAuditCursor(page.cursor) : null;
-  // The cursor keeps the time to the microsecond (a JavaScript Date has milliseconds: rows of the same
-  // millisecond would be skipped).
-  const rows = await db
-    .select({ row: auditLog, exactAt: sql<string>`to_json(${auditLog.at})#>>'{}'` })
-    .from(auditLog)
-    .where(and(auditWhere(f), after ? sql`(${auditLog.at}, ${auditLog.id}) < (${after.at}::timestamptz, ${after.id})` : undefined))
-    .orderBy(desc(auditLog.at), desc(auditLog.id))
-    .limit(limit + 1);
+  const now = Date.now();
+  const where = auditWhere(f, now);
+  // Month by month, newest first (the log is partitioned by month, migration 0028): a page stops in the newest
+  // months that fill it, and each query reads one month.
+  const windows = timeWindows(await partitionBounds(db, "audit_log"), {
+    after: f.from ? resolveTimeBound(f.from, now) : null,
+    before: Math.min(f.to ? resolveTimeBound(f.to, now) : Infinity, after ? Date.parse(after.at) : Infinity),
+  });
+  const rows: Array<{ row: AuditLogRow; exactAt: string }> = [];
+  for (const w of windows) {
+    // The cursor keeps the time to the microsecond (a JavaScript Date has milliseconds: rows of the same
+    // millisecond would be skipped).
+    const found = await db
+      .select({ row: auditLog, exactAt: sql<string>`to_json(${auditLog.at})#>>'{}'` })
+      .from(auditLog)
+      .where(
+        and(
+          where,
+          after ? sql`(${auditLog.at}, ${auditLog.id}) < (${after.at}::timestamptz, ${after.id})` : undefined,
+          w.from != null ? gte(auditLog.at, new Date(w.from).toISOString()) : undefined,
+          w.to != null ? lt(auditLog.at, new Date(w.to).toISOString()) : undefined,
+        ),
+      )
+      .orderBy(desc(auditLog.at), desc(auditLog.id))
+      .limit(limit + 1 - rows.length);
+    rows.push(...found);
+    if (rows.length > limit) break;
+  }
   const entries = rows.slice(0, limit).map((r) => toEntry(r.row));
   const last = rows[limit - 1];
   return { entries, nextCursor: rows.length > limit ? encodeAuditCursor({ at: last.exactAt, id: last.row.id }) : null };
