@@ -1,11 +1,14 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { encode } from "next-auth/jwt";
-import { io as connect } from "socket.io-client";
+import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetUserPassword, updateUser, upsertUser, userActorId } from "../db/queries/users";
+import { appendEvents, createMission } from "../db/queries/events";
+import { ensureActor, resetUserPassword, updateUser, upsertUser, userActorId } from "../db/queries/users";
 import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
-import { SIGN_IN_MESSAGE } from "../lib/realtime/protocol";
+import { definition } from "../lib/mission/test-fixtures";
+import * as t from "../lib/mission/transitions";
+import { SIGN_IN_MESSAGE, type ClientToServerEvents, type ServerToClientEvents } from "../lib/realtime/protocol";
 import { attachRealtime, type Realtime } from "./realtime";
 
 /**
@@ -61,5 +64,48 @@ describe("socket handshake and user administration", () => {
 
     await updateUser(tdb.db, actor, user.id, { active: false });
     expect(await handshake(user.id, Date.now())).toBe(SIGN_IN_MESSAGE);
+  });
+});
+
+/** A connected socket of `userId`'s session, with every mission:events and mission:error it receives. */
+async function connected(userId: string, authAt: number) {
+  const token = await encode({ token: { id: userId, authAt }, secret: SECRET });
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = connect(base, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie: `next-auth.session-token=${token}` }, reconnection: false });
+  const seqs: number[] = [];
+  const errors: string[] = [];
+  let disconnected: string | null = null;
+  socket.on("mission:events", (m) => seqs.push(...m.events.map((e) => e.seq)));
+  socket.on("mission:error", (m) => errors.push(m.message));
+  socket.on("disconnect", (reason) => (disconnected = reason));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  return { socket, seqs, errors, disconnected: () => disconnected };
+}
+
+describe("socket authorization at join", () => {
+  it("a subscriber gets the catch-up and then each commit once; after deactivation its next subscribe is refused and the socket ends", async () => {
+    const admin = await upsertUser(tdb.db, { email: "root2@rt.test", name: "Root", passwordHash: "x", roles: ["admin"] });
+    const user = await upsertUser(tdb.db, { email: "ben@rt.test", name: "Ben", passwordHash: "x", roles: ["operator"] });
+    await ensureActor(tdb.db, { id: "worker:rt-test", kind: "system", displayName: "rt test" });
+    const m = await createMission(tdb.db, { definition: definition(), actorId: userActorId(user.id) });
+    const other = await createMission(tdb.db, { definition: definition(), actorId: userActorId(user.id) });
+    const c = await connected(user.id, Date.now());
+    try {
+      c.socket.emit("subscribe:mission", { missionId: m.id, lastSeq: 0 });
+      await expect.poll(() => c.seqs).toEqual([1]);
+      // A commit after the join reaches the room through NOTIFY → one read → one broadcast.
+      const r = await tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "worker:rt-test", events: [t.phaseStarted("EXECUTION", "start"), t.agentStarted("builder", 1)] }));
+      await expect.poll(() => c.seqs).toEqual([1, ...r.events.map((e) => e.seq)]);
+
+      await updateUser(tdb.db, { id: userActorId(admin.id), name: "Root", via: "web" }, user.id, { active: false });
+      c.socket.emit("subscribe:mission", { missionId: other.id, lastSeq: 0 });
+      await expect.poll(() => c.errors).toEqual([SIGN_IN_MESSAGE]);
+      await expect.poll(() => c.disconnected()).toBe("io server disconnect");
+      expect(c.seqs).toEqual([1, ...r.events.map((e) => e.seq)]); // nothing of the other mission
+    } finally {
+      c.socket.close();
+    }
   });
 });

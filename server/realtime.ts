@@ -34,6 +34,8 @@ import {
 
 interface SocketData {
   user: Principal;
+  /** When the socket's session began (next-auth's authAt): checked again at each subscribe. */
+  sessionStart: number | null;
 }
 type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -88,24 +90,53 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
   const io: RealtimeServer = new Server(httpServer, { serveClient: false, path: "/socket.io" });
 
   // --- authentication: the next-auth JWT from the cookie, the user re-read from the database.
+  /** The principal of an active user whose session began after the last reset, or null. */
+  async function sessionPrincipal(id: string | null, started: number | null): Promise<Principal | null> {
+    // A deactivated user, or a session begun before a password reset, is refused like no session.
+    const user = id ? await loadSessionUser(db, id, started) : null;
+    if (!user) return null;
+    const roles = (user.roles ?? []).flatMap((r): Role[] => (roleSchema.safeParse(r).success ? [r as Role] : []));
+    return { id: user.id, name: user.name, email: user.email, roles };
+  }
+  const cannotView = (p: Principal) => `Your roles (${p.roles.join(", ") || "none"}) do not allow viewing missions.`;
+
   io.use(async (socket, next) => {
     try {
       const token = sessionTokenFromCookies(parseCookies(socket.request.headers.cookie), opts.secureCookie ?? false);
       const jwt = token ? await decode({ token, secret: opts.secret }) : null;
       const id = jwt && typeof jwt.id === "string" ? jwt.id : null;
-      // A deactivated user, or a session begun before a password reset, is refused like no session.
-      const user = id ? await loadSessionUser(db, id, sessionStart(jwt)) : null;
-      if (!user) return next(new Error(SIGN_IN_MESSAGE));
-      const roles = (user.roles ?? []).flatMap((r): Role[] => (roleSchema.safeParse(r).success ? [r as Role] : []));
-      const principal: Principal = { id: user.id, name: user.name, email: user.email, roles };
-      if (!can(principal, "mission.view")) return next(new Error(`Your roles (${roles.join(", ") || "none"}) do not allow viewing missions.`));
+      const started = sessionStart(jwt);
+      const principal = await sessionPrincipal(id, started);
+      if (!principal) return next(new Error(SIGN_IN_MESSAGE));
+      if (!can(principal, "mission.view")) return next(new Error(cannotView(principal)));
       socket.data.user = principal;
+      socket.data.sessionStart = started;
       next();
     } catch (e) {
       log(`handshake failed: ${e instanceof Error ? e.message : String(e)}`);
       next(new Error(SIGN_IN_MESSAGE));
     }
   });
+
+  /**
+   * Authorization at join: the session is checked again (a user deactivated, reset or stripped of
+   * mission.view since the handshake subscribes to nothing more; an ended session is disconnected, and
+   * its reconnection meets the handshake's refusal). Once per subscribe, never per event.
+   */
+  async function mayJoin(socket: RealtimeSocket, missionId: string | null): Promise<boolean> {
+    const principal = await sessionPrincipal(socket.data.user.id, socket.data.sessionStart);
+    if (!principal) {
+      socket.emit("mission:error", { missionId, message: SIGN_IN_MESSAGE });
+      socket.disconnect(true);
+      return false;
+    }
+    socket.data.user = principal;
+    if (!can(principal, "mission.view")) {
+      socket.emit("mission:error", { missionId, message: cannotView(principal) });
+      return false;
+    }
+    return true;
+  }
 
   // --- per-mission serialized work and broadcast watermarks.
   const watermark = new Map<string, number>();
@@ -161,24 +192,32 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
         return;
       }
       const { missionId, lastSeq } = parsed.data;
-      void serialize(missionId, async () => {
-        const current = await getMissionLastSeq(db, missionId);
-        if (current === null) {
-          socket.emit("mission:error", { missionId, message: `Mission ${missionId} does not exist.` });
-          return;
-        }
-        // Join first, then read: anything committed after the read reaches the room.
-        await socket.join(missionRoom(missionId));
-        const events = await listEventsAfter(db, { missionId, afterSeq: lastSeq });
-        if (events.length) socket.emit("mission:events", { missionId, events });
-        if (!watermark.has(missionId)) watermark.set(missionId, events.length ? events[events.length - 1].seq : Math.min(lastSeq, current));
-      });
+      void (async () => {
+        if (!(await mayJoin(socket, missionId))) return;
+        await serialize(missionId, async () => {
+          const current = await getMissionLastSeq(db, missionId);
+          if (current === null) {
+            socket.emit("mission:error", { missionId, message: `Mission ${missionId} does not exist.` });
+            return;
+          }
+          // Join first, then read: anything committed after the read reaches the room.
+          await socket.join(missionRoom(missionId));
+          const events = await listEventsAfter(db, { missionId, afterSeq: lastSeq });
+          if (events.length) socket.emit("mission:events", { missionId, events });
+          if (!watermark.has(missionId)) watermark.set(missionId, events.length ? events[events.length - 1].seq : Math.min(lastSeq, current));
+        });
+      })().catch((e) => log(`subscribe to ${missionId}: ${e instanceof Error ? e.message : String(e)}`));
     });
     socket.on("unsubscribe:mission", (raw) => {
       const parsed = unsubscribeMissionSchema.safeParse(raw);
       if (parsed.success) void socket.leave(missionRoom(parsed.data.missionId));
     });
-    socket.on("subscribe:missions", () => void socket.join(MISSIONS_ROOM));
+    socket.on("subscribe:missions", () => {
+      void mayJoin(socket, null).then(
+        (ok) => ok && socket.join(MISSIONS_ROOM),
+        (e: unknown) => log(`subscribe to the missions list: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    });
     socket.on("unsubscribe:missions", () => void socket.leave(MISSIONS_ROOM));
   });
 
