@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { applyEvent, progress, reduce, STATE_VERSION, type MissionDefinition, type MissionEvent, type MissionState, type NewMissionEvent } from "../../lib/mission";
 import { nextAction } from "../../lib/mission/next-action";
-import { isTerminal } from "../../lib/mission/reducer";
+import { IllegalTransitionError, isTerminal } from "../../lib/mission/reducer";
 import { missionCreated } from "../../lib/mission/transitions";
 import { AppError } from "../../lib/errors";
 import { driverOf, valuesPlaceholders, type Db, type Executor, type Tx } from "../client";
@@ -14,7 +14,7 @@ import { writeLearning } from "./learning";
 import { writeLibraryProtocol } from "./library-protocol";
 import { withGatePolicy } from "./gate-policies";
 import type { Tape } from "../../lib/trace/format";
-import { newHead, readMissionState, rememberState, rowToEvent, snapshotDue, snapshotOf } from "./mission-state";
+import { knownHead, newHead, readMissionState, rememberState, rowToEvent, snapshotDue, snapshotOf, type MissionHead } from "./mission-state";
 
 export { rowToEvent };
 
@@ -57,7 +57,7 @@ export async function createMission(db: Db, params: { definition: MissionDefinit
     });
     await insertEvents(tx, [event], at);
     await writeProjections(tx, state, { previous: null, head, snapshot: false });
-    rememberState(id, head, state);
+    rememberState(id, head, state, { createdAt: at, snapshotSeq: snapshot.snapshotSeq, snapshotBytes: snapshot.snapshotBytes });
     await notify(tx, id, 1, true);
     if (params.audit) {
       const steps = state.agentOrder.length;
@@ -96,26 +96,41 @@ export async function writeLanded(db: Executor, w: PendingWrite): Promise<boolea
   return rows.length > 0;
 }
 
+export interface AppendParams {
+  missionId: string;
+  actorId: string;
+  /** Events, or builders of an event from the state reached by the ones before it (null: none). */
+  events: Array<NewMissionEvent | ((state: MissionState) => NewMissionEvent | null)>;
+  leaseOwner?: string;
+  /** FDR-N004: the engine's readings behind the events of the items from `firstItem` on (stored in event_io). */
+  tape?: { tape: Tape; firstItem: number };
+  /** Told what this write is about to commit, before it writes (see `writeLanded`). */
+  pending?: (write: PendingWrite) => void;
+}
+
+/** The row moved since this process wrote it: the optimistic append rolled back (appendAsOwner runs it again the usual way). */
+class HeadMovedError extends Error {
+  constructor(missionId: string) {
+    super(`Mission ${missionId} was written by someone else since this process last wrote it.`);
+    this.name = "HeadMovedError";
+  }
+}
+
 /**
  * Appends events to a mission in one transaction: locks the mission row, checks the lease when a
  * worker writes, applies every event with the reducer (an illegal transition throws and nothing is
  * written), inserts the events, rewrites the projections and sends one NOTIFY.
+ *
+ * `expectHead` (appendAsOwner only; the transaction must hold nothing else): the head this process last
+ * wrote, with its state and row. The row is then not read first: the projection UPDATE goes out first,
+ * conditioned on that head and the lease, takes the row lock itself, and the inserts follow it in the same
+ * round trip. If it matched no row (someone wrote since, or the lease moved), HeadMovedError rolls it all back.
  */
-export async function appendEvents(
-  tx: Tx,
-  params: {
-    missionId: string;
-    actorId: string;
-    /** Events, or builders of an event from the state reached by the ones before it (null: none). */
-    events: Array<NewMissionEvent | ((state: MissionState) => NewMissionEvent | null)>;
-    leaseOwner?: string;
-    /** FDR-N004: the engine's readings behind the events of the items from `firstItem` on (stored in event_io). */
-    tape?: { tape: Tape; firstItem: number };
-    /** Told what this write is about to commit, before it writes (see `writeLanded`). */
-    pending?: (write: PendingWrite) => void;
-  },
-): Promise<{ state: MissionState; events: MissionEvent[] }> {
-  const row = await readMissionState(tx, params.missionId, { forUpdate: true });
+export async function appendEvents(tx: Tx, params: AppendParams & { expectHead?: NonNullable<ReturnType<typeof knownHead>> }): Promise<{ state: MissionState; events: MissionEvent[] }> {
+  const expected = params.expectHead && params.leaseOwner ? params.expectHead : null;
+  const row: Pick<MissionHead, "state" | "leaseOwner" | "createdAt" | "snapshotSeq" | "snapshotBytes"> | null = expected
+    ? { state: expected.state, leaseOwner: params.leaseOwner!, ...expected.row }
+    : await readMissionState(tx, params.missionId, { forUpdate: true });
   if (!row) throw new AppError("not_found", { userMessage: `Mission ${params.missionId} does not exist.` });
   if (params.leaseOwner && row.leaseOwner !== params.leaseOwner) throw new LeaseLostError(params.missionId, params.leaseOwner, row.leaseOwner);
   let state = row.state;
@@ -123,37 +138,78 @@ export async function appendEvents(
   const stored: MissionEvent[] = [];
   const audit: AuditChange[] = [];
   const taped = { seq: 0, count: 0 };
-  for (const [index, item] of params.events.entries()) {
-    const built = typeof item === "function" ? item(state) : item;
-    if (!built) continue;
-    if (params.tape && index >= params.tape.firstItem && taped.count++ === 0) taped.seq = state.seq + 1;
-    // Issue 6: the gate policy in force is snapshotted on the gate when it opens (a later change does not move its goalposts).
-    const e = built.type === "gate.opened" && built.payload.policy === undefined ? await withGatePolicy(tx, state, built, at) : built;
-    const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: e.actorId ?? params.actorId, at } as MissionEvent;
-    state = applyEvent(state, ev);
-    stored.push(ev);
-    audit.push(...auditChanges(ev, state));
+  try {
+    for (const [index, item] of params.events.entries()) {
+      const built = typeof item === "function" ? item(state) : item;
+      if (!built) continue;
+      if (params.tape && index >= params.tape.firstItem && taped.count++ === 0) taped.seq = state.seq + 1;
+      // Issue 6: the gate policy in force is snapshotted on the gate when it opens (a later change does not move its goalposts).
+      const e = built.type === "gate.opened" && built.payload.policy === undefined ? await withGatePolicy(tx, state, built, at) : built;
+      const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: e.actorId ?? params.actorId, at } as MissionEvent;
+      state = applyEvent(state, ev);
+      stored.push(ev);
+      audit.push(...auditChanges(ev, state));
+    }
+  } catch (e) {
+    // The known state may be behind the row (a reader in this process may have noted an older head meanwhile):
+    // whether the reducer's refusal stands is for the locked read to say.
+    if (expected && e instanceof IllegalTransitionError) throw new HeadMovedError(params.missionId);
+    throw e;
   }
-  if (stored.length === 0) return { state, events: [] };
+  if (stored.length === 0) {
+    // Nothing to write is an answer about the state: only the locked read's state may give it.
+    if (expected) throw new HeadMovedError(params.missionId);
+    return { state, events: [] };
+  }
   params.pending?.({ missionId: params.missionId, seq: stored[0].seq, type: stored[0].type, actorId: stored[0].actorId, at });
   // Written from outside the worker (a person, an external agent's call) and there is work now: any worker may take it at once.
   const wake = !params.leaseOwner && !isTerminal(state) && nextAction(state).kind !== "wait";
   const head = newHead();
+  const snapshot = snapshotDue(row, state, isTerminal(state)) ? snapshotOf(state) : null;
   // The writes every append makes go out together: postgres.js pipelines queries sent at once on the
   // transaction's connection (one round trip instead of five), and none of them needs another's result.
-  await Promise.all([
+  // The mission's UPDATE goes first (sent before the others are queued): under `expectHead` it takes the row lock.
+  const updated = updateMission(tx, state, { head, wake, snapshot, expect: expected ? { head: expected.head, leaseOwner: params.leaseOwner! } : null });
+  const writes = [
+    updated,
     insertEvents(tx, stored, row.createdAt),
     params.tape && taped.count ? driverOf(tx).unsafe(INSERT_EVENT_IO, [params.missionId, taped.seq, taped.count, JSON.stringify(params.tape.tape)]) : null,
-    writeProjections(tx, state, { previous: row.state, head, wake, snapshot: snapshotDue(row, state, isTerminal(state)) }),
+    writeAgentsAndGates(tx, state, row.state),
     notify(tx, params.missionId, state.seq, wake || stored.some((e) => WAKES_WORKERS.has(e.type))),
-  ]);
-  rememberState(params.missionId, head, state);
+  ];
+  if (!expected) await Promise.all(writes);
+  else {
+    const settled = await Promise.allSettled(writes);
+    const first = settled[0];
+    if (first.status === "fulfilled" && (first.value as { count: number }).count === 0) throw new HeadMovedError(params.missionId);
+    for (const r of settled) if (r.status === "rejected") throw r.reason;
+  }
+  rememberState(params.missionId, head, state, { createdAt: row.createdAt, snapshotSeq: snapshot?.snapshotSeq ?? row.snapshotSeq, snapshotBytes: snapshot?.snapshotBytes ?? row.snapshotBytes });
   // Rarer read models, after the projections they may read (the audit's time to resolution reads the gates).
   await writeProposals(tx, state, stored);
   await writeAudit(tx, params.missionId, audit);
   await writeLearning(tx, stored, state.definition);
   await writeLibraryProtocol(tx, stored);
   return { state, events: stored };
+}
+
+/**
+ * appendEvents in a transaction of its own, for the worker that holds the mission's lease. When this process
+ * wrote the mission's last append (it knows the head token on the row), nothing is read first: the writes go
+ * out in one round trip after BEGIN, the UPDATE conditioned on that token and the lease (`expectHead`). When
+ * someone else wrote in between, that transaction rolls back and the append runs again the usual way (row
+ * locked and read, lease checked: a lost lease throws LeaseLostError there).
+ */
+export async function appendAsOwner(db: Db, params: AppendParams & { leaseOwner: string }): Promise<{ state: MissionState; events: MissionEvent[] }> {
+  const known = knownHead(params.missionId);
+  if (known) {
+    try {
+      return await db.transaction((tx) => appendEvents(tx, { ...params, expectHead: known }));
+    } catch (e) {
+      if (!(e instanceof HeadMovedError)) throw e;
+    }
+  }
+  return db.transaction((tx) => appendEvents(tx, params));
 }
 
 /*
@@ -165,12 +221,23 @@ const EVENT_COLUMNS = ["mission_id", "mission_created_at", "seq", "type", "actor
 const AGENT_COLUMNS = ["mission_id", "name", "phase", "priority", "status", "attempt", "position", "error"];
 const INSERT_EVENT_IO = "insert into event_io (mission_id, seq, count, tape) values ($1, $2, $3, $4)";
 const NOTIFY = "select pg_notify($1, $2)";
-/** The mission's projection columns; the snapshot (14–16) only when given (null keeps it), the lease cleared when $17, runnable_at when $18. */
+/** The mission's projection columns; the lease cleared when $14, runnable_at when $15. */
 const UPDATE_MISSION = `update missions set phase = $2, run_state = $3, progress = $4, open_gates = $5, final_status = $6, last_seq = $7, head = $8, owner = $9, paused = $10, started_at = $11, ended_at = $12, updated_at = $13,
-  state = coalesce($14::jsonb, state), snapshot_seq = coalesce($15::int, snapshot_seq), snapshot_bytes = coalesce($16::int, snapshot_bytes),
-  lease_owner = case when $17::boolean then null else lease_owner end, lease_expires_at = case when $17::boolean then null else lease_expires_at end,
-  runnable_at = case when $18::boolean then null else runnable_at end
-  where id = $1`;
+  lease_owner = case when $14::boolean then null else lease_owner end, lease_expires_at = case when $14::boolean then null else lease_expires_at end,
+  runnable_at = case when $15::boolean then null else runnable_at end`;
+/**
+ * The four texts: with the snapshot ($16–$18; without it, the snapshot's columns are not touched), and
+ * conditioned on the head token and the lease owner (the last two parameters; appendEvents' `expectHead`).
+ */
+const UPDATE_MISSION_TEXTS = new Map(
+  [false, true].flatMap((snapshot) =>
+    [false, true].map((expect) => {
+      const set = snapshot ? `${UPDATE_MISSION}, state = $16::jsonb, snapshot_seq = $17, snapshot_bytes = $18` : UPDATE_MISSION;
+      const n = snapshot ? 19 : 16;
+      return [`${snapshot}/${expect}`, `${set} where id = $1${expect ? ` and head = $${n} and lease_owner = $${n + 1}` : ""}`] as const;
+    }),
+  ),
+);
 
 /** The text of a statement over `rows` rows (one text, hence one prepared statement, per row count in use). */
 function rowsText(cache: Map<number, string>, rows: number, build: (values: string) => string, columns: number): string {
@@ -219,20 +286,24 @@ export async function rebuildStaleSnapshots(db: Db): Promise<number> {
 /**
  * Projections (missions, agents, gates) always equal reduce(events) as of the same seq. Only what the
  * events changed is written: the agents and gates whose state differs from `previous` (the reducer
- * shares what it does not change), and the snapshot only when `snapshot` (null `previous`: everything).
+ * shares what it does not change), and the snapshot only when given (null `previous`: everything).
  */
 async function writeProjections(tx: Tx, s: MissionState, opts: { previous: MissionState | null; head: string; snapshot: boolean; wake?: boolean }): Promise<void> {
-  const openGates = s.gates.filter((g) => g.status === "open").length;
-  const writes: Array<PromiseLike<unknown>> = [];
-  const snapshot = opts.snapshot ? snapshotOf(s) : null;
+  await Promise.all([updateMission(tx, s, { head: opts.head, wake: opts.wake === true, snapshot: opts.snapshot ? snapshotOf(s) : null, expect: null }), writeAgentsAndGates(tx, s, opts.previous)]);
+}
+
+/** The mission's row: its projection columns, the head token, the snapshot when given; sent at once. `expect`: only if the row still has this head and lease owner. */
+function updateMission(tx: Tx, s: MissionState, opts: { head: string; wake: boolean; snapshot: ReturnType<typeof snapshotOf> | null; expect: { head: string; leaseOwner: string } | null }) {
   const ends = s.runState === "completed" || s.runState === "failed";
-  writes.push(
-    driverOf(tx).unsafe(UPDATE_MISSION, [
-      s.id, s.phase, s.runState, progress(s), openGates, s.finalStatus ?? null, s.seq, opts.head, s.owner ?? null, s.paused == null ? null : JSON.stringify(s.paused), s.startedAt ?? null, s.endedAt ?? null, new Date().toISOString(),
-      snapshot?.json ?? null, snapshot?.snapshotSeq ?? null, snapshot?.snapshotBytes ?? null, ends, opts.wake === true,
-    ] as never[]),
-  );
-  const prev = opts.previous;
+  const params: unknown[] = [s.id, s.phase, s.runState, progress(s), s.gates.filter((g) => g.status === "open").length, s.finalStatus ?? null, s.seq, opts.head, s.owner ?? null, s.paused == null ? null : JSON.stringify(s.paused), s.startedAt ?? null, s.endedAt ?? null, new Date().toISOString(), ends, opts.wake];
+  if (opts.snapshot) params.push(opts.snapshot.json, opts.snapshot.snapshotSeq, opts.snapshot.snapshotBytes);
+  if (opts.expect) params.push(opts.expect.head, opts.expect.leaseOwner);
+  return driverOf(tx).unsafe(UPDATE_MISSION_TEXTS.get(`${opts.snapshot !== null}/${opts.expect !== null}`)!, params as never[]).execute();
+}
+
+/** The agents and gates whose state differs from `previous` (all of them when null). */
+async function writeAgentsAndGates(tx: Tx, s: MissionState, prev: MissionState | null): Promise<void> {
+  const writes: Array<PromiseLike<unknown>> = [];
   const agentRows = s.agentOrder.flatMap((name, position) => {
     const a = s.agents[name];
     if (prev && prev.agents[name] === a) return [];

@@ -37,13 +37,29 @@ export const SNAPSHOT_MIN_EVENTS = 64;
 const SNAPSHOT_BYTES_PER_EVENT = 1000;
 const CACHE_MAX = 256;
 
-const cache = new Map<string, { head: string; state: MissionState }>();
+/** What this process knows of a mission's row as of its head token: the row's other columns an append needs, when known. */
+export type KnownRow = Pick<MissionHead, "createdAt" | "snapshotSeq" | "snapshotBytes">;
+const cache = new Map<string, { head: string; state: MissionState; row?: KnownRow }>();
 
-/** Notes the state a mission reached with the token written beside it (appendEvents, in its transaction). */
-export function rememberState(id: string, head: string, state: MissionState): void {
+/**
+ * Notes the state a mission reached with the token written beside it (appendEvents, in its transaction).
+ * `unlocked`: read without the row lock, so possibly older than an append of this process still in flight,
+ * whose entry it then does not replace (a rolled-back entry is replaced by the next locked read).
+ */
+export function rememberState(id: string, head: string, state: MissionState, row?: KnownRow, opts: { unlocked?: boolean } = {}): void {
+  if (opts.unlocked && (cache.get(id)?.state.seq ?? -1) > state.seq) return;
   cache.delete(id);
-  cache.set(id, { head, state });
+  cache.set(id, { head, state, row });
   if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
+}
+
+/**
+ * The head this process last wrote or read for a mission, with its state and row, when it knows all of them
+ * (an append that finds the same token on the row knows they are the latest; appendEvents' `expectHead`).
+ */
+export function knownHead(id: string): { head: string; state: MissionState; row: KnownRow } | null {
+  const hit = cache.get(id);
+  return hit?.row ? { head: hit.head, state: hit.state, row: hit.row } : null;
 }
 
 /** Forgets every state this process holds (tests: read as a process that has read nothing yet). */
@@ -82,7 +98,7 @@ export async function readMissionState(db: Executor, id: string, opts: { forUpda
   if (!row) return null;
   const hit = row.head ? cache.get(id) : undefined;
   if (hit && hit.head === row.head && hit.state.seq === row.lastSeq) {
-    rememberState(id, hit.head, hit.state);
+    rememberState(id, hit.head, hit.state, { createdAt: row.createdAt, snapshotSeq: row.snapshotSeq, snapshotBytes: row.snapshotBytes });
     return { ...row, state: hit.state };
   }
   // One read of the snapshot and the row it belongs to, then the events after it up to that row's last seq.
@@ -99,7 +115,7 @@ export async function readMissionState(db: Executor, id: string, opts: { forUpda
       .orderBy(asc(events.seq));
     for (const r of tail) state = applyEvent(state, rowToEvent(r));
   }
-  if (full.head) rememberState(id, full.head, state);
+  if (full.head) rememberState(id, full.head, state, full.head === row.head ? { createdAt: row.createdAt, snapshotSeq: full.snapshotSeq, snapshotBytes: row.snapshotBytes } : undefined, { unlocked: !opts.forUpdate });
   return { ...row, state };
 }
 

@@ -5,9 +5,9 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { createTestDatabase, type TestDatabase } from "../../db/test-helpers";
-import { appendEvents, createMission, EVENTS_CHANNEL, listEventsAfter, type EventsNotification } from "../../db/queries/events";
+import { appendAsOwner, appendEvents, createMission, EVENTS_CHANNEL, listEventsAfter, type EventsNotification } from "../../db/queries/events";
 import { forgetStates } from "../../db/queries/mission-state";
-import { claimMission } from "../../db/queries/missions";
+import { claimMission, getMissionState } from "../../db/queries/missions";
 import { ensureActor } from "../../db/queries/users";
 import { missionDefinitionSchema, progress, reduce, simulate, transitions as t, type MissionEvent, type MissionState } from "../../lib/mission";
 import { definition, nodeStep } from "../../lib/mission/test-fixtures";
@@ -45,7 +45,7 @@ const kind = (q: string) => {
 };
 
 describe("a step's transaction (the append path's fixed statements)", () => {
-  it("is one lock, the writes and one NOTIFY: eight statements, the same texts at every step", async () => {
+  it("is the writes and one NOTIFY after BEGIN, in one round trip: seven statements, the same texts at every step", async () => {
     const steps = 12;
     const def = missionDefinitionSchema.parse({
       name: "statements",
@@ -76,15 +76,19 @@ describe("a step's transaction (the append path's fixed statements)", () => {
     expect(log.filter((e) => e.type === "tool.succeeded")).toHaveLength(steps);
     // Every write of the run is one transaction with one NOTIFY (the first event, mission.created, was written before).
     expect(transactions.every((tx) => tx.filter((q) => kind(q) === "select pg_notify").length === 1)).toBe(true);
-    const stepShape = ["begin", "insert into agents", "insert into event_io", "insert into events", "lock missions", "select pg_notify", "update missions", "commit"].sort();
+    // The worker wrote the mission's last append itself: it does not read the row first (appendAsOwner); the
+    // UPDATE conditioned on its head token takes the row lock.
+    const stepShape = ["begin", "insert into agents", "insert into event_io", "insert into events", "select pg_notify", "update missions", "commit"].sort();
     // A step's success written with the next step's start: every step but the last is such a transaction.
     const stepTransactions = transactions.filter((tx) => JSON.stringify(tx.map(kind).sort()) === JSON.stringify(stepShape));
     expect(stepTransactions.length).toBeGreaterThanOrEqual(steps - 1);
     // The same texts at every step (one more per row count of the multi-row inserts): each is prepared once per
     // connection, and no text carries a step's values.
     expect(new Set(stepTransactions.flat()).size).toBeLessThanOrEqual(stepShape.length + 2);
-    // Outside transactions, the run reads its mission once at the start.
+    expect(stepTransactions.every((tx) => kind(tx[1]) === "update missions" && /and head = \$\d+ and lease_owner = \$\d+$/.test(tx[1]))).toBe(true);
+    // Outside transactions, the run reads its mission once at the start; it never had to fall back to the locked read.
     expect(sent.length - transactions.flat().length).toBeLessThanOrEqual(3);
+    expect(transactions.some((tx) => tx.some((q) => kind(q) === "lock missions"))).toBe(false);
   });
 });
 
@@ -175,3 +179,81 @@ describe("the projections the fixed statements write", () => {
     }
   });
 });
+
+describe("the worker's append without a read (appendAsOwner)", () => {
+  const oneAgent = () => definition({ agents: [{ name: "solo", priority: "critical", steps: [nodeStep("1"), nodeStep("2"), nodeStep("3")] }] });
+  const scripted = async (def: ReturnType<typeof oneAgent>, id: string) =>
+    (await simulate(def, { missionId: id, outcome: () => ({ kind: "ok" }), decide: () => "abort" })).events.slice(1).map((e) => ({ type: e.type, payload: e.payload, reason: e.reason, impact: e.impact, evidence: e.evidence }) as never);
+
+  it("when someone else wrote in between, rolls back and appends after their event, as the locked path would", async () => {
+    const def = oneAgent();
+    const m = await createMission(tdb.db, { definition: def, actorId: "user:test" });
+    await claimMission(tdb.db, { workerId: "worker:test", leaseMs: 3_600_000, onlyId: m.id });
+    const [first, second] = await scripted(def, m.id);
+    await appendAsOwner(counted.db, { missionId: m.id, actorId: "worker:test", leaseOwner: "worker:test", events: [first] });
+    // A person pauses and resumes the mission — as from another process: this process shares the cache, so the
+    // row's head token is then replaced by one it never wrote (as another process's append would leave it).
+    await tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "user:test", events: [t.missionPaused("operator", "wait") as never, t.missionResumed("go on") as never] }));
+    await tdb.sql`update missions set head = gen_random_uuid() where id = ${m.id}`;
+    sent.length = 0;
+    const r = await appendAsOwner(counted.db, { missionId: m.id, actorId: "worker:test", leaseOwner: "worker:test", events: [second] });
+    // The first try matched no row and rolled back (its NOTIFY with it); the second locked and read the row.
+    expect(sent.filter((q) => kind(q) === "rollback")).toHaveLength(1);
+    expect(sent.filter((q) => kind(q) === "lock missions")).toHaveLength(1);
+    const log = await listEventsAfter(tdb.db, { missionId: m.id });
+    expect(log.map((e) => e.type)).toEqual(["mission.created", (first as MissionEvent).type, "mission.paused", "mission.resumed", (second as MissionEvent).type]);
+    expect(log.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(r.state).toEqual(reduce(log));
+    forgetStates();
+    expect(await getMissionState(tdb.db, m.id)).toEqual(reduce(log));
+  });
+
+  it("does not trust a state this process noted for a write that rolled back: the append lands on the committed state", async () => {
+    const def = oneAgent();
+    const m = await createMission(tdb.db, { definition: def, actorId: "user:test" });
+    await claimMission(tdb.db, { workerId: "worker:test", leaseMs: 3_600_000, onlyId: m.id });
+    const [first, second] = await scripted(def, m.id);
+    await appendAsOwner(counted.db, { missionId: m.id, actorId: "worker:test", leaseOwner: "worker:test", events: [first] });
+    // The same process appends `second` and its transaction then fails: the state it noted was never committed.
+    await expect(
+      tdb.db.transaction(async (tx) => {
+        await appendEvents(tx, { missionId: m.id, actorId: "worker:test", leaseOwner: "worker:test", events: [second] });
+        throw new Error("the rest of this transaction failed");
+      }),
+    ).rejects.toThrow(/the rest of this transaction failed/);
+    // On that state `second` is illegal (it is already there); on the committed one it is the next event.
+    const r = await appendAsOwner(counted.db, { missionId: m.id, actorId: "worker:test", leaseOwner: "worker:test", events: [second] });
+    const log = await listEventsAfter(tdb.db, { missionId: m.id });
+    expect(log.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(r.state).toEqual(reduce(log));
+  });
+
+  it("when the lease moved, writes nothing and says so (LeaseLostError), with its head token current", async () => {
+    const def = oneAgent();
+    const m = await createMission(tdb.db, { definition: def, actorId: "user:test" });
+    await claimMission(tdb.db, { workerId: "worker:test", leaseMs: 3_600_000, onlyId: m.id });
+    const [first, second] = await scripted(def, m.id);
+    await appendAsOwner(counted.db, { missionId: m.id, actorId: "worker:test", leaseOwner: "worker:test", events: [first] });
+    await tdb.sql`update missions set lease_owner = 'worker:other' where id = ${m.id}`;
+    await expect(appendAsOwner(counted.db, { missionId: m.id, actorId: "worker:test", leaseOwner: "worker:test", events: [second] })).rejects.toThrow(/Lease lost: worker worker:test no longer holds mission .* \(held by worker:other\)/);
+    expect((await listEventsAfter(tdb.db, { missionId: m.id })).map((e) => e.seq)).toEqual([1, 2]);
+  });
+
+  it("two writers racing from the same head: one appends, the other rolls back and meets the reducer on the new state", async () => {
+    const def = oneAgent();
+    const m = await createMission(tdb.db, { definition: def, actorId: "user:test" });
+    await claimMission(tdb.db, { workerId: "worker:test", leaseMs: 3_600_000, onlyId: m.id });
+    const [first, second] = await scripted(def, m.id);
+    await appendAsOwner(counted.db, { missionId: m.id, actorId: "worker:test", leaseOwner: "worker:test", events: [first] });
+    // The same next event twice at once, both from the head this process knows: the row lock orders them.
+    const results = await Promise.allSettled([0, 1].map(() => appendAsOwner(counted.db, { missionId: m.id, actorId: "worker:test", leaseOwner: "worker:test", events: [second] })));
+    expect(results.filter((x) => x.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((x) => x.status === "rejected") as PromiseRejectedResult;
+    expect(String(refused.reason)).toMatch(/Illegal transition/);
+    const log = await listEventsAfter(tdb.db, { missionId: m.id });
+    expect(log.map((e) => e.seq)).toEqual([1, 2, 3]);
+    forgetStates();
+    expect(await getMissionState(tdb.db, m.id)).toEqual(reduce(log));
+  });
+});
+

@@ -16,7 +16,7 @@ import { findPatterns } from "../../db/queries/learning";
 import { consultLibrary } from "../../db/queries/library-protocol";
 import { ensureActor } from "../../db/queries/users";
 import type { Db } from "../../db/client";
-import { appendEvents, writeLanded, type PendingWrite } from "../../db/queries/events";
+import { appendAsOwner, writeLanded, type PendingWrite } from "../../db/queries/events";
 import { getMissionState } from "../../db/queries/missions";
 import { getDefaultPolicy, lastAgentResult } from "../../db/queries/authority";
 import { agentSeenAt, deferUntilSilent, externalResults } from "../../db/queries/runs";
@@ -145,7 +145,7 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO & { appen
     let pending: PendingWrite | null = null;
     const write = (list: typeof events, firstItem = 0) => {
       pending = null;
-      return ctx.db.transaction((tx) => appendEvents(tx, { missionId, actorId: ctx.workerId, leaseOwner: ctx.workerId, events: list, tape: tape ? { tape, firstItem } : undefined, pending: (w) => (pending = w) }));
+      return appendAsOwner(ctx.db, { missionId, actorId: ctx.workerId, leaseOwner: ctx.workerId, events: list, tape: tape ? { tape, firstItem } : undefined, pending: (w) => (pending = w) });
     };
     // FAILURE_MODEL level 3: the database is unavailable. The mission is paused until it returns; then
     // the pause and the resume are recorded before the progress that waited for them. The database may
