@@ -87,7 +87,9 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
   const log = opts.log ?? ((m: string) => console.log(`[realtime] ${m}`));
   const handle: DbHandle = createDb(opts.databaseUrl, { max: 4, applicationName: "faultline-web-realtime" });
   const db = handle.db;
-  const io: RealtimeServer = new Server(httpServer, { serveClient: false, path: "/socket.io" });
+  // perMessageDeflate off (engine.io's default, said here on purpose): events are small, and compressing
+  // would cost a deflate per socket, since a broadcast's one pre-built WebSocket frame is then unusable.
+  const io: RealtimeServer = new Server(httpServer, { serveClient: false, path: "/socket.io", perMessageDeflate: false });
 
   // --- authentication: the next-auth JWT from the cookie, the user re-read from the database.
   /** The principal of an active user whose session began after the last reset, or null. */
