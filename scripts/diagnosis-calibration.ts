@@ -10,6 +10,8 @@
  *   before any rule was written for it (`firstSeen`: the stated confidence of the knots of that time,
  *   read back to a score through those knots: unchanged from batch 1 to batch 4, refitted on 2026-11-27
  *   before batch 5 was collected) — new wordings.
+ * Grounded answers (a specific statement carries them) and weak ones (only coarse or weak evidence: `grounded` false)
+ * are fitted separately, the weak ones on wider bands (WEAK_CONFIDENCE_KNOTS).
  * A failure met in use is worded like one of either kind, so each score band's probability is the mean of
  * the two regimes' accuracies (each smoothed toward one half with two pseudo-cases), made monotone
  * (pool adjacent violators), capped at 0.97. The lexical model's verdicts state their own cross-validated
@@ -19,7 +21,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { classify } from "../lib/diagnosis/classify";
-import { CONFIDENCE_KNOTS, UNKNOWN_PROBABILITY } from "../lib/diagnosis/calibration";
+import { CONFIDENCE_KNOTS, UNKNOWN_PROBABILITY, WEAK_CONFIDENCE_KNOTS } from "../lib/diagnosis/calibration";
 import type { DiagnosedType, ErrorType, InputContext } from "../lib/diagnosis/types";
 import { fnv } from "./diagnosis-world";
 
@@ -28,7 +30,8 @@ interface Labelled {
   label: ErrorType;
   half?: string;
   batch?: string | number;
-  firstSeen?: { rules: DiagnosedType; said: DiagnosedType; confidence: number };
+  /** `grounded`: the rules' answer at first sight rested on a specific statement (backfilled for batches 2–7, see below). */
+  firstSeen?: { rules: DiagnosedType; said: DiagnosedType; confidence: number; grounded?: boolean };
   input: InputContext;
 }
 
@@ -76,7 +79,25 @@ const BATCH6_FIRST_SEEN_KNOTS: ReadonlyArray<readonly [number, number]> = [
   [0.96, 0.97],
   [1, 0.97],
 ];
-const firstSeenKnotsOf = (batch: number) => (batch >= 6 ? BATCH6_FIRST_SEEN_KNOTS : batch >= 5 ? BATCH5_FIRST_SEEN_KNOTS : FIRST_SEEN_KNOTS);
+/** The knots batch 7's first sight was stated with (refitted after batch 6, commit 3731c19, before batch 7 was collected). */
+const BATCH7_FIRST_SEEN_KNOTS: ReadonlyArray<readonly [number, number]> = [
+  [0, 0.5],
+  [0.1, 0.5],
+  [0.25, 0.69],
+  [0.36, 0.73],
+  [0.51, 0.87],
+  [0.69, 0.94],
+  [0.85, 0.94],
+  [0.96, 0.97],
+  [1, 0.97],
+];
+const firstSeenKnotsOf = (batch: number) => (batch >= 7 ? BATCH7_FIRST_SEEN_KNOTS : batch >= 6 ? BATCH6_FIRST_SEEN_KNOTS : batch >= 5 ? BATCH5_FIRST_SEEN_KNOTS : FIRST_SEEN_KNOTS);
+/**
+ * Score bands of the weak map (answers no specific statement carries): fewer cases, so wider bands. Whether a first-sight
+ * answer was grounded was backfilled on 2026-11-27 by running, rules only, the classifier of the commit that collected each
+ * batch (d66aadd, cc0b426, 77d83a0^, ca7a0ed, 33a0452, 2874bb4): it reproduced every stored first-sight type (541 of 541).
+ */
+const WEAK_EDGES = [0, 0.42, 0.6, 1];
 
 function read(file: string): Labelled[] {
   return readFileSync(path.join(ROOT, "bench", file), "utf8")
@@ -113,51 +134,64 @@ function monotone(values: number[], weights: number[]): number[] {
   return blocks.flatMap((b) => Array<number>(b.n).fill(b.v));
 }
 
-export function fitConfidence(): { knots: Array<[number, number]>; unknown: number; report: string[] } {
-  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning");
-  const local = read("diagnosis-corpus.jsonl").filter((c) => c.batch === "tuning" && fnv(c.id) % 100 >= 13);
-  const learnt: Array<[number, boolean]> = [];
-  let unknownSaid = 0;
-  for (const c of [...world, ...local]) {
-    const cls = classify(c.input);
-    if (cls.type === "unknown") unknownSaid++;
-    else if (cls.evidence[0]?.source !== "lexical") learnt.push([cls.confidence, cls.type === c.label]);
-  }
-  const fresh: Array<[number, boolean]> = [];
-  for (const c of world) {
-    const f = c.firstSeen;
-    if (!f || (c.batch ?? 1) === 1) continue;
-    if (f.said === "unknown") unknownSaid++;
-    else if (f.rules !== "unknown") fresh.push([scoreOf(f.confidence, firstSeenKnotsOf(Number(c.batch ?? 1))), f.said === c.label]);
-  }
-  const report = [`learnt: ${learnt.length} rule answers of today on the tuning half and the local train split; fresh: ${fresh.length} rule answers at first sight (tuning, batches 2 and later)`];
+type Answer = [score: number, right: boolean];
+
+/** Per band, the mean of the two regimes' smoothed accuracies, made monotone and capped; knots at the band middles. */
+function fitKnots(edges: readonly number[], learnt: Answer[], fresh: Answer[], name: string, report: string[]): Array<[number, number]> {
   const values: number[] = [];
   const weights: number[] = [];
-  for (let i = 0; i < EDGES.length - 1; i++) {
-    const [lo, hi] = [EDGES[i], EDGES[i + 1]];
-    const inBand = (xs: Array<[number, boolean]>) => xs.filter(([s]) => s >= lo && (s < hi || (hi === 1 && s <= 1)));
+  for (let i = 0; i < edges.length - 1; i++) {
+    const [lo, hi] = [edges[i], edges[i + 1]];
+    const inBand = (xs: Answer[]) => xs.filter(([s]) => s >= lo && (s < hi || (hi === 1 && s <= 1)));
     const [l, f] = [inBand(learnt), inBand(fresh)];
     const [lr, fr] = [l.filter(([, ok]) => ok).length, f.filter(([, ok]) => ok).length];
     const parts = [...(l.length ? [smoothed(lr, l.length)] : []), ...(f.length ? [smoothed(fr, f.length)] : [])];
     values.push(parts.length ? parts.reduce((a, b) => a + b, 0) / parts.length : 0.5);
     weights.push(l.length + f.length);
-    report.push(`score [${lo}, ${hi}): learnt ${lr}/${l.length}, fresh ${fr}/${f.length} → ${values[i].toFixed(3)}`);
+    report.push(`${name} score [${lo}, ${hi}): learnt ${lr}/${l.length}, fresh ${fr}/${f.length} → ${values[i].toFixed(3)}`);
   }
   const fitted = monotone(values, weights).map((v) => round2(Math.min(CAP, v)));
   const knots: Array<[number, number]> = [[0, fitted[0]]];
-  for (let i = 0; i < fitted.length; i++) knots.push([round2((EDGES[i] + EDGES[i + 1]) / 2), fitted[i]]);
+  for (let i = 0; i < fitted.length; i++) knots.push([round2((edges[i] + edges[i + 1]) / 2), fitted[i]]);
   knots.push([1, fitted[fitted.length - 1]]);
+  return knots;
+}
+
+export function fitConfidence(): { knots: Array<[number, number]>; weak: Array<[number, number]>; unknown: number; report: string[] } {
+  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning");
+  const local = read("diagnosis-corpus.jsonl").filter((c) => c.batch === "tuning" && fnv(c.id) % 100 >= 13);
+  const learnt: Answer[] = [];
+  const learntWeak: Answer[] = [];
+  let unknownSaid = 0;
+  for (const c of [...world, ...local]) {
+    const cls = classify(c.input);
+    if (cls.type === "unknown") unknownSaid++;
+    else if (cls.evidence[0]?.source !== "lexical") (cls.grounded ? learnt : learntWeak).push([cls.confidence, cls.type === c.label]);
+  }
+  const fresh: Answer[] = [];
+  const freshWeak: Answer[] = [];
+  for (const c of world) {
+    const f = c.firstSeen;
+    if (!f || (c.batch ?? 1) === 1) continue;
+    if (f.said === "unknown") unknownSaid++;
+    else if (f.rules !== "unknown") (f.grounded === false ? freshWeak : fresh).push([scoreOf(f.confidence, firstSeenKnotsOf(Number(c.batch ?? 1))), f.said === c.label]);
+  }
+  const report = [
+    `learnt: ${learnt.length} grounded and ${learntWeak.length} weak rule answers of today on the tuning half and the local train split; fresh: ${fresh.length} grounded and ${freshWeak.length} weak rule answers at first sight (tuning, batches 2 and later)`,
+  ];
+  const knots = fitKnots(EDGES, learnt, fresh, "grounded", report);
+  const weak = fitKnots(WEAK_EDGES, learntWeak, freshWeak, "weak", report);
   const unknown = Math.max(0.01, round2(smoothed(0, unknownSaid)));
   report.push(`unknown: said of ${unknownSaid} labelled cases, never their label → ${unknown}`);
-  return { knots, unknown, report };
+  return { knots, weak, unknown, report };
 }
 
 function main(): void {
-  const { knots, unknown, report } = fitConfidence();
+  const { knots, weak, unknown, report } = fitConfidence();
   for (const line of report) console.log(line);
-  console.log(`CONFIDENCE_KNOTS = ${JSON.stringify(knots)}; UNKNOWN_PROBABILITY = ${unknown}`);
+  console.log(`CONFIDENCE_KNOTS = ${JSON.stringify(knots)}; WEAK_CONFIDENCE_KNOTS = ${JSON.stringify(weak)}; UNKNOWN_PROBABILITY = ${unknown}`);
   if (process.argv.includes("--check")) {
-    const same = JSON.stringify(knots) === JSON.stringify(CONFIDENCE_KNOTS) && unknown === UNKNOWN_PROBABILITY;
+    const same = JSON.stringify(knots) === JSON.stringify(CONFIDENCE_KNOTS) && JSON.stringify(weak) === JSON.stringify(WEAK_CONFIDENCE_KNOTS) && unknown === UNKNOWN_PROBABILITY;
     console.log(same ? "lib/diagnosis/calibration.ts is current" : "lib/diagnosis/calibration.ts differs: copy the knots above into it");
     if (!same) process.exitCode = 1;
   }

@@ -44,9 +44,11 @@ export interface WorldCase {
    * type alone, the type it stated (the lexical model may have answered where rules did not), and its
    * stated confidence. Never updated. Batches 1 and 2 were backfilled by running the classifier of the
    * commits that collected them (e89d323, d66aadd). The lexical model is cross-validated on the tuning
-   * cases the rules did not know: the failures it will meet are of that kind.
+   * cases the rules did not know: the failures it will meet are of that kind. `grounded` (when the rules named a
+   * type): whether a specific statement carried their answer (Classification.grounded); backfilled for batches 2–7
+   * by running, rules only, the classifier of each batch's collecting commit. The weak calibration map is fitted on it.
    */
-  firstSeen?: { rules: DiagnosedType; said: DiagnosedType; confidence: number };
+  firstSeen?: { rules: DiagnosedType; said: DiagnosedType; confidence: number; grounded?: boolean };
   input: InputContext;
 }
 
@@ -127,7 +129,8 @@ function expand(s: ShortCase): WorldCase {
   const id = `${s.label}/${s.ecosystem}/${fnv(`${s.source}\n${s.out}`).toString(36)}`;
   const input = inputOf(s);
   const said = classify(input);
-  const firstSeen = { rules: classify(input, { lexical: false }).type, said: said.type, confidence: said.probability };
+  const rules = classify(input, { lexical: false });
+  const firstSeen = { rules: rules.type, said: said.type, confidence: said.probability, ...(rules.type === "unknown" ? {} : { grounded: rules.grounded }) };
   return { id, label: s.label, source: s.source, ecosystem: s.ecosystem, why: s.why, half: halfOf(s.source), ...(s.batch ? { batch: s.batch } : {}), firstSeen, input };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fitConfidence } from "../../scripts/diagnosis-calibration";
-import { CONFIDENCE_KNOTS, UNKNOWN_PROBABILITY, expectedCalibrationError, reliabilityBins } from "./calibration";
+import { CONFIDENCE_KNOTS, UNKNOWN_PROBABILITY, WEAK_CONFIDENCE_KNOTS, expectedCalibrationError, reliabilityBins, weakConfidence, calibratedConfidence } from "./calibration";
 
 describe("calibration", () => {
   it("a forecaster whose 0.9s are right 9 times in 10 is calibrated", () => {
@@ -25,9 +25,13 @@ describe("calibration", () => {
 
 describe("the stated-confidence map", () => {
   it("is what the tuning cases fit (run npm run diagnosis:calibrate after changing rules or labels)", () => {
-    const { knots, unknown } = fitConfidence();
+    const { knots, weak, unknown } = fitConfidence();
     expect(knots).toEqual(CONFIDENCE_KNOTS);
+    expect(weak).toEqual(WEAK_CONFIDENCE_KNOTS);
     expect(unknown).toBe(UNKNOWN_PROBABILITY);
     for (let i = 1; i < knots.length; i++) expect(knots[i][1]).toBeGreaterThanOrEqual(knots[i - 1][1]);
+  });
+  it("an answer carried only by coarse evidence never states more than a grounded one at the same score", () => {
+    for (const s of [0, 0.2, 0.35, 0.5, 0.6, 0.8, 1]) expect(weakConfidence(s)).toBeLessThanOrEqual(calibratedConfidence(s));
   });
 });

@@ -242,6 +242,73 @@ describe("phrase families for real-world failures", () => {
   });
 });
 
+describe("families written from batch 7's tuning half (hand-written wordings)", () => {
+  const batch7: Array<[ErrorType, string, () => string]> = [
+    // the lookup verb first, the tool word, then the name
+    ["tool_not_found", "could not find function X in plugin Y", () => framework("Weather.Forecast", "Could not find function Forecast in plugin Weather")],
+    ["tool_not_found", "failed to locate the requested action", () => framework("plan", "PlannerError: failed to locate the requested action 'email.send' in any loaded toolkit")],
+    ["tool_not_found", "unable to resolve tool", () => framework("agent", "unable to resolve tool search_docs for this step")],
+    ["tool_not_found", "cannot find referenced task", () => shell("argo", "workflow rejected: cannot find referenced task 'build-image' in template lib")],
+    ["tool_not_found", "unsupported tool: name, behind an invalid_argument code", () => framework("EditNotebook", "[invalid_argument] unsupported tool: EditNotebook")],
+    ["tool_not_found", "unregistered function: name", () => framework("lookup", "dispatch failed - unregistered function: lookup_user")],
+    ["tool_not_found", "make has no such target", () => shell("make", "make: *** No rule to make target 'deploy'.  Stop.", 2)],
+    // tool words that are about a tool's parameters: invalid_arguments
+    ["invalid_arguments", "a tool's parameter not found in its config", () => framework("agent", "error: tool parameter query not found in tool config")],
+    ["invalid_arguments", "an argument not among the tool's parameters", () => framework("search", "Failed to execute: argument limit is not in the tool's parameters")],
+    ["invalid_arguments", "a field that must be defined when another is used", () => framework("converse", "ValidationException: The system field must be defined when using cachePoint blocks.")],
+    ["invalid_arguments", "a value outside the accepted set", () => framework("format", "invalid params: unknown variant `yml`, expected one of `json`, `yaml`")],
+    // missing configuration, credentials, SDKs, browsers, services
+    ["environment_missing", "environment variables missing (plural, name list after)", () => shell("./server", "fatal: environment variables missing: DB_URL, SESSION_SECRET")],
+    ["environment_missing", "default credentials not available", () => shell("node", "Error: Default credentials are not available; set up application default credentials first")],
+    ["environment_missing", "no SDKs found", () => shell("dotnet", "No .NET SDKs were found.")],
+    ["environment_missing", "no JDK installations detected", () => shell("gradle", "No Java toolchains were found matching the request")],
+    ["environment_missing", "a browser binary that cannot be found", () => shell("java", "WebDriverException: Cannot find chrome binary")],
+    ["environment_missing", "a service unit never installed", () => shell("systemctl", "Failed to enable unit: Unit file worker.service does not exist.")],
+    ["environment_missing", "a .env file missing", () => shell("node", "[dotenv] missing .env file at /srv/app")],
+    ["environment_missing", "the program's settings file not found (ENOENT on settings.json)", () => shell("node", "Error: ENOENT: no such file or directory, open '/srv/app/settings.json'")],
+    ["environment_missing", "an install location variable that points nowhere", () => shell("gradle", "ERROR: JAVA_HOME is set to an invalid directory: /opt/jdk-missing")],
+    ["environment_missing", "an SDK version that is not installed", () => shell("dotnet", "A compatible .NET SDK was not found. Requested SDK version: 8.0.100")],
+    ["environment_missing", "no auth token configured", () => shell("deploy", "Error: no auth token found, run `deployctl login` or set DEPLOY_TOKEN")],
+    ["environment_missing", "a config template that was never copied", () => shell("bot", "config.toml not found - copy config.example.toml to config.toml and fill it in")],
+    // a tool named by a relative clause
+    ["tool_not_found", "a call to a tool that does not exist (relative clause)", () => framework("agent", "The model attempted to call a tool which does not exist: fetch_page")],
+    // programs that are not installed
+    ["command_not_found", "X not found. Please install X", () => shell("transcribe", "RuntimeError: sox not found. Please install sox and retry.")],
+    // sudo without a password
+    ["permission_denied", "sudo needs a terminal for the password", () => shell("sudo", "sudo: a password is required")],
+    ["permission_denied", "not in the sudoers file", () => shell("sudo", "deploy is not in the sudoers file.  This incident will be reported.")],
+    // context size
+    ["output_too_large", "request exceeds the context size", () => framework("llm", "400: prompt of 9000 tokens exceeds the model's context window of 8192 tokens")],
+  ];
+  it.each(batch7)("%s: %s", (expected, _name, run) => {
+    expect(run()).toBe(expected);
+  });
+
+  it("a data file named in the arguments that does not exist stays a wrong argument", () => {
+    expect(typeOf("shell", { message: "\"node\" exited with code 1", code: 1, stderr: "Error: ENOENT: no such file or directory, open 'config.json'" }, { command: "node", args: ["load.js", "config.json"] })).toBe("invalid_arguments");
+  });
+
+  it("a weak wrong-argument answer yields to the words when they clearly name another type", () => {
+    // make runs a compose binary that is not there: the path in the output is not one the call named
+    const input = { command: "make", args: ["up"] };
+    const text = "docker-compose: /usr/local/bin/docker-compose: No such file or directory";
+    expect(classify(inputContextSchema.parse({ failure: { tool: "shell", args: input, error: { message: '"make" exited with code 1', code: 1, stderr: text } } }), { lexical: false }).type).toBe("invalid_arguments");
+    const withWords = classify(inputContextSchema.parse({ failure: { tool: "shell", args: input, error: { message: '"make" exited with code 1', code: 1, stderr: text } } }));
+    expect(withWords.type).toBe("command_not_found");
+    expect(withWords.evidence[0].source).toBe("lexical");
+  });
+
+  it("but not against a 404 answered to the call's address, nor a path the call names", () => {
+    const stderr = "Traceback (most recent call last):\n  File \"<string>\", line 2, in <module>\n    return opener.open(url, data, timeout)\nurllib.error.HTTPError: HTTP Error 404: Not Found";
+    expect(typeOf("shell", { message: "\"python3\" exited with code 1", code: 1, stderr }, { command: "python3", args: ["-c", "urllib.request.urlopen(url, timeout=10)"] })).toBe("invalid_arguments");
+    expect(typeOf("shell", { message: "\"git\" exited with code 128", code: 128, stderr: "fatal: repository '/srv/repos/nope' does not exist" }, { command: "git", args: ["clone", "/srv/repos/nope"] })).toBe("invalid_arguments");
+  });
+
+  it("a library named 'not found, install' is not a missing program", () => {
+    expect(shell("python", "libsndfile not found. Please install libsndfile")).not.toBe("command_not_found");
+  });
+});
+
 describe("calibratedConfidence", () => {
   it("is monotone, capped, and leaves unknown low", () => {
     const xs = [0, 0.1, 0.3, 0.5, 0.7, 0.9, 1];
