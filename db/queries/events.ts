@@ -10,8 +10,8 @@ import { events, failureAudit, gates, missions, proposals, type EventRow } from 
 import { auditChanges, type AuditChange } from "../../lib/mission/audit";
 import type { AuditActor } from "../../lib/audit";
 import { recordAudit } from "./audit-log";
-import { writeLearning } from "./learning";
-import { writeLibraryProtocol } from "./library-protocol";
+import { touchesLearning, writeLearning } from "./learning";
+import { touchesLibraryProtocol, writeLibraryProtocol } from "./library-protocol";
 import { withGatePolicy } from "./gate-policies";
 import type { Tape } from "../../lib/trace/format";
 import { knownHead, newHead, readMissionState, rememberState, rowToEvent, snapshotDue, snapshotOf, type MissionHead } from "./mission-state";
@@ -106,61 +106,66 @@ export interface AppendParams {
   tape?: { tape: Tape; firstItem: number };
   /** Told what this write is about to commit, before it writes (see `writeLanded`). */
   pending?: (write: PendingWrite) => void;
+  /**
+   * Called before each application of the events' builders to a state: appendAsOwner may apply them twice
+   * (on the state it knows, then on the locked row's), and a builder may take readings (ids, the clock) that
+   * the flight recorder notes — the runner forgets those of a discarded application.
+   */
+  beforeApply?: () => void;
 }
 
-/** The row moved since this process wrote it: the optimistic append rolled back (appendAsOwner runs it again the usual way). */
-class HeadMovedError extends Error {
-  constructor(missionId: string) {
-    super(`Mission ${missionId} was written by someone else since this process last wrote it.`);
-    this.name = "HeadMovedError";
+/** What an append computed before it writes: the events with their seqs, the state they reach, the audit changes, the tape's span. */
+interface Applied {
+  state: MissionState;
+  stored: MissionEvent[];
+  audit: AuditChange[];
+  taped: { seq: number; count: number };
+  at: string;
+}
+
+/** An event that needs a read inside a transaction (a gate's policy in force) was built: appendAsOwner's statement cannot carry it. */
+class NeedsTransaction extends Error {}
+
+/**
+ * Applies the events (and builders) to `base` with the reducer: an illegal transition throws. `tx`: where a
+ * gate that opens reads the gate policy in force (none: such an event throws NeedsTransaction).
+ */
+async function applyEvents(base: MissionState, params: AppendParams, tx: Tx | null): Promise<Applied> {
+  params.beforeApply?.();
+  let state = base;
+  const at = new Date().toISOString();
+  const stored: MissionEvent[] = [];
+  const audit: AuditChange[] = [];
+  const taped = { seq: 0, count: 0 };
+  for (const [index, item] of params.events.entries()) {
+    const built = typeof item === "function" ? item(state) : item;
+    if (!built) continue;
+    if (params.tape && index >= params.tape.firstItem && taped.count++ === 0) taped.seq = state.seq + 1;
+    // Issue 6: the gate policy in force is snapshotted on the gate when it opens (a later change does not move its goalposts).
+    let e = built;
+    if (built.type === "gate.opened" && built.payload.policy === undefined) {
+      if (!tx) throw new NeedsTransaction();
+      e = await withGatePolicy(tx, state, built, at);
+    }
+    const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: e.actorId ?? params.actorId, at } as MissionEvent;
+    state = applyEvent(state, ev);
+    stored.push(ev);
+    audit.push(...auditChanges(ev, state));
   }
+  return { state, stored, audit, taped, at };
 }
 
 /**
  * Appends events to a mission in one transaction: locks the mission row, checks the lease when a
  * worker writes, applies every event with the reducer (an illegal transition throws and nothing is
  * written), inserts the events, rewrites the projections and sends one NOTIFY.
- *
- * `expectHead` (appendAsOwner only; the transaction must hold nothing else): the head this process last
- * wrote, with its state and row. The row is then not read first: the projection UPDATE goes out first,
- * conditioned on that head and the lease, takes the row lock itself, and the inserts follow it in the same
- * round trip. If it matched no row (someone wrote since, or the lease moved), HeadMovedError rolls it all back.
  */
-export async function appendEvents(tx: Tx, params: AppendParams & { expectHead?: NonNullable<ReturnType<typeof knownHead>> }): Promise<{ state: MissionState; events: MissionEvent[] }> {
-  const expected = params.expectHead && params.leaseOwner ? params.expectHead : null;
-  const row: Pick<MissionHead, "state" | "leaseOwner" | "createdAt" | "snapshotSeq" | "snapshotBytes"> | null = expected
-    ? { state: expected.state, leaseOwner: params.leaseOwner!, ...expected.row }
-    : await readMissionState(tx, params.missionId, { forUpdate: true });
+export async function appendEvents(tx: Tx, params: AppendParams): Promise<{ state: MissionState; events: MissionEvent[] }> {
+  const row = await readMissionState(tx, params.missionId, { forUpdate: true });
   if (!row) throw new AppError("not_found", { userMessage: `Mission ${params.missionId} does not exist.` });
   if (params.leaseOwner && row.leaseOwner !== params.leaseOwner) throw new LeaseLostError(params.missionId, params.leaseOwner, row.leaseOwner);
-  let state = row.state;
-  const at = new Date().toISOString();
-  const stored: MissionEvent[] = [];
-  const audit: AuditChange[] = [];
-  const taped = { seq: 0, count: 0 };
-  try {
-    for (const [index, item] of params.events.entries()) {
-      const built = typeof item === "function" ? item(state) : item;
-      if (!built) continue;
-      if (params.tape && index >= params.tape.firstItem && taped.count++ === 0) taped.seq = state.seq + 1;
-      // Issue 6: the gate policy in force is snapshotted on the gate when it opens (a later change does not move its goalposts).
-      const e = built.type === "gate.opened" && built.payload.policy === undefined ? await withGatePolicy(tx, state, built, at) : built;
-      const ev = { ...e, missionId: params.missionId, seq: state.seq + 1, actorId: e.actorId ?? params.actorId, at } as MissionEvent;
-      state = applyEvent(state, ev);
-      stored.push(ev);
-      audit.push(...auditChanges(ev, state));
-    }
-  } catch (e) {
-    // The known state may be behind the row (a reader in this process may have noted an older head meanwhile):
-    // whether the reducer's refusal stands is for the locked read to say.
-    if (expected && e instanceof IllegalTransitionError) throw new HeadMovedError(params.missionId);
-    throw e;
-  }
-  if (stored.length === 0) {
-    // Nothing to write is an answer about the state: only the locked read's state may give it.
-    if (expected) throw new HeadMovedError(params.missionId);
-    return { state, events: [] };
-  }
+  const { state, stored, audit, taped, at } = await applyEvents(row.state, params, tx);
+  if (stored.length === 0) return { state, events: [] };
   params.pending?.({ missionId: params.missionId, seq: stored[0].seq, type: stored[0].type, actorId: stored[0].actorId, at });
   // Written from outside the worker (a person, an external agent's call) and there is work now: any worker may take it at once.
   const wake = !params.leaseOwner && !isTerminal(state) && nextAction(state).kind !== "wait";
@@ -168,22 +173,13 @@ export async function appendEvents(tx: Tx, params: AppendParams & { expectHead?:
   const snapshot = snapshotDue(row, state, isTerminal(state)) ? snapshotOf(state) : null;
   // The writes every append makes go out together: postgres.js pipelines queries sent at once on the
   // transaction's connection (one round trip instead of five), and none of them needs another's result.
-  // The mission's UPDATE goes first (sent before the others are queued): under `expectHead` it takes the row lock.
-  const updated = updateMission(tx, state, { head, wake, snapshot, expect: expected ? { head: expected.head, leaseOwner: params.leaseOwner! } : null });
-  const writes = [
-    updated,
+  await Promise.all([
+    updateMission(tx, state, { head, wake, snapshot }),
     insertEvents(tx, stored, row.createdAt),
     params.tape && taped.count ? driverOf(tx).unsafe(INSERT_EVENT_IO, [params.missionId, taped.seq, taped.count, JSON.stringify(params.tape.tape)]) : null,
     writeAgentsAndGates(tx, state, row.state),
     notify(tx, params.missionId, state.seq, wake || stored.some((e) => WAKES_WORKERS.has(e.type))),
-  ];
-  if (!expected) await Promise.all(writes);
-  else {
-    const settled = await Promise.allSettled(writes);
-    const first = settled[0];
-    if (first.status === "fulfilled" && (first.value as { count: number }).count === 0) throw new HeadMovedError(params.missionId);
-    for (const r of settled) if (r.status === "rejected") throw r.reason;
-  }
+  ]);
   rememberState(params.missionId, head, state, { createdAt: row.createdAt, snapshotSeq: snapshot?.snapshotSeq ?? row.snapshotSeq, snapshotBytes: snapshot?.snapshotBytes ?? row.snapshotBytes });
   // Rarer read models, after the projections they may read (the audit's time to resolution reads the gates).
   await writeProposals(tx, state, stored);
@@ -194,22 +190,57 @@ export async function appendEvents(tx: Tx, params: AppendParams & { expectHead?:
 }
 
 /**
- * appendEvents in a transaction of its own, for the worker that holds the mission's lease. When this process
- * wrote the mission's last append (it knows the head token on the row), nothing is read first: the writes go
- * out in one round trip after BEGIN, the UPDATE conditioned on that token and the lease (`expectHead`). When
- * someone else wrote in between, that transaction rolls back and the append runs again the usual way (row
- * locked and read, lease checked: a lost lease throws LeaseLostError there).
+ * appendEvents for the worker that holds the mission's lease, in one statement when it can (issue 19).
+ * When this process wrote the mission's last append (it knows the head token on the row, with the state
+ * and row as of it) and the events change only the mission, its agents, its events and event_io, the whole
+ * append is one statement — its own transaction, one round trip: the missions UPDATE, conditioned on that
+ * token and the lease, takes the row lock, and the inserts and the NOTIFY happen only if it matched
+ * (APPEND_STATEMENT). Otherwise — someone wrote since, the lease moved (nothing was written), the known
+ * state refuses the events or builds none, a gate opens, a proposal, failure, learning or library read
+ * model changes — the append runs as appendEvents in a transaction: row locked and read, lease checked
+ * (a lost lease throws LeaseLostError there), reducer on the committed state.
  */
 export async function appendAsOwner(db: Db, params: AppendParams & { leaseOwner: string }): Promise<{ state: MissionState; events: MissionEvent[] }> {
   const known = knownHead(params.missionId);
-  if (known) {
-    try {
-      return await db.transaction((tx) => appendEvents(tx, { ...params, expectHead: known }));
-    } catch (e) {
-      if (!(e instanceof HeadMovedError)) throw e;
-    }
+  const done = known ? await appendInOneStatement(db, params, known) : null;
+  return done ?? db.transaction((tx) => appendEvents(tx, params));
+}
+
+async function appendInOneStatement(db: Db, params: AppendParams & { leaseOwner: string }, known: NonNullable<ReturnType<typeof knownHead>>): Promise<{ state: MissionState; events: MissionEvent[] } | null> {
+  let applied: Applied;
+  try {
+    applied = await applyEvents(known.state, params, null);
+  } catch (e) {
+    // The known state may be behind the row (a write of this process that rolled back, a reader's older head):
+    // whether the reducer's refusal stands is for the locked read to say.
+    if (e instanceof NeedsTransaction || e instanceof IllegalTransitionError) return null;
+    throw e;
   }
-  return db.transaction((tx) => appendEvents(tx, params));
+  const { state, stored, audit, taped, at } = applied;
+  // Nothing to write is an answer about the state: only the locked read's state may give it.
+  if (stored.length === 0) return null;
+  if (audit.length || changedGates(state, known.state).length || proposalIdsOf(stored).size || touchesLearning(stored) || touchesLibraryProtocol(stored)) return null;
+  params.pending?.({ missionId: params.missionId, seq: stored[0].seq, type: stored[0].type, actorId: stored[0].actorId, at });
+  const head = newHead();
+  const snapshot = snapshotDue(known.row, state, isTerminal(state)) ? snapshotOf(state) : null;
+  const agentRows = changedAgentRows(state, known.state);
+  const io = params.tape && taped.count ? [params.missionId, taped.seq, taped.count, JSON.stringify(params.tape.tape)] : [];
+  const values = [
+    ...missionColumns(state, { head, wake: false, snapshot }),
+    known.head,
+    params.leaseOwner,
+    ...eventValues(stored, known.row.createdAt),
+    ...io,
+    ...agentValues(agentRows),
+    EVENTS_CHANNEL,
+    notification(params.missionId, state.seq, stored.some((e) => WAKES_WORKERS.has(e.type))),
+  ];
+  const text = appendStatement({ snapshot: snapshot !== null, events: stored.length, io: io.length > 0, agents: agentRows.length });
+  const rows = await driverOf(db).unsafe(text, values as never[]);
+  // No row: the UPDATE matched nothing (someone wrote since, or the lease moved) and nothing was written.
+  if (rows.length === 0) return null;
+  rememberState(params.missionId, head, state, { createdAt: known.row.createdAt, snapshotSeq: snapshot?.snapshotSeq ?? known.row.snapshotSeq, snapshotBytes: snapshot?.snapshotBytes ?? known.row.snapshotBytes });
+  return { state, events: stored };
 }
 
 /*
@@ -225,19 +256,45 @@ const NOTIFY = "select pg_notify($1, $2)";
 const UPDATE_MISSION = `update missions set phase = $2, run_state = $3, progress = $4, open_gates = $5, final_status = $6, last_seq = $7, head = $8, owner = $9, paused = $10, started_at = $11, ended_at = $12, updated_at = $13,
   lease_owner = case when $14::boolean then null else lease_owner end, lease_expires_at = case when $14::boolean then null else lease_expires_at end,
   runnable_at = case when $15::boolean then null else runnable_at end`;
+/** With the snapshot ($16–$18); without it, the snapshot's columns are not touched. */
+const SET_SNAPSHOT = ", state = $16::jsonb, snapshot_seq = $17, snapshot_bytes = $18";
+const UPDATE_MISSION_ONLY = `${UPDATE_MISSION} where id = $1`;
+const UPDATE_MISSION_AND_SNAPSHOT = `${UPDATE_MISSION}${SET_SNAPSHOT} where id = $1`;
+
+const EVENT_TYPES = ["uuid", "timestamptz", "int", "text", "text", "jsonb", "text", "text", "jsonb", "timestamptz"];
+const AGENT_TYPES = ["uuid", "text", "text", "text", "text", "int", "int", "jsonb"];
+/** `($n::t1, $n+1::t2), (…)`: rows of typed parameters (a VALUES list read by INSERT … SELECT needs its types). */
+const typedValues = (rows: number, types: string[], first: number) =>
+  Array.from({ length: rows }, (_, r) => `(${types.map((t, c) => `$${first + r * types.length + c}::${t}`).join(", ")})`).join(", ");
+const AGENTS_CONFLICT = "on conflict (mission_id, name) do update set status = excluded.status, attempt = excluded.attempt, error = excluded.error";
+const appendTexts = new Map<string, string>();
+
 /**
- * The four texts: with the snapshot ($16–$18; without it, the snapshot's columns are not touched), and
- * conditioned on the head token and the lease owner (the last two parameters; appendEvents' `expectHead`).
+ * APPEND_STATEMENT (appendAsOwner): a whole append in one statement, hence one transaction. The missions
+ * UPDATE (conditioned on the head token and the lease owner) takes the row lock and is read by every other
+ * part: the events, event_io and agents are inserted, and the NOTIFY sent, only if it matched — else the
+ * statement returns no row and writes nothing. Parameters: the mission's 15 (18 with the snapshot), the
+ * head and the lease owner, 10 per event, 4 for event_io, 8 per agent row, the NOTIFY's channel and payload.
  */
-const UPDATE_MISSION_TEXTS = new Map(
-  [false, true].flatMap((snapshot) =>
-    [false, true].map((expect) => {
-      const set = snapshot ? `${UPDATE_MISSION}, state = $16::jsonb, snapshot_seq = $17, snapshot_bytes = $18` : UPDATE_MISSION;
-      const n = snapshot ? 19 : 16;
-      return [`${snapshot}/${expect}`, `${set} where id = $1${expect ? ` and head = $${n} and lease_owner = $${n + 1}` : ""}`] as const;
-    }),
-  ),
-);
+function appendStatement(shape: { snapshot: boolean; events: number; io: boolean; agents: number }): string {
+  const key = `${shape.snapshot}/${shape.events}/${shape.io}/${shape.agents}`;
+  let text = appendTexts.get(key);
+  if (text) return text;
+  let n = shape.snapshot ? 19 : 16;
+  const next = (count: number) => ((n += count), n - count);
+  const head = next(2);
+  const parts = [`m as (${UPDATE_MISSION}${shape.snapshot ? SET_SNAPSHOT : ""} where id = $1 and head = $${head} and lease_owner = $${head + 1} returning 1)`];
+  parts.push(`e as (insert into events (${EVENT_COLUMNS.join(", ")}) select * from (values ${typedValues(shape.events, EVENT_TYPES, next(shape.events * EVENT_TYPES.length))}) v where exists (select from m))`);
+  if (shape.io) {
+    const i = next(4);
+    parts.push(`io as (insert into event_io (mission_id, seq, count, tape) select $${i}::uuid, $${i + 1}::int, $${i + 2}::int, $${i + 3}::jsonb where exists (select from m))`);
+  }
+  if (shape.agents) parts.push(`a as (insert into agents (${AGENT_COLUMNS.join(", ")}) select * from (values ${typedValues(shape.agents, AGENT_TYPES, next(shape.agents * AGENT_TYPES.length))}) v where exists (select from m) ${AGENTS_CONFLICT})`);
+  const notifyAt = next(2);
+  text = `with ${parts.join(", ")} select pg_notify($${notifyAt}, $${notifyAt + 1}) from m`;
+  if (shape.events <= 8 && shape.agents <= 8) appendTexts.set(key, text);
+  return text;
+}
 
 /** The text of a statement over `rows` rows (one text, hence one prepared statement, per row count in use). */
 function rowsText(cache: Map<number, string>, rows: number, build: (values: string) => string, columns: number): string {
@@ -251,11 +308,15 @@ function rowsText(cache: Map<number, string>, rows: number, build: (values: stri
 const insertEventsTexts = new Map<number, string>();
 const upsertAgentsTexts = new Map<number, string>();
 
+/** The events' columns (EVENT_COLUMNS), row after row. */
+function eventValues(list: MissionEvent[], missionCreatedAt: string): unknown[] {
+  return list.flatMap((e) => [e.missionId, missionCreatedAt, e.seq, e.type, e.actorId, JSON.stringify(e.payload), e.reason, e.impact, e.evidence == null ? null : JSON.stringify(e.evidence), e.at]);
+}
+
 /** The events, under their mission's creation time (`missionCreatedAt`: the partition key, migration 0028). */
 async function insertEvents(tx: Tx, list: MissionEvent[], missionCreatedAt: string): Promise<void> {
   const text = rowsText(insertEventsTexts, list.length, (values) => `insert into events (${EVENT_COLUMNS.join(", ")}) values ${values}`, EVENT_COLUMNS.length);
-  const params = list.flatMap((e) => [e.missionId, missionCreatedAt, e.seq, e.type, e.actorId, JSON.stringify(e.payload), e.reason, e.impact, e.evidence == null ? null : JSON.stringify(e.evidence), e.at]);
-  await driverOf(tx).unsafe(text, params as never[]);
+  await driverOf(tx).unsafe(text, eventValues(list, missionCreatedAt) as never[]);
 }
 
 /** Rebuilds a mission's snapshot and projections from its events (after a state-shape change). */
@@ -289,36 +350,55 @@ export async function rebuildStaleSnapshots(db: Db): Promise<number> {
  * shares what it does not change), and the snapshot only when given (null `previous`: everything).
  */
 async function writeProjections(tx: Tx, s: MissionState, opts: { previous: MissionState | null; head: string; snapshot: boolean; wake?: boolean }): Promise<void> {
-  await Promise.all([updateMission(tx, s, { head: opts.head, wake: opts.wake === true, snapshot: opts.snapshot ? snapshotOf(s) : null, expect: null }), writeAgentsAndGates(tx, s, opts.previous)]);
+  await Promise.all([updateMission(tx, s, { head: opts.head, wake: opts.wake === true, snapshot: opts.snapshot ? snapshotOf(s) : null }), writeAgentsAndGates(tx, s, opts.previous)]);
 }
 
-/** The mission's row: its projection columns, the head token, the snapshot when given; sent at once. `expect`: only if the row still has this head and lease owner. */
-function updateMission(tx: Tx, s: MissionState, opts: { head: string; wake: boolean; snapshot: ReturnType<typeof snapshotOf> | null; expect: { head: string; leaseOwner: string } | null }) {
+/** The missions row's columns ($1–$15, $16–$18 with the snapshot) for UPDATE_MISSION. */
+function missionColumns(s: MissionState, opts: { head: string; wake: boolean; snapshot: ReturnType<typeof snapshotOf> | null }): unknown[] {
   const ends = s.runState === "completed" || s.runState === "failed";
-  const params: unknown[] = [s.id, s.phase, s.runState, progress(s), s.gates.filter((g) => g.status === "open").length, s.finalStatus ?? null, s.seq, opts.head, s.owner ?? null, s.paused == null ? null : JSON.stringify(s.paused), s.startedAt ?? null, s.endedAt ?? null, new Date().toISOString(), ends, opts.wake];
-  if (opts.snapshot) params.push(opts.snapshot.json, opts.snapshot.snapshotSeq, opts.snapshot.snapshotBytes);
-  if (opts.expect) params.push(opts.expect.head, opts.expect.leaseOwner);
-  return driverOf(tx).unsafe(UPDATE_MISSION_TEXTS.get(`${opts.snapshot !== null}/${opts.expect !== null}`)!, params as never[]).execute();
+  const values: unknown[] = [s.id, s.phase, s.runState, progress(s), s.gates.filter((g) => g.status === "open").length, s.finalStatus ?? null, s.seq, opts.head, s.owner ?? null, s.paused == null ? null : JSON.stringify(s.paused), s.startedAt ?? null, s.endedAt ?? null, new Date().toISOString(), ends, opts.wake];
+  if (opts.snapshot) values.push(opts.snapshot.json, opts.snapshot.snapshotSeq, opts.snapshot.snapshotBytes);
+  return values;
+}
+
+/** The mission's row: its projection columns, the head token, the snapshot when given. */
+function updateMission(tx: Tx, s: MissionState, opts: { head: string; wake: boolean; snapshot: ReturnType<typeof snapshotOf> | null }) {
+  return driverOf(tx).unsafe(opts.snapshot ? UPDATE_MISSION_AND_SNAPSHOT : UPDATE_MISSION_ONLY, missionColumns(s, opts) as never[]);
+}
+
+/** The agents whose state differs from `prev` (all of them when null), as rows of the agents table. */
+function changedAgentRows(s: MissionState, prev: MissionState | null) {
+  return s.agentOrder.flatMap((name, position) => {
+    const a = s.agents[name];
+    if (prev && prev.agents[name] === a) return [];
+    return [{ missionId: s.id, name, phase: a.phase, priority: a.priority, status: a.status, attempt: a.attempt, position, error: a.error }];
+  });
+}
+
+/** The agents' columns (AGENT_COLUMNS), row after row. */
+function agentValues(rows: ReturnType<typeof changedAgentRows>): unknown[] {
+  return rows.flatMap((r) => [r.missionId, r.name, r.phase, r.priority, r.status, r.attempt, r.position, r.error == null ? null : JSON.stringify(r.error)]);
+}
+
+/** The gates whose state differs from `prev` (the reducer shares the gates it does not change). */
+function changedGates(s: MissionState, prev: MissionState | null) {
+  const unchanged = new Set(prev?.gates ?? []);
+  return s.gates.filter((g) => !unchanged.has(g));
 }
 
 /** The agents and gates whose state differs from `previous` (all of them when null). */
 async function writeAgentsAndGates(tx: Tx, s: MissionState, prev: MissionState | null): Promise<void> {
   const writes: Array<PromiseLike<unknown>> = [];
-  const agentRows = s.agentOrder.flatMap((name, position) => {
-    const a = s.agents[name];
-    if (prev && prev.agents[name] === a) return [];
-    return [{ missionId: s.id, name, phase: a.phase, priority: a.priority, status: a.status, attempt: a.attempt, position, error: a.error }];
-  });
+  const agentRows = changedAgentRows(s, prev);
   if (agentRows.length) {
-    const text = rowsText(upsertAgentsTexts, agentRows.length, (values) => `insert into agents (${AGENT_COLUMNS.join(", ")}) values ${values} on conflict (mission_id, name) do update set status = excluded.status, attempt = excluded.attempt, error = excluded.error`, AGENT_COLUMNS.length);
-    writes.push(driverOf(tx).unsafe(text, agentRows.flatMap((r) => [r.missionId, r.name, r.phase, r.priority, r.status, r.attempt, r.position, r.error == null ? null : JSON.stringify(r.error)]) as never[]));
+    const text = rowsText(upsertAgentsTexts, agentRows.length, (values) => `insert into agents (${AGENT_COLUMNS.join(", ")}) values ${values} ${AGENTS_CONFLICT}`, AGENT_COLUMNS.length);
+    writes.push(driverOf(tx).unsafe(text, agentValues(agentRows) as never[]));
   }
-  const unchanged = new Set(prev?.gates ?? []);
-  const changedGates = s.gates.filter((g) => !unchanged.has(g));
-  if (changedGates.length) {
+  const gateRows = changedGates(s, prev);
+  if (gateRows.length) {
     writes.push(tx
       .insert(gates)
-      .values(changedGates.map((g) => ({ id: g.id, missionId: s.id, kind: g.kind, agent: g.agent, phase: g.phase, step: g.step, diagnosis: g.diagnosis, recoveryPlan: g.recoveryPlan, recoveryNote: g.recoveryNote, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs, policy: g.policy ?? null, deadlineAt: g.deadlineAt ?? null, approvals: g.approvals ?? [] })))
+      .values(gateRows.map((g) => ({ id: g.id, missionId: s.id, kind: g.kind, agent: g.agent, phase: g.phase, step: g.step, diagnosis: g.diagnosis, recoveryPlan: g.recoveryPlan, recoveryNote: g.recoveryNote, status: g.status, options: g.options, error: g.error, openedAt: g.openedAt, openedSeq: g.openedSeq, decision: g.decision, decidedBy: g.decidedBy, note: g.note, decidedAt: g.decidedAt, openMs: g.openMs, policy: g.policy ?? null, deadlineAt: g.deadlineAt ?? null, approvals: g.approvals ?? [] })))
       .onConflictDoUpdate({
         target: [gates.missionId, gates.id],
         set: { status: sql`excluded.status`, decision: sql`excluded.decision`, decidedBy: sql`excluded.decided_by`, note: sql`excluded.note`, decidedAt: sql`excluded.decided_at`, openMs: sql`excluded.open_ms`, policy: sql`excluded.policy`, deadlineAt: sql`excluded.deadline_at`, approvals: sql`excluded.approvals` },
@@ -391,8 +471,12 @@ export interface EventsNotification {
 
 /** One small NOTIFY per transaction: a wake-up hint; readers catch up from the table by seq. */
 async function notify(tx: Tx, missionId: string, seq: number, wake: boolean): Promise<void> {
+  await driverOf(tx).unsafe(NOTIFY, [EVENTS_CHANNEL, notification(missionId, seq, wake)]);
+}
+
+function notification(missionId: string, seq: number, wake: boolean): string {
   const payload: EventsNotification = { m: missionId, s: seq, ...(wake ? { w: 1 as const } : {}) };
-  await driverOf(tx).unsafe(NOTIFY, [EVENTS_CHANNEL, JSON.stringify(payload)]);
+  return JSON.stringify(payload);
 }
 
 export async function listEventsAfter(db: Executor, params: { missionId: string; afterSeq?: number; limit?: number }): Promise<MissionEvent[]> {
@@ -405,14 +489,20 @@ export async function listEventsAfter(db: Executor, params: { missionId: string;
   return rows.map(rowToEvent);
 }
 
-/** The proposals read model: the proposals these events touched, upserted from the state (same transaction). */
-async function writeProposals(tx: Tx, s: MissionState, stored: MissionEvent[]): Promise<void> {
+/** The proposals these events touch. */
+function proposalIdsOf(stored: MissionEvent[]): Set<string> {
   const ids = new Set<string>();
   for (const e of stored) {
     if (e.type === "proposal.submitted" || e.type === "proposal.decided" || e.type === "proposal.expired") ids.add(e.payload.proposalId);
     else if (e.type === "step.started" && e.payload.proposalId) ids.add(e.payload.proposalId);
     else if (e.type === "gate.opened" && e.payload.proposalId) ids.add(e.payload.proposalId);
   }
+  return ids;
+}
+
+/** The proposals read model: the proposals these events touched, upserted from the state (same transaction). */
+async function writeProposals(tx: Tx, s: MissionState, stored: MissionEvent[]): Promise<void> {
+  const ids = proposalIdsOf(stored);
   if (ids.size === 0) return;
   const rows = s.proposals
     .filter((p) => ids.has(p.id))

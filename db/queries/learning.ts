@@ -32,6 +32,11 @@ function patternConfidence(successes: SQL, failures: SQL): SQL<number> {
   return sql<number>`round(((${successes}) + 1)::numeric / ((${successes}) + (${failures}) + 2), 2)`;
 }
 
+/** Whether writeLearning has anything to write for these events. */
+export function touchesLearning(list: readonly MissionEvent[]): boolean {
+  return list.some((e) => e.type === "diagnostic_reflection" || e.type === "recovery.finished");
+}
+
 /** Applies what a batch of appended events changes in the memory tables (`definition`: the mission's, for the failed step's tool). */
 export async function writeLearning(tx: Tx, list: readonly MissionEvent[], definition?: MissionDefinition): Promise<void> {
   for (const e of list) {

@@ -44,6 +44,14 @@ export async function consultLibrary(db: Db, query: LibraryQuery, limit: number)
   }
 }
 
+/** The events writeLibraryProtocol writes for. */
+const LIBRARY_PROTOCOL_EVENTS = new Set(["library.hypotheses", "library.probe", "library.resolution", "library.resolved", "library.novel"]);
+
+/** Whether writeLibraryProtocol has anything to write for these events. */
+export function touchesLibraryProtocol(list: readonly MissionEvent[]): boolean {
+  return list.some((e) => LIBRARY_PROTOCOL_EVENTS.has(e.type));
+}
+
 /** Applies what a batch of appended events changes in library_matches and library_contributions. */
 export async function writeLibraryProtocol(tx: Tx, list: readonly MissionEvent[]): Promise<void> {
   for (const e of list) {

@@ -12,9 +12,12 @@ import { useWorkerHarness } from "./test-harness";
  * by a recovery gate for a step that had in fact succeeded.
  *
  * A loopback TCP proxy between the worker's pool and the real PostgreSQL forwards everything, and once
- * armed, cuts the connection that committed a step's success right after the server's answer to COMMIT
- * arrives, without passing it on.
+ * armed, cuts the connection that committed a step's success right after the server's answer saying it
+ * committed (to COMMIT, or to the one statement that is the whole write) arrives, without passing it on.
  */
+/** PostgreSQL's ReadyForQuery message with status "idle": 'Z', length 5, 'I'. */
+const READY_IDLE = "Z\u0000\u0000\u0000\u0005I";
+
 class CommitCutter {
   armed = false;
   cuts = 0;
@@ -39,8 +42,10 @@ class CommitCutter {
       upstream.write(d);
     });
     upstream.on("data", (d) => {
-      // COMMIT goes out as a prepared statement (its text only once per connection): its answer's tag says it ran.
-      if (sawSuccess && this.armed && d.toString("latin1").includes("COMMIT\u0000")) {
+      // The write's end: the server's first ReadyForQuery saying "idle" (not in a transaction) after the success
+      // went out. A write in a transaction ends with COMMIT (inside it, every answer says "in transaction"); the
+      // worker's one-statement append (appendAsOwner) is its own transaction, committed when the statement ends.
+      if (sawSuccess && this.armed && d.toString("latin1").includes(READY_IDLE)) {
         // The server has committed; the worker never hears it.
         this.armed = false;
         this.cuts++;

@@ -143,9 +143,13 @@ export function engineIO(ctx: RunContext, missionId: string): EngineIO & { appen
     // The tape belongs to the engine's events: items from `firstItem` on (an outage's pause and resume come before them).
     // The write in flight when the connection died: it may have committed all the same (see writeLanded).
     let pending: PendingWrite | null = null;
+    // The tape holds the readings of the write that commits: builders applied more than once (appendAsOwner's
+    // second try, a write again after an outage) take theirs again, and those of a discarded try are forgotten.
+    const taken = tape?.reads.length ?? 0;
+    const beforeApply = tape ? () => void (tape.reads.length = taken) : undefined;
     const write = (list: typeof events, firstItem = 0) => {
       pending = null;
-      return appendAsOwner(ctx.db, { missionId, actorId: ctx.workerId, leaseOwner: ctx.workerId, events: list, tape: tape ? { tape, firstItem } : undefined, pending: (w) => (pending = w) });
+      return appendAsOwner(ctx.db, { missionId, actorId: ctx.workerId, leaseOwner: ctx.workerId, events: list, tape: tape ? { tape, firstItem } : undefined, pending: (w) => (pending = w), beforeApply });
     };
     // FAILURE_MODEL level 3: the database is unavailable. The mission is paused until it returns; then
     // the pause and the resume are recorded before the progress that waited for them. The database may
