@@ -10,9 +10,13 @@
  *  3. constant cost per step: steps/s of one mission of BENCH_LONG_STEPS steps (default 10,000) against
  *     the median of five missions of 100 steps run around it. Target: ≥ 0.9.
  * BENCH_SECONDS (default 6) bounds each limit measurement; BENCH_PARTS=limit,concurrent,scaling picks parts.
+ * Each line ends with the 1-minute load average when it was measured (the machine is shared).
+ * BENCH_CPU_PROFILE=file.cpuprofile: a V8 CPU profile (the sampler `node --cpu-prof` uses) of the round of 8
+ * concurrent missions only, without the process's start, migrations and the other parts.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -23,7 +27,7 @@ import { claimMission } from "../db/queries/missions";
 import { ensureActor } from "../db/queries/users";
 import { missionDefinitionSchema } from "../lib/mission";
 import { runMission, type RunContext } from "../server/orchestrator/runner";
-import { progress, withBenchDatabase } from "./util";
+import { loadAverage, progress, withBenchDatabase } from "./util";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const LONG = Number(process.env.BENCH_LONG_STEPS ?? 10_000);
@@ -31,7 +35,26 @@ const SHORT = 100;
 const PARTS = new Set((process.env.BENCH_PARTS ?? "limit,concurrent,scaling").split(","));
 const CONCURRENT = (process.env.BENCH_MISSIONS ?? "1,8,32").split(",").map(Number);
 const STEPS_PER_AGENT = 100;
+const CPU_PROFILE = process.env.BENCH_CPU_PROFILE;
 const log = (m: string) => console.log(`[bench] ${m}`);
+/** "load 1.7": the 1-minute load average now, printed beside each figure. */
+const load = () => `load ${os.loadavg()[0].toFixed(1)}`;
+
+/** Runs `fn` under the V8 CPU profiler and writes the profile to `file` (Chrome DevTools / speedscope format). */
+async function profiled<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post("Profiler.stop");
+    fs.writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+    log(`CPU profile of this round written to ${file}`);
+  }
+}
 
 /** A mission of `steps` no-op steps: agents of up to 100 steps each, one phase, no library walk. */
 function definition(steps: number) {
@@ -94,6 +117,7 @@ function pgbench(url: string, clients: number): number | null {
 }
 
 async function main() {
+  const startLoad = os.loadavg().map((x) => x.toFixed(1)).join(" ");
   const workspaces = fs.mkdtempSync(path.join(os.tmpdir(), "fl-bench-throughput-"));
   await withBenchDatabase("throughput", { max: 40 }, async (db, url) => {
     await ensureActor(db, { id: "user:bench", kind: "user", displayName: "bench" });
@@ -107,8 +131,9 @@ async function main() {
         log(`database limit: insert + pg_notify per transaction, ${writers} writer(s), ${SECONDS} s …`);
         const tps = await limit(db, writers);
         if (writers === 8) limit8 = tps;
+        const at = load();
         const bench = pgbench(url, writers);
-        lines.push(`  limit, ${writers} writer(s)             ${Math.round(tps).toLocaleString("en").padStart(7)} tx/s${bench === null ? "   (pgbench not installed)" : `   pgbench ${Math.round(bench).toLocaleString("en")} tx/s`}`);
+        lines.push(`  limit, ${writers} writer(s)             ${Math.round(tps).toLocaleString("en").padStart(7)} tx/s${bench === null ? "   (pgbench not installed)" : `   pgbench ${Math.round(bench).toLocaleString("en")} tx/s`}   (${at})`);
       }
     }
 
@@ -117,9 +142,10 @@ async function main() {
         log(`Faultline: ${n} concurrent mission(s) of ${SHORT} no-op steps …`);
         let done = 0;
         const t0 = performance.now();
-        await Promise.all(Array.from({ length: n }, () => runOne(db, SHORT, workspaces).then(() => progress(`${n} missions`, ++done, n))));
+        const round = () => Promise.all(Array.from({ length: n }, () => runOne(db, SHORT, workspaces).then(() => progress(`${n} missions`, ++done, n))));
+        await (CPU_PROFILE && n === 8 ? profiled(CPU_PROFILE, round) : round());
         const sps = (n * SHORT) / ((performance.now() - t0) / 1000);
-        lines.push(`  Faultline, ${String(n).padStart(2)} mission(s) × ${SHORT} steps ${Math.round(sps).toLocaleString("en").padStart(7)} steps/s${Number.isFinite(limit8) ? `   ${((100 * sps) / limit8).toFixed(0)}% of the 8-writer limit` : ""}`);
+        lines.push(`  Faultline, ${String(n).padStart(2)} mission(s) × ${SHORT} steps ${Math.round(sps).toLocaleString("en").padStart(7)} steps/s${Number.isFinite(limit8) ? `   ${((100 * sps) / limit8).toFixed(0)}% of the 8-writer limit` : ""}   (${load()})`);
       }
     }
 
@@ -134,11 +160,11 @@ async function main() {
       const long = await rate(LONG);
       shorts.push(await rate(SHORT), await rate(SHORT));
       const short = [...shorts].sort((a, b) => a - b)[2];
-      lines.push(`  one mission of ${SHORT} steps             ${short.toFixed(1).padStart(7)} steps/s   (median of 5: ${shorts.map((x) => x.toFixed(0)).join(", ")})`);
+      lines.push(`  one mission of ${SHORT} steps             ${short.toFixed(1).padStart(7)} steps/s   (median of 5: ${shorts.map((x) => x.toFixed(0)).join(", ")})   (${load()})`);
       lines.push(`  one mission of ${LONG.toLocaleString("en")} steps ${long.toFixed(1).padStart(7 + Math.max(0, 10 - LONG.toLocaleString("en").length))} steps/s   ratio ${(long / short).toFixed(2)} (target ≥ 0.9)`);
     }
 
-    console.log(`\nThroughput benchmark (${new Date().toISOString()}, PostgreSQL ${url.replace(/\/\/[^@]*@/, "//")}, ${os.cpus().length} cores)`);
+    console.log(`\nThroughput benchmark (${new Date().toISOString()}, PostgreSQL ${url.replace(/\/\/[^@]*@/, "//")}, ${os.cpus().length} cores; ${loadAverage()} at the end, ${startLoad} at the start)`);
     for (const l of lines) console.log(l);
   }).finally(() => fs.rmSync(workspaces, { recursive: true, force: true }));
 }
