@@ -109,3 +109,32 @@ describe("socket authorization at join", () => {
     }
   });
 });
+
+describe("socket subscriptions in the order sent", () => {
+  it("an unsubscribe sent right after its subscribe leaves the room after the join: later commits do not arrive", async () => {
+    const user = await upsertUser(tdb.db, { email: "cleo@rt.test", name: "Cleo", passwordHash: "x", roles: ["operator"] });
+    await ensureActor(tdb.db, { id: "worker:rt-test", kind: "system", displayName: "rt test" });
+    const m = await createMission(tdb.db, { definition: definition(), actorId: userActorId(user.id) });
+    const barrier = await createMission(tdb.db, { definition: definition(), actorId: userActorId(user.id) });
+    const a = await connected(user.id, Date.now());
+    const b = await connected(user.id, Date.now());
+    const got = new Map<string, number[]>();
+    a.socket.on("mission:events", (msg) => got.set(msg.missionId, [...(got.get(msg.missionId) ?? []), ...msg.events.map((e) => e.seq)]));
+    try {
+      b.socket.emit("subscribe:mission", { missionId: m.id, lastSeq: 0 });
+      await expect.poll(() => b.seqs).toEqual([1]);
+      a.socket.emit("subscribe:mission", { missionId: m.id, lastSeq: 0 });
+      a.socket.emit("unsubscribe:mission", { missionId: m.id });
+      await expect.poll(() => got.get(m.id)).toEqual([1]); // the catch-up of the subscribe
+      const r = await tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "worker:rt-test", events: [t.phaseStarted("EXECUTION", "start")] }));
+      await expect.poll(() => b.seqs).toEqual([1, r.events[0].seq]); // the room's broadcast went out
+      // A round trip on a's connection after that broadcast: anything sent to a before it has arrived by now.
+      a.socket.emit("subscribe:mission", { missionId: barrier.id, lastSeq: 0 });
+      await expect.poll(() => got.get(barrier.id)).toEqual([1]);
+      expect(got.get(m.id)).toEqual([1]);
+    } finally {
+      a.socket.close();
+      b.socket.close();
+    }
+  });
+});

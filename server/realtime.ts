@@ -187,6 +187,12 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
     const user = socket.data.user as Principal;
     presence.connected(user);
     socket.on("disconnect", () => presence.disconnected(user));
+    // This socket's (un)subscribes run one after another, in the order sent: an unsubscribe sent while its
+    // subscribe still awaits the session check or the mission's queue leaves after that join, not before it.
+    let ops: Promise<unknown> = Promise.resolve();
+    const inOrder = (what: string, op: () => Promise<unknown>) => {
+      ops = ops.then(op).catch((e: unknown) => log(`${what}: ${e instanceof Error ? e.message : String(e)}`));
+    };
     socket.on("subscribe:mission", (raw) => {
       const parsed = subscribeMissionSchema.safeParse(raw);
       if (!parsed.success) {
@@ -194,7 +200,7 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
         return;
       }
       const { missionId, lastSeq } = parsed.data;
-      void (async () => {
+      inOrder(`subscribe to ${missionId}`, async () => {
         if (!(await mayJoin(socket, missionId))) return;
         await serialize(missionId, async () => {
           const current = await getMissionLastSeq(db, missionId);
@@ -208,19 +214,14 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
           if (events.length) socket.emit("mission:events", { missionId, events });
           if (!watermark.has(missionId)) watermark.set(missionId, events.length ? events[events.length - 1].seq : Math.min(lastSeq, current));
         });
-      })().catch((e) => log(`subscribe to ${missionId}: ${e instanceof Error ? e.message : String(e)}`));
+      });
     });
     socket.on("unsubscribe:mission", (raw) => {
       const parsed = unsubscribeMissionSchema.safeParse(raw);
-      if (parsed.success) void socket.leave(missionRoom(parsed.data.missionId));
+      if (parsed.success) inOrder(`unsubscribe from ${parsed.data.missionId}`, async () => socket.leave(missionRoom(parsed.data.missionId)));
     });
-    socket.on("subscribe:missions", () => {
-      void mayJoin(socket, null).then(
-        (ok) => ok && socket.join(MISSIONS_ROOM),
-        (e: unknown) => log(`subscribe to the missions list: ${e instanceof Error ? e.message : String(e)}`),
-      );
-    });
-    socket.on("unsubscribe:missions", () => void socket.leave(MISSIONS_ROOM));
+    socket.on("subscribe:missions", () => inOrder("subscribe to the missions list", async () => (await mayJoin(socket, null)) && socket.join(MISSIONS_ROOM)));
+    socket.on("unsubscribe:missions", () => inOrder("unsubscribe from the missions list", async () => socket.leave(MISSIONS_ROOM)));
   });
 
   // --- LISTEN (reconnecting with backoff); NOTIFY is a hint, the event log by seq is the truth.
