@@ -13,6 +13,7 @@
  * Each line ends with the 1-minute load average when it was measured (the machine is shared).
  * BENCH_CPU_PROFILE=file.cpuprofile: a V8 CPU profile (the sampler `node --cpu-prof` uses) of the round of 8
  * concurrent missions only, without the process's start, migrations and the other parts.
+ * Figures (before → after the worker's one-statement append, with the profile's summary): docs/deploy.md, "Capacity model".
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
