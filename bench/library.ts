@@ -154,7 +154,7 @@ async function main() {
  */
 async function learningFromWalks(db: ReturnType<typeof createDb>["db"], before: Outcome[], cal: Calibration, threshold: number) {
   await ensureActor(db, { id: "user:bench", kind: "user", displayName: "bench:library" });
-  const missionId = (await createMission(db, { definition: definition({ name: "bench:library walks", agents: [{ name: "a", priority: "critical", steps: [{ tool: "shell", args: { command: "true" } }] }] }), actorId: "user:bench" })).id;
+  const missionId = (await createMission(db, { definition: definition({ name: "bench-library walks", agents: [{ name: "a", priority: "critical", steps: [{ tool: "shell", args: { command: "true" } }] }] }), actorId: "user:bench" })).id;
   const walked = queries.filter((q) => isFit(q) && q.kind !== "uncovered");
   const at = new Date().toISOString();
   const events = walked.flatMap((q, i) => [
