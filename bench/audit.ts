@@ -12,7 +12,6 @@
  * Options: `--rows N`, `--runs N` (default 30), `--keep` (leave the database; its name is printed), `--reuse NAME`
  * (time the queries again on a kept database, generating nothing).
  */
-import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -21,8 +20,9 @@ import { AUDIT_ACTIONS } from "../lib/audit";
 import { auditFiltersSchema, type AuditFilters } from "../lib/audit/filters";
 import { ensurePartitions, listPartitions } from "../db/partitions";
 import { loadAverage, partitionSummary, progress, timeListAndCount, withBenchDatabase } from "./util";
+import { benchArgs } from "./args";
 
-const { values: args } = parseArgs({ options: { rows: { type: "string" }, runs: { type: "string" }, keep: { type: "boolean" }, reuse: { type: "string" } } });
+const args = benchArgs("bench:audit", { rows: { type: "string" }, runs: { type: "string" }, keep: { type: "boolean" }, reuse: { type: "string" } });
 const ROWS = Number(args.rows ?? 10_000_000);
 const RUNS = Number(args.runs ?? 30);
 const BATCH = 500_000;

@@ -20,7 +20,7 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { benchArgs } from "./args";
 import { expectedCalibrationError, reliabilityBins } from "../lib/diagnosis/calibration";
 import { classify } from "../lib/diagnosis/classify";
 import { diagnose } from "../lib/diagnosis/diagnose";
@@ -133,14 +133,12 @@ function targets(name: string, overall: number, perType: Record<string, number>,
 }
 
 function main(): number {
-  const { values } = parseArgs({
-    options: {
-      split: { type: "string", default: "train" },
-      raw: { type: "boolean", default: false },
-      errors: { type: "boolean", default: false },
-      corpus: { type: "string", default: "local" },
-      batch: { type: "string" },
-    },
+  const values = benchArgs("bench:diagnosis", {
+    split: { type: "string", default: "train" },
+    raw: { type: "boolean", default: false },
+    errors: { type: "boolean", default: false },
+    corpus: { type: "string", default: "local" },
+    batch: { type: "string" },
   });
   const corpusPath = CORPORA[values.corpus] ?? values.corpus;
   const all: Case[] = readFileSync(corpusPath, "utf8")

@@ -14,8 +14,8 @@
  * queries again on a kept database, generating nothing).
  */
 import { loadAverage, partitionSummary, percentile, timeListAndCount, withBenchDatabase } from "./util";
+import { benchArgs } from "./args";
 import { ensurePartitions, listPartitions } from "../db/partitions";
-import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { createDb } from "../db/client";
@@ -25,7 +25,7 @@ import { starterLibrary } from "../db/seed";
 import { historyFiltersSchema, type HistoryFilters } from "../lib/history/filters";
 import { exportResponse } from "../server/export-stream";
 
-const { values: args } = parseArgs({ options: { rows: { type: "string" }, runs: { type: "string" }, explain: { type: "boolean" }, "no-export": { type: "boolean" }, keep: { type: "boolean" }, reuse: { type: "string" } } });
+const args = benchArgs("bench:history", { rows: { type: "string" }, runs: { type: "string" }, explain: { type: "boolean" }, "no-export": { type: "boolean" }, keep: { type: "boolean" }, reuse: { type: "string" } });
 const ROWS = Number(args.rows ?? 1_000_000);
 const RUNS = Number(args.runs ?? 50);
 const MISSIONS = Math.max(10, Math.round(ROWS / 50));

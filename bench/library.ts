@@ -24,8 +24,8 @@
  * (createTestDatabase() needs vitest's injected server, so the bench starts the template server itself.)
  */
 import { withBenchDatabase } from "./util";
+import { benchArgs } from "./args";
 import { cpus, loadavg } from "node:os";
-import { parseArgs } from "node:util";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { createDb } from "../db/client";
@@ -39,7 +39,7 @@ import { definition } from "../lib/mission/test-fixtures";
 import { starterLibrary } from "../db/seed";
 import { isTuningQuery, LABELLED_SETS, readLabelledQueries, type LabelledQuery, type LabelledSet } from "../lib/library/labelled";
 
-const { values: args } = parseArgs({ options: { fit: { type: "boolean" }, "no-scale": { type: "boolean" }, errors: { type: "boolean" }, set: { type: "string" }, batch: { type: "string" } } });
+const args = benchArgs("bench:library", { fit: { type: "boolean" }, "no-scale": { type: "boolean" }, errors: { type: "boolean" }, set: { type: "string" }, batch: { type: "string" } });
 
 /** `--set library|telemetry` runs one labelled set; by default both run, reported separately. */
 const sets = (args.set ? [args.set] : Object.keys(LABELLED_SETS)) as LabelledSet[];
