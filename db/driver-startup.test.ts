@@ -1,8 +1,8 @@
-import net from "node:net";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "./client";
 import { createTestDatabase, type TestDatabase } from "./test-helpers";
+import { PgProxy } from "./test-pg-proxy";
 
 /**
  * A connection whose backend is terminated while postgres.js starts it up (its array-types query on the
@@ -15,47 +15,6 @@ import { createTestDatabase, type TestDatabase } from "./test-helpers";
  * A loopback TCP proxy answers the first array-types query it sees with the ErrorResponse a terminated
  * backend sends (FATAL 57P01) and closes the connection, as pg_terminate_backend does at that instant.
  */
-class StartupCutter {
-  cuts = 0;
-  private readonly server: net.Server;
-  private readonly sockets = new Set<net.Socket>();
-
-  constructor(private readonly target: { host: string; port: number }) {
-    this.server = net.createServer((client) => this.pipe(client));
-  }
-
-  async listen(): Promise<number> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    return (this.server.address() as net.AddressInfo).port;
-  }
-
-  private pipe(client: net.Socket) {
-    const upstream = net.connect(this.target.port, this.target.host);
-    this.sockets.add(client).add(upstream);
-    client.on("data", (d) => {
-      if (this.cuts === 0 && d.toString("latin1").includes("typarray")) {
-        this.cuts++;
-        client.end(terminated(), () => client.destroy());
-        upstream.destroy();
-        return;
-      }
-      upstream.write(d);
-    });
-    upstream.on("data", (d) => client.write(d));
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on("close", end).on("error", end);
-    upstream.on("close", end).on("error", end);
-  }
-
-  async close() {
-    for (const s of this.sockets) s.destroy();
-    await new Promise((r) => this.server.close(r));
-  }
-}
-
 /** The ErrorResponse message PostgreSQL sends a backend that pg_terminate_backend ends. */
 function terminated(): Buffer {
   const fields = [
@@ -72,7 +31,7 @@ function terminated(): Buffer {
 }
 
 let tdb: TestDatabase | null = null;
-let proxy: StartupCutter | null = null;
+let proxy: PgProxy | null = null;
 let handle: DbHandle | null = null;
 afterEach(async () => {
   await handle?.close();
@@ -83,17 +42,24 @@ afterEach(async () => {
 describe("a connection terminated while the driver starts it up", () => {
   it("reconnects and answers the waiting query; nothing is left to reject unhandled", async () => {
     tdb = await createTestDatabase();
-    const url = new URL(tdb.url);
-    proxy = new StartupCutter({ host: url.hostname, port: Number(url.port || 5432) });
-    url.hostname = "127.0.0.1";
-    url.port = String(await proxy.listen());
+    let cuts = 0;
+    const started = await PgProxy.start(tdb.url, (conn) => ({
+      fromClient: (d) => {
+        if (cuts > 0 || !d.toString("latin1").includes("typarray")) return;
+        cuts++;
+        conn.client.end(terminated(), () => conn.client.destroy());
+        conn.upstream.destroy();
+        return false;
+      },
+    }));
+    proxy = started.proxy;
     const unhandled: unknown[] = [];
     const onUnhandled = (e: unknown) => unhandled.push(e);
     process.on("unhandledRejection", onUnhandled);
     try {
-      handle = createDb(url.toString(), { max: 1, applicationName: "faultline-test" });
+      handle = createDb(started.url, { max: 1, applicationName: "faultline-test" });
       const rows = (await handle.db.execute(sql`select 41 + 1 as answer, array['a', 'b']::text[] as letters`)) as unknown as Array<{ answer: number; letters: string[] }>;
-      expect(proxy.cuts).toBe(1);
+      expect(cuts).toBe(1);
       // The reconnected connection fetched the array types again: text[] comes back as an array.
       expect(rows[0]).toEqual({ answer: 42, letters: ["a", "b"] });
       // An unhandled rejection is reported after the microtasks of the turn that made it: let two turns pass.

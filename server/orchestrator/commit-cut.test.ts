@@ -1,7 +1,7 @@
-import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createDb, type DbHandle } from "../../db/client";
 import { createMission, listEventsAfter } from "../../db/queries/events";
+import { PgProxy } from "../../db/test-pg-proxy";
 import { definition, nodeStep } from "../../lib/mission/test-fixtures";
 import { useWorkerHarness } from "./test-harness";
 
@@ -18,59 +18,8 @@ import { useWorkerHarness } from "./test-harness";
 /** PostgreSQL's ReadyForQuery message with status "idle": 'Z', length 5, 'I'. */
 const READY_IDLE = "Z\u0000\u0000\u0000\u0005I";
 
-class CommitCutter {
-  armed = false;
-  cuts = 0;
-  private readonly server: net.Server;
-  private readonly sockets = new Set<net.Socket>();
-
-  constructor(private readonly target: { host: string; port: number }) {
-    this.server = net.createServer((client) => this.pipe(client));
-  }
-
-  async listen(): Promise<number> {
-    await new Promise<void>((r) => this.server.listen(0, "127.0.0.1", r));
-    return (this.server.address() as net.AddressInfo).port;
-  }
-
-  private pipe(client: net.Socket) {
-    const upstream = net.connect(this.target.port, this.target.host);
-    this.sockets.add(client).add(upstream);
-    let sawSuccess = false;
-    client.on("data", (d) => {
-      if (this.armed && d.toString("latin1").includes("tool.succeeded")) sawSuccess = true;
-      upstream.write(d);
-    });
-    upstream.on("data", (d) => {
-      // The write's end: the server's first ReadyForQuery saying "idle" (not in a transaction) after the success
-      // went out. A write in a transaction ends with COMMIT (inside it, every answer says "in transaction"); the
-      // worker's one-statement append (appendAsOwner) is its own transaction, committed when the statement ends.
-      if (sawSuccess && this.armed && d.toString("latin1").includes(READY_IDLE)) {
-        // The server has committed; the worker never hears it.
-        this.armed = false;
-        this.cuts++;
-        client.destroy();
-        upstream.destroy();
-        return;
-      }
-      client.write(d);
-    });
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on("close", end).on("error", end);
-    upstream.on("close", end).on("error", end);
-  }
-
-  async close() {
-    for (const s of this.sockets) s.destroy();
-    await new Promise((r) => this.server.close(r));
-  }
-}
-
 const harness = useWorkerHarness("fl-ws-cut-");
-let proxy: CommitCutter | null = null;
+let proxy: PgProxy | null = null;
 let handle: DbHandle | null = null;
 afterEach(async () => {
   await handle?.close();
@@ -79,21 +28,38 @@ afterEach(async () => {
 
 describe("a write whose answer to COMMIT is lost", () => {
   it("is found in the log: the mission goes on without writing it twice, pausing, or asking an operator about a step that succeeded", async () => {
-    const url = new URL(harness.tdb.url);
-    proxy = new CommitCutter({ host: url.hostname, port: Number(url.port || 5432) });
-    const port = await proxy.listen();
-    url.hostname = "127.0.0.1";
-    url.port = String(port);
-    handle = createDb(url.toString(), { applicationName: "faultline-worker-cut" });
+    let armed = false;
+    let cuts = 0;
+    const started = await PgProxy.start(harness.tdb.url, (conn) => {
+      let sawSuccess = false;
+      return {
+        fromClient: (d) => {
+          if (armed && d.toString("latin1").includes("tool.succeeded")) sawSuccess = true;
+        },
+        // The write's end: the server's first ReadyForQuery saying "idle" (not in a transaction) after the success
+        // went out. A write in a transaction ends with COMMIT (inside it, every answer says "in transaction"); the
+        // worker's one-statement append (appendAsOwner) is its own transaction, committed when the statement ends.
+        fromServer: (d) => {
+          if (!(sawSuccess && armed && d.toString("latin1").includes(READY_IDLE))) return;
+          // The server has committed; the worker never hears it.
+          armed = false;
+          cuts++;
+          conn.cut();
+          return false;
+        },
+      };
+    });
+    proxy = started.proxy;
+    handle = createDb(started.url, { applicationName: "faultline-worker-cut" });
     const logs: string[] = [];
     await harness.startWorker({ handle, log: (m) => logs.push(m) });
 
     const steps = [1, 2, 3].map((i) => nodeStep(`require('fs').appendFileSync('ran.txt', '${i}\\n'); console.log('step ${i}')`));
-    proxy.armed = true;
+    armed = true;
     const m = await createMission(harness.tdb.db, { definition: definition({ agents: [{ name: "writer", priority: "critical", steps }] }), actorId: "user:op" });
     const done = await harness.settle(m.id);
 
-    expect(proxy.cuts).toBe(1);
+    expect(cuts).toBe(1);
     expect(logs.some((l) => /the write cut at its commit had landed/.test(l))).toBe(true);
     expect(done.finalStatus).toBe("SUCCESS");
     const log = await listEventsAfter(harness.tdb.db, { missionId: m.id });
