@@ -4,8 +4,8 @@ import { queryTrace } from "./trace";
 export interface ListenOptions {
   /** Shown in pg_stat_activity (e.g. "faultline-worker-listen"). */
   applicationName: string;
-  /** Called with each NOTIFY payload on the channel. */
-  onPayload(payload: string): void;
+  /** Called with each NOTIFY payload on the channel(s), and the channel it came on. */
+  onPayload(payload: string, channel: string): void;
   /** Called each time LISTEN is in place; `reconnected` after a loss (NOTIFYs may have been missed: catch up). */
   onListening?(reconnected: boolean): void;
   /** Called when the connection is lost or could not be made; a retry follows after `retryInMs`. */
@@ -23,7 +23,7 @@ export interface Listener {
 }
 
 /**
- * A dedicated connection that LISTENs on `channel` and keeps doing so: when the connection is lost
+ * A dedicated connection that LISTENs on `channel` (one, or several on the same connection) and keeps doing so: when the connection is lost
  * (server restart, pg_terminate_backend, outage) it reconnects with exponential backoff until it is
  * back, however long that takes. NOTIFY is only a wake-up hint: readers catch up from the event log by
  * seq, so `onListening(true)` after a loss is where they do it.
@@ -31,7 +31,8 @@ export interface Listener {
  * postgres.js has `sql.listen`, but it re-listens only once after a loss and drops the channel silently
  * if the server is still down then; the chaos suite restarts the server, so we supervise it ourselves.
  */
-export function listenToChannel(url: string, channel: string, opts: ListenOptions): Listener {
+export function listenToChannel(url: string, channel: string | readonly string[], opts: ListenOptions): Listener {
+  const channels: readonly string[] = typeof channel === "string" ? [channel] : channel;
   let closed = false;
   let attempt = 0;
   let current: postgres.Sql | null = null;
@@ -62,9 +63,9 @@ export function listenToChannel(url: string, channel: string, opts: ListenOption
       onnotice: () => {},
       connection: { application_name: opts.applicationName },
       onnotify: (ch: string, payload: string) => {
-        if (ch !== channel || current !== client) return;
+        if (!channels.includes(ch) || current !== client) return;
         queryTrace()?.notify(payload);
-        opts.onPayload(payload);
+        opts.onPayload(payload, ch);
       },
       onclose: () => {
         if (current !== client || closed) return;
@@ -74,7 +75,7 @@ export function listenToChannel(url: string, channel: string, opts: ListenOption
       },
     } as postgres.Options<Record<string, postgres.PostgresType>>);
     try {
-      await client.unsafe(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      for (const ch of channels) await client.unsafe(`LISTEN "${ch.replace(/"/g, '""')}"`);
     } catch (e) {
       void client.end({ timeout: 0 }).catch(() => {});
       lost(e instanceof Error ? e.message.split("\n")[0] : String(e));

@@ -138,3 +138,47 @@ describe("socket subscriptions in the order sent", () => {
     }
   });
 });
+
+describe("socket authorization when access changes", () => {
+  it("a watcher deactivated mid-watch is told and disconnected at once, without subscribing again; another user's watch goes on", async () => {
+    const admin = await upsertUser(tdb.db, { email: "root3@rt.test", name: "Root", passwordHash: "x", roles: ["admin"] });
+    const dana = await upsertUser(tdb.db, { email: "dana@rt.test", name: "Dana", passwordHash: "x", roles: ["operator"] });
+    const eli = await upsertUser(tdb.db, { email: "eli@rt.test", name: "Eli", passwordHash: "x", roles: ["auditor"] });
+    await ensureActor(tdb.db, { id: "worker:rt-test", kind: "system", displayName: "rt test" });
+    const m = await createMission(tdb.db, { definition: definition(), actorId: userActorId(dana.id) });
+    const d = await connected(dana.id, Date.now());
+    const e = await connected(eli.id, Date.now());
+    const append = (events: Parameters<typeof appendEvents>[1]["events"]) => tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "worker:rt-test", events }));
+    try {
+      d.socket.emit("subscribe:mission", { missionId: m.id, lastSeq: 0 });
+      e.socket.emit("subscribe:mission", { missionId: m.id, lastSeq: 0 });
+      await expect.poll(() => [d.seqs, e.seqs]).toEqual([[1], [1]]);
+
+      await updateUser(tdb.db, { id: userActorId(admin.id), name: "Root", via: "web" }, dana.id, { active: false });
+      await expect.poll(() => d.disconnected()).toBe("io server disconnect");
+      expect(d.errors).toEqual([SIGN_IN_MESSAGE]);
+
+      const r = await append([t.phaseStarted("EXECUTION", "start")]);
+      await expect.poll(() => e.seqs).toEqual([1, r.events[0].seq]);
+      expect(d.seqs).toEqual([1]);
+      expect(e.disconnected()).toBeNull();
+    } finally {
+      d.socket.close();
+      e.socket.close();
+    }
+  });
+
+  it("a password reset ends the user's live sockets of earlier sessions", async () => {
+    const admin = await upsertUser(tdb.db, { email: "root4@rt.test", name: "Root", passwordHash: "x", roles: ["admin"] });
+    const fay = await upsertUser(tdb.db, { email: "fay@rt.test", name: "Fay", passwordHash: "x", roles: ["operator"] });
+    const f = await connected(fay.id, Date.now());
+    try {
+      f.socket.emit("subscribe:missions");
+      await resetUserPassword(tdb.db, { id: userActorId(admin.id), name: "Root", via: "web" }, fay.id, "link");
+      await expect.poll(() => f.disconnected()).toBe("io server disconnect");
+      expect(f.errors).toEqual([SIGN_IN_MESSAGE]);
+    } finally {
+      f.socket.close();
+    }
+  });
+});

@@ -5,7 +5,7 @@ import { Server, type Socket } from "socket.io";
 import { createDb, type DbHandle } from "../db/client";
 import { listenToChannel } from "../db/listen";
 import { EVENTS_CHANNEL, listEventsAfter } from "../db/queries/events";
-import { ensureActor, loadSessionUser } from "../db/queries/users";
+import { ACCESS_CHANNEL, ensureActor, loadSessionUser } from "../db/queries/users";
 import { sessionStart } from "../lib/auth/user-admin";
 import { OperatorPresence, PRESENCE_ACTOR } from "./presence";
 import { getMissionLastSeq } from "../db/queries/views";
@@ -25,7 +25,7 @@ import {
 /**
  * Relays committed mission events to browsers over socket.io.
  *
- * One dedicated pg client LISTENs on faultline_events (reconnecting with backoff). A NOTIFY is only
+ * One dedicated pg client LISTENs on faultline_events and faultline_access (reconnecting with backoff). A NOTIFY is only
  * a wake-up hint: for each mission with subscribers the relay reads the events after the last seq it
  * broadcast to that room (its watermark) and emits them. Work per mission is serialized, so a
  * subscriber's catch-up and a broadcast never interleave; clients drop seq <= lastSeq and re-subscribe
@@ -140,6 +140,28 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
     return true;
   }
 
+  /**
+   * Authorization when access changes: a user deactivated, reset or given other roles (ACCESS_CHANNEL,
+   * sent by the change's transaction) has each of their sockets on this process checked again at once.
+   * A session that no longer counts, or no longer may view missions, is told why and disconnected, so it
+   * receives nothing more (its reconnection meets the handshake); one that still may keeps its rooms.
+   */
+  async function recheckSockets(userId: string | null): Promise<void> {
+    const sockets = [...io.sockets.sockets.values()].filter((s) => s.data.user && (userId === null || s.data.user.id === userId));
+    const verdicts = new Map<string, Promise<Principal | null>>();
+    for (const socket of sockets) {
+      const key = `${socket.data.user.id}:${socket.data.sessionStart ?? ""}`;
+      if (!verdicts.has(key)) verdicts.set(key, sessionPrincipal(socket.data.user.id, socket.data.sessionStart));
+      const principal = await verdicts.get(key)!;
+      if (principal && can(principal, "mission.view")) {
+        socket.data.user = principal;
+        continue;
+      }
+      socket.emit("mission:error", { missionId: null, message: principal ? cannotView(principal) : SIGN_IN_MESSAGE });
+      socket.disconnect(true);
+    }
+  }
+
   // --- per-mission serialized work and broadcast watermarks.
   const watermark = new Map<string, number>();
   const queues = new Map<string, Promise<void>>();
@@ -239,15 +261,18 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
     syncMission(p.data.m);
   }
 
-  const listener = listenToChannel(opts.databaseUrl, EVENTS_CHANNEL, {
+  const recheck = (userId: string | null) => void recheckSockets(userId).catch((e: unknown) => log(`access check${userId ? ` of ${userId}` : ""}: ${e instanceof Error ? e.message : String(e)}`));
+  const listener = listenToChannel(opts.databaseUrl, [EVENTS_CHANNEL, ACCESS_CHANNEL], {
     applicationName: "faultline-web-listen",
     maxBackoffMs: 15_000,
-    onPayload: onNotify,
+    onPayload: (payload, channel) => (channel === ACCESS_CHANNEL ? recheck(payload) : onNotify(payload)),
     onListening: (reconnected) => {
       setRealtimeHealth("healthy");
       if (!reconnected) return;
-      // NOTIFYs may have been missed while disconnected: catch every watched mission up from the table.
+      // NOTIFYs may have been missed while disconnected: catch every watched mission up from the table,
+      // and check every connected session again (an access change may have been missed too).
       log("LISTEN connection restored; catching up");
+      recheck(null);
       for (const m of watermark.keys()) syncMission(m);
       io.to(MISSIONS_ROOM).emit("missions:changed", { missionId: null, seq: 0 });
     },

@@ -12,6 +12,18 @@ import { actors, auditLog, userInvites, users, type User } from "../schema";
 import { recordAudit } from "./audit-log";
 import { isUuid } from "../../lib/ids";
 
+/**
+ * NOTIFY channel told a user's id when what their sessions may do changes (deactivated, roles or groups
+ * changed, password reset or set: sessions_valid_after moved). Every web process LISTENs and checks that
+ * user's live sockets again at once (server/realtime.ts), so an ended session stops receiving updates then,
+ * not at its next subscribe. Sent inside the change's transaction: delivered only if it commits.
+ */
+export const ACCESS_CHANNEL = "faultline_access";
+
+async function accessChanged(tx: Executor, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_notify(${ACCESS_CHANNEL}, ${userId})`);
+}
+
 export function userActorId(userId: string): string {
   return `user:${userId}`;
 }
@@ -186,6 +198,7 @@ export async function createUser(db: Executor, actor: AuditActor, input: NewUser
 export async function updateUser(db: Executor, actor: AuditActor, userId: string, patch: { name?: string; roles?: Role[]; groups?: string[]; active?: boolean }): Promise<UserView> {
   return db.transaction(async (tx) => {
     let u = await getUserOr404(tx, userId, { forUpdate: true });
+    const was = { active: u.active, roles: u.roles, groups: u.groups };
     const who = `${u.name} <${u.email}>`;
     const set = async (values: Partial<typeof users.$inferInsert>) => {
       [u] = await tx.update(users).set(values).where(eq(users.id, userId)).returning();
@@ -220,6 +233,7 @@ export async function updateUser(db: Executor, actor: AuditActor, userId: string
       await set({ active: true, deactivatedAt: null });
       await recordAudit(tx, actor, { action: "user.reactivate", summary: `Reactivated ${who}`, target: userTarget(u.id), before: { active: false }, after: { active: true } });
     }
+    if (u.active !== was.active || !sameSet(u.roles, was.roles) || !sameSet(u.groups, was.groups)) await accessChanged(tx, u.id);
     return toUserView(u);
   });
 }
@@ -244,6 +258,7 @@ export async function resetUserPassword(db: Executor, actor: AuditActor, userId:
     const u = await getUserOr404(tx, userId, { forUpdate: true });
     if (!u.active) throw new AppError("conflict", { userMessage: `${u.name} is deactivated: reactivate them first, then reset the password.` });
     const now = new Date().toISOString();
+    await accessChanged(tx, u.id);
     if (temp && passwordHash) {
       await tx.update(users).set({ passwordHash, mustChangePassword: true, sessionsValidAfter: now }).where(eq(users.id, u.id));
       await tx.update(userInvites).set({ usedAt: sql`now()` }).where(and(eq(userInvites.userId, u.id), isNull(userInvites.usedAt)));
@@ -293,6 +308,7 @@ export async function redeemInvite(db: Executor, params: { token: string; passwo
     if (!link || state.status !== "valid") throw new AppError(state.status === "unknown" ? "not_found" : "conflict", { userMessage: LINK_REFUSED[state.status === "valid" ? "unknown" : state.status] });
     await tx.update(userInvites).set({ usedAt: sql`now()` }).where(eq(userInvites.tokenHash, link.tokenHash));
     const [u] = await tx.update(users).set({ passwordHash, mustChangePassword: false, sessionsValidAfter: new Date().toISOString() }).where(eq(users.id, link.userId)).returning();
+    await accessChanged(tx, u.id);
     await recordAudit(tx, { id: userActorId(u.id), name: u.name, via: "web", ip: params.ip ?? null, userAgent: params.userAgent ?? null }, {
       action: "user.password_set",
       summary: `${u.name} <${u.email}> set a password from ${link.purpose === "invite" ? "an invitation" : "a password-reset"} link`,
@@ -315,6 +331,7 @@ export async function changeOwnPassword(db: Executor, actor: AuditActor, userId:
   const passwordHash = await hashPassword(params.newPassword);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, mustChangePassword: false, sessionsValidAfter: new Date().toISOString() }).where(eq(users.id, u.id));
+    await accessChanged(tx, u.id);
     await recordAudit(tx, actor, { action: "user.password_set", summary: `${u.name} <${u.email}> changed their password; their other sessions ended`, target: userTarget(u.id) });
   });
 }
