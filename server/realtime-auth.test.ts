@@ -182,3 +182,45 @@ describe("socket authorization when access changes", () => {
     }
   });
 });
+
+describe("the missions list's change notices", () => {
+  it("a burst of commits reaches a list socket as one notice, not one per commit", async () => {
+    const user = await upsertUser(tdb.db, { email: "gus@rt.test", name: "Gus", passwordHash: "x", roles: ["operator"] });
+    await ensureActor(tdb.db, { id: "worker:rt-test", kind: "system", displayName: "rt test" });
+    const missions = await Promise.all([1, 2, 3].map(() => createMission(tdb.db, { definition: definition(), actorId: userActorId(user.id) })));
+    const barrier = await createMission(tdb.db, { definition: definition(), actorId: userActorId(user.id) });
+    // A relay of its own (started after the missions' creation) whose window outlasts the test: one notice per window.
+    const server2 = http.createServer();
+    const rt2 = attachRealtime(server2, { databaseUrl: tdb.url, secret: SECRET, log: () => {}, listChangeWindowMs: 10 * 60_000 });
+    await new Promise<void>((r) => server2.listen(0, "127.0.0.1", r));
+    const token = await encode({ token: { id: user.id, authAt: Date.now() }, secret: SECRET });
+    const socket: Socket<ServerToClientEvents, ClientToServerEvents> = connect(`http://127.0.0.1:${(server2.address() as AddressInfo).port}`, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie: `next-auth.session-token=${token}` }, reconnection: false });
+    const notices: { missionId: string | null; seq: number }[] = [];
+    const barrierSeqs: number[] = [];
+    socket.on("missions:changed", (m) => notices.push(m));
+    socket.on("mission:events", (m) => m.missionId === barrier.id && barrierSeqs.push(...m.events.map((e) => e.seq)));
+    try {
+      await new Promise<void>((resolve, reject) => (socket.once("connect", () => resolve()), socket.once("connect_error", reject)));
+      socket.emit("subscribe:missions");
+      socket.emit("subscribe:mission", { missionId: barrier.id, lastSeq: 0 });
+      await expect.poll(() => barrierSeqs).toEqual([1]); // both joins done (they run in order)
+      // A first commit relayed through NOTIFY proves LISTEN is in place; its list notice is the leading one.
+      const first = await tdb.db.transaction((tx) => appendEvents(tx, { missionId: barrier.id, actorId: "worker:rt-test", events: [t.phaseStarted("EXECUTION", "start")] }));
+      await expect.poll(() => barrierSeqs).toEqual([1, first.events[0].seq]);
+      await expect.poll(() => notices).toEqual([{ missionId: barrier.id, seq: first.events[0].seq }]);
+      for (const m of missions) {
+        await tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "worker:rt-test", events: [t.phaseStarted("EXECUTION", "start")] }));
+        await tdb.db.transaction((tx) => appendEvents(tx, { missionId: m.id, actorId: "worker:rt-test", events: [t.agentStarted("builder", 1)] }));
+      }
+      // NOTIFYs reach the relay in commit order on one connection: once the barrier's commit has been relayed,
+      // every notice the six commits before it caused has been sent on this socket.
+      const r = await tdb.db.transaction((tx) => appendEvents(tx, { missionId: barrier.id, actorId: "worker:rt-test", events: [t.agentStarted("builder", 1)] }));
+      await expect.poll(() => barrierSeqs).toEqual([1, first.events[0].seq, r.events[0].seq]);
+      expect(notices).toEqual([{ missionId: barrier.id, seq: first.events[0].seq }]); // the seven commits wait for the window's one notice
+    } finally {
+      socket.close();
+      await rt2.close();
+      await new Promise((r) => server2.close(r));
+    }
+  });
+});

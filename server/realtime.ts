@@ -10,6 +10,7 @@ import { sessionStart } from "../lib/auth/user-admin";
 import { OperatorPresence, PRESENCE_ACTOR } from "./presence";
 import { getMissionLastSeq } from "../db/queries/views";
 import { setRealtimeHealth } from "./health";
+import { listChangeCoalescer } from "../lib/realtime/list-changes";
 import { can, roleSchema, type Principal, type Role } from "../lib/auth/roles";
 import {
   MISSIONS_ROOM,
@@ -45,6 +46,8 @@ export interface RealtimeOptions {
   secret: string;
   /** Whether the session cookie is the __Secure- one (NEXTAUTH_URL is https). */
   secureCookie?: boolean;
+  /** The missions list's change notices: at most one per this many ms per web process (default 250). */
+  listChangeWindowMs?: number;
   /** How long an operator who owns running missions may be disconnected before they pause. */
   operatorDisconnectMs?: number;
   log?: (msg: string) => void;
@@ -247,6 +250,8 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
   });
 
   // --- LISTEN (reconnecting with backoff); NOTIFY is a hint, the event log by seq is the truth.
+  // Lists only need to know they are stale: one notice per window, not one per commit per list socket.
+  const listChanges = listChangeCoalescer(opts.listChangeWindowMs ?? 250, (change) => io.to(MISSIONS_ROOM).emit("missions:changed", change));
   function onNotify(payload: string) {
     let json: unknown;
     try {
@@ -256,7 +261,7 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
     }
     const p = notifyPayloadSchema.safeParse(json);
     if (!p.success) return log(`ignored a NOTIFY without {m, s}: ${payload.slice(0, 200)}`);
-    io.to(MISSIONS_ROOM).emit("missions:changed", { missionId: p.data.m, seq: p.data.s });
+    listChanges.changed({ missionId: p.data.m, seq: p.data.s });
     signalMission(p.data.m, p.data.s);
     syncMission(p.data.m);
   }
@@ -274,7 +279,7 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
       log("LISTEN connection restored; catching up");
       recheck(null);
       for (const m of watermark.keys()) syncMission(m);
-      io.to(MISSIONS_ROOM).emit("missions:changed", { missionId: null, seq: 0 });
+      listChanges.changed({ missionId: null, seq: 0 });
     },
     onLost: (reason, retryInMs) => {
       setRealtimeHealth("degraded", `its database LISTEN connection was lost (${reason}); reconnecting, so live updates are delayed`);
@@ -285,6 +290,7 @@ export function attachRealtime(httpServer: http.Server, opts: RealtimeOptions): 
   return {
     io,
     async close() {
+      listChanges.close();
       await presence.close();
       setRealtimeHealth("unavailable", "the relay was shut down");
       await listener.close();

@@ -8,7 +8,7 @@ import type { MissionEvent } from "../mission/events";
  *                   unsubscribe:mission {missionId}
  *                   subscribe:missions / unsubscribe:missions  join/leave room "missions"
  *  server → client  mission:events {missionId, events}       events in seq order (catch-up or live)
- *                   missions:changed {missionId, seq}         a mission changed (missionId null: anything may have changed)
+ *                   missions:changed {missionId, seq}         missions changed (coalesced: at most one per 250 ms; missionId null: several, or anything, may have changed)
  *                   mission:error {missionId, message}        a subscribe was refused (unknown mission, bad input)
  */
 
