@@ -17,6 +17,9 @@
  * as the worker's appends do), every labelled query is ranked again and the held-out halves are reported: what
  * the walks an operator confirmed do to reports nobody confirmed. The confirmed reports are removed afterwards.
  *
+ * The contradiction filter (lib/library/signature.ts; measured, not adopted) is printed after the main figures: served
+ * Hit@3 and abstention per half when candidates whose symptom signature the report contradicts are dropped.
+ *
  * `--fit` refits the calibration (logistic over CALIBRATION_FEATURES) and abstention threshold on the
  * fitting half and prints them (paste into db/queries/library-query.ts). `--no-scale` skips the 100k
  * step; `--errors` lists misses and wrongly answered uncovered queries.
@@ -37,6 +40,7 @@ import { ensureActor } from "../db/queries/users";
 import type { MissionEvent } from "../lib/mission/events";
 import { definition } from "../lib/mission/test-fixtures";
 import { starterLibrary } from "../db/seed";
+import { contradictions, entrySignature, isSoftwareEntry, signature } from "../lib/library/signature";
 import { isTuningQuery, LABELLED_SETS, readLabelledQueries, type LabelledQuery, type LabelledSet } from "../lib/library/labelled";
 
 const args = benchArgs("bench:library", { fit: { type: "boolean" }, "no-scale": { type: "boolean" }, errors: { type: "boolean" }, set: { type: "string" }, batch: { type: "string" } });
@@ -62,6 +66,8 @@ interface Outcome {
   ranked: string[];
   /** Calibration features of the best candidate (absent when nothing matched). */
   top?: Record<CalibrationFeature, number>;
+  /** Every candidate's id and features (the contradiction filter's measurement reads them). */
+  cands?: Array<{ id: string; f: Record<CalibrationFeature, number> }>;
 }
 const score = (o: Outcome, cal: Calibration) => (o.top ? calibrate(o.top, cal) : 0);
 /** The ANSWER probability (is an expected entry in the top 3?) that decides abstention. */
@@ -82,7 +88,8 @@ async function main() {
     const outcomes: Outcome[] = [];
     for (const q of queries) {
       const c = await rankCandidates(db, q.query, { limit: 10 });
-      outcomes.push({ q, ranked: c.map((x) => x.failure_id), top: c.length ? candidateFeatures(c)[0] : undefined });
+      const f = candidateFeatures(c);
+      outcomes.push({ q, ranked: c.map((x) => x.failure_id), top: c.length ? f[0] : undefined, cands: c.map((x, i) => ({ id: x.failure_id, f: f[i] })) });
     }
 
     let cal: Calibration = CALIBRATION;
@@ -107,6 +114,7 @@ async function main() {
         report(`${set} set, ${name}`, mine.filter(filter), cal, threshold);
       }
     }
+    contradictionFilter(outcomes, starter, threshold);
     if (args.errors) {
       console.log("\nMisses (Hit@3) and wrong abstentions:");
       for (const o of outcomes) {
@@ -146,6 +154,48 @@ async function main() {
       console.log(`  (for information) served Hit@3 over the covered queries with 100k recombined distractors: ${(h3 / covered).toFixed(3)}`);
     }
   });
+}
+
+/**
+ * The contradiction filter (lib/library/signature.ts), measured and NOT adopted (docs/library-ranking.md, "Symptom
+ * signatures: contradiction"): candidates whose signature the report contradicts are dropped and the ANSWER
+ * probability is read on the first one left. Printed per half beside the shipped figures, so a later batch can
+ * measure it again; held-out halves as aggregates only.
+ */
+function contradictionFilter(outcomes: Outcome[], starter: ReturnType<typeof starterLibrary>, threshold: number) {
+  const entries = new Map(starter.map((e) => [e.failure_id, { sig: entrySignature(e), software: isSoftwareEntry(e) }]));
+  console.log("\nContradiction filter (measured, not adopted): served Hit@3 and abstention when contradicted candidates are dropped");
+  for (const set of sets) {
+    for (const [name, filter] of [
+      [set === "telemetry" ? "HELD-OUT" : "EVALUATION", (o: Outcome) => !isFit(o.q)],
+      [set === "telemetry" ? "tuning" : "fitting", (o: Outcome) => isFit(o.q)],
+    ] as const) {
+      const os = outcomes.filter((o) => o.q.set === set && filter(o));
+      const parts: string[] = [];
+      const kept = new Map(os.map((o) => {
+        const sig = signature(o.q.query.observed_symptom);
+        const left = (o.cands ?? []).filter((c) => {
+          const e = entries.get(c.id);
+          return !e || contradictions(sig, e.sig, { denials: !e.software }).length === 0;
+        });
+        return [o, left] as const;
+      }));
+      const answered = (o: Outcome, filtered: boolean) => {
+        const l = filtered ? kept.get(o)! : o.cands ?? [];
+        return l.length > 0 && calibrate(l[0].f, answerModel) >= threshold;
+      };
+      for (const kind of [...COVERED, "uncovered"] as const) {
+        const k = os.filter((o) => o.q.kind === kind);
+        if (!k.length) continue;
+        const rate = (filtered: boolean) =>
+          kind === "uncovered"
+            ? k.filter((o) => !answered(o, filtered)).length / k.length
+            : k.filter((o) => answered(o, filtered) && (filtered ? kept.get(o)! : o.cands ?? []).slice(0, 3).some((c) => o.q.expected.includes(c.id))).length / k.length;
+        parts.push(`${kind === "uncovered" ? "abstention" : `served Hit@3 ${kind}`} ${f3(rate(false))} -> ${f3(rate(true))}`);
+      }
+      console.log(`  ${set} ${name}: ${parts.join(", ")}`);
+    }
+  }
 }
 
 /**

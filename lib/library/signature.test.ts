@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { contradictions, deniedWords, entrySignature, isSoftwareEntry, signature } from "./signature";
+
+// Entries and reports below are worded for these tests (not the starter library's or the labelled sets' sentences).
+const metalArcs = entrySignature({
+  title: "Metal object in the oven cavity",
+  surface_symptom: "Crackling and blue sparks a few seconds after the microwave starts, near a plate's decorated edge",
+  hidden_reality: "Foil, a wire tie or a metal-trimmed plate concentrates the field and arcs.",
+});
+const latchedDrawer = entrySignature({
+  title: "Hidden catch inside the drawer",
+  surface_symptom: "Drawer pulled at 20 N: 0 mm displacement, hard stop, no visible obstruction",
+  hidden_reality: "A safety catch behind the front hooks the frame until its lever is pressed.",
+});
+const partwayDrawer = entrySignature({
+  title: "Item wedged behind drawer",
+  surface_symptom: "Drawer slides out 50 mm, then stops hard at 25 N",
+  hidden_reality: "Something fell behind the drawer and wedges against the back panel.",
+});
+const hotJoint = entrySignature({
+  title: "Motor derated by heat",
+  surface_symptom: "Arm slowed to half speed; joint 3 motor at 80 °C after a long heavy cycle",
+  hidden_reality: "Sustained torque heated the windings; the controller limits speed and torque.",
+});
+const swollenWood = entrySignature({
+  title: "Wood swollen by damp",
+  surface_symptom: "Drawer force rises from 10 N to 40 N without a sudden release; room at 80 % RH",
+  hidden_reality: "Humid air swelled the wooden sides so they bind in the carcass.",
+});
+const scaledValve = entrySignature({
+  title: "Valve seized by scale",
+  surface_symptom: "Stop valve handle 0° rotation at 8 N·m; white crust around the spindle",
+  hidden_reality: "Hard-water limescale binds the spindle.",
+});
+
+describe("symptom signatures: a report that contradicts an entry", () => {
+  it("denies the entry's cause: an arc with no metal in the dish is not the metal-in-microwave failure", () => {
+    const denied = signature("reheat(ceramic bowl, no metal, no gold trim): arcs from the side wall at t=4s, burnt spot on the wall panel");
+    expect(contradictions(denied, metalArcs)).toEqual([`denies the entry's "metal…"`]);
+    const withFoil = signature("reheat: sparks at t=2s, foil lid left on the container");
+    expect(contradictions(withFoil, metalArcs)).toEqual([]);
+  });
+
+  it("does not count a denial the entry shares as a contradiction", () => {
+    expect(contradictions(signature("pull 30N disp=0.0mm rigid, obstruction=none"), latchedDrawer)).toEqual([]);
+    expect(contradictions(signature("drawer 0 mm at 30 N; no obstruction visible from outside"), latchedDrawer)).toEqual([]);
+  });
+
+  it("denies a cause family the entry asserts: no scale and no rust is not a scaled valve", () => {
+    expect(contradictions(signature("lever needs 14 N·m, moves 30deg then stiff; packing nut overtightened; no scale, no rust"), scaledValve)).toEqual([`denies the entry's "scale…"`, "denies the entry's cause (deposit)"]);
+    const crusted = entrySignature({ title: "Seized stop valve", surface_symptom: "Handle 0° rotation at 8 N·m; white crust on the spindle", hidden_reality: "Hard-water deposits bind it." });
+    expect(contradictions(signature("handle stiff at 12 N·m; no crust, packing nut overtightened"), crusted)).toEqual(["denies the entry's cause (deposit)"]);
+  });
+
+  it("reads motion one way: a drawer that travelled 30 mm is not one that does not move, but 0 mm does not rule out a partway stop", () => {
+    expect(contradictions(signature("open_drawer: travel=30mm then hard stop at 35N"), latchedDrawer)).toEqual(["motion: report moved, entry still"]);
+    expect(contradictions(signature("open_drawer: ERR_STALL at 0mm, pull 45N"), partwayDrawer)).toEqual([]);
+    expect(contradictions(signature("open_drawer: ERR_STALL at 0mm, pull 45N"), latchedDrawer)).toEqual([]);
+  });
+
+  it("trusts a reading over a fault message: an overheating fault on a joint at room temperature is not a hot joint", () => {
+    expect(contradictions(signature("MC: overheating, temperature limit exceeded, raw_temperature=-886; leg at room temperature, no motion before"), hotJoint)).toEqual(["temperature: report normal, entry hot"]);
+    expect(contradictions(signature("joint 3 motor 76C after 3h loop, speed scaled down"), hotJoint)).toEqual([]);
+    // An ambient reading says where the robot is, not how hot the joint is.
+    expect(signature("ambient 22 °C, motor temp 78C").temperature).toBe("hot");
+    expect(signature("amb 21C; joint warm").temperature).toBeUndefined();
+  });
+
+  it("reads humidity and force trends against the entry's", () => {
+    expect(contradictions(signature("pull 12N->40N ramp, rh=20%"), swollenWood)).toEqual(["humidity: report dry, entry humid"]);
+    expect(contradictions(signature("pull force 40N -> 5N sudden drop, rh=82%"), swollenWood)).toEqual(["trend: report drops, entry rises"]);
+    expect(contradictions(signature("pull_drawer f=10N->38N ramp, ambient_rh=82%"), swollenWood)).toEqual([]);
+  });
+
+  it("reads denials only against physical entries when asked: in error output 'no X' is the failure itself", () => {
+    const sw = entrySignature({ title: "Host key not known", surface_symptom: "ssh: No host key is known for the server", hidden_reality: "The known hosts file lacks the server's key." });
+    const report = signature("No ECDSA host key is known for git.example and strict checking is on");
+    expect(contradictions(report, sw, { denials: false })).toEqual([]);
+    expect(isSoftwareEntry({ failure_id: "FM-SW-0038" })).toBe(true);
+    expect(isSoftwareEntry({ failure_id: "PHYS-042" })).toBe(false);
+    expect(isSoftwareEntry({ failure_id: "MAT-017", probe_action: { kind: "shell" } })).toBe(true);
+  });
+});
+
+describe("denied words", () => {
+  it("takes each denied phrase's head, ending at conjunctions and the next denial", () => {
+    expect(deniedWords("no give and no visible obstruction")).toEqual(["give", "obstruction"]);
+    expect(deniedWords("no access permission; keyhole=none; corrosion_detected=false; rust not visible")).toEqual(["permission", "keyhole", "corrosion", "rust"]);
+    expect(deniedWords("no metal, no trim")).toEqual(["metal", "trim"]);
+  });
+});

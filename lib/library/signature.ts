@@ -1,0 +1,168 @@
+/**
+ * Symptom signatures and contradiction (issue 18), pure.
+ *
+ * Word overlap cannot tell a near miss from a paraphrase: a near miss names the entry's object and symptom and
+ * differs in what the readings or the cause say ("arcs with no metal in the dish" against "Metal in microwave";
+ * "drawer moves 25 mm then stops" against a drawer entry whose drawer does not move at all). A signature is what a
+ * text's own readings and denials say, read from the normalised text (normalizeText's buckets), for a report and
+ * for an entry alike:
+ *
+ * - `motion`: "still" (0 mm travel, stuck, no movement, and no travel of 10 mm or more) or "moved" (a travel of
+ *   10 mm or more and nothing immobile), else unknown;
+ * - `temperature` of the object (ambient readings left out): from its readings when it has any — "hot" (50 °C or
+ *   more: entries call a 52 °C cord overheated), "freezing" (below 0 °C), "normal" (all under 40 °C), else unknown; "at room temperature" and "cold to the touch" are "normal";
+ *   without readings, "overheating" is "hot" and frost or ice "freezing";
+ * - `humidity`: "humid" (≥ 70 %) or "dry" (≤ 25 %);
+ * - `trend`: "rises" (a series rising to 1.5× or more) or "drops" (falling to half or less);
+ * - `denied`: the words the text denies ("no metal", "keyhole=none", "corrosion_detected=false", "no rust visible",
+ *   "without a latch"), each as a stem; and the cause families (CAUSE_FAMILIES) of those words.
+ *
+ * `contradictions(report, entry)` lists where the report's signature says the opposite of the entry's: motion still
+ * against moved, hot against freezing or normal, humid against dry, rising against dropping, or the report denying a
+ * word of the entry's title (its failure in a few words) or a cause family the entry asserts — a denial the entry
+ * shares ("no visible obstruction" in both) is agreement, not contradiction.
+ */
+
+import { causeFamilies, normalizeText, tokenize } from "./normalize";
+
+export interface Signature {
+  motion?: "still" | "moved";
+  temperature?: "hot" | "freezing" | "normal";
+  humidity?: "humid" | "dry";
+  trend?: "rises" | "drops";
+  /** Stems of the words the text denies. */
+  denied: Set<string>;
+  /** Cause families of the denied words. */
+  deniedCauses: Set<string>;
+}
+
+/** A crude stem: lower case, the first five letters of longer words ("latched", "latch" → "latch"; "corroded", "corrosion" → "corro"). */
+export function stem(word: string): string {
+  const w = word.toLowerCase().replace(/[^a-z]/g, "");
+  return w.length > 5 ? w.slice(0, 5) : w;
+}
+
+/** Words never counted as denied: the denial's own machinery and words that say nothing about a cause. */
+const NOT_DENIED = new Set(["detected", "detect", "visible", "found", "present", "seen", "observed", "sign", "signs", "any", "other", "more", "further", "error", "fault", "issue", "problem", "event", "change", "data", "response", "reply", "output", "value", "reading", "state", "status", "sensor", "flag", "time", "longer", "then", "after", "before", "when", "and", "or", "the", "a", "an", "of", "on", "in", "at", "to", "is", "was"]);
+
+/** Words that end a denied phrase ("no give and no visible obstruction" denies a give, then an obstruction). */
+const PHRASE_END = new Set(["and", "or", "but", "nor", "no", "not", "with", "then", "than", "at", "in", "on", "after", "before", "when", "while", "to", "of", "for", "from", "is", "was", "are", "were", "by", "under", "over", "near", "since", "during", "until"]);
+
+/** The words a text denies: the head of each denied phrase (its last word that says something). */
+export function deniedWords(raw: string): string[] {
+  const s = raw.toLowerCase().replace(/[‘’`´]/g, "'");
+  const out: string[] = [];
+  // A denied phrase's head: "no access permission" denies a permission, not access; "no water softener" a
+  // softener; "no rust visible" rust.
+  const take = (words: string[]) => {
+    const head = words.filter((w) => w.length > 2 && !NOT_DENIED.has(w)).pop();
+    if (head) out.push(head);
+  };
+  // "no metal", "no foil, no utensils", "without a latch", "zero rust": up to three words, ending at punctuation,
+  // a conjunction, a preposition or the next denial.
+  for (const m of s.matchAll(/\b(?:no|without|zero|lacks?|lacking|absent)\s+(?=([a-z][a-z_ -]*))/g)) {
+    const words: string[] = [];
+    for (const w of m[1].split(/[\s_-]+/)) {
+      if (!w || PHRASE_END.has(w) || words.length === 3) break;
+      words.push(w);
+    }
+    take(words);
+  }
+  // key=none / key=false / key: no / key=0 (telemetry flags): the key's words.
+  for (const m of s.matchAll(/\b([a-z][a-z_.]*)\s*[=:]\s*(?:none|false|no|absent|not[_ ]detected|0)(?![\w.])/g)) take(m[1].split(/[_.]+/));
+  // "rust not visible", "metal not found", "latch not present".
+  for (const m of s.matchAll(/\b([a-z][a-z-]*)\s+(?:is\s+|was\s+)?(?:not|never)\s+(?:visible|found|present|detected|seen|observed|involved)\b/g)) take([m[1]]);
+  return out;
+}
+
+const num = (x: string) => Number(x);
+
+/** The signature of a text (a report's symptom or an entry's symptom and hidden reality). */
+export function signature(raw: string): Signature {
+  const n = ` ${normalizeText(raw)} `;
+  const sig: Signature = { denied: new Set(), deniedCauses: new Set() };
+  const travel = [...n.matchAll(/(-?\d+(?:\.\d+)?) mm displacement/g)].map((m) => num(m[1]));
+  const immobile = /\bimmobile\b/.test(n);
+  if (immobile && !travel.some((v) => v >= 10)) sig.motion = "still";
+  else if (!immobile && travel.some((v) => v >= 10)) sig.motion = "moved";
+
+  // Readings of the object itself: ambient ones ("amb 24 °C", "room 29 °C", "outside -6 °C") say where it is, not
+  // what it is. A reading or a touch ("at room temperature", "cold to the touch") outweighs a message's words ("MC:
+  // overheating"): a sensor that reports overheating on a joint at room temperature is not a hot joint.
+  const temps = [...n.matchAll(/(-|−)?(\d+(?:\.\d+)?) °c temperature/g)]
+    .filter((m) => !/\b(?:amb|ambient|room|outside|outdoor|outdoors|air|environment|env)\b[^;,.]{0,12}$/.test(n.slice(Math.max(0, m.index! - 24), m.index)))
+    .map((m) => (m[1] ? -num(m[2]) : num(m[2])));
+  const touchNormal = /\b(?:at|to) room temp(?:erature)?\b|\b(?:cold|cool) to (?:the )?touch\b/.test(n);
+  if (temps.length || touchNormal) {
+    if (temps.some((t) => t >= 50)) sig.temperature = "hot";
+    else if (temps.some((t) => t < 0)) sig.temperature = "freezing";
+    else if (temps.every((t) => t < 40)) sig.temperature = "normal";
+  } else {
+    const hot = /\boverheat(?:s|ed|ing)?\b/.test(n);
+    const freezing = /\b(?:below freezing|frost|frosted|icy|iced|ice|frozen)\b/.test(n);
+    if (hot && !freezing) sig.temperature = "hot";
+    else if (freezing && !hot) sig.temperature = "freezing";
+  }
+
+  const rh = [...n.matchAll(/(\d+(?:\.\d+)?) % humidity/g)].map((m) => num(m[1]));
+  if (rh.some((v) => v >= 70) && !rh.some((v) => v <= 25)) sig.humidity = "humid";
+  else if (rh.some((v) => v <= 25) && !rh.some((v) => v >= 70)) sig.humidity = "dry";
+
+  const rises = /\bresistance rises smoothly\b|\btorque rises\b/.test(n);
+  const drops = /\bsudden drop\b|\bdrops suddenly\b/.test(n);
+  if (rises && !drops) sig.trend = "rises";
+  else if (drops && !rises) sig.trend = "drops";
+
+  for (const w of deniedWords(raw)) {
+    sig.denied.add(stem(w));
+    for (const f of causeFamilies(w)) sig.deniedCauses.add(f);
+  }
+  return sig;
+}
+
+export interface EntryText {
+  title: string;
+  surface_symptom: string;
+  hidden_reality: string;
+}
+
+/**
+ * A software entry, by the rule the query statement's `domain` part uses: Faultline's FM-SW series, or any entry with
+ * a machine-run probe or resolution (ids alone cannot say: a document's PHYS-042 is physical).
+ */
+export function isSoftwareEntry(e: { failure_id: string; probe_action?: unknown; resolution_action?: unknown }): boolean {
+  return e.failure_id.startsWith("FM-SW-") || e.probe_action != null || e.resolution_action != null;
+}
+
+/** What the entry asserts: its signature, its title's stems, and the cause families it names. */
+export interface EntrySignature {
+  sig: Signature;
+  titleStems: Set<string>;
+  causes: Set<string>;
+}
+
+export function entrySignature(e: EntryText): EntrySignature {
+  return {
+    sig: signature(`${e.surface_symptom}. ${e.hidden_reality}`),
+    titleStems: new Set(tokenize(e.title.toLowerCase().replace(/[-_/]+/g, " ")).filter((w) => /^[a-z]{3,}$/.test(w)).map(stem)),
+    causes: new Set(causeFamilies(`${e.title} ${e.surface_symptom} ${e.hidden_reality}`)),
+  };
+}
+
+/** Where the report's signature says the opposite of the entry's (empty: no contradiction). */
+export function contradictions(report: Signature, entry: EntrySignature, opts: { denials?: boolean } = {}): string[] {
+  const out: string[] = [];
+  const e = entry.sig;
+  // Motion one way only: an object that travelled 10 mm or more is not the entry's object that does not move. The
+  // other way is not a contradiction: entries that move partway ("opens 60 mm then stops") are also reported at 0 mm.
+  if (report.motion === "moved" && e.motion === "still") out.push("motion: report moved, entry still");
+  if (report.temperature && e.temperature && report.temperature !== e.temperature) out.push(`temperature: report ${report.temperature}, entry ${e.temperature}`);
+  if (report.humidity && e.humidity && report.humidity !== e.humidity) out.push(`humidity: report ${report.humidity}, entry ${e.humidity}`);
+  if (report.trend && e.trend && report.trend !== e.trend) out.push(`trend: report ${report.trend}, entry ${e.trend}`);
+  // Denials are read against physical entries only (opts.denials): in error output "no X" is the failure itself
+  // ("No such file or directory", "no ECDSA host key is known"), not an absence someone observed.
+  if (opts.denials === false) return out;
+  for (const w of report.denied) if (entry.titleStems.has(w) && !e.denied.has(w)) out.push(`denies the entry's "${w}…"`);
+  for (const f of report.deniedCauses) if (entry.causes.has(f) && !e.deniedCauses.has(f)) out.push(`denies the entry's cause (${f})`);
+  return out;
+}
