@@ -10,6 +10,7 @@ import { createDb, queryRows, withConnection, withDatabaseName, type DbHandle, t
 import { MIGRATIONS_DIR, runMigrations } from "./migrate";
 import { ensurePartitions, listPartitions, PARTITION_MONTHS_AHEAD, PARTITIONED_TABLES, timeWindows } from "./partitions";
 import { countAuditLog, listAuditLog } from "./queries/audit-log";
+import { eventsAfterQuery, listEventsAfter } from "./queries/events";
 import { dbError } from "./test-helpers";
 
 /**
@@ -205,6 +206,24 @@ describe("migration 0028: time partitions", () => {
     const between = await listAuditLog(handle.db, { from: "2026-05-01T00:00:00Z", to: "2026-10-05T10:00:00Z" });
     expect(between.entries.map((e) => e.summary)).toEqual(["october", "may"]);
     expect(await countAuditLog(handle.db, { from: "2030-01-01T00:00:00Z" })).toEqual({ count: 2, capped: false });
+  });
+
+  it("reads a mission's events from the one month that holds them", async () => {
+    // The same events as a read of the whole table, in seq order (an earlier test appended a fourth to A).
+    const seqs = async (m: string, after: number) => (await queryRows<{ seq: number }>(handle.db, sql`select seq from events where mission_id = ${m} and seq > ${after} order by seq`)).map((r) => r.seq);
+    expect((await listEventsAfter(handle.db, { missionId: MISSION_A })).map((e) => e.seq)).toEqual(await seqs(MISSION_A, 0));
+    expect((await seqs(MISSION_A, 0)).slice(0, 3)).toEqual([1, 2, 3]);
+    expect((await listEventsAfter(handle.db, { missionId: MISSION_B, afterSeq: 1 })).map((e) => e.seq)).toEqual(await seqs(MISSION_B, 1));
+    // The plan as run: of every monthly partition (and the default), only the mission's creation month is opened.
+    const q = eventsAfterQuery(handle.db, { missionId: MISSION_A }).toSQL();
+    const [{ "QUERY PLAN": plan }] = (await handle.sql.unsafe(`explain (analyze, costs off, timing off, summary off, format json) ${q.sql}`, q.params as never[])) as unknown as Array<{ "QUERY PLAN": unknown }>;
+    const opened: string[] = [];
+    const walk = (n: { "Relation Name"?: string; "Actual Loops"?: number; Plans?: unknown[] }) => {
+      if (n["Relation Name"]?.startsWith("events") && (n["Actual Loops"] ?? 0) > 0) opened.push(n["Relation Name"]);
+      for (const c of n.Plans ?? []) walk(c as typeof n);
+    };
+    walk((plan as Array<{ Plan: Parameters<typeof walk>[0] }>)[0].Plan);
+    expect(opened).toEqual(["events_p202608"]);
   });
 
   it("cuts all of time at the partitions' bounds, newest first, leaving out windows outside the range", () => {

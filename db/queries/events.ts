@@ -479,14 +479,28 @@ function notification(missionId: string, seq: number, wake: boolean): string {
   return JSON.stringify(payload);
 }
 
+/** A mission's events after `afterSeq`, in seq order (at most `limit`, default 10,000). */
 export async function listEventsAfter(db: Executor, params: { missionId: string; afterSeq?: number; limit?: number }): Promise<MissionEvent[]> {
-  const rows = await db
+  const rows = await eventsAfterQuery(db, params);
+  return rows.map(rowToEvent);
+}
+
+/** listEventsAfter's statement (tests read its plan). */
+export function eventsAfterQuery(db: Executor, params: { missionId: string; afterSeq?: number; limit?: number }) {
+  return db
     .select()
     .from(events)
-    .where(and(eq(events.missionId, params.missionId), gt(events.seq, params.afterSeq ?? 0)))
+    .where(
+      and(
+        eq(events.missionId, params.missionId),
+        // The partition key (migration 0028), read from the mission's row: PostgreSQL then opens the one month that
+        // holds the mission's events (run-time pruning) instead of probing every monthly partition.
+        sql`${events.missionCreatedAt} = (select ${missions.createdAt} from ${missions} where ${missions.id} = ${params.missionId})`,
+        gt(events.seq, params.afterSeq ?? 0),
+      ),
+    )
     .orderBy(asc(events.seq))
     .limit(params.limit ?? 10_000);
-  return rows.map(rowToEvent);
 }
 
 /** The proposals these events touch. */
