@@ -12,7 +12,10 @@
  * BENCH_SECONDS (default 6) bounds each limit measurement; BENCH_PARTS=limit,concurrent,scaling picks parts.
  * Each line ends with the 1-minute load average when it was measured (the machine is shared).
  * BENCH_CPU_PROFILE=file.cpuprofile: a V8 CPU profile (the sampler `node --cpu-prof` uses) of the round of 8
- * concurrent missions only, without the process's start, migrations and the other parts.
+ * concurrent missions only, without the process's start, migrations and the other parts; with the scaling
+ * part, the long mission's own profile goes beside it (file-long.cpuprofile).
+ * The long mission's line also gives its steps/s over its first and last 1,000 steps (from the events' own
+ * timestamps): a step that costs more late in a mission shows there, whatever the short missions did.
  * Figures (before → after the worker's one-statement append, with the profile's summary): docs/deploy.md, "Capacity model".
  */
 import { spawnSync } from "node:child_process";
@@ -24,6 +27,7 @@ import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { createMission } from "../db/queries/events";
+import { knownHead } from "../db/queries/mission-state";
 import { claimMission } from "../db/queries/missions";
 import { ensureActor } from "../db/queries/users";
 import { missionDefinitionSchema } from "../lib/mission";
@@ -70,8 +74,13 @@ function definition(steps: number) {
 
 /** Runs one mission of `steps` steps with the worker's runner; resolves with its wall time in seconds. */
 async function runOne(db: Db, steps: number, workspaces: string): Promise<number> {
+  return (await runMissionOf(db, steps, workspaces)).seconds;
+}
+
+async function runMissionOf(db: Db, steps: number, workspaces: string, watch?: (id: string) => void): Promise<{ seconds: number; id: string }> {
   const workerId = "worker:bench-throughput";
   const m = await createMission(db, { definition: definition(steps), actorId: "user:bench" });
+  watch?.(m.id);
   if ((await claimMission(db, { workerId, leaseMs: 24 * 3_600_000, onlyId: m.id })) !== m.id) throw new Error("could not claim the bench mission");
   const ctx: RunContext = { db, workerId, workspacesDir: workspaces, allowedBinaries: [], libraryProtocol: false, signal: new AbortController().signal, shouldStop: () => false, log: (msg) => log(msg) };
   const t0 = performance.now();
@@ -80,7 +89,95 @@ async function runOne(db: Db, steps: number, workspaces: string): Promise<number
   const seconds = (performance.now() - t0) / 1000;
   const [row] = await db.execute<{ final: string | null; steps: number }>(sql`select final_status as final, (select count(*)::int from events where mission_id = ${m.id} and type = 'tool.succeeded') as steps from missions where id = ${m.id}`);
   if (row.final !== "SUCCESS" || row.steps !== steps) throw new Error(`the bench mission of ${steps} steps ended ${row.final} with ${row.steps} steps done`);
-  return seconds;
+  return { seconds, id: m.id };
+}
+
+/** CPU seconds (user + system) a process has used, from /proc (null when it is not on this machine or gone). */
+function procCpu(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ 100 on Linux)
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU per step along a mission, independent of how busy the machine is: every 100 ms, the mission's seq (this
+ * process's known head), this process's CPU and the CPU of the PostgreSQL backends serving this database (on
+ * this machine). `perStep(from, to)`: ms of CPU per event between two fractions of the run's events.
+ */
+function cpuMeter(db: Db) {
+  const samples: Array<{ seq: number; worker: number; pg: number }> = [];
+  const pgSeen = new Map<number, number>();
+  let pgTotal = 0;
+  let pgLocal = true;
+  let id = "";
+  let busy = false;
+  const sample = async () => {
+    if (busy || !id) return;
+    busy = true;
+    try {
+      const pids = await db.execute<{ pid: number }>(sql`select pid from pg_stat_activity where datname = current_database() and backend_type in ('client backend', 'autovacuum worker')`);
+      for (const { pid } of pids) {
+        const now = procCpu(pid);
+        if (now === null) {
+          pgLocal = false;
+          continue;
+        }
+        pgTotal += now - (pgSeen.get(pid) ?? now);
+        pgSeen.set(pid, now);
+      }
+      const u = process.cpuUsage();
+      samples.push({ seq: knownHead(id)?.state.seq ?? 0, worker: (u.user + u.system) / 1e6, pg: pgTotal });
+    } finally {
+      busy = false;
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    start(missionId: string) {
+      id = missionId;
+      void sample();
+      timer = setInterval(() => void sample(), 100);
+    },
+    /** CPU seconds of the worker and of PostgreSQL from start to stop. */
+    total(): { worker: number; pg: number | null } {
+      const [a, b] = [samples[0], samples.at(-1)!];
+      return { worker: b.worker - a.worker, pg: pgLocal ? b.pg - a.pg : null };
+    },
+    async stop() {
+      clearInterval(timer);
+      while (busy) await new Promise((r) => setTimeout(r, 10));
+      await sample();
+    },
+    /** ms of CPU per event of the worker and of PostgreSQL between fractions `from` and `to` of the events (linear between samples). */
+    perEvent(from: number, to: number): { worker: number; pg: number | null } | null {
+      const last = samples.at(-1)?.seq ?? 0;
+      const at = (seq: number) => {
+        const i = samples.findIndex((x) => x.seq >= seq);
+        if (i <= 0) return i === 0 ? samples[0] : null;
+        const a = samples[i - 1];
+        const b = samples[i];
+        const k = b.seq === a.seq ? 1 : (seq - a.seq) / (b.seq - a.seq);
+        return { seq, worker: a.worker + k * (b.worker - a.worker), pg: a.pg + k * (b.pg - a.pg) };
+      };
+      const a = at(Math.round(from * last));
+      const b = at(Math.round(to * last));
+      if (!a || !b || b.seq <= a.seq) return null;
+      return { worker: (1000 * (b.worker - a.worker)) / (b.seq - a.seq), pg: pgLocal ? (1000 * (b.pg - a.pg)) / (b.seq - a.seq) : null };
+    },
+  };
+}
+
+/** Steps/s of a mission over its first and last `window` steps, from its tool.succeeded events' timestamps. */
+async function windowRates(db: Db, id: string, window: number): Promise<{ first: number; last: number }> {
+  const [r] = await db.execute<{ first: number; last: number }>(sql`
+    with s as (select extract(epoch from created_at) as t, row_number() over (order by seq) as i, count(*) over () as n from events where mission_id = ${id} and type = 'tool.succeeded')
+    select ${window}::float / nullif((select t from s where i = ${window} + 1) - (select t from s where i = 1), 0) as first,
+           ${window}::float / nullif((select t from s where i = n) - (select t from s where i = n - ${window}), 0) as last`);
+  return { first: Number(r.first), last: Number(r.last) };
 }
 
 async function limit(db: Db, writers: number): Promise<number> {
@@ -151,18 +248,36 @@ async function main() {
     }
 
     if (PARTS.has("scaling")) {
+      // CPU per step of each short mission (worker + PostgreSQL, ms): unlike steps/s, not moved by other load on the machine.
+      const shortCpu: number[] = [];
       const rate = async (steps: number) => {
         log(`Faultline: one mission of ${steps.toLocaleString("en")} no-op steps …`);
-        const seconds = await runOne(db, steps, workspaces);
+        const meter = cpuMeter(db);
+        const { seconds } = await runMissionOf(db, steps, workspaces, (id) => meter.start(id)).finally(() => meter.stop());
+        const cpu = meter.total();
+        shortCpu.push((1000 * (cpu.worker + (cpu.pg ?? 0))) / steps);
         return steps / seconds;
       };
       // The short mission runs five times around the long one (median): a short run is a burst of a second or two, easily moved by other load.
       const shorts = [await rate(SHORT), await rate(SHORT), await rate(SHORT)];
-      const long = await rate(LONG);
+      log(`Faultline: one mission of ${LONG.toLocaleString("en")} no-op steps …`);
+      const meter = cpuMeter(db);
+      const longRun = () => runMissionOf(db, LONG, workspaces, (id) => meter.start(id)).finally(() => meter.stop());
+      const longMission = await (CPU_PROFILE ? profiled(CPU_PROFILE.replace(/(\.cpuprofile)?$/, "-long.cpuprofile"), longRun) : longRun());
+      const long = LONG / longMission.seconds;
+      const windows = LONG >= 2_000 ? await windowRates(db, longMission.id, 1_000) : null;
+      // CPU per event over the first and last tenth of the long mission's events (a step is about two events).
+      const cpu = [meter.perEvent(0, 0.1), meter.perEvent(0.9, 1)];
       shorts.push(await rate(SHORT), await rate(SHORT));
       const short = [...shorts].sort((a, b) => a - b)[2];
       lines.push(`  one mission of ${SHORT} steps             ${short.toFixed(1).padStart(7)} steps/s   (median of 5: ${shorts.map((x) => x.toFixed(0)).join(", ")})   (${load()})`);
-      lines.push(`  one mission of ${LONG.toLocaleString("en")} steps ${long.toFixed(1).padStart(7 + Math.max(0, 10 - LONG.toLocaleString("en").length))} steps/s   ratio ${(long / short).toFixed(2)} (target ≥ 0.9)`);
+      const ms = (x: number | null | undefined) => (x == null ? "?" : x.toFixed(3));
+      lines.push(`  one mission of ${LONG.toLocaleString("en")} steps ${long.toFixed(1).padStart(7 + Math.max(0, 10 - LONG.toLocaleString("en").length))} steps/s   ratio ${(long / short).toFixed(2)} (target ≥ 0.9)${windows ? `   first 1,000 steps ${windows.first.toFixed(1)}, last 1,000 ${windows.last.toFixed(1)} steps/s` : ""}   (${load()})`);
+      const longCpu = meter.total();
+      const perStep = (1000 * (longCpu.worker + (longCpu.pg ?? 0))) / LONG;
+      const shortPerStep = [...shortCpu].sort((a, b) => a - b)[2];
+      lines.push(`  CPU per step (worker${longCpu.pg === null ? "" : " + PostgreSQL"})        ${SHORT} steps ${shortPerStep.toFixed(2)} ms (median of 5), ${LONG.toLocaleString("en")} steps ${perStep.toFixed(2)} ms: ratio ${(shortPerStep / perStep).toFixed(2)}, not moved by the machine's load`);
+      if (cpu[0] && cpu[1]) lines.push(`  CPU per event of the ${LONG.toLocaleString("en")}-step mission, first → last tenth of its events: worker ${ms(cpu[0].worker)} → ${ms(cpu[1].worker)} ms, PostgreSQL ${ms(cpu[0].pg)} → ${ms(cpu[1].pg)} ms`);
     }
 
     console.log(`\nThroughput benchmark (${new Date().toISOString()}, PostgreSQL ${url.replace(/\/\/[^@]*@/, "//")}, ${os.cpus().length} cores; ${loadAverage()} at the end, ${startLoad} at the start)`);
