@@ -57,7 +57,11 @@ interface Outcome {
 
 const pct = (n: number, d: number) => (d === 0 ? "   -  " : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
 
-function report(outcomes: Outcome[], title: string): { overall: number; perType: Record<string, number>; ece: number | null } {
+/**
+ * `minPerEcosystem`: ecosystems with fewer cases are pooled into one line. The world held-out half (and `all`) is reported with 5, so
+ * no line stands for a single held-out case (an ecosystem of one would show whether that case was right).
+ */
+function report(outcomes: Outcome[], title: string, minPerEcosystem = 1): { overall: number; perType: Record<string, number>; ece: number | null } {
   const correct = outcomes.filter((o) => o.predicted === o.c.label).length;
   console.log(`\n== ${title}: ${correct}/${outcomes.length} correct (${pct(correct, outcomes.length).trim()})`);
 
@@ -116,8 +120,16 @@ function report(outcomes: Outcome[], title: string): { overall: number; perType:
     const [ok, n] = bySource.get(k) ?? [0, 0];
     bySource.set(k, [ok + (o.predicted === o.c.label ? 1 : 0), n + 1]);
   }
-  console.log("\nAccuracy per ecosystem");
+  const pooled: [number, number] = [0, 0];
+  for (const [k, [ok, n]] of bySource)
+    if (n < minPerEcosystem) {
+      pooled[0] += ok;
+      pooled[1] += n;
+      bySource.delete(k);
+    }
+  console.log(`\nAccuracy per ecosystem${minPerEcosystem > 1 ? ` (with at least ${minPerEcosystem} cases)` : ""}`);
   for (const [k, [ok, n]] of [...bySource].sort()) console.log(`  ${k.padEnd(20)} ${String(ok).padStart(3)}/${String(n).padEnd(3)} ${pct(ok, n)}`);
+  if (pooled[1]) console.log(`  ${"(the others, pooled)".padEnd(20)} ${String(pooled[0]).padStart(3)}/${String(pooled[1]).padEnd(3)} ${pct(pooled[0], pooled[1])}`);
   return { overall: outcomes.length ? correct / outcomes.length : NaN, perType, ece };
 }
 
@@ -191,7 +203,7 @@ function mainWorld(all: WorldCase[], values: { split: string; raw: boolean; erro
   for (const half of halves ?? (["all"] as const)) {
     const cases = half === "all" ? all : all.filter((c) => c.half === half);
     const outcomes = run(cases, values.raw);
-    const { overall, perType, ece } = report(outcomes, `world ${half}${values.raw ? ", raw" : ""}`);
+    const { overall, perType, ece } = report(outcomes, `world ${half}${values.raw ? ", raw" : ""}`, half === "tuning" ? 1 : 5);
     if (values.errors && half === "tuning") printErrors(outcomes);
     if (values.errors && half !== "tuning") console.log("\n(--errors lists the tuning half only: the held-out half is not tuned on)");
     targets(`world ${half}`, overall, perType, ece);

@@ -91,7 +91,29 @@ const BATCH7_FIRST_SEEN_KNOTS: ReadonlyArray<readonly [number, number]> = [
   [0.96, 0.97],
   [1, 0.97],
 ];
-const firstSeenKnotsOf = (batch: number) => (batch >= 7 ? BATCH7_FIRST_SEEN_KNOTS : batch >= 6 ? BATCH6_FIRST_SEEN_KNOTS : batch >= 5 ? BATCH5_FIRST_SEEN_KNOTS : FIRST_SEEN_KNOTS);
+/**
+ * The knots batch 8's first sight was stated with (refitted after batch 7, commit 5ea9ba8, before batch 8 was collected):
+ * grounded answers read the first map, weak ones (`firstSeen.grounded` false) the weak map of that time.
+ */
+const BATCH8_FIRST_SEEN_KNOTS: ReadonlyArray<readonly [number, number]> = [
+  [0, 0.5],
+  [0.1, 0.5],
+  [0.25, 0.77],
+  [0.36, 0.77],
+  [0.51, 0.94],
+  [0.69, 0.97],
+  [0.85, 0.97],
+  [0.96, 0.97],
+  [1, 0.97],
+];
+const BATCH8_FIRST_SEEN_WEAK_KNOTS: ReadonlyArray<readonly [number, number]> = [
+  [0, 0.69],
+  [0.21, 0.69],
+  [0.51, 0.79],
+  [0.8, 0.85],
+  [1, 0.85],
+];
+const firstSeenKnotsOf = (batch: number, grounded = true) => (batch >= 8 ? (grounded ? BATCH8_FIRST_SEEN_KNOTS : BATCH8_FIRST_SEEN_WEAK_KNOTS) : batch >= 7 ? BATCH7_FIRST_SEEN_KNOTS : batch >= 6 ? BATCH6_FIRST_SEEN_KNOTS : batch >= 5 ? BATCH5_FIRST_SEEN_KNOTS : FIRST_SEEN_KNOTS);
 /**
  * Score bands of the weak map (answers no specific statement carries): fewer cases, so wider bands. Whether a first-sight
  * answer was grounded was backfilled on 2026-11-27 by running, rules only, the classifier of the commit that collected each
@@ -174,7 +196,7 @@ export function fitConfidence(): { knots: Array<[number, number]>; weak: Array<[
     const f = c.firstSeen;
     if (!f || (c.batch ?? 1) === 1) continue;
     if (f.said === "unknown") unknownSaid++;
-    else if (f.rules !== "unknown") (f.grounded === false ? freshWeak : fresh).push([scoreOf(f.confidence, firstSeenKnotsOf(Number(c.batch ?? 1))), f.said === c.label]);
+    else if (f.rules !== "unknown") (f.grounded === false ? freshWeak : fresh).push([scoreOf(f.confidence, firstSeenKnotsOf(Number(c.batch ?? 1), f.grounded !== false)), f.said === c.label]);
   }
   const report = [
     `learnt: ${learnt.length} grounded and ${learntWeak.length} weak rule answers of today on the tuning half and the local train split; fresh: ${fresh.length} grounded and ${freshWeak.length} weak rule answers at first sight (tuning, batches 2 and later)`,
