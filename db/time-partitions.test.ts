@@ -8,7 +8,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { createDb, queryRows, withConnection, withDatabaseName, type DbHandle, type Executor } from "./client";
 import { MIGRATIONS_DIR, runMigrations } from "./migrate";
-import { ensurePartitions, listPartitions, PARTITION_MONTHS_AHEAD, PARTITIONED_TABLES, timeWindows } from "./partitions";
+import { ensurePartitions, listPartitions, PARTITION_MONTHS_AHEAD, PARTITIONED_TABLES, searchSlices, timeWindows } from "./partitions";
 import { countAuditLog, listAuditLog } from "./queries/audit-log";
 import { eventsAfterQuery, listEventsAfter } from "./queries/events";
 import { dbError } from "./test-helpers";
@@ -235,6 +235,27 @@ describe("migration 0028: time partitions", () => {
     expect(timeWindows([a, b, c], { after: b + 1, before: b + 1, now })).toEqual([{ from: b, to: c }]);
     expect(timeWindows([a, b, c], { before: a - 1, now })).toEqual([{ from: null, to: a }]);
     expect(timeWindows([], { now })).toEqual([{ from: null, to: null }]);
+  });
+
+  it("cuts the windows of a words search into slices growing from a day below the newest instant wanted, covering exactly the windows", () => {
+    const day = 86_400_000;
+    const [a, b, c] = [Date.UTC(2026, 4, 1), Date.UTC(2026, 5, 1), Date.UTC(2026, 6, 1)];
+    const windows = timeWindows([a, b, c], { now: c + 3 * day });
+    expect(searchSlices(windows, { top: c + 3 * day, first: day })).toEqual([
+      { from: c + 2 * day, to: null },
+      { from: c, to: c + 2 * day },
+      { from: c - 4 * day, to: c },
+      { from: c - 12 * day, to: c - 4 * day },
+      { from: c - 28 * day, to: c - 12 * day },
+      { from: b, to: c - 28 * day },
+      { from: a, to: b },
+      { from: null, to: a },
+    ]);
+    // A cursor in June: the slices start below it; every slice is contiguous with the next, from the window's top down.
+    const fromCursor = searchSlices(timeWindows([a, b, c], { before: b + 10 * day, now: c + 3 * day }), { top: b + 10 * day, first: day });
+    expect(fromCursor[0]).toEqual({ from: b + 9 * day, to: c });
+    for (let i = 1; i < fromCursor.length; i++) expect(fromCursor[i].to).toBe(fromCursor[i - 1].from);
+    expect(fromCursor.at(-1)).toEqual({ from: null, to: a });
   });
 
   it("explains a bad call of the partition function", async () => {

@@ -5,7 +5,8 @@ import { auditFiltersSchema, parseAuditFilters, type AuditFilters } from "../../
 import { auditLog } from "../schema";
 import { createTestDatabase, dbError, type TestDatabase } from "../test-helpers";
 import { withConnection } from "../client";
-import { auditLogRecords, countAuditLog, listAuditLog, recordAudit } from "./audit-log";
+import { auditLogRecords, countAuditLog, listAuditLog, recordAudit, WORDS_COUNT_CAP } from "./audit-log";
+import { ensurePartitions } from "../partitions";
 import { COUNT_CAP } from "../../lib/query-filters";
 
 let tdb: TestDatabase;
@@ -87,10 +88,12 @@ describe("the audit log (PostgreSQL)", () => {
     expect(await countAuditLog(tdb.db, f({ actor: "bo " }))).toEqual({ count: 2, capped: false });
   });
 
-  it("counts at most COUNT_CAP rows: past it the count says so (capped) instead of reading every row", async () => {
+  it("counts at most COUNT_CAP rows (WORDS_COUNT_CAP with words): past it the count says so (capped) instead of reading every row", async () => {
     await tdb.db.execute(sql`insert into audit_log (actor_id, actor_name, action, summary, via) select 'cli:bulk', 'CLI (bulk)', 'mission.start', 'bulk ' || i, 'cli' from generate_series(1, ${COUNT_CAP + 5}) i`);
     expect(await countAuditLog(tdb.db, f({ actor: "cli:bulk" }))).toEqual({ count: COUNT_CAP, capped: true });
-    expect(await countAuditLog(tdb.db, f({ actor: "cli:bulk", q: "bulk 7" }))).toEqual({ count: 1 + 10 + 100 + 1000, capped: false });
+    // With words the cap is WORDS_COUNT_CAP: 'bulk 7' is in 1,111 rows, 'bulk 77' in 111.
+    expect(await countAuditLog(tdb.db, f({ actor: "cli:bulk", q: "bulk 7" }))).toEqual({ count: WORDS_COUNT_CAP, capped: true });
+    expect(await countAuditLog(tdb.db, f({ actor: "cli:bulk", q: "bulk 77" }))).toEqual({ count: 1 + 10 + 100, capped: false });
   });
 
   it("rejects filters that are not valid, naming the field", () => {
@@ -122,5 +125,51 @@ describe("the audit log (PostgreSQL)", () => {
     for await (const e of auditLogRecords(tdb.db, f({ action: "memory.export" }), 4)) all.push(e.summary);
     expect(all).toEqual(seen);
     await expect(listAuditLog(tdb.db, {}, { cursor: "not-a-cursor" })).rejects.toThrow(/cursor is not valid/);
+  });
+
+  it("words: pages read day by day through the months give the rows of one ordered read, and the count is exact up to its cap", async () => {
+    await ensurePartitions(tdb.db, { from: new Date(Date.now() - 200 * 86_400_000).toISOString(), tables: ["audit_log"] });
+    // 3,000 rows every 37 minutes back over 77 days (three or four months), a third with the words; strays far ahead
+    // and far back (the default partition); same-instant rows (ties broken by id).
+    await tdb.db.execute(sql`insert into audit_log (at, actor_id, actor_name, action, summary, via)
+      select now() - i * interval '37 minutes', 'cli:ops', 'CLI (ops)', case when i % 2 = 0 then 'mission.start' else 'gate.decide' end,
+             case when i % 3 = 0 then 'Zebra quota exceeded on run ' || i else 'Zebra fine ' || i end, 'cli'
+      from generate_series(1, 3000) i`);
+    await tdb.db.execute(sql`insert into audit_log (at, actor_id, actor_name, action, summary, via) values
+      ('2040-01-01T00:00:00Z', 'cli:ops', 'CLI (ops)', 'mission.start', 'zebra QUOTA exceeded (future)', 'cli'),
+      ('1999-01-01T00:00:00Z', 'cli:ops', 'CLI (ops)', 'mission.start', 'zebra quota exceeded (1999)', 'cli'),
+      ('2026-01-01T00:00:00Z', 'cli:ops', 'CLI (ops)', 'mission.start', 'zebra quota exceeded (tie a)', 'cli'),
+      ('2026-01-01T00:00:00Z', 'cli:ops', 'CLI (ops)', 'mission.start', 'zebra quota exceeded (tie b)', 'cli')`);
+    const ordered = async (where: ReturnType<typeof sql>) => (await tdb.db.execute(sql`select id from audit_log where ${where} order by at desc, id desc`)).map((r) => Number((r as { id: number }).id));
+    const paged = async (filters: AuditFilters, limit: number) => {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Awaited<ReturnType<typeof listAuditLog>> = await listAuditLog(tdb.db, filters, { cursor, limit });
+        ids.push(...page.entries.map((e) => e.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return ids;
+    };
+    const words = await ordered(sql`summary ilike '%zebra quota exceeded%'`);
+    expect(words).toHaveLength(1004);
+    for (const limit of [1, 7, 100, 1000]) expect(await paged(f({ q: "zebra quota exceeded" }), limit), `pages of ${limit}`).toEqual(words);
+    const group = await ordered(sql`summary ilike '%zebra quota exceeded%' and action like 'mission.%'`);
+    expect(await paged(f({ q: "zebra quota exceeded", action: "mission.*" }), 50)).toEqual(group);
+    const span = await ordered(sql`summary ilike '%zebra quota%' and at >= now() - interval '30 days' and at <= now() - interval '2 days'`);
+    expect(span.length).toBeGreaterThan(300);
+    expect(await paged(f({ q: "zebra quota", from: new Date(Date.now() - 30 * 86_400_000).toISOString(), to: new Date(Date.now() - 2 * 86_400_000).toISOString() }), 64)).toEqual(span);
+
+    // Exact up to WORDS_COUNT_CAP (1,000), capped past it: 1,004 rows with the words, 504 of them in the group.
+    expect(WORDS_COUNT_CAP).toBe(1000);
+    expect(await countAuditLog(tdb.db, f({ q: "zebra quota exceeded" }))).toEqual({ count: 1000, capped: true });
+    expect(await countAuditLog(tdb.db, f({ q: "zebra quota exceeded", action: "mission.*" }))).toEqual({ count: group.length, capped: false });
+    expect(await countAuditLog(tdb.db, f({ q: "zebra quota exceeded (" }))).toEqual({ count: 4, capped: false });
+    // Exactly the cap is exact, not capped; one more is capped.
+    const before1999 = (await ordered(sql`summary ilike '%zebra quota exceeded%' and at > '2000-01-01'`)).length;
+    expect(before1999).toBe(1003);
+    expect(await countAuditLog(tdb.db, f({ q: "zebra quota exceeded", from: "2000-01-01T00:00:00Z", to: "2039-01-01T00:00:00Z" }))).toEqual({ count: 1000, capped: true });
+    expect(await countAuditLog(tdb.db, f({ q: "zebra quota exceeded on run" }))).toEqual({ count: 1000, capped: false });
+    expect(await countAuditLog(tdb.db, f({ q: "zebra quota exceeded on run 1" }))).toEqual({ count: (await ordered(sql`summary ilike '%zebra quota exceeded on run 1%'`)).length, capped: false });
   });
 });

@@ -6,7 +6,7 @@ import { likeEscape, resolveTimeBound, type CappedCount } from "../../lib/query-
 import type { Executor } from "../client";
 import { auditLog, auditLogActors, users, type AuditLogRow } from "../schema";
 import { cappedCount } from "./capped-count";
-import { partitionBounds, timeWindows } from "../partitions";
+import { partitionBounds, searchSlices, timeWindows, type TimeWindow } from "../partitions";
 
 /**
  * Appends one row to the audit log. Call it in the transaction of the change it records, so the
@@ -117,10 +117,7 @@ export async function listAuditLog(db: Executor, f: AuditFilters, page: { cursor
   const where = auditWhere(f, now);
   // Month by month, newest first (the log is partitioned by month, migration 0028): a page stops in the newest
   // months that fill it, and each query reads one month.
-  const windows = timeWindows(await partitionBounds(db, "audit_log"), {
-    after: f.from ? resolveTimeBound(f.from, now) : null,
-    before: Math.min(f.to ? resolveTimeBound(f.to, now) : Infinity, after ? Date.parse(after.at) : Infinity),
-  });
+  const windows = await auditWindows(db, f, now, after ? Date.parse(after.at) : Infinity);
   const rows: Array<{ row: AuditLogRow; exactAt: string }> = [];
   for (const w of windows) {
     // The cursor keeps the time to the microsecond (a JavaScript Date has milliseconds: rows of the same
@@ -132,8 +129,7 @@ export async function listAuditLog(db: Executor, f: AuditFilters, page: { cursor
         and(
           where,
           after ? sql`(${auditLog.at}, ${auditLog.id}) < (${after.at}::timestamptz, ${after.id})` : undefined,
-          w.from != null ? gte(auditLog.at, new Date(w.from).toISOString()) : undefined,
-          w.to != null ? lt(auditLog.at, new Date(w.to).toISOString()) : undefined,
+          windowBounds(w),
         ),
       )
       .orderBy(desc(auditLog.at), desc(auditLog.id))
@@ -146,9 +142,47 @@ export async function listAuditLog(db: Executor, f: AuditFilters, page: { cursor
   return { entries, nextCursor: rows.length > limit ? encodeAuditCursor({ at: last.exactAt, id: last.row.id }) : null };
 }
 
-/** How many rows match the filters: exact up to COUNT_CAP, else `capped` (the page shows "10,000+"). */
-export function countAuditLog(db: Executor, f: AuditFilters): Promise<CappedCount> {
-  return cappedCount(db, sql`${auditLog}`, auditWhere(f));
+/**
+ * The spans of time a newest-first read goes through, newest first: the partitions' months (timeWindows), and with
+ * words (`q`, read through the trigram index, which knows nothing of time) those months cut into slices growing
+ * from a day below the newest instant wanted (searchSlices), so a page or a count stops in the newest day that
+ * answers it instead of building a month's bitmap.
+ */
+async function auditWindows(db: Executor, f: AuditFilters, now: number, before = Infinity): Promise<TimeWindow[]> {
+  const to = Math.min(f.to ? resolveTimeBound(f.to, now) : Infinity, before);
+  const windows = timeWindows(await partitionBounds(db, "audit_log"), { after: f.from ? resolveTimeBound(f.from, now) : null, before: to });
+  return f.q ? searchSlices(windows, { top: Math.min(to, now), first: SEARCH_SLICE_MS }) : windows;
+}
+
+/** The newest slice of a words search (then 2, 4, 8… days). */
+const SEARCH_SLICE_MS = 86_400_000;
+
+/**
+ * The count of a words filter is exact up to this many rows ("1,000+" beyond): every match of a words filter is
+ * checked against its row (the trigram index only narrows), so counting 10,000 of them reads 10,000 rows or more.
+ */
+export const WORDS_COUNT_CAP = 1_000;
+
+/**
+ * How many rows match the filters: exact up to COUNT_CAP (WORDS_COUNT_CAP with words), else `capped` at that many
+ * (the page shows "10,000+" / "1,000+"). With words, the newest slices are counted first, stopping at the cap.
+ */
+export async function countAuditLog(db: Executor, f: AuditFilters): Promise<CappedCount> {
+  const now = Date.now();
+  const where = auditWhere(f, now);
+  if (!f.q) return cappedCount(db, sql`${auditLog}`, where);
+  let n = 0;
+  for (const w of await auditWindows(db, f, now)) {
+    const c = await cappedCount(db, sql`${auditLog}`, and(where, windowBounds(w)), WORDS_COUNT_CAP - n);
+    n += c.count;
+    if (c.capped) return { count: WORDS_COUNT_CAP, capped: true };
+  }
+  return { count: n, capped: false };
+}
+
+/** The WHERE of a window: at within [from, to). */
+function windowBounds(w: TimeWindow): SQL | undefined {
+  return and(w.from != null ? gte(auditLog.at, new Date(w.from).toISOString()) : undefined, w.to != null ? lt(auditLog.at, new Date(w.to).toISOString()) : undefined);
 }
 
 /** Every matching row, newest first, read page by page (keyset) so an export of any size streams in constant memory. */
