@@ -25,14 +25,14 @@ export interface DbHandle {
  * a connection that dies (server restart, pg_terminate_backend) fails the query that was on it, and the
  * next query opens a new one — the pool never leaks a slot, whatever the failure.
  */
-function clientOptions(applicationName: string, max: number, onQuery?: (query: string) => void): postgres.Options<Record<string, postgres.PostgresType>> {
+function clientOptions(applicationName: string, max: number, onQuery?: (query: string, parameters: readonly unknown[]) => void): postgres.Options<Record<string, postgres.PostgresType>> {
   const trace = queryTrace();
   return {
     ...(trace || onQuery
       ? {
-          debug: (connection: number, query: string) => {
+          debug: (connection: number, query: string, parameters: unknown[]) => {
             trace?.query(connection, query);
-            onQuery?.(query);
+            onQuery?.(query, parameters ?? []);
           },
         }
       : {}),
@@ -71,8 +71,8 @@ function preparedStatements<T extends object>(client: T): T {
   });
 }
 
-/** `onQuery`: told the text of every statement the pool sends, BEGIN and COMMIT included (tests count them). */
-export function createDb(url: string, opts: { max?: number; applicationName?: string; onQuery?: (query: string) => void } = {}): DbHandle {
+/** `onQuery`: told the text (and parameters) of every statement the pool sends, BEGIN and COMMIT included (tests count them). */
+export function createDb(url: string, opts: { max?: number; applicationName?: string; onQuery?: (query: string, parameters: readonly unknown[]) => void } = {}): DbHandle {
   const sql = postgres(url, clientOptions(opts.applicationName ?? "faultline", opts.max ?? 10, opts.onQuery));
   const db = drizzle(preparedStatements(sql), { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };

@@ -22,11 +22,16 @@ import { runMission, type RunContext } from "./runner";
 let tdb: TestDatabase;
 let counted: DbHandle;
 const sent: string[] = [];
+/** Each statement's text with the bytes of its parameters (as sent: numbers and dates by their text). */
+const sizes: Array<{ text: string; bytes: number }> = [];
 let workspaces: string;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
-  counted = createDb(tdb.url, { max: 4, applicationName: "faultline-test-count", onQuery: (q) => sent.push(q) });
+  counted = createDb(tdb.url, { max: 4, applicationName: "faultline-test-count", onQuery: (q, params) => {
+    sent.push(q);
+    sizes.push({ text: q, bytes: params.reduce<number>((n, p) => n + (p == null ? 0 : Buffer.byteLength(typeof p === "string" ? p : JSON.stringify(p))), 0) });
+  } });
   await ensureActor(tdb.db, { id: "user:test", kind: "user", displayName: "Test operator" });
   await ensureActor(tdb.db, { id: "worker:test", kind: "worker", displayName: "Test worker" });
   workspaces = fs.mkdtempSync(path.join(os.tmpdir(), "fl-append-path-"));
@@ -78,6 +83,34 @@ describe("a step's transaction (the append path's fixed statements)", () => {
     expect(stepText[0]).toMatch(/^with m as \(update missions set .* where id = \$1 and head = \$16 and lease_owner = \$17 returning 1\)/s);
     expect(stepText[0].match(/pg_notify/g)).toHaveLength(1);
     expect(kinds).not.toContain("lock missions");
+  });
+
+  it("sends as much at step 290 as at step 20: what a step writes does not grow with the mission (snapshot apart, and it comes ever more rarely)", async () => {
+    const def = missionDefinitionSchema.parse({
+      name: "constant cost",
+      objective: "no-op steps",
+      library: false,
+      phases: [{ name: "EXECUTION", timeoutMs: 3_600_000, agents: Array.from({ length: 3 }, (_, a) => ({ name: `lister-${a}`, priority: "critical", timeoutMs: 3_600_000, steps: Array.from({ length: 100 }, (_, i) => ({ name: `list ${a * 100 + i}`, tool: "file", args: { op: "list", path: "." } })) })) }],
+    });
+    const m = await createMission(counted.db, { definition: def, actorId: "user:test" });
+    expect(await claimMission(counted.db, { workerId: "worker:test", leaseMs: 3_600_000, onlyId: m.id })).toBe(m.id);
+    sizes.length = 0;
+    const ctx: RunContext = { db: counted.db, workerId: "worker:test", workspacesDir: workspaces, allowedBinaries: [], libraryProtocol: false, signal: new AbortController().signal, shouldStop: () => false, log: () => {} };
+    expect(await runMission(ctx, m.id)).toBe("terminal");
+
+    // A step: its success with the next step's start (two event rows) and its agent's row, no snapshot.
+    const appends = sizes.filter((q) => kind(q.text) === "with m");
+    const steps = appends.filter((q) => q.text.includes("), ($28::uuid") && !q.text.includes("state = $16::jsonb"));
+    expect(steps.length).toBeGreaterThan(280);
+    const early = Math.max(...steps.slice(10, 40).map((q) => q.bytes));
+    const late = Math.max(...steps.slice(-40, -10).map((q) => q.bytes));
+    // Late steps carry longer numbers (seq, step index, names): a few bytes, never the mission's history.
+    expect(late).toBeLessThanOrEqual(early + 64);
+    // The snapshot (the whole state) goes out once in at least 64 events, and less often as it grows.
+    const snapshots = appends.filter((q) => q.text.includes("state = $16::jsonb"));
+    const events = (await getMissionState(tdb.db, m.id))!.seq;
+    expect(snapshots.length).toBeGreaterThan(0);
+    expect(snapshots.length).toBeLessThanOrEqual(Math.ceil(events / 64) + 1);
   });
 });
 
