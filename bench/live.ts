@@ -80,13 +80,14 @@ async function main() {
     await ensureBuild(log);
     const secret = randomBytes(24).toString("hex");
     const env: NodeJS.ProcessEnv = { ...serverEnv({ databaseUrl: run.url, port: 0, dataDir }), NEXTAUTH_SECRET: secret };
+    // On the command line: node refuses --cpu-prof in NODE_OPTIONS (the web processes exited with 9 when it was there).
+    const nodeArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE)}`] : [];
     if (PROFILE) {
       fs.mkdirSync(PROFILE, { recursive: true });
-      env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${path.resolve(PROFILE)}`.trim();
       log(`web processes write CPU profiles to ${path.resolve(PROFILE)} when they stop`);
     }
     log("starting 2 web processes …");
-    webs.push(...(await Promise.all([startWebProcess(env), startWebProcess(env)])));
+    webs.push(...(await Promise.all([startWebProcess(env, nodeArgs), startWebProcess(env, nodeArgs)])));
 
     const db = handle.db;
     const [operator] = await db.select({ id: users.id }).from(users).where(eq(users.email, "operator@faultline.local"));

@@ -33,11 +33,14 @@ export interface WebProcess {
   output: string[];
 }
 
-/** A `faultline web` process on a free loopback port with `env` (its output kept), once it answers. */
-export async function startWebProcess(env: NodeJS.ProcessEnv): Promise<WebProcess> {
+/**
+ * A `faultline web` process on a free loopback port with `env` (its output kept), once it answers. `nodeArgs`: flags
+ * for its node (`--cpu-prof`, which node refuses in NODE_OPTIONS).
+ */
+export async function startWebProcess(env: NodeJS.ProcessEnv, nodeArgs: readonly string[] = []): Promise<WebProcess> {
   const port = await freeLoopbackPort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(ROOT, "bin", "faultline.mjs"), "web"], { cwd: ROOT, env: { ...env, PORT: String(port), NEXTAUTH_URL: url, FAULTLINE_PROCESS: "web" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "bin", "faultline.mjs"), "web"], { cwd: ROOT, env: { ...env, PORT: String(port), NEXTAUTH_URL: url, FAULTLINE_PROCESS: "web" }, stdio: ["ignore", "pipe", "pipe"] });
   const output: string[] = [];
   child.stdout!.on("data", (d) => output.push(String(d)));
   child.stderr!.on("data", (d) => output.push(String(d)));
