@@ -400,6 +400,8 @@ export const failureAudit = pgTable(
     index("failure_audit_decided_by_time").on(t.decidedBy, t.timestamp, t.id),
     index("failure_audit_actor_time").on(t.actorId, t.timestamp, t.id),
     index("failure_audit_started_by_time").on(t.startedBy, t.timestamp, t.id),
+    // Severity within a time span (migration 0030): counted from the index alone.
+    index("failure_audit_severity_time").on(t.severity, t.timestamp, t.id),
     index("failure_audit_search").using("gin", t.search),
   ],
 );

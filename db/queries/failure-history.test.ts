@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../test-helpers";
+import { ensurePartitions } from "../partitions";
 import { appendEvents, createMission } from "./events";
 import { ensureActor } from "./users";
 import { countFailureHistory, exportFailureHistory, failureHistoryStats, historyFacets, listFailureHistory, type HistoryRow } from "./failure-history";
@@ -219,6 +220,40 @@ describe("paging, sorting, counts", () => {
     await tdb.db.execute(sql`insert into failure_audit (mission_id, seq, "timestamp", level, severity, what, context, definition, error_type) select ${m.id}::uuid, i, now() - interval '20 days', 'agent', 'error', 'x', '{}', 'huge', 'timeout' from generate_series(1, ${COUNT_CAP + 5}) i`);
     expect(await countFailureHistory(tdb.db, F({ definition: "huge" }))).toEqual({ count: COUNT_CAP, capped: true });
     expect(await countFailureHistory(tdb.db, F({ definition: "huge", mission: bulk }))).toEqual({ count: 0, capped: false });
+  });
+
+  it("pages sorted by time, read month by month in either direction, give the rows of one ordered read (strays, ties, words and spans included)", async () => {
+    await ensurePartitions(tdb.db, { from: new Date(Date.now() - 200 * 86_400_000).toISOString(), tables: ["failure_audit"] });
+    const m = await createMission(tdb.db, { definition: definition({ name: "months" }), actorId: "user:ann" });
+    // 400 failures every 9 hours back over 150 days (five or six months), pairs at the same instant, strays far ahead and far back.
+    await tdb.db.execute(sql`insert into failure_audit (mission_id, seq, "timestamp", level, severity, what, why, context, definition, error_type)
+      select ${m.id}::uuid, i, now() - ((i / 2) * interval '18 hours'), 'agent', case when i % 3 = 0 then 'critical' else 'error' end,
+             'Step failed', case when i % 5 = 0 then 'disk quota exceeded' else 'exit 1' end, '{}'::jsonb, 'months', 'exit_nonzero'
+      from generate_series(1, 400) i
+      union all select ${m.id}::uuid, 401, '2040-01-01T00:00:00Z'::timestamptz, 'agent', 'error', 'Step failed', 'quota from the future', '{}'::jsonb, 'months', 'exit_nonzero'
+      union all select ${m.id}::uuid, 402, '1999-01-01T00:00:00Z'::timestamptz, 'agent', 'error', 'Step failed', 'quota of 1999', '{}'::jsonb, 'months', 'exit_nonzero'`);
+    const ordered = async (where: ReturnType<typeof sql>, dir: "asc" | "desc") =>
+      (await tdb.db.execute(sql`select id from failure_audit f where f.mission_id = ${m.id}::uuid and ${where} order by "timestamp" ${sql.raw(dir)}, id ${sql.raw(dir)}`)).map((r) => (r as { id: string }).id);
+    const paged = async (filters: HistoryFilters, limit: number) => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Awaited<ReturnType<typeof listFailureHistory>> = await listFailureHistory(tdb.db, { filters, cursor, limit });
+        ids.push(...page.rows.map((r) => r.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return ids;
+    };
+    const from = new Date(Date.now() - 100 * 86_400_000).toISOString();
+    const to = new Date(Date.now() - 20 * 86_400_000).toISOString();
+    for (const dir of ["desc", "asc"] as const) {
+      const every = await ordered(sql`true`, dir);
+      expect(every).toHaveLength(402);
+      for (const limit of [1, 7, 100]) expect(await paged(F({ mission: m.id, dir }), limit), `${dir}, pages of ${limit}`).toEqual(every);
+      expect(await paged(F({ mission: m.id, dir, q: "quota" }), 9), `${dir}, words`).toEqual(await ordered(sql`f.search @@ websearch_to_tsquery('english', 'quota')`, dir));
+      expect(await paged(F({ mission: m.id, dir, severity: "critical", from, to }), 11), `${dir}, span`).toEqual(await ordered(sql`severity = 'critical' and "timestamp" >= ${from}::timestamptz and "timestamp" <= ${to}::timestamptz`, dir));
+    }
+    expect(await countFailureHistory(tdb.db, F({ mission: m.id, severity: "critical", from, to }))).toEqual({ count: (await ordered(sql`severity = 'critical' and "timestamp" >= ${from}::timestamptz and "timestamp" <= ${to}::timestamptz`, "desc")).length, capped: false });
   });
 });
 

@@ -5,6 +5,7 @@ import { OUTCOME_ACTIONS, outcomeOf, resolveTimeBound, serializeHistoryFilters, 
 import type { Executor } from "../client";
 import { recordAudit } from "./audit-log";
 import { cappedCount } from "./capped-count";
+import { partitionBounds, timeWindows } from "../partitions";
 import type { CappedCount } from "../../lib/query-filters";
 
 /**
@@ -122,11 +123,12 @@ export async function listFailureHistory(db: Executor, params: { filters: Histor
 async function historyPage(db: Executor, params: { filters: HistoryFilters; cursor?: string | null; limit?: number; now?: number }, maxLimit: number): Promise<HistoryPage> {
   const f = params.filters;
   const limit = Math.max(1, Math.min(maxLimit, params.limit ?? 100));
+  const now = params.now ?? Date.now();
   const key = SORT_EXPR[f.sort];
   const dir = sql.raw(f.dir);
-  const where = [historyWhere({ ...f, q: undefined }, params.now)];
-  if (params.cursor) {
-    const c = decodeCursor(f.sort, params.cursor);
+  const where = [historyWhere({ ...f, q: undefined }, now)];
+  const c = params.cursor ? decodeCursor(f.sort, params.cursor) : null;
+  if (c) {
     const value = f.sort === "time" ? sql`${c.value}::timestamptz` : sql`${c.value}::bigint`;
     where.push(f.dir === "desc" ? sql`(${key}, f."id") < (${value}, ${c.id}::uuid)` : sql`(${key}, f."id") > (${value}, ${c.id}::uuid)`);
   }
@@ -137,17 +139,36 @@ async function historyPage(db: Executor, params: { filters: HistoryFilters; curs
     const res = await db.execute(sql`with page as (${ids}) select ${ROW_COLUMNS} from page p join "failure_audit" f on f."id" = p."id" and f."timestamp" = p."timestamp" ${ROW_JOINS} ${order}`);
     return res as unknown as Array<Omit<HistoryRow, "outcome">>;
   };
-  let raw: Array<Omit<HistoryRow, "outcome">> | null = null;
-  if (f.q) {
-    const match = sql`f."search" @@ websearch_to_tsquery('english', ${f.q})`;
-    // A common word matches thousands of rows: reading the newest rows in sort order and keeping the matches
-    // is far cheaper than fetching every match from the full-text index and sorting them. Only when the
-    // newest SEARCH_SCAN rows hold less than a page does the full-text index answer (rare words: few matches).
-    const scanned = await rowsOf(sql`select f."id", f."timestamp" from (select f."id", f."timestamp", f."resolution_ms", f."search" from "failure_audit" f where ${sql.join(where, sql` and `)} ${order} limit ${SEARCH_SCAN}) f where ${match} ${order} limit ${limit + 1}`);
-    if (scanned.length > limit) raw = scanned;
-    where.push(match);
-  }
-  raw ??= await rowsOf(sql`select f."id", f."timestamp" from "failure_audit" f where ${sql.join(where, sql` and `)} ${order} limit ${limit + 1}`);
+  /** Up to `need` rows of the view within `span` (more where), in sort order. */
+  const read = async (span: SQL[], need: number) => {
+    const w = sql.join([...where, ...span], sql` and `);
+    if (f.q) {
+      const match = sql`f."search" @@ websearch_to_tsquery('english', ${f.q})`;
+      // A common word matches thousands of rows: reading the newest rows in sort order and keeping the matches
+      // is far cheaper than fetching every match from the full-text index and sorting them. Only when the
+      // newest SEARCH_SCAN rows hold fewer than needed does the full-text index answer (rare words: few matches).
+      const scanned = await rowsOf(sql`select f."id", f."timestamp" from (select f."id", f."timestamp", f."resolution_ms", f."search" from "failure_audit" f where ${w} ${order} limit ${SEARCH_SCAN}) f where ${match} ${order} limit ${need}`);
+      if (scanned.length >= need) return scanned;
+      return rowsOf(sql`select f."id", f."timestamp" from "failure_audit" f where ${w} and ${match} ${order} limit ${need}`);
+    }
+    return rowsOf(sql`select f."id", f."timestamp" from "failure_audit" f where ${w} ${order} limit ${need}`);
+  };
+  let raw: Array<Omit<HistoryRow, "outcome">> = [];
+  if (f.sort === "time") {
+    // Month by month in the page's direction (the history is partitioned by month, migration 0028), as the audit
+    // log is read: a page stops in the months that fill it, and each query reads one month.
+    const windows = timeWindows(await partitionBounds(db, "failure_audit"), {
+      after: Math.max(f.from ? resolveTimeBound(f.from, now) : -Infinity, c && f.dir === "asc" ? Date.parse(c.value) : -Infinity),
+      before: Math.min(f.to ? resolveTimeBound(f.to, now) : Infinity, c && f.dir === "desc" ? Date.parse(c.value) : Infinity),
+      now,
+    });
+    if (f.dir === "asc") windows.reverse();
+    for (const w of windows) {
+      const span = [w.from != null ? sql`f."timestamp" >= ${new Date(w.from).toISOString()}::timestamptz` : sql`true`, w.to != null ? sql`f."timestamp" < ${new Date(w.to).toISOString()}::timestamptz` : sql`true`];
+      raw.push(...(await read(span, limit + 1 - raw.length)));
+      if (raw.length > limit) break;
+    }
+  } else raw = await read([], limit + 1);
   const more = raw.length > limit;
   const rows = raw.slice(0, limit).map(withOutcome);
   return { rows, nextCursor: more && rows.length ? encodeCursor(f.sort, rows[rows.length - 1]) : null };
