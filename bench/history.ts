@@ -3,17 +3,24 @@
  *
  * Creates a dedicated database (embedded under .data-test, or DATABASE_URL's server), generates
  * 1,000,000 attributed failures (20,000 missions of 12 definitions, 40 people, 8 workers, the starter
- * library's entries as failure modes; times over 90 days; ~10% unresolved) with set-based SQL, ANALYZE,
+ * library's entries as failure modes; times over 90 days; ~10% unresolved) with set-based SQL in chunks of
+ * 200,000 with the table's secondary indexes dropped, then builds them partition by partition and VACUUM
+ * ANALYZEs each partition (one progress line per chunk),
  * then times the page query (100 rows, the same code as the console and the REST API) for realistic
  * filter combinations, 50 runs each (after one warm-up), printing p50 / p99 (target p99 ≤ 100 ms),
  * plus the capped count and the chart aggregates, and the throughput of a full CSV export of every row
  * through the export generator and the streamed response (rows/s, MB/s, peak RSS).
  *
- * Options: `--rows N` (default 1,000,000), `--runs N` (default 50), `--explain` (print each query's plan),
- * `--no-export`, `--keep` (leave the database for EXPLAIN sessions; its name is printed), `--reuse NAME` (time the
+ * Options: `--rows N` (default 1,000,000), `--until TIME` (stop generating at TIME — ISO, or HH:MM UTC — and time the
+ * rows generated so far), `--runs N` (default 50), `--explain` (print each query's plan),
+ * `--no-export`, `--no-charts` (skip the chart aggregates), `--keep` (leave the database for EXPLAIN sessions; its name is printed), `--reuse NAME` (time the
  * queries again on a kept database, generating nothing).
+ *
+ * Run it as it is (`npm run bench:history`), not under flock: every chunk of the load, every partition's index and
+ * the timed part each take /tmp/faultline-heavy.lock on their own, so other heavy runs interleave between chunks
+ * (under `flock /tmp/faultline-heavy.lock npm run …` it sees the lock held and holds it throughout).
  */
-import { loadAverage, partitionSummary, percentile, timeListAndCount, withBenchDatabase } from "./util";
+import { buildIndexesByPartition, dropIndexesForLoad, inChunks, untilOption, loadAverage, partitionSummary, percentile, timeListAndCount, vacuumByPartition, withBenchDatabase, withHeavyLock } from "./util";
 import { benchArgs } from "./args";
 import { ensurePartitions, listPartitions } from "../db/partitions";
 import { performance } from "node:perf_hooks";
@@ -25,8 +32,11 @@ import { starterLibrary } from "../db/seed";
 import { historyFiltersSchema, type HistoryFilters } from "../lib/history/filters";
 import { exportResponse } from "../server/export-stream";
 
-const args = benchArgs("bench:history", { rows: { type: "string" }, runs: { type: "string" }, explain: { type: "boolean" }, "no-export": { type: "boolean" }, keep: { type: "boolean" }, reuse: { type: "string" } });
+const args = benchArgs("bench:history", { rows: { type: "string" }, runs: { type: "string" }, explain: { type: "boolean" }, "no-export": { type: "boolean" }, "no-charts": { type: "boolean" }, keep: { type: "boolean" }, reuse: { type: "string" }, until: { type: "string" } });
+const UNTIL = untilOption(args.until);
 const ROWS = Number(args.rows ?? 1_000_000);
+/** Rows generated: ROWS, or fewer when --until stopped the load. */
+let generated = ROWS;
 const RUNS = Number(args.runs ?? 50);
 const MISSIONS = Math.max(10, Math.round(ROWS / 50));
 
@@ -42,85 +52,90 @@ async function main() {
       // The months the failures span exist as partitions (migration 0028), as they do for a history written for 90 days.
       await ensurePartitions(db, { from: new Date(Date.now() - 91 * 86_400_000).toISOString(), tables: ["failure_audit"] });
       await generate(db);
-      console.log(`Generated ${ROWS.toLocaleString("en")} failures over ${MISSIONS.toLocaleString("en")} missions in ${((performance.now() - t0) / 1000).toFixed(1)} s (ANALYZE included).`);
+      console.log(`Generated ${generated.toLocaleString("en")} failures over ${MISSIONS.toLocaleString("en")} missions in ${((performance.now() - t0) / 1000).toFixed(1)} s (ANALYZE included).`);
     } else console.log(`Reusing ${args.reuse} (generating nothing).`);
-    // Reusing a kept database: its own row count (the planner's estimate), not --rows.
-    const rowCount = args.reuse ? Number(((await db.execute(sql`select sum(greatest(c.reltuples, 0))::bigint as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'failure_audit'::regclass`))[0] as { n: string }).n) : ROWS;
-    const size = (await db.execute(sql`select pg_size_pretty(sum(pg_total_relation_size(inhrelid))) as s from pg_inherits where inhparent = 'failure_audit'::regclass`))[0] as { s: string };
-    console.log(partitionSummary(await listPartitions(db), "failure_audit"));
-    console.log(`failure_audit with its indexes: ${size.s}.  (${loadAverage()})\n`);
+    // Only the timed part holds the heavy lock from start to end (figures taken while no other heavy run competes).
+    await withHeavyLock("timing", async () => {
+      // Reusing a kept database: its own row count (the planner's estimate), not --rows.
+      const rowCount = args.reuse ? Number(((await db.execute(sql`select sum(greatest(c.reltuples, 0))::bigint as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'failure_audit'::regclass`))[0] as { n: string }).n) : generated;
+      const size = (await db.execute(sql`select pg_size_pretty(sum(pg_total_relation_size(inhrelid))) as s from pg_inherits where inhparent = 'failure_audit'::regclass`))[0] as { s: string };
+      console.log(partitionSummary(await listPartitions(db), "failure_audit"));
+      console.log(`failure_audit with its indexes: ${size.s}.  (${loadAverage()})\n`);
 
-    const pick = async (q: string) => ((await db.execute(sql.raw(q)))[0] as { v: string }).v;
-    const mission = await pick(`select mission_id::text as v from failure_audit group by 1 order by count(*) desc limit 1`);
-    const decider = await pick(`select decided_by as v from failure_audit where decided_by like 'user:%' group by 1 order by count(*) limit 1`);
-    const mode = await pick(`select failure_mode as v from failure_audit where failure_mode is not null group by 1 order by count(*) desc limit 1`);
-    const deep = (await db.execute(sql`select to_json("timestamp")#>>'{}' as time, id from failure_audit order by "timestamp" desc, id desc offset ${Math.floor(rowCount / 2)} limit 1`))[0] as { time: string; id: string };
+      const pick = async (q: string) => ((await db.execute(sql.raw(q)))[0] as { v: string }).v;
+      const mission = await pick(`select mission_id::text as v from failure_audit group by 1 order by count(*) desc limit 1`);
+      const decider = await pick(`select decided_by as v from failure_audit where decided_by like 'user:%' group by 1 order by count(*) limit 1`);
+      const mode = await pick(`select failure_mode as v from failure_audit where failure_mode is not null group by 1 order by count(*) desc limit 1`);
+      const deep = (await db.execute(sql`select to_json("timestamp")#>>'{}' as time, id from failure_audit order by "timestamp" desc, id desc offset ${Math.floor(rowCount / 2)} limit 1`))[0] as { time: string; id: string };
 
-    const F = (f: Partial<HistoryFilters>) => historyFiltersSchema.parse(f);
-    const cases: Array<{ name: string; filters: HistoryFilters; cursor?: string }> = [
-      { name: "no filter (newest first)", filters: F({}) },
-      { name: "unresolved", filters: F({ status: "unresolved" }) },
-      { name: "rate-limited, last hour", filters: F({ type: "rate_limited", from: "1h" }) },
-      { name: "one mission", filters: F({ mission }) },
-      { name: "definition + level (phase)", filters: F({ definition: "data backfill", level: "phase" }) },
-      { name: "definition + level + 7 days", filters: F({ definition: "image build", level: "agent", from: "7d" }) },
-      { name: "full text: \"quota\"", filters: F({ q: "quota" }) },
-      { name: "full text: \"connection refused\"", filters: F({ q: "connection refused" }) },
-      { name: "full text + unresolved", filters: F({ q: "timeout", status: "unresolved" }) },
-      { name: "decided by one person", filters: F({ decidedBy: decider }) },
-      { name: "failure mode", filters: F({ mode }) },
-      { name: "severity critical, 24 h", filters: F({ severity: "critical", from: "24h" }) },
-      { name: "sorted by time to resolution", filters: F({ sort: "resolution", dir: "desc" }) },
-      { name: "time to resolution, fastest", filters: F({ sort: "resolution", dir: "asc", status: "resolved" }) },
-      { name: `deep keyset page (row ${Math.floor(rowCount / 2).toLocaleString("en")})`, filters: F({}), cursor: encodeCursor("time", { id: deep.id, time: deep.time, resolutionMs: null }) },
-    ];
+      const F = (f: Partial<HistoryFilters>) => historyFiltersSchema.parse(f);
+      const cases: Array<{ name: string; filters: HistoryFilters; cursor?: string }> = [
+        { name: "no filter (newest first)", filters: F({}) },
+        { name: "unresolved", filters: F({ status: "unresolved" }) },
+        { name: "rate-limited, last hour", filters: F({ type: "rate_limited", from: "1h" }) },
+        { name: "one mission", filters: F({ mission }) },
+        { name: "definition + level (phase)", filters: F({ definition: "data backfill", level: "phase" }) },
+        { name: "definition + level + 7 days", filters: F({ definition: "image build", level: "agent", from: "7d" }) },
+        { name: "full text: \"quota\"", filters: F({ q: "quota" }) },
+        { name: "full text: \"connection refused\"", filters: F({ q: "connection refused" }) },
+        { name: "full text + unresolved", filters: F({ q: "timeout", status: "unresolved" }) },
+        { name: "decided by one person", filters: F({ decidedBy: decider }) },
+        { name: "failure mode", filters: F({ mode }) },
+        { name: "severity critical, 24 h", filters: F({ severity: "critical", from: "24h" }) },
+        { name: "sorted by time to resolution", filters: F({ sort: "resolution", dir: "desc" }) },
+        { name: "time to resolution, fastest", filters: F({ sort: "resolution", dir: "asc", status: "resolved" }) },
+        { name: `deep keyset page (row ${Math.floor(rowCount / 2).toLocaleString("en")})`, filters: F({}), cursor: encodeCursor("time", { id: deep.id, time: deep.time, resolutionMs: null }) },
+      ];
 
-    console.log(`Page query (100 rows), count (exact up to 10,000) — ${RUNS} runs each after one warm-up, milliseconds:`);
-    const p99 = await timeListAndCount(cases, RUNS, {
-      before: async (c) => (args.explain ? explain(db, c.filters) : undefined),
-      page: async (c) => ({ rows: (await listFailureHistory(db, { filters: c.filters, cursor: c.cursor, limit: 100 })).rows.length }),
-      count: (c) => countFailureHistory(db, c.filters),
-    });
-    console.log(`Worst page p99: ${Math.max(...p99.page).toFixed(1)} ms (target ≤ 100 ms).  (${loadAverage()})\n`);
+      console.log(`Page query (100 rows), count (exact up to 10,000) — ${RUNS} runs each after one warm-up, milliseconds:`);
+      const p99 = await timeListAndCount(cases, RUNS, {
+        before: async (c) => (args.explain ? explain(db, c.filters) : undefined),
+        page: async (c) => ({ rows: (await listFailureHistory(db, { filters: c.filters, cursor: c.cursor, limit: 100 })).rows.length }),
+        count: (c) => countFailureHistory(db, c.filters),
+      });
+      console.log(`Worst page p99: ${Math.max(...p99.page).toFixed(1)} ms (target ≤ 100 ms).  (${loadAverage()})\n`);
 
-    console.log("Chart aggregates (the four charts of a view, in parallel), 5 runs each, milliseconds:");
-    for (const c of [cases[0], cases[2], cases[3], cases[4], cases[12]]) {
-      const t: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const s = performance.now();
-        await failureHistoryStats(db, c.filters);
-        t.push(performance.now() - s);
-      }
-      console.log(`${c.name.padEnd(40)} p50 ${ms(percentile(t, 50))}  max ${ms(Math.max(...t))}`);
-    }
-
-    if (!args["no-export"]) {
-      console.log("\nFull CSV export of every failure (export generator → streamed response, read to the end):");
-      const rssBefore = process.memoryUsage().rss;
-      let peak = rssBefore;
-      const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-      const s = performance.now();
-      let rows = 0;
-      async function* counted() {
-        for await (const r of exportFailureHistory(db, F({}))) {
-          rows++;
-          yield r;
+      if (!args["no-charts"]) {
+        console.log("Chart aggregates (the four charts of a view, in parallel), 5 runs each, milliseconds:");
+        for (const c of [cases[0], cases[2], cases[3], cases[4], cases[12]]) {
+          const t: number[] = [];
+          for (let i = 0; i < 5; i++) {
+            const s = performance.now();
+            await failureHistoryStats(db, c.filters);
+            t.push(performance.now() - s);
+          }
+          console.log(`${c.name.padEnd(40)} p50 ${ms(percentile(t, 50))}  max ${ms(Math.max(...t))}`);
         }
       }
-      const res = await exportResponse(counted(), { filename: "failures.csv", format: "csv", columns: EXPORT_COLUMNS });
-      let bytes = 0;
-      const reader = res.body!.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        bytes += value.byteLength;
+
+      if (!args["no-export"]) {
+        console.log("\nFull CSV export of every failure (export generator → streamed response, read to the end):");
+        const rssBefore = process.memoryUsage().rss;
+        let peak = rssBefore;
+        const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+        const s = performance.now();
+        let rows = 0;
+        async function* counted() {
+          for await (const r of exportFailureHistory(db, F({}))) {
+            rows++;
+            yield r;
+          }
+        }
+        const res = await exportResponse(counted(), { filename: "failures.csv", format: "csv", columns: EXPORT_COLUMNS });
+        let bytes = 0;
+        const reader = res.body!.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          bytes += value.byteLength;
+        }
+        clearInterval(timer);
+        peak = Math.max(peak, process.memoryUsage().rss);
+        const secs = (performance.now() - s) / 1000;
+        console.log(`${rows.toLocaleString("en")} rows, ${(bytes / 1e6).toFixed(0)} MB in ${secs.toFixed(1)} s: ${Math.round(rows / secs).toLocaleString("en")} rows/s, ${(bytes / 1e6 / secs).toFixed(1)} MB/s; RSS ${(rssBefore / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB.  (${loadAverage()})`);
       }
-      clearInterval(timer);
-      peak = Math.max(peak, process.memoryUsage().rss);
-      const secs = (performance.now() - s) / 1000;
-      console.log(`${rows.toLocaleString("en")} rows, ${(bytes / 1e6).toFixed(0)} MB in ${secs.toFixed(1)} s: ${Math.round(rows / secs).toLocaleString("en")} rows/s, ${(bytes / 1e6 / secs).toFixed(1)} MB/s; RSS ${(rssBefore / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB.  (${loadAverage()})`);
-    }
-    if (args.keep || args.reuse) console.log(`\nDatabase kept: ${url.replace(/\/\/[^@]*@/, "//")} (npm run bench:history -- --reuse ${new URL(url).pathname.slice(1)})`);
+      if (args.keep || args.reuse) console.log(`\nDatabase kept: ${url.replace(/\/\/[^@]*@/, "//")} (npm run bench:history -- --reuse ${new URL(url).pathname.slice(1)})`);
+    });
   });
 }
 
@@ -140,12 +155,17 @@ async function generate(db: ReturnType<typeof createDb>["db"]) {
     select gen_random_uuid(), (array[${sql.join(DEFINITIONS.map((d) => sql`${d}`), sql`, `)}])[1 + i % ${DEFINITIONS.length}], '{}'::jsonb, 'MISSION_COMPLETED', 'completed', 1, 100, '{}'::jsonb,
       'user:bench-' || (1 + i % 40), now() - (i::float / ${MISSIONS}) * interval '90 days', now(), 'PARTIAL_SUCCESS'
     from generate_series(1, ${MISSIONS}) i`);
-  await db.execute(sql`create temporary table bench_missions as select row_number() over (order by created_at) as n, id, name, created_by, created_at from missions`);
-  await db.execute(sql`create temporary table bench_modes as select row_number() over (order by failure_id) as n, failure_id from library_entries`);
+  // Plain tables, not temporary: the pool's chunks may run on any of its connections.
+  await db.execute(sql`create unlogged table bench_missions as select row_number() over (order by created_at) as n, id, name, created_by, created_at from missions`);
+  await db.execute(sql`create unique index on bench_missions (n)`);
+  await db.execute(sql`create unlogged table bench_modes as select row_number() over (order by failure_id) as n, failure_id from library_entries`);
   const modes = Number(((await db.execute(sql`select count(*)::int as n from bench_modes`))[0] as { n: number }).n);
-  const batch = 200_000;
-  for (let start = 1; start <= ROWS; start += batch) {
-    const end = Math.min(ROWS, start + batch - 1);
+  // The bench owns this table: its secondary indexes are built after the load, partition by partition; each chunk
+  // of 200,000 rows holds the heavy lock on its own.
+  const indexes = await dropIndexesForLoad(db, "failure_audit");
+  generated = await inChunks("failures", ROWS, 200_000, async (from, n) => {
+    const start = from + 1;
+    const end = from + n;
     await db.execute(sql`
       with g as (
         select i, random() as r1, random() as r2, random() as r3, random() as r4, random() as r5, random() as r6 from generate_series(${start}::bigint, ${end}::bigint) i
@@ -195,9 +215,10 @@ async function generate(db: ReturnType<typeof createDb>["db"]) {
         case when open then null else at + floor(exp(r2 * 14)) * interval '1 millisecond' end,
         case when open then null else jsonb_build_object('action', 'bench') end
       from b`);
-    process.stdout.write(`  ${end.toLocaleString("en")} rows\r`);
-  }
-  await db.execute(sql`analyze failure_audit`);
+  }, UNTIL);
+  await db.execute(sql`drop table bench_missions, bench_modes`);
+  await buildIndexesByPartition(db, "failure_audit", indexes);
+  await vacuumByPartition(db, "failure_audit");
   await db.execute(sql`analyze missions`);
   await db.execute(sql`analyze actors`);
 }

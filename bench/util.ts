@@ -1,6 +1,10 @@
 import path from "node:path";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { sql as dsql } from "drizzle-orm";
 import { createDb, withDatabaseName, type Db } from "../db/client";
 import { ensureDatabase } from "../db/embedded";
+import { runMigrations } from "../db/migrate";
 import { startTemplateServer } from "../db/test-global-setup";
 import type { EngineIO } from "../lib/mission/engine";
 import { cpus, loadavg } from "node:os";
@@ -56,6 +60,8 @@ export async function withBenchDatabase(name: string, opts: { max: number; keep?
     if (!/^faultline_bench_[a-z]+_\d+$/.test(opts.reuse)) throw new Error(`--reuse takes the name of a database a bench run kept (faultline_bench_<name>_<pid>, printed by --keep), not ${JSON.stringify(opts.reuse)}.`);
     const pg = await ensureDatabase({ dataDir: path.resolve(".data-test"), databaseUrl: process.env.DATABASE_URL });
     const url = withDatabaseName(pg.url, opts.reuse);
+    // Migrations added since the database was kept (a new index) apply first, under the heavy lock.
+    await withHeavyLock("migrations", () => runMigrations(url));
     const handle = createDb(url, { max: opts.max, applicationName: `faultline-bench-${name}` });
     try {
       await fn(handle.db, url);
@@ -121,4 +127,175 @@ export function partitionSummary(parts: PartitionInfo[], table: string): string 
   const rows = months.map((p) => p.rows);
   const gb = own.reduce((n, p) => n + p.bytes, 0) / 1e9;
   return `${table}: ${own.length - 1} monthly partitions (${months.length} with rows) + default (${(def?.rows ?? 0).toLocaleString("en")} rows); rows per month ${Math.min(...rows).toLocaleString("en")}–${Math.max(...rows).toLocaleString("en")} (estimated); ${gb.toFixed(2)} GB with indexes`;
+}
+
+/** The machine's lock for heavy runs (benchmarks, Playwright): `flock /tmp/faultline-heavy.lock …`. */
+export const HEAVY_LOCK = "/tmp/faultline-heavy.lock";
+
+/** Whether a process this one runs under holds `file` already (`flock /tmp/faultline-heavy.lock npm run bench:…`). */
+function lockHeldByAncestor(file: string): boolean {
+  let pid = process.ppid;
+  for (let i = 0; i < 32 && pid > 1; i++) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      if (path.basename(cmd[0] ?? "") === "flock" && cmd.includes(file)) return true;
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      pid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/**
+ * Runs `fn` holding the heavy lock (flock(1) on HEAVY_LOCK, held by a child process for the length of `fn`), so a
+ * long benchmark holds the machine only for a turn of its load (inTurns) or its timed part, and other heavy runs
+ * interleave between turns. Under `flock HEAVY_LOCK npm run bench:…` (an ancestor holds the lock) it runs `fn` directly.
+ */
+export async function withHeavyLock<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  heldOutside ??= lockHeldByAncestor(HEAVY_LOCK);
+  if (heldOutside) return fn();
+  const child = spawn("flock", [HEAVY_LOCK, "sh", "-c", "echo held; exec cat >/dev/null"], { stdio: ["pipe", "pipe", "inherit"] });
+  const waiting = setTimeout(() => process.stdout.write(`\n[bench] ${label}: waiting for ${HEAVY_LOCK} (another heavy run holds it)…\n`), 2_000);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.once("data", () => resolve());
+      child.once("error", (e) => reject(new Error(`bench: could not run flock(1) to take ${HEAVY_LOCK}: ${e.message}. Install util-linux's flock, or run the bench under 'flock ${HEAVY_LOCK} npm run …'.`)));
+      child.once("exit", (code) => reject(new Error(`bench: flock(1) on ${HEAVY_LOCK} exited (${code}) before taking the lock.`)));
+    });
+  } finally {
+    clearTimeout(waiting);
+  }
+  try {
+    return await fn();
+  } finally {
+    child.stdin.end();
+    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+  }
+}
+let heldOutside: boolean | undefined;
+
+/** The longest a bench holds the heavy lock at a stretch while it generates data; then other heavy runs get a turn. */
+export const LOCK_TURN_MS = 30_000;
+
+/**
+ * Runs `count` units of work (`unit(i)`, in order) in turns under the heavy lock: a turn takes the lock, runs units
+ * until it has held it LOCK_TURN_MS (a unit is never cut), and lets it go, so other heavy runs interleave. After
+ * each unit, `done(i + 1, heldMs)` (heldMs: the time units ran, without the waits for the lock).
+ */
+export async function inTurns(label: string, count: number, unit: (i: number) => Promise<void>, done: (n: number, heldMs: number) => void, until = Infinity): Promise<number> {
+  let i = 0;
+  let heldMs = 0;
+  while (i < count && Date.now() < until) {
+    await withHeavyLock(label, async () => {
+      const turn = performance.now();
+      do {
+        const s = performance.now();
+        await unit(i);
+        heldMs += performance.now() - s;
+        done(++i, heldMs);
+      } while (i < count && performance.now() - turn < LOCK_TURN_MS && Date.now() < until);
+    });
+    // A heavy run waiting in flock(1) takes the lock now, before this bench's next turn asks for it.
+    if (i < count && !heldOutside) await new Promise((r) => setTimeout(r, 1_000));
+  }
+  return i;
+}
+
+/**
+ * Runs `total` units of work in chunks of `chunk` (`fn(from, n)`), in turns under the heavy lock (inTurns), printing
+ * one progress line per chunk: done/total, rate, time left (rewritten in place on a terminal, one line each in a log).
+ */
+export async function inChunks(label: string, total: number, chunk: number, fn: (from: number, n: number) => Promise<void>, until = Infinity): Promise<number> {
+  const t0 = performance.now();
+  const chunks = await inTurns(label, Math.ceil(total / chunk), (i) => fn(i * chunk, Math.min(chunk, total - i * chunk)), (k, heldMs) => chunkProgress(label, Math.min(total, k * chunk), total, t0, heldMs), until);
+  const done = Math.min(total, chunks * chunk);
+  if (done < total) console.log(`[bench] ${label}: stopped at ${done.toLocaleString("en")} of ${total.toLocaleString("en")} (--until ${new Date(until).toISOString()}); the figures below are for ${done.toLocaleString("en")}.`);
+  return done;
+}
+
+/**
+ * `--until TIME` (an ISO time, or HH:MM in UTC today): when a bench stops generating and times what it has, so a
+ * run on a busy machine ends with figures for the largest size reached. Infinity without it.
+ */
+export function untilOption(value: string | undefined): number {
+  if (!value) return Infinity;
+  const hm = /^(\d{1,2}):(\d{2})$/.exec(value);
+  const t = hm ? new Date().setUTCHours(Number(hm[1]), Number(hm[2]), 0, 0) : Date.parse(value);
+  if (Number.isNaN(t)) throw new Error(`--until takes an ISO time or HH:MM (UTC today), not ${JSON.stringify(value)}.`);
+  return t;
+}
+
+/** One progress line of a chunked load: done/total, per second of work (the lock held), time left at that rate. */
+export function chunkProgress(label: string, done: number, total: number, t0: number, heldMs: number): void {
+  const secs = (performance.now() - t0) / 1000;
+  const rate = done / Math.max(heldMs / 1000, 1e-3);
+  const left = (total - done) / Math.max(rate, 1e-9);
+  const width = 30;
+  const filled = Math.round((done / Math.max(1, total)) * width);
+  const line = `[bench] ${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done.toLocaleString("en")}/${total.toLocaleString("en")}, ${Math.round(rate).toLocaleString("en")}/s, ${(heldMs / 1000).toFixed(0)} s of work (${secs.toFixed(0)} s with waits for the lock), ${done >= total ? "done" : `~${left.toFixed(0)} s of work left`} (${loadAverage()})`;
+  if (process.stdout.isTTY) process.stdout.write(`\r${line}\x1b[K${done >= total ? "\n" : ""}`);
+  else if (done >= total || performance.now() - lastLogged > 10_000) {
+    // A log (not a terminal) gets a line every 10 s and the last one.
+    lastLogged = performance.now();
+    console.log(line);
+  }
+}
+let lastLogged = -Infinity;
+
+/** A secondary index of a partitioned table, as `dropIndexesForLoad` dropped it. */
+export interface DroppedIndex {
+  name: string;
+  /** `USING btree (at DESC, id DESC)` and any `WHERE …`: the definition after the table's name. */
+  body: string;
+  unique: boolean;
+}
+
+/**
+ * A bench's own table is loaded faster without its secondary indexes (each row would update every index):
+ * drops every index of the partitioned `table` except its primary key and returns their definitions, for
+ * `buildIndexesByPartition` after the load. Only for a table the bench created and owns.
+ */
+export async function dropIndexesForLoad(db: Db, table: string): Promise<DroppedIndex[]> {
+  const rows = (await db.execute(dsql`select i.relname as name, pg_get_indexdef(i.oid) as def from pg_index x join pg_class i on i.oid = x.indexrelid
+    where x.indrelid = ${table}::regclass and not x.indisprimary order by i.relname`)) as unknown as Array<{ name: string; def: string }>;
+  const dropped = rows.map((r) => {
+    const m = /^CREATE (UNIQUE )?INDEX \S+ ON (?:ONLY )?\S+ (USING .*)$/.exec(r.def);
+    if (!m) throw new Error(`bench: cannot read the definition of index ${r.name}: ${r.def}`);
+    return { name: r.name, body: m[2], unique: !!m[1] };
+  });
+  for (const d of dropped) await db.execute(dsql.raw(`drop index "${d.name}"`));
+  return dropped;
+}
+
+/**
+ * Builds the indexes `dropIndexesForLoad` dropped, the way PostgreSQL documents for big partitioned tables: each
+ * index on the parent alone (CREATE INDEX ON ONLY, invalid until complete), then on every partition — in turns
+ * under the heavy lock (inTurns) — attached to it. The parent's index is valid once every partition's is attached, under
+ * its own name as before.
+ */
+export async function buildIndexesByPartition(db: Db, table: string, indexes: DroppedIndex[]): Promise<void> {
+  const parts = ((await db.execute(dsql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ${table}::regclass order by c.relname`)) as unknown as Array<{ name: string }>).map((r) => r.name);
+  const t0 = performance.now();
+  for (const ix of indexes) await db.execute(dsql.raw(`create ${ix.unique ? "unique " : ""}index "${ix.name}" on only "${table}" ${ix.body}`));
+  const units = indexes.flatMap((ix) => parts.map((part) => ({ ix, part })));
+  await inTurns(`indexes of ${table}`, units.length, async (i) => {
+    const { ix, part } = units[i];
+    const name = `${part}_${ix.name.replace(new RegExp(`^${table}_`), "")}`.slice(0, 63);
+    await db.transaction(async (tx) => {
+      await tx.execute(dsql`set local maintenance_work_mem = '256MB'`);
+      await tx.execute(dsql.raw(`create ${ix.unique ? "unique " : ""}index "${name}" on "${part}" ${ix.body}`));
+      await tx.execute(dsql.raw(`alter index "${ix.name}" attach partition "${name}"`));
+    });
+  }, (n, heldMs) => chunkProgress(`indexes of ${table}`, n, units.length, t0, heldMs));
+}
+
+/** VACUUM ANALYZE of every partition of `table`, each under the heavy lock (a long-lived table is vacuumed by autovacuum: its pages all-visible). */
+export async function vacuumByPartition(db: Db, table: string): Promise<void> {
+  const parts = ((await db.execute(dsql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ${table}::regclass order by c.relname`)) as unknown as Array<{ name: string }>).map((r) => r.name);
+  const t0 = performance.now();
+  await inTurns(`vacuum analyze ${table}`, parts.length, (i) => db.execute(dsql.raw(`vacuum analyze "${parts[i]}"`)).then(() => {}), (n, heldMs) => chunkProgress(`vacuum analyze ${table}`, n, parts.length, t0, heldMs));
+  // The parent's own statistics (the planner's estimates over all partitions).
+  await withHeavyLock(`analyze ${table}`, () => db.execute(dsql.raw(`analyze "${table}"`)));
 }
