@@ -141,8 +141,73 @@ export const RERANK = 25;
 /** How many of those get the (costlier) trigram similarity of their surface symptom. */
 export const TRIGRAM_TOP = 10;
 
+/**
+ * How the statement reads the reports walks confirmed (library_confirmed_reports) for `learned`. A report counts
+ * only when it holds at least LEARNED_MIN of the query's concept weight (and the query LEARNED_MIN of its own), so
+ * a report that shares none of the query's heaviest concepts — taken heaviest first until those left weigh less
+ * than LEARNED_MIN of the query — cannot count. `pref` lists those concepts; only reports holding one of their
+ * lexemes are read, through the GIN index on `lexemes` (reports sharing only light, common words are never
+ * read); identical (entry, lexemes) reports are compared once (`near`); only those holding LEARNED_MIN of the
+ * query's weight are compared the other way (the IDF share of the report's own lexemes the query holds), each
+ * lexeme's document frequency one index look-up. The score is the same as comparing every report sharing any lexeme (LEARNED_SCAN, the read before,
+ * kept as the reference db/queries/library-learning.test.ts checks this one against): a report left out scores
+ * under LEARNED_MIN, and `learned` keeps an entry's best report only when it reaches LEARNED_MIN.
+ */
+const learnedIndexed = sql`
+        pref as (
+          select x.cid from (select cid, sum(cidf) over (order by cidf desc, cid rows between current row and unbounded following) as rest from concepts) x, qsum
+          -- (1 - 1e-6): a margin for the rounding of float sums in another order, so no report that could reach LEARNED_MIN is left out.
+          where x.rest >= ${LEARNED_MIN}::float8 * qsum.total * (1 - 1e-6)
+        ),
+        near as (
+          select r.failure_id, r.lexemes,
+            (select coalesce(sum(c.cidf), 0) from concepts c where exists (select 1 from qw where qw.cid = c.cid and qw.lexeme = any(r.lexemes)))::float8 / qsum.total as share
+          from (select distinct r.failure_id, r.lexemes
+                from (select distinct qw.lexeme from qw where qw.cid in (select cid from pref)) p
+                cross join lateral (select r.failure_id, r.lexemes from library_confirmed_reports r where r.lexemes @> array[p.lexeme]) r) r, qsum
+        ),
+        learned as (
+          select r.failure_id, max(least(
+              r.share,
+              (select coalesce(sum(x.idf) filter (where x.lexeme = any(qsum.lexemes)) / nullif(sum(x.idf), 0), 0)
+                 from (select l.lexeme, ln(1 + q.n / greatest(1, coalesce((select st.df from library_term_stats st where st.lexeme = l.lexeme), 0))) * (case when l.lexeme ~ '^[0-9]' then 0.25 else 1 end) as idf
+                       from unnest(r.lexemes) l(lexeme)) x)::float8
+            )) as sim
+          from near r, qsum, q
+          where r.share >= ${LEARNED_MIN}
+          group by r.failure_id
+        )`;
+/** The read before learnedIndexed: every confirmed report sharing any lexeme with the query (the reference it is tested against). */
+const learnedScan = sql`
+        learned as (
+          select r.failure_id, max(least(
+              (select coalesce(sum(c.cidf), 0) from concepts c where exists (select 1 from qw where qw.cid = c.cid and qw.lexeme = any(r.lexemes)))::float8 / qsum.total,
+              (select coalesce(sum(x.idf) filter (where x.lexeme = any(qsum.lexemes)) / nullif(sum(x.idf), 0), 0)
+                 from (select l.lexeme, ln(1 + q.n / greatest(1, coalesce(st.df, 0))) * (case when l.lexeme ~ '^[0-9]' then 0.25 else 1 end) as idf
+                       from unnest(r.lexemes) l(lexeme) left join library_term_stats st on st.lexeme = l.lexeme) x)::float8
+            )) as sim
+          from library_confirmed_reports r, qsum, q
+          where r.lexemes && (select array_agg(lexeme) from qw)
+          group by r.failure_id
+        )`;
+
+/** What rankCandidates needs beyond the query: how many candidates, the weights, whether to return each entry's row. */
+export interface RankOptions {
+  limit?: number;
+  weights?: ScoreWeights;
+  withRow?: boolean;
+  /** "scan" reads confirmed reports as before learnedIndexed (every report sharing any lexeme); for tests and bench:library only. */
+  learnedRead?: "indexed" | "scan";
+}
+
 /** The ranked candidates with their raw score and its parts (no calibration, no abstention). */
-export async function rankCandidates(db: Db, input: unknown, opts: { limit?: number; weights?: ScoreWeights; withRow?: boolean } = {}): Promise<Candidate[]> {
+export async function rankCandidates(db: Db, input: unknown, opts: RankOptions = {}): Promise<Candidate[]> {
+  const { statement, finish } = rankStatement(input, opts);
+  return finish(await db.execute(statement));
+}
+
+/** rankCandidates' one read-only statement, and how its rows become candidates (tests EXPLAIN the statement). */
+export function rankStatement(input: unknown, opts: RankOptions = {}) {
   const q = parseLibraryQuery(input);
   const w = opts.weights ?? DEFAULT_WEIGHTS;
   const limit = Math.max(1, Math.min(51, opts.limit ?? 5));
@@ -162,15 +227,16 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
   //   qw/qt/qc  the query's lexemes (stemmed like the entries), their document frequency and IDF;
   //   concepts  each concept's weight: the mean IDF of its known lexemes, or the IDF of a word no entry
   //             uses when none is known (unexplained evidence); a number weighs a quarter;
+  //   learned   per entry, the similarity of its most similar confirmed report (learnedIndexed);
   //   cand      the postings of the rarest known lexemes within POSTINGS_BUDGET, IDF × field weight
-  //             summed per entry: the best RERANK entries go on;
+  //             summed per entry: the best RERANK entries go on, with the entries `learned` raises;
   //   f1        cover: the weighted share of the query's concepts the entry explains (best field per
   //             concept); context-tag overlap; domain agreement; keeps the best TRIGRAM_TOP;
   //   f3        trigram similarity of the reported symptom to the entry's surface symptom: the raw
   //             score; keeps the best `limit`;
   //   final     calibration-only features: the entry-side cover (the IDF share of the entry's
   //             title/symptom words the query mentions) and whether the entry names the object class.
-  const res = await db.execute(sql`
+  const statement = sql`
         with q as (
           select ${norm.symptom}::text as s, string_to_array(${tags.join("\u0001")}::text, chr(1)) as tags,
                  tsvector_to_array(to_tsvector('english', ${objectWords})) as olex,
@@ -208,17 +274,7 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
           select lexeme, idf from (select qt.*, sum(df) over (order by df, lexeme) as cum, row_number() over (order by df, lexeme) as rn from qt where df > 0) x
           where cum <= ${POSTINGS_BUDGET} or rn = 1
         ),
-        learned as (
-          select r.failure_id, max(least(
-              (select coalesce(sum(c.cidf), 0) from concepts c where exists (select 1 from qw where qw.cid = c.cid and qw.lexeme = any(r.lexemes)))::float8 / qsum.total,
-              (select coalesce(sum(x.idf) filter (where x.lexeme = any(qsum.lexemes)) / nullif(sum(x.idf), 0), 0)
-                 from (select l.lexeme, ln(1 + q.n / greatest(1, coalesce(st.df, 0))) * (case when l.lexeme ~ '^[0-9]' then 0.25 else 1 end) as idf
-                       from unnest(r.lexemes) l(lexeme) left join library_term_stats st on st.lexeme = l.lexeme) x)::float8
-            )) as sim
-          from library_confirmed_reports r, qsum, q
-          where r.lexemes && (select array_agg(lexeme) from qw)
-          group by r.failure_id
-        ),
+        ${opts.learnedRead === "scan" ? learnedScan : learnedIndexed},
         cand as (
           select * from (
             select p.failure_id, sum(k.idf * p.weight) as s1
@@ -271,7 +327,11 @@ export async function rankCandidates(db: Db, input: unknown, opts: { limit?: num
           ${opts.withRow ? sql`, f3.row` : sql``}
         from f3, q, qsum
         order by f3.raw desc, f3.failure_id collate "C"
-        limit ${limit}`);
+        limit ${limit}`;
+  return { statement, finish: (res: unknown) => candidatesFromRows(res, norm) };
+}
+
+function candidatesFromRows(res: unknown, norm: ReturnType<typeof normalizeQuery>): Candidate[] {
   // The report's cause families, each weighing its heaviest concept's weight; which of them each candidate names.
   const rows = res as unknown as Array<Candidate & { surface_symptom: string; hidden_reality: string; cidfs: Record<string, number> }>;
   const causeWeight = new Map<string, number>();
