@@ -88,7 +88,7 @@ describe("the audit log (PostgreSQL)", () => {
     expect(await countAuditLog(tdb.db, f({ actor: "bo " }))).toEqual({ count: 2, capped: false });
     // The count (actors whose every name holds the text counted from the index, renamed ones row by row) is the
     // number of rows the pages show, alone and with other filters.
-    for (const raw of [{ actor: "before" }, { actor: "RENAMED" }, { actor: "Bo " }, { actor: "zed raw" }, { actor: "auditee" }, { actor: "o" }, { actor: "o", action: "token.*" }, { actor: "bo", via: "web", from: "2000-01-01" }]) {
+    for (const raw of <Array<Record<string, string>>>[{ actor: "before" }, { actor: "RENAMED" }, { actor: "Bo " }, { actor: "zed raw" }, { actor: "auditee" }, { actor: "o" }, { actor: "o", action: "token.*" }, { actor: "bo", via: "web", from: "2000-01-01" }]) {
       let rows = 0;
       for await (const _ of auditLogRecords(tdb.db, f(raw))) rows++;
       expect(await countAuditLog(tdb.db, f(raw)), JSON.stringify(raw)).toEqual({ count: rows, capped: false });
