@@ -446,6 +446,33 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\bpermission check failed\b|\bwas blocked\b[^\n]{0,40}\b(?:for security|by|because)\b|\bmay only (?:list|read|write|access|edit|run) [^\n]{0,40}\ballowed\b/di,
     variant: "policy_refusal",
   },
+  // A policy, classifier or rule that holds the call for an approval or confirmation it did not get (batch 8): the tool
+  // exists, running it needs a yes ("the classifier requires confirmation for this tool", "this command requires approval").
+  {
+    id: "approval_required",
+    type: "permission_denied",
+    weight: 0.9,
+    re: /\b(?:classifier|polic(?:y|ies)|rules?|guard(?:rail)?s?|permission (?:mode|settings))\b[^\n]{0,40}?\brequires? (?:(?:explicit|manual|human|user|your|operator) )?(?:confirmation|approval)\b|\brequires? (?:(?:explicit|manual|human|user|your|operator) )?(?:confirmation|approval) (?:for|before (?:running|using|calling)) (?:this|that|the) (?:tool|command|action|call|operation)\b|\b(?:this|the) (?:command|tool|action|call|operation) requires (?:(?:explicit|manual|human|user|your|operator) )?(?:confirmation|approval)\b/di,
+    variant: "policy_refusal",
+  },
+  // Something not allowed in a scope, with the rule that excludes it stated after it (batch 8): "X is not allowed in
+  // org/repo because all actions must be …", "… are not allowed to be used in Y. Actions in this workflow must be: …".
+  {
+    id: "not_allowed_in_scope",
+    type: "permission_denied",
+    weight: 0.9,
+    re: /\b(?:is|are) not (?:allowed|permitted)(?: to be used)? (?:in|on|for|within) [^\s,;]+[^\n]{0,16}?(?:\bbecause\b|\.\s+[\w ]{0,40}?\bmust (?:be|come) (?:from|within|owned|signed|approved|verified|listed|in)\b)/di,
+    variant: "policy_refusal",
+  },
+  // An admission controller, webhook, policy or guard said no to the request (batch 8): "admission webhook \"x\" denied the
+  // request", "the validating policy rejected the request".
+  {
+    id: "request_denied_by_guard",
+    type: "permission_denied",
+    weight: 0.88,
+    re: /\b(?:webhook|admission(?: controller)?|polic(?:y|ies)|gatekeeper|validator|guard|firewall|hook)\b[^\n]{0,80}?\b(?:denied|rejected|refused) (?:the|this|your) (?:request|operation|change|admission|call)\b/di,
+    variant: "policy_refusal",
+  },
   // Privilege escalation refused for want of a password or a sudoers entry (non-interactive sudo, doas).
   { id: "sudo_needs_password", type: "permission_denied", weight: 0.88, re: /\b(?:sudo|doas): (?:a (?:terminal|password) is required|no tty present|\d+ incorrect password attempts?|sorry, you must have a tty)\b|\bis not in the sudoers file\b|\bnot allowed to (?:run )?sudo\b/di, variant: "privilege_escalation" },
   // A key was given and the service rejected it ("not found" here means not a key it knows).
@@ -457,6 +484,27 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "forbidden", type: "permission_denied", weight: 0.6, re: /\bforbidden\b|\baccess (?:is )?denied\b|\bunauthori[sz]ed\b/di, variant: "credentials_rejected", coarse: true },
   // invalid_arguments
   { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\bis not a recognized (?:option|argument|flag|parameter)\b|\bunknown (?:shorthand |long |persistent )flag\b|\bUnrecognizedOption\w*\b|\binvalid (?:tag|reference format|image name)\b|\bmust be lowercase\b|\b(?<!\bargument (?:command|subcommand|operation|\{[^}\n]*\}): |(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: |\(\w+\) )(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:command[- ]line )?(?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b|\b(?:format|option|flag|argument|parameter|mode|encoding|sort key|selector) ['"`][^'"`\s]*['"`] (?:is )?(?:not recogni[sz]ed|not supported|unsupported|unknown)\b/di, variant: "unknown_option" },
+  // An option the parser was given but does not define (batch 8): Go's flag package ("flag provided but not defined: -x") and
+  // the same idea in other words ("option passed but never declared").
+  { id: "flag_not_defined", type: "invalid_arguments", weight: 0.88, re: /\b(?:flag|option|argument|parameter|switch)s? (?:was |were )?(?:provided|given|passed|supplied|used) but (?:is |was )?(?:not|never) (?:defined|declared|registered|recogni[sz]ed|expected|supported)\b/di, variant: "unknown_option" },
+  // A parser that found a word it did not expect where it was (batch 8): clap 2/3's "Found argument 'x' which wasn't expected,
+  // or isn't valid in this context", "option '--x' isn't valid here".
+  {
+    id: "argument_not_expected",
+    type: "invalid_arguments",
+    weight: 0.88,
+    re: /\b(?:found|got|received|saw|encountered) (?:an? )?(?:argument|option|flag|parameter|value) ['"`][^'"`\n]{1,80}['"`],? which (?:wasn'?t|was not|isn'?t|is not) (?:expected|valid|recogni[sz]ed|accepted|allowed)\b|\b(?:argument|option|flag|parameter) ['"`][^'"`\n]{1,80}['"`] (?:wasn'?t|was not|isn'?t|is not) (?:expected|valid|recogni[sz]ed)(?: here| in this context)?\b/di,
+    variant: "unknown_option",
+  },
+  // A request field, named by its path, that is empty or malformed (batch 8): "The value at messages.1.content.2.toolUse.input
+  // is empty", "body.items[0].name must not be empty". The dotted path keeps prose ("the value is empty") out.
+  {
+    id: "request_field_empty",
+    type: "invalid_arguments",
+    weight: 0.85,
+    re: /\b(?:the )?value (?:at|of|for) ['"`]?[A-Za-z_$][\w$]*(?:(?:\.|\[)[\w$\]]+)+['"`]? (?:is|was) (?:empty|invalid|not valid|malformed|missing|not allowed|too (?:long|short|large))\b|\b[A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])+ (?:must not|cannot|can ?not|may not) be (?:empty|blank|null)\b/di,
+    variant: "schema_violation",
+  },
   { id: "missing_argument", type: "invalid_arguments", weight: 0.8, re: /\bmissing (?:operand|argument|\d+ required positional|required (?:argument|parameter|property|field|option))|\bis a required (?:property|parameter|field)\b|\bfield required\b|\b(?:takes|expected) \d+ (?:positional )?arguments?\b|\bexpected (?:one|at least one|at most one|two) arguments?\b|\brequired flags?(?:\(s\))? ["'`][^\n]{0,60}["'`] (?:not set|missing)\b|\baccepts (?:at most |at least |between )?\d+(?: and \d+)? arg\(s\), received \d+\b|\brequires (?:at least|at most|exactly) \d+ arg(?:ument)?s?\b|\brequired option\b/di, variant: "schema_violation" },
   { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b|\binvalid (?:integer|numeric|boolean|bool|float|decimal|enum|hex(?:adecimal)?|octal) (?:value|literal|input|number)\b|\b(?:argument|parameter|option|value|field|input|flag)s? (?:['"`]?[\w.-]+['"`]? )?(?:is|are) (?:invalid|not valid)\b/di },
   // The tool exists; what is wrong is one of its parameters: "tool parameter tools not found in tool config", "Arg answer is not

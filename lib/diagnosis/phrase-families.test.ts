@@ -309,6 +309,43 @@ describe("families written from batch 7's tuning half (hand-written wordings)", 
   });
 });
 
+describe("families written from batch 8's tuning half (hand-written wordings)", () => {
+  const batch8: Array<[ErrorType, string, () => string]> = [
+    // an approval or confirmation a policy or classifier requires: refused, not missing
+    ["permission_denied", "a safety classifier requires approval for this action", () => framework("delete_branch", "The safety classifier requires approval for this action.")],
+    ["permission_denied", "a command that requires human confirmation", () => framework("shell", "Blocked: this command requires human confirmation")],
+    ["permission_denied", "a guardrail requires operator approval", () => framework("wire_transfer", "guardrail payments-high-value requires operator approval before the call can run")],
+    // not allowed in a scope, with the rule that excludes it
+    ["permission_denied", "a plugin not allowed in a repository because of a rule", () => framework("ci", "Plugin acme/lint@2 is not allowed in team/site because only verified plugins may run.")],
+    ["permission_denied", "images not allowed in a namespace, the rule in the next sentence", () => shell("kubectl", "Images from docker.io are not allowed in namespace prod. Images in this cluster must be signed.")],
+    // an admission controller, policy or guard denied the request
+    ["permission_denied", "a validating policy rejected the request", () => shell("kubectl", "Error: the validating policy 'no-latest-tag' rejected the request: image tag latest")],
+    ["permission_denied", "a firewall refused the operation", () => framework("db_query", "egress firewall refused the operation to 10.1.2.3:5432")],
+    // an option the parser was given but does not define
+    ["invalid_arguments", "option given but not defined", () => shell("tool", "option given but not defined: --colour", 2)],
+    ["invalid_arguments", "flag passed but never declared", () => shell("runner", "error: flag passed but never declared: -q")],
+    // a word the parser did not expect where it was
+    ["invalid_arguments", "got an argument which was not expected", () => shell("sync", "error: got argument 'mirror' which was not expected", 2)],
+    ["invalid_arguments", "an option that isn't valid in this context", () => shell("pack", "error: option '--fast' isn't valid in this context")],
+    // a request field named by its path that is empty
+    ["invalid_arguments", "the value at a dotted path is empty", () => framework("chat", "ValidationError: the value at body.items[0].name is empty")],
+    ["invalid_arguments", "a field path that must not be empty", () => framework("chat", "400 Bad Request: request.tools[2].function.description must not be empty")],
+  ];
+  it.each(batch8)("%s: %s", (expected, _name, run) => {
+    expect(run()).toBe(expected);
+  });
+
+  it("a language rule that something is not allowed in a place is not a policy refusal", () => {
+    expect(shell("node", "SyntaxError: 'await' is not allowed in this context")).not.toBe("permission_denied");
+    expect(shell("tsc", "error TS1308: 'await' expressions are only allowed within async functions")).not.toBe("permission_denied");
+  });
+
+  it("a value that is empty, said without a field path, is not read as a request field", () => {
+    const r = classify(inputContextSchema.parse({ failure: { tool: "summarize", args: {}, error: { message: "the value is empty, nothing to summarize" } } }), { lexical: false });
+    expect(r.type).toBe("unknown");
+  });
+});
+
 describe("calibratedConfidence", () => {
   it("is monotone, capped, and leaves unknown low", () => {
     const xs = [0, 0.1, 0.3, 0.5, 0.7, 0.9, 1];
