@@ -12,7 +12,8 @@
  *
  * Options: `--rows N`, `--until TIME` (stop generating at TIME — ISO, or HH:MM UTC — and time the rows generated so
  * far), `--runs N` (default 30), `--keep` (leave the database; its name is printed), `--reuse NAME`
- * (time the queries again on a kept database, generating nothing).
+ * (time the queries again on a kept database, generating nothing), `--resume NAME` (finish a kept database whose load
+ * was stopped: load from the rows it has up to --rows, build the indexes dropped for the load, VACUUM, then time).
  *
  * Run it as it is (`npm run bench:audit`), not under flock: every chunk of the load, every partition's index and the
  * whole timed part each take /tmp/faultline-heavy.lock on their own, so other heavy runs interleave between chunks
@@ -25,10 +26,10 @@ import { countAuditLog, encodeAuditCursor, listAuditLog } from "../db/queries/au
 import { AUDIT_ACTIONS } from "../lib/audit";
 import { auditFiltersSchema, type AuditFilters } from "../lib/audit/filters";
 import { ensurePartitions, listPartitions } from "../db/partitions";
-import { buildIndexesByPartition, dropIndexesForLoad, inChunks, untilOption, loadAverage, partitionSummary, timeListAndCount, vacuumByPartition, withBenchDatabase, withHeavyLock } from "./util";
+import { buildIndexesByPartition, droppedIndexes, dropIndexesForLoad, inChunks, untilOption, loadAverage, partitionSummary, timeListAndCount, vacuumByPartition, withBenchDatabase, withHeavyLock } from "./util";
 import { benchArgs } from "./args";
 
-const args = benchArgs("bench:audit", { rows: { type: "string" }, runs: { type: "string" }, keep: { type: "boolean" }, reuse: { type: "string" }, until: { type: "string" } });
+const args = benchArgs("bench:audit", { rows: { type: "string" }, runs: { type: "string" }, keep: { type: "boolean" }, reuse: { type: "string" }, until: { type: "string" }, resume: { type: "string" } });
 const UNTIL = untilOption(args.until);
 const ROWS = Number(args.rows ?? 10_000_000);
 /** Rows generated: ROWS, or fewer when --until stopped the load. */
@@ -39,15 +40,17 @@ const BATCH = 250_000;
 
 
 async function main() {
-  await withBenchDatabase("audit", { max: 4, keep: !!args.keep, reuse: args.reuse }, async (db, url) => {
-    if (!args.reuse) await generate(db);
+  await withBenchDatabase("audit", { max: 4, keep: !!args.keep, reuse: args.reuse ?? args.resume }, async (db, url) => {
+    if (args.resume) await generate(db, true);
+    else if (!args.reuse) await generate(db);
     else console.log(`Reusing ${args.reuse}: ${partitionSummary(await listPartitions(db), "audit_log")}.  (${loadAverage()})\n`);
     // Only the timed part holds the heavy lock from start to end (figures taken while no other heavy run competes).
     await withHeavyLock("timing", () => timeQueries(db, url));
   });
 }
 
-async function generate(db: Db) {
+/** Generates the rows; `resume`: on a kept database whose load was stopped, goes on from the rows it has. */
+async function generate(db: Db, resume = false) {
   const actions: readonly string[] = AUDIT_ACTIONS;
   // Frequent actions first: the i-th of n is chosen with weight ~ 1/(i+1) (a few actions make most of a real log).
   const actionList = sql.raw(`array[${actions.map((a) => `'${a}'`).join(",")}]`);
@@ -55,7 +58,9 @@ async function generate(db: Db) {
   // The months the rows span exist as partitions (migration 0028), as they do for a log that has been written for 180 days.
   await ensurePartitions(db, { from: new Date(Date.now() - 181 * 86_400_000).toISOString(), tables: ["audit_log"] });
   // The bench owns this table: its secondary indexes are built after the load, partition by partition.
-  const indexes = await dropIndexesForLoad(db, "audit_log");
+  const indexes = resume ? await droppedIndexes(db, "audit_log") : await dropIndexesForLoad(db, "audit_log");
+  const start = resume ? Number(((await db.execute(sql`select count(*)::bigint as n from audit_log`))[0] as { n: string }).n) : 0;
+  if (resume) console.log(`Resuming: ${start.toLocaleString("en")} rows there, ${indexes.length} indexes to build.`);
   generated = await inChunks("audit rows", ROWS, BATCH, async (from, n) => {
     await db.execute(sql`
       insert into audit_log (at, actor_id, actor_name, action, outcome, target_type, target_id, mission_id, summary, via, ip, user_agent)
@@ -76,7 +81,7 @@ async function generate(db: Db) {
         'Mozilla/5.0 (bench)'
       from (select i, random() as age, random() as who, random() as refused, random() as pick from generate_series(${from + 1}::int, ${from + n}::int) i) r
       cross join lateral (select (${actionList})[1 + least(floor(exp(r.pick * ln(${actions.length + 1}::float8)) - 1)::int, ${actions.length - 1}::int)] as action) a`);
-  }, UNTIL);
+  }, UNTIL, Math.min(start, ROWS));
   await buildIndexesByPartition(db, "audit_log", indexes);
   // A long-lived table is vacuumed by autovacuum: its pages are all-visible, so counts may read indexes only.
   await vacuumByPartition(db, "audit_log");
@@ -117,7 +122,7 @@ async function timeQueries(db: Db, url: string) {
     count: (c) => countAuditLog(db, c.filters),
   });
   console.log(`Worst p99 (page or count): ${Math.max(...p99.page, ...p99.count).toFixed(1)} ms (target ≤ 100 ms).  (${loadAverage()})`);
-  if (args.keep || args.reuse) console.log(`\nDatabase kept: ${url.replace(/\/\/[^@]*@/, "//")} (npm run bench:audit -- --reuse ${new URL(url).pathname.slice(1)})`);
+  if (args.keep || args.reuse || args.resume) console.log(`\nDatabase kept: ${url.replace(/\/\/[^@]*@/, "//")} (npm run bench:audit -- --reuse ${new URL(url).pathname.slice(1)})`);
 }
 
 await main();

@@ -14,13 +14,14 @@
  * Options: `--rows N` (default 1,000,000), `--until TIME` (stop generating at TIME — ISO, or HH:MM UTC — and time the
  * rows generated so far), `--runs N` (default 50), `--explain` (print each query's plan),
  * `--no-export`, `--no-charts` (skip the chart aggregates), `--keep` (leave the database for EXPLAIN sessions; its name is printed), `--reuse NAME` (time the
- * queries again on a kept database, generating nothing).
+ * queries again on a kept database, generating nothing), `--resume NAME` (finish a kept database whose load was
+ * stopped, with the --rows of its run: load from the rows it has, build the indexes dropped for the load, VACUUM, time).
  *
  * Run it as it is (`npm run bench:history`), not under flock: every chunk of the load, every partition's index and
  * the timed part each take /tmp/faultline-heavy.lock on their own, so other heavy runs interleave between chunks
  * (under `flock /tmp/faultline-heavy.lock npm run …` it sees the lock held and holds it throughout).
  */
-import { buildIndexesByPartition, dropIndexesForLoad, inChunks, untilOption, loadAverage, partitionSummary, percentile, timeListAndCount, vacuumByPartition, withBenchDatabase, withHeavyLock } from "./util";
+import { buildIndexesByPartition, droppedIndexes, dropIndexesForLoad, inChunks, untilOption, loadAverage, partitionSummary, percentile, timeListAndCount, vacuumByPartition, withBenchDatabase, withHeavyLock } from "./util";
 import { benchArgs } from "./args";
 import { ensurePartitions, listPartitions } from "../db/partitions";
 import { performance } from "node:perf_hooks";
@@ -30,9 +31,11 @@ import { countFailureHistory, encodeCursor, EXPORT_COLUMNS, exportFailureHistory
 import { loadStarterLibrary } from "../db/queries/library";
 import { starterLibrary } from "../db/seed";
 import { historyFiltersSchema, type HistoryFilters } from "../lib/history/filters";
+// The missions carry the current snapshot version: without it every migration run (--reuse) would try to rebuild each of them from events they do not have.
+import { STATE_VERSION } from "../lib/mission";
 import { exportResponse } from "../server/export-stream";
 
-const args = benchArgs("bench:history", { rows: { type: "string" }, runs: { type: "string" }, explain: { type: "boolean" }, "no-export": { type: "boolean" }, "no-charts": { type: "boolean" }, keep: { type: "boolean" }, reuse: { type: "string" }, until: { type: "string" } });
+const args = benchArgs("bench:history", { rows: { type: "string" }, runs: { type: "string" }, explain: { type: "boolean" }, "no-export": { type: "boolean" }, "no-charts": { type: "boolean" }, keep: { type: "boolean" }, reuse: { type: "string" }, until: { type: "string" }, resume: { type: "string" } });
 const UNTIL = untilOption(args.until);
 const ROWS = Number(args.rows ?? 1_000_000);
 /** Rows generated: ROWS, or fewer when --until stopped the load. */
@@ -45,8 +48,12 @@ const ms = (x: number) => x.toFixed(1).padStart(8);
 const DEFINITIONS = ["payments nightly", "image build", "docs deploy", "data backfill", "fleet upgrade", "search reindex", "billing export", "model eval", "mobile release", "infra audit", "log rotation", "cert renewal"];
 
 async function main() {
-  await withBenchDatabase("history", { max: 6, keep: !!args.keep, reuse: args.reuse }, async (db, url) => {
-    if (!args.reuse) {
+  await withBenchDatabase("history", { max: 6, keep: !!args.keep, reuse: args.reuse ?? args.resume }, async (db, url) => {
+    if (args.resume) {
+      const t0 = performance.now();
+      await generate(db, true);
+      console.log(`Generated up to ${generated.toLocaleString("en")} failures in ${((performance.now() - t0) / 1000).toFixed(1)} s (resumed; ANALYZE included).`);
+    } else if (!args.reuse) {
       await loadStarterLibrary(db, starterLibrary(), "system:bench");
       const t0 = performance.now();
       // The months the failures span exist as partitions (migration 0028), as they do for a history written for 90 days.
@@ -57,7 +64,7 @@ async function main() {
     // Only the timed part holds the heavy lock from start to end (figures taken while no other heavy run competes).
     await withHeavyLock("timing", async () => {
       // Reusing a kept database: its own row count (the planner's estimate), not --rows.
-      const rowCount = args.reuse ? Number(((await db.execute(sql`select sum(greatest(c.reltuples, 0))::bigint as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'failure_audit'::regclass`))[0] as { n: string }).n) : generated;
+      const rowCount = args.reuse && !args.resume ? Number(((await db.execute(sql`select sum(greatest(c.reltuples, 0))::bigint as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'failure_audit'::regclass`))[0] as { n: string }).n) : generated;
       const size = (await db.execute(sql`select pg_size_pretty(sum(pg_total_relation_size(inhrelid))) as s from pg_inherits where inhparent = 'failure_audit'::regclass`))[0] as { s: string };
       console.log(partitionSummary(await listPartitions(db), "failure_audit"));
       console.log(`failure_audit with its indexes: ${size.s}.  (${loadAverage()})\n`);
@@ -134,7 +141,7 @@ async function main() {
         const secs = (performance.now() - s) / 1000;
         console.log(`${rows.toLocaleString("en")} rows, ${(bytes / 1e6).toFixed(0)} MB in ${secs.toFixed(1)} s: ${Math.round(rows / secs).toLocaleString("en")} rows/s, ${(bytes / 1e6 / secs).toFixed(1)} MB/s; RSS ${(rssBefore / 1e6).toFixed(0)} MB before, peak ${(peak / 1e6).toFixed(0)} MB.  (${loadAverage()})`);
       }
-      if (args.keep || args.reuse) console.log(`\nDatabase kept: ${url.replace(/\/\/[^@]*@/, "//")} (npm run bench:history -- --reuse ${new URL(url).pathname.slice(1)})`);
+      if (args.keep || args.reuse || args.resume) console.log(`\nDatabase kept: ${url.replace(/\/\/[^@]*@/, "//")} (npm run bench:history -- --reuse ${new URL(url).pathname.slice(1)})`);
     });
   });
 }
@@ -146,23 +153,30 @@ async function explain(db: ReturnType<typeof createDb>["db"], f: HistoryFilters)
 }
 
 /** Set-based generation: actors, missions, then failures in batches of 200,000 (generate_series). */
-async function generate(db: ReturnType<typeof createDb>["db"]) {
-  await db.execute(sql`insert into actors (id, kind, display_name)
+async function generate(db: ReturnType<typeof createDb>["db"], resume = false) {
+  // Resuming a kept database whose load stopped: its actors, missions and helper tables are there; the load goes on.
+  if (!resume) await db.execute(sql`insert into actors (id, kind, display_name)
     select 'user:bench-' || i, 'user', (array['Ana','Ben','Chen','Dana','Emeka','Farah','Gus','Hana','Ivo','Jun'])[1 + i % 10] || ' ' || (array['Okafor','Silva','Novak','Kim','Berg'])[1 + i % 5] || ' ' || i from generate_series(1, 40) i
     union all select 'worker:bench-' || i || ':' || (1000 + i), 'worker', 'worker bench-' || i from generate_series(1, 8) i
     union all select 'cli:bench', 'cli', 'bench (CLI)'`);
-  await db.execute(sql`insert into missions (id, name, definition, phase, run_state, progress, last_seq, state, created_by, created_at, updated_at, final_status)
-    select gen_random_uuid(), (array[${sql.join(DEFINITIONS.map((d) => sql`${d}`), sql`, `)}])[1 + i % ${DEFINITIONS.length}], '{}'::jsonb, 'MISSION_COMPLETED', 'completed', 1, 100, '{}'::jsonb,
+  if (!resume) await db.execute(sql`insert into missions (id, name, definition, phase, run_state, progress, last_seq, state, created_by, created_at, updated_at, final_status)
+    select gen_random_uuid(), (array[${sql.join(DEFINITIONS.map((d) => sql`${d}`), sql`, `)}])[1 + i % ${DEFINITIONS.length}], '{}'::jsonb, 'MISSION_COMPLETED', 'completed', 1, 100, jsonb_build_object('version', ${STATE_VERSION}::int),
       'user:bench-' || (1 + i % 40), now() - (i::float / ${MISSIONS}) * interval '90 days', now(), 'PARTIAL_SUCCESS'
     from generate_series(1, ${MISSIONS}) i`);
   // Plain tables, not temporary: the pool's chunks may run on any of its connections.
-  await db.execute(sql`create unlogged table bench_missions as select row_number() over (order by created_at) as n, id, name, created_by, created_at from missions`);
-  await db.execute(sql`create unique index on bench_missions (n)`);
-  await db.execute(sql`create unlogged table bench_modes as select row_number() over (order by failure_id) as n, failure_id from library_entries`);
+  if (!resume) {
+    await db.execute(sql`create unlogged table bench_missions as select row_number() over (order by created_at) as n, id, name, created_by, created_at from missions`);
+    await db.execute(sql`create unique index on bench_missions (n)`);
+    await db.execute(sql`create unlogged table bench_modes as select row_number() over (order by failure_id) as n, failure_id from library_entries`);
+  }
   const modes = Number(((await db.execute(sql`select count(*)::int as n from bench_modes`))[0] as { n: number }).n);
+  const missionCount = Number(((await db.execute(sql`select count(*)::int as n from bench_missions`))[0] as { n: number }).n);
+  if (missionCount !== MISSIONS) throw new Error(`bench:history --resume: the kept database has ${missionCount} missions, --rows ${ROWS} makes ${MISSIONS}: pass the --rows of the run that kept it.`);
   // The bench owns this table: its secondary indexes are built after the load, partition by partition; each chunk
   // of 200,000 rows holds the heavy lock on its own.
-  const indexes = await dropIndexesForLoad(db, "failure_audit");
+  const indexes = resume ? await droppedIndexes(db, "failure_audit") : await dropIndexesForLoad(db, "failure_audit");
+  const begun = resume ? Number(((await db.execute(sql`select count(*)::bigint as n from failure_audit`))[0] as { n: string }).n) : 0;
+  if (resume) console.log(`Resuming: ${begun.toLocaleString("en")} failures there, ${indexes.length} indexes to build.`);
   generated = await inChunks("failures", ROWS, 200_000, async (from, n) => {
     const start = from + 1;
     const end = from + n;
@@ -215,7 +229,7 @@ async function generate(db: ReturnType<typeof createDb>["db"]) {
         case when open then null else at + floor(exp(r2 * 14)) * interval '1 millisecond' end,
         case when open then null else jsonb_build_object('action', 'bench') end
       from b`);
-  }, UNTIL);
+  }, UNTIL, Math.min(begun, ROWS));
   await db.execute(sql`drop table bench_missions, bench_modes`);
   await buildIndexesByPartition(db, "failure_audit", indexes);
   await vacuumByPartition(db, "failure_audit");

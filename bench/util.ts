@@ -176,8 +176,8 @@ export async function withHeavyLock<T>(label: string, fn: () => Promise<T>): Pro
 }
 let heldOutside: boolean | undefined;
 
-/** The longest a bench holds the heavy lock at a stretch while it generates data; then other heavy runs get a turn. */
-export const LOCK_TURN_MS = 30_000;
+/** The longest a bench holds the heavy lock at a stretch while it generates data (BENCH_LOCK_TURN_S, default 30 s); then other heavy runs get a turn. */
+export const LOCK_TURN_MS = Number(process.env.BENCH_LOCK_TURN_S ?? 30) * 1000;
 
 /**
  * Runs `count` units of work (`unit(i)`, in order) in turns under the heavy lock: a turn takes the lock, runs units
@@ -207,10 +207,10 @@ export async function inTurns(label: string, count: number, unit: (i: number) =>
  * Runs `total` units of work in chunks of `chunk` (`fn(from, n)`), in turns under the heavy lock (inTurns), printing
  * one progress line per chunk: done/total, rate, time left (rewritten in place on a terminal, one line each in a log).
  */
-export async function inChunks(label: string, total: number, chunk: number, fn: (from: number, n: number) => Promise<void>, until = Infinity): Promise<number> {
+export async function inChunks(label: string, total: number, chunk: number, fn: (from: number, n: number) => Promise<void>, until = Infinity, start = 0): Promise<number> {
   const t0 = performance.now();
-  const chunks = await inTurns(label, Math.ceil(total / chunk), (i) => fn(i * chunk, Math.min(chunk, total - i * chunk)), (k, heldMs) => chunkProgress(label, Math.min(total, k * chunk), total, t0, heldMs), until);
-  const done = Math.min(total, chunks * chunk);
+  const chunks = await inTurns(label, Math.ceil((total - start) / chunk), (i) => fn(start + i * chunk, Math.min(chunk, total - start - i * chunk)), (k, heldMs) => chunkProgress(label, Math.min(total, start + k * chunk), total, t0, heldMs), until);
+  const done = Math.min(total, start + chunks * chunk);
   if (done < total) console.log(`[bench] ${label}: stopped at ${done.toLocaleString("en")} of ${total.toLocaleString("en")} (--until ${new Date(until).toISOString()}); the figures below are for ${done.toLocaleString("en")}.`);
   return done;
 }
@@ -265,8 +265,20 @@ export async function dropIndexesForLoad(db: Db, table: string): Promise<Dropped
     if (!m) throw new Error(`bench: cannot read the definition of index ${r.name}: ${r.def}`);
     return { name: r.name, body: m[2], unique: !!m[1] };
   });
-  for (const d of dropped) await db.execute(dsql.raw(`drop index "${d.name}"`));
+  // Kept in the bench's database too, so a run stopped during its load can be finished (--resume).
+  await db.execute(dsql`create table if not exists bench_dropped_indexes (tbl text not null, name text primary key, body text not null, uniq boolean not null)`);
+  for (const d of dropped) {
+    await db.execute(dsql`insert into bench_dropped_indexes values (${table}, ${d.name}, ${d.body}, ${d.unique})`);
+    await db.execute(dsql.raw(`drop index "${d.name}"`));
+  }
   return dropped;
+}
+
+/** The indexes of `table` that dropIndexesForLoad dropped in a kept database and that are not built yet (--resume). */
+export async function droppedIndexes(db: Db, table: string): Promise<DroppedIndex[]> {
+  if (!(await db.execute(dsql`select to_regclass('bench_dropped_indexes') is not null as ok`))[0]?.ok) return [];
+  const rows = (await db.execute(dsql`select name, body, uniq from bench_dropped_indexes where tbl = ${table} and to_regclass(quote_ident(name)) is null order by name`)) as unknown as Array<{ name: string; body: string; uniq: boolean }>;
+  return rows.map((r) => ({ name: r.name, body: r.body, unique: r.uniq }));
 }
 
 /**
