@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     include: ["{lib,db,server,app,components,scripts,clients,packages}/**/*.test.ts"],
     environment: "node",
-    globalSetup: ["./db/test-global-setup.ts"],
+    globalSetup: ["./db/test-global-setup.ts", "./server/cli-test-build.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
 import { startReplayServer, type Recordings, type ReplayServer } from "./model-replay";
 
@@ -14,7 +14,8 @@ import { startReplayServer, type Recordings, type ReplayServer } from "./model-r
 let tdb: TestDatabase;
 let dataDir: string;
 let model: ReplayServer;
-const BIN = path.resolve("bin/faultline.mjs");
+/** The compiled CLI (server/cli-test-build.ts): the same sources, without tsx loading them on every command. */
+const BIN = inject("cliEntry");
 
 type Turn = Recordings["recordings"][number]["turns"][number];
 const call = (name: string, args: unknown): Turn => ({ toolCalls: [{ name, arguments: args }] });

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
 import { createMission } from "../db/queries/events";
@@ -13,6 +13,8 @@ import { missionDefinitionSchema } from "../lib/mission";
 let tdb: TestDatabase;
 let dataDir: string;
 const BIN = path.resolve("bin/faultline.mjs");
+/** The compiled CLI (server/cli-test-build.ts): the same sources, without tsx loading them on every command. */
+const CLI = inject("cliEntry");
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
@@ -23,9 +25,9 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-function cli(args: string[], input?: string, extraEnv: Record<string, string> = {}, cwd?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function cli(args: string[], input?: string, extraEnv: Record<string, string> = {}, cwd?: string, bin = CLI): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, DATABASE_URL: tdb.url, FAULTLINE_DATA_DIR: dataDir, FAULTLINE_POLL_MS: "200", ...extraEnv }, timeout: 60_000 }, (err, stdout, stderr) =>
+    const child = execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, DATABASE_URL: tdb.url, FAULTLINE_DATA_DIR: dataDir, FAULTLINE_POLL_MS: "200", ...extraEnv }, timeout: 60_000 }, (err, stdout, stderr) =>
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     if (input !== undefined) child.stdin!.end(input);
@@ -53,11 +55,11 @@ describe("the faultline CLI", () => {
   it("runs from any directory, not only the checkout (its @/ imports resolve through the project's tsconfig)", async () => {
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "fl-cli-cwd-"));
     try {
-      const help = await cli(["--help"], undefined, {}, elsewhere);
+      const help = await cli(["--help"], undefined, {}, elsewhere, BIN);
       expect(help.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND/);
       expect(help.code, help.stderr).toBe(0);
       expect(help.stdout).toMatch(/^faultline — control plane/);
-      const list = await cli(["mission", "list", "--json"], undefined, {}, elsewhere);
+      const list = await cli(["mission", "list", "--json"], undefined, {}, elsewhere, BIN);
       expect(list.code, list.stderr).toBe(0);
       expect(Array.isArray(JSON.parse(list.stdout).missions ?? JSON.parse(list.stdout))).toBe(true);
     } finally {

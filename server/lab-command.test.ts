@@ -2,12 +2,13 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { rateLimitScenario } from "../lib/lab/test-fixtures";
 
-/** `faultline lab run --no-record` through bin/faultline.mjs, as a person runs it (docs/lab.md). No database (recording: server/lab-record.test.ts). */
+/** `faultline lab run --no-record` as a separate process, as a person runs it (docs/lab.md); the CLI compiled once per test run (server/cli-test-build.ts). No database (recording: server/lab-record.test.ts). */
 
-const BIN = path.resolve("bin/faultline.mjs");
+/** The compiled CLI (server/cli-test-build.ts): the same sources, without tsx loading them on every command. */
+const BIN = inject("cliEntry");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fl-lab-cli-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** A file of the test's directory. */

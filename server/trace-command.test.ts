@@ -2,14 +2,15 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createMission } from "../db/queries/events";
 import { missionDefinitionSchema } from "../lib/mission";
 import { useWorkerHarness } from "./orchestrator/test-harness";
 
 /** The CLI's trace commands against a real PostgreSQL, on a mission a real worker ran (docs/traces.md). */
 const harness = useWorkerHarness("fl-trace-cli-");
-const BIN = path.resolve("bin/faultline.mjs");
+/** The compiled CLI (server/cli-test-build.ts): the same sources, without tsx loading them on every command. */
+const BIN = inject("cliEntry");
 let dir: string;
 let missionId: string;
 

@@ -2,7 +2,7 @@ import { spawn, execFile, type ChildProcessWithoutNullStreams } from "node:child
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
 import { createMission, listEventsAfter } from "../db/queries/events";
 import { ensureActor } from "../db/queries/users";
@@ -18,7 +18,8 @@ import { parseMissionDefinition } from "../lib/mission";
 let tdb: TestDatabase;
 let dataDir: string;
 let worker: ChildProcessWithoutNullStreams;
-const BIN = path.resolve("bin/faultline.mjs");
+/** The compiled CLI (server/cli-test-build.ts): the same sources, without tsx loading them on every command. */
+const BIN = inject("cliEntry");
 const env = () => ({ ...process.env, DATABASE_URL: tdb.url, FAULTLINE_DATA_DIR: dataDir, FAULTLINE_POLL_MS: "200" });
 
 beforeAll(async () => {

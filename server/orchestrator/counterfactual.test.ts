@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { listCounterfactualChecksByMission } from "../../db/queries/counterfactual-checks";
 import { and, eq } from "drizzle-orm";
 import { auditLog } from "../../db/schema";
@@ -232,7 +232,8 @@ describe("counterfactuals a replay judges against what happens", () => {
 });
 
 describe("the CLI: faultline lab replay --set/--rules/--flag/--live, mission explain --verify", () => {
-  const BIN = path.resolve("bin/faultline.mjs");
+  /** The compiled CLI (server/cli-test-build.ts): the same sources, without tsx loading them on every command. */
+  const BIN = inject("cliEntry");
   let dir: string;
   let file: string;
   beforeAll(async () => {
