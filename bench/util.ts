@@ -1,5 +1,6 @@
 import path from "node:path";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { readFileSync } from "node:fs";
 import { sql as dsql } from "drizzle-orm";
 import { createDb, withDatabaseName, type Db } from "../db/client";
@@ -66,6 +67,7 @@ export async function withBenchDatabase(name: string, opts: { max: number; keep?
     try {
       await fn(handle.db, url);
     } finally {
+      await releaseHeavyLock();
       await handle.close().catch(() => {});
       await pg.stop();
     }
@@ -78,6 +80,7 @@ export async function withBenchDatabase(name: string, opts: { max: number; keep?
   try {
     await fn(handle.db, url.toString());
   } finally {
+    await releaseHeavyLock();
     await handle.close().catch(() => {});
     if (!opts.keep) await server.teardown();
   }
@@ -148,14 +151,12 @@ function lockHeldByAncestor(file: string): boolean {
   return false;
 }
 
-/**
- * Runs `fn` holding the heavy lock (flock(1) on HEAVY_LOCK, held by a child process for the length of `fn`), so a
- * long benchmark holds the machine only for a turn of its load (inTurns) or its timed part, and other heavy runs
- * interleave between turns. Under `flock HEAVY_LOCK npm run bench:…` (an ancestor holds the lock) it runs `fn` directly.
- */
-export async function withHeavyLock<T>(label: string, fn: () => Promise<T>): Promise<T> {
-  heldOutside ??= lockHeldByAncestor(HEAVY_LOCK);
-  if (heldOutside) return fn();
+/** The heavy lock this process holds: the flock(1) child holding it, and since when (the turn's start). */
+let held: { child: ChildProcessByStdio<Writable, Readable, null>; since: number } | null = null;
+let heldOutside: boolean | undefined;
+
+async function acquireHeavyLock(label: string): Promise<void> {
+  if (held) return;
   const child = spawn("flock", [HEAVY_LOCK, "sh", "-c", "echo held; exec cat >/dev/null"], { stdio: ["pipe", "pipe", "inherit"] });
   const waiting = setTimeout(() => process.stdout.write(`\n[bench] ${label}: waiting for ${HEAVY_LOCK} (another heavy run holds it)…\n`), 2_000);
   try {
@@ -167,39 +168,64 @@ export async function withHeavyLock<T>(label: string, fn: () => Promise<T>): Pro
   } finally {
     clearTimeout(waiting);
   }
+  held = { child, since: performance.now() };
+}
+
+/** Lets the heavy lock go (the flock(1) child ends when its stdin closes). */
+export async function releaseHeavyLock(): Promise<void> {
+  if (!held) return;
+  const { child } = held;
+  held = null;
+  child.stdin.end();
+  await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+}
+
+/**
+ * Runs `fn` holding the heavy lock (flock(1) on HEAVY_LOCK, held by a child process), so a long benchmark holds the
+ * machine only for a turn of its load (inTurns) or its timed part, and other heavy runs interleave between turns.
+ * Inside a turn that is still held, `fn` runs in it (and the turn goes on after it). Under `flock HEAVY_LOCK npm run
+ * bench:…` (an ancestor holds the lock) it runs `fn` directly.
+ */
+export async function withHeavyLock<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  heldOutside ??= lockHeldByAncestor(HEAVY_LOCK);
+  if (heldOutside) return fn();
+  const mine = !held;
+  await acquireHeavyLock(label);
   try {
     return await fn();
   } finally {
-    child.stdin.end();
-    await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+    if (mine) await releaseHeavyLock();
   }
 }
-let heldOutside: boolean | undefined;
 
 /** The longest a bench holds the heavy lock at a stretch while it generates data (BENCH_LOCK_TURN_S, default 30 s); then other heavy runs get a turn. */
 export const LOCK_TURN_MS = Number(process.env.BENCH_LOCK_TURN_S ?? 30) * 1000;
 
 /**
  * Runs `count` units of work (`unit(i)`, in order) in turns under the heavy lock: a turn takes the lock, runs units
- * until it has held it LOCK_TURN_MS (a unit is never cut), and lets it go, so other heavy runs interleave. After
- * each unit, `done(i + 1, heldMs)` (heldMs: the time units ran, without the waits for the lock).
+ * until it has held it LOCK_TURN_MS (a unit is never cut), and lets it go, so other heavy runs interleave. A turn
+ * still held when the units end goes on into what follows (the next phase, the timed part) until its time is up.
+ * After each unit, `done(i + 1, heldMs)` (heldMs: the time units ran, without the waits for the lock).
  */
 export async function inTurns(label: string, count: number, unit: (i: number) => Promise<void>, done: (n: number, heldMs: number) => void, until = Infinity): Promise<number> {
+  heldOutside ??= lockHeldByAncestor(HEAVY_LOCK);
   let i = 0;
   let heldMs = 0;
   while (i < count && Date.now() < until) {
-    await withHeavyLock(label, async () => {
-      const turn = performance.now();
-      do {
-        const s = performance.now();
-        await unit(i);
-        heldMs += performance.now() - s;
-        done(++i, heldMs);
-      } while (i < count && performance.now() - turn < LOCK_TURN_MS && Date.now() < until);
-    });
-    // A heavy run waiting in flock(1) takes the lock now, before this bench's next turn asks for it.
-    if (i < count && !heldOutside) await new Promise((r) => setTimeout(r, 1_000));
+    if (!heldOutside) await acquireHeavyLock(label);
+    do {
+      const s = performance.now();
+      await unit(i);
+      heldMs += performance.now() - s;
+      done(++i, heldMs);
+    } while (i < count && Date.now() < until && (heldOutside || performance.now() - held!.since < LOCK_TURN_MS));
+    if (i < count && Date.now() < until && !heldOutside) {
+      await releaseHeavyLock();
+      // A heavy run waiting in flock(1) takes the lock now, before this bench's next turn asks for it.
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
   }
+  if (held && performance.now() - held.since >= LOCK_TURN_MS) await releaseHeavyLock();
   return i;
 }
 
@@ -277,7 +303,9 @@ export async function dropIndexesForLoad(db: Db, table: string): Promise<Dropped
 /** The indexes of `table` that dropIndexesForLoad dropped in a kept database and that are not built yet (--resume). */
 export async function droppedIndexes(db: Db, table: string): Promise<DroppedIndex[]> {
   if (!(await db.execute(dsql`select to_regclass('bench_dropped_indexes') is not null as ok`))[0]?.ok) return [];
-  const rows = (await db.execute(dsql`select name, body, uniq from bench_dropped_indexes where tbl = ${table} and to_regclass(quote_ident(name)) is null order by name`)) as unknown as Array<{ name: string; body: string; uniq: boolean }>;
+  // Not built yet, or built on some partitions only (a run stopped during the build: the parent index is invalid).
+  const rows = (await db.execute(dsql`select name, body, uniq from bench_dropped_indexes d where tbl = ${table}
+    and (to_regclass(quote_ident(name)) is null or not (select indisvalid from pg_index where indexrelid = to_regclass(quote_ident(d.name)))) order by name`)) as unknown as Array<{ name: string; body: string; uniq: boolean }>;
   return rows.map((r) => ({ name: r.name, body: r.body, unique: r.uniq }));
 }
 
@@ -290,11 +318,14 @@ export async function droppedIndexes(db: Db, table: string): Promise<DroppedInde
 export async function buildIndexesByPartition(db: Db, table: string, indexes: DroppedIndex[]): Promise<void> {
   const parts = ((await db.execute(dsql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ${table}::regclass order by c.relname`)) as unknown as Array<{ name: string }>).map((r) => r.name);
   const t0 = performance.now();
-  for (const ix of indexes) await db.execute(dsql.raw(`create ${ix.unique ? "unique " : ""}index "${ix.name}" on only "${table}" ${ix.body}`));
-  const units = indexes.flatMap((ix) => parts.map((part) => ({ ix, part })));
+  for (const ix of indexes) await db.execute(dsql.raw(`create ${ix.unique ? "unique " : ""}index if not exists "${ix.name}" on only "${table}" ${ix.body}`));
+  const partName = (ix: DroppedIndex, part: string) => `${part}_${ix.name.replace(new RegExp(`^${table}_`), "")}`.slice(0, 63);
+  // A partition's index that exists was attached in the transaction that built it (a resumed build skips it).
+  const built = new Set(((await db.execute(dsql`select relname as n from pg_class where relkind = 'i'`)) as unknown as Array<{ n: string }>).map((r) => r.n));
+  const units = indexes.flatMap((ix) => parts.filter((part) => !built.has(partName(ix, part))).map((part) => ({ ix, part })));
   await inTurns(`indexes of ${table}`, units.length, async (i) => {
     const { ix, part } = units[i];
-    const name = `${part}_${ix.name.replace(new RegExp(`^${table}_`), "")}`.slice(0, 63);
+    const name = partName(ix, part);
     await db.transaction(async (tx) => {
       await tx.execute(dsql`set local maintenance_work_mem = '256MB'`);
       await tx.execute(dsql.raw(`create ${ix.unique ? "unique " : ""}index "${name}" on "${part}" ${ix.body}`));
