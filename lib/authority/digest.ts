@@ -15,7 +15,24 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.join(",")}}`;
 }
 
+/**
+ * Digests of recent short canonical texts: the engine and the authority digest the same args several times per
+ * proposal. Keyed by the text, never by the args object, so args changed in place get their own digest.
+ */
+const recentDigests = new Map<string, string>();
+const RECENT_DIGESTS = 1024;
+const CACHED_TEXT = 4096;
+
 /** `sha256:<hex>` of the canonical JSON of a proposal's args. */
 export function argsDigest(args: unknown): string {
-  return `sha256:${createHash("sha256").update(canonicalJson(args)).digest("hex")}`;
+  const json = canonicalJson(args);
+  let digest = recentDigests.get(json);
+  if (digest === undefined) {
+    digest = `sha256:${createHash("sha256").update(json).digest("hex")}`;
+    if (json.length <= CACHED_TEXT) {
+      if (recentDigests.size >= RECENT_DIGESTS) recentDigests.clear();
+      recentDigests.set(json, digest);
+    }
+  }
+  return digest;
 }

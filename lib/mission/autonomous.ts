@@ -45,9 +45,13 @@ function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return json;
 }
 
+/** The args of `finish` and `ask` (built once: a zod schema compiles its parser on first use). */
+const FINISH_ARGS = z.strictObject({ summary: z.string() });
+const ASK_ARGS = z.strictObject({ question: z.string().min(1) });
+
 /** The args schema of an action a model may propose (finish, ask, or a tool's), for validation before the authority decides. */
 export function actionArgsProblem(tool: string, args: unknown): string | null {
-  const schema = tool === FINISH ? z.strictObject({ summary: z.string() }) : tool === ASK ? z.strictObject({ question: z.string().min(1) }) : getTool(tool)?.args;
+  const schema = tool === FINISH ? FINISH_ARGS : tool === ASK ? ASK_ARGS : getTool(tool)?.args;
   if (!schema) return null; // an unknown tool is the allowlist's to reject
   const parsed = schema.safeParse(args);
   return parsed.success ? null : parsed.error.issues.map((i) => `${i.path.join(".") || "(args)"}: ${i.message}`).join("; ");

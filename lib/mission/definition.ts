@@ -241,9 +241,22 @@ export function agentsInOrder(def: MissionDefinition): Array<AgentDefinition & {
   return def.phases.flatMap((p) => p.agents.map((a) => ({ ...a, phase: p.name })));
 }
 
+/**
+ * agentDefinition's answers, one per agent definition (and its phase): the engine and the reducer ask for an
+ * agent's definition several times per event, and copying it each time was the reducer's largest cost. Frozen,
+ * so that a caller that changed the shared answer would fail at once instead of changing other callers' answers.
+ */
+const agentDefinitions = new WeakMap<AgentDefinition, Readonly<AgentDefinition & { phase: Phase }>>();
+
 export function agentDefinition(def: MissionDefinition, agent: string): AgentDefinition & { phase: Phase } {
   // The first agent of that name in execution order, as agentsInOrder gives it (without copying the others).
-  for (const p of def.phases) for (const a of p.agents) if (a.name === agent) return { ...a, phase: p.name };
+  for (const p of def.phases)
+    for (const a of p.agents)
+      if (a.name === agent) {
+        let found = agentDefinitions.get(a);
+        if (found?.phase !== p.name) agentDefinitions.set(a, (found = Object.freeze({ ...a, phase: p.name })));
+        return found;
+      }
   throw new Error(`No agent "${agent}" in mission "${def.name}"`);
 }
 
