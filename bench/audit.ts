@@ -87,7 +87,7 @@ async function generate(db: Db, resume = false) {
   await vacuumByPartition(db, "audit_log");
   const size = (await db.execute(sql`select pg_size_pretty(sum(pg_total_relation_size(inhrelid))) as s from pg_inherits where inhparent = 'audit_log'::regclass`))[0] as { s: string };
   console.log(partitionSummary(await listPartitions(db), "audit_log"));
-  console.log(`Generated ${generated.toLocaleString("en")} audit rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (VACUUM ANALYZE included); audit_log with its indexes: ${size.s}.  (${loadAverage()})\n`);
+  console.log(`${resume ? "Finished the load (resumed) up to" : "Generated"} ${generated.toLocaleString("en")} audit rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (${resume ? "this run's part, " : ""}VACUUM ANALYZE included); audit_log with its indexes: ${size.s}.  (${loadAverage()})\n`);
 }
 
 async function timeQueries(db: Db, url: string) {

@@ -169,13 +169,16 @@ async function generate(db: ReturnType<typeof createDb>["db"], resume = false) {
     await db.execute(sql`create unique index on bench_missions (n)`);
     await db.execute(sql`create unlogged table bench_modes as select row_number() over (order by failure_id) as n, failure_id from library_entries`);
   }
-  const modes = Number(((await db.execute(sql`select count(*)::int as n from bench_modes`))[0] as { n: number }).n);
-  const missionCount = Number(((await db.execute(sql`select count(*)::int as n from bench_missions`))[0] as { n: number }).n);
+  // The helper tables are dropped once the load is complete: a database resumed after that only builds its indexes.
+  const loaded = resume && !(await db.execute(sql`select to_regclass('bench_missions') is not null as ok`))[0]?.ok;
+  const modes = loaded ? 0 : Number(((await db.execute(sql`select count(*)::int as n from bench_modes`))[0] as { n: number }).n);
+  const missionCount = loaded ? MISSIONS : Number(((await db.execute(sql`select count(*)::int as n from bench_missions`))[0] as { n: number }).n);
   if (missionCount !== MISSIONS) throw new Error(`bench:history --resume: the kept database has ${missionCount} missions, --rows ${ROWS} makes ${MISSIONS}: pass the --rows of the run that kept it.`);
   // The bench owns this table: its secondary indexes are built after the load, partition by partition; each chunk
   // of 200,000 rows holds the heavy lock on its own.
   const indexes = resume ? await droppedIndexes(db, "failure_audit") : await dropIndexesForLoad(db, "failure_audit");
   const begun = resume ? Number(((await db.execute(sql`select count(*)::bigint as n from failure_audit`))[0] as { n: string }).n) : 0;
+  if (loaded && begun < ROWS) throw new Error(`bench:history --resume: the load of this database ended at ${begun} rows (its helper tables are gone); pass its --rows, ${begun}.`);
   if (resume) console.log(`Resuming: ${begun.toLocaleString("en")} failures there, ${indexes.length} indexes to build.`);
   generated = await inChunks("failures", ROWS, 200_000, async (from, n) => {
     const start = from + 1;
@@ -230,7 +233,7 @@ async function generate(db: ReturnType<typeof createDb>["db"], resume = false) {
         case when open then null else jsonb_build_object('action', 'bench') end
       from b`);
   }, UNTIL, Math.min(begun, ROWS));
-  await db.execute(sql`drop table bench_missions, bench_modes`);
+  await db.execute(sql`drop table if exists bench_missions, bench_modes`);
   await buildIndexesByPartition(db, "failure_audit", indexes);
   await vacuumByPartition(db, "failure_audit");
   await db.execute(sql`analyze missions`);
