@@ -96,8 +96,8 @@ export const CONFIDENCE_KNOTS: ReadonlyArray<readonly [score: number, probabilit
  * fitted the same way on the same two regimes, never stating more than the grounded map at the same score.
  */
 export const WEAK_CONFIDENCE_KNOTS: ReadonlyArray<readonly [score: number, probability: number]> = [
-  [0, 0.72],
-  [0.21, 0.72],
+  [0, 0.71],
+  [0.21, 0.71],
   [0.51, 0.79],
   [0.8, 0.87],
   [1, 0.87],

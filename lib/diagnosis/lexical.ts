@@ -56,8 +56,38 @@ export function tokens(text: string): string[] {
   return out;
 }
 
-/** Features of a failure: the words of its tool, message and output, present or not (not counted), with word pairs. */
+/**
+ * Features of a failure: its words and word pairs (`wordFeatures`) and the character 3–5-grams of its words
+ * (`charFeatures`). The character n-grams carry spelling families across frameworks that word features miss
+ * ("unavailable"/"unavailabletool", "apikey"/"api_key", "ECONNREFUSED"/"connrefused", "maxtokens"): measured by
+ * leave-one-batch-out on the world tuning half (scripts/diagnosis-lobo.ts, docs/diagnosis-benchmark.md).
+ */
 export function features(input: InputContext): string[] {
+  return [...wordFeatures(input), ...charFeatures(input)];
+}
+
+/**
+ * Character 3–5-grams of each word (padded with word boundaries, digits folded to 0), marked `c:`. Paths and file names
+ * are left out: they are the call's own names (`reports/permission_denied_summary.txt`), and their many n-grams would
+ * outweigh the words of the error.
+ */
+export function charFeatures(input: InputContext): string[] {
+  const e = input.failure.error;
+  const text = [input.failure.tool, e.message, e.stderr, e.stdout]
+    .filter(Boolean)
+    .join("\n")
+    .slice(0, 6000)
+    .replace(/(?:[\w.~-]*[\\/])+[\w.-]*|\b[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b/g, " ");
+  const set = new Set<string>();
+  for (const t of tokens(text)) {
+    const w = `<${t.replace(/\d/g, "0")}>`;
+    for (let n = 3; n <= 5; n++) for (let i = 0; i + n <= w.length; i++) set.add(`c:${w.slice(i, i + n)}`);
+  }
+  return [...set];
+}
+
+/** The words of its tool, message and output, present or not (not counted), with word pairs. */
+export function wordFeatures(input: InputContext): string[] {
   const e = input.failure.error;
   const text = [input.failure.tool, e.message, e.stderr, e.stdout].filter(Boolean).join("\n");
   const set = new Set<string>();
@@ -133,7 +163,8 @@ export function posterior(model: LexicalModel, input: InputContext): { probs: nu
 /** The model's verdict, or null when it has too few known words or its margin is below every band. */
 export function lexicalVerdict(model: LexicalModel, input: InputContext): LexicalVerdict | null {
   const { probs, known } = posterior(model, input);
-  if (known.length < 3) return null;
+  // Three known words at least: character n-grams alone (shared by any English) are no evidence of a type.
+  if (known.filter((f) => !f.startsWith("c:")).length < 3) return null;
   const order = probs.map((p, k) => [p, k] as const).sort((a, b) => b[0] - a[0]);
   const [[p1, k1], [p2]] = order;
   const margin = p1 - p2;

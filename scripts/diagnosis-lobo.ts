@@ -1,0 +1,315 @@
+/**
+ * Leave-one-batch-out study of the diagnosis' learned parts (issue 18): `npm run diagnosis:lobo`.
+ *
+ * Reads the world corpus's TUNING half only (never a held-out case) and the local corpus's train split. For each
+ * collection batch k: a model is trained on the other batches' tuning halves (and the local train split) and tested on
+ * batch k's tuning half — the honest estimate of what a model says of wordings it has not seen. The rules cannot be
+ * re-derived per fold (today's rules were written from every tuning case and fit them all), so the rules' side of the
+ * combination is what the rules said of batch k *at first sight* (`firstSeen.rules`, `firstSeen.grounded`: the rules of
+ * the batch's collecting commit, before any rule was written for it). Batch 1 has no recorded groundedness, so the
+ * combination is measured over batches 2–8; the models alone over all eight.
+ *
+ * Models compared:
+ *  - `nb-words`: the committed naive Bayes (lib/diagnosis/lexical.ts: word presences and word pairs, tempered);
+ *  - `nb-chars`: the same naive Bayes with character 3–5-grams of each word added;
+ *  - `lr-words+chars`: a multinomial logistic regression (L2) over the same words, pairs and character n-grams,
+ *    each case's feature vector scaled to unit length.
+ * Arbitrations compared (rules at first sight + a model trained without batch k):
+ *  - `current`: rules unless they say `unknown` (then the model) or a weak `invalid_arguments` (then the model when it
+ *    names another type at margin ≥ 0.5) — what classify.ts does;
+ *  - `learned`: the same shape, but the margin at which the model replaces a weak answer of invalid_arguments, a weak
+ *    answer of another type, or a grounded answer is chosen per fold, by an inner leave-one-batch-out over the other
+ *    batches only (the outer batch never informs its own thresholds).
+ * Deterministic; prints per-batch and per-type figures. `--models nb-words,lr-words+chars` narrows the models.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
+import { features, tokens } from "../lib/diagnosis/lexical";
+import { fnv } from "./diagnosis-world";
+
+interface Labelled {
+  id: string;
+  label: ErrorType;
+  source: string;
+  half?: string;
+  batch?: string | number;
+  firstSeen?: { rules: string; said?: string; confidence?: number; grounded?: boolean };
+  input: InputContext;
+}
+
+const ROOT = path.join(import.meta.dirname, "..");
+const K = ERROR_TYPES.length;
+
+function read(file: string): Labelled[] {
+  return readFileSync(path.join(ROOT, "bench", file), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Labelled)
+    .filter((c) => (ERROR_TYPES as readonly string[]).includes(c.label));
+}
+const localTrain = (c: Labelled) => c.batch === "tuning" && fnv(c.id) % 100 >= 13;
+
+/** The committed word features (words and word pairs), without any character n-grams. */
+const wordFeatures = (input: InputContext) => features(input).filter((f) => !f.startsWith("c:"));
+
+/**
+ * Character 3–5-grams of each word (padded with word boundaries, digits folded to 0), marked `c:`. Paths and file names
+ * are left out: they are the call's own names (`reports/permission_denied_summary.txt`), and their many n-grams would
+ * outweigh the words of the error.
+ */
+function charFeatures(input: InputContext): string[] {
+  const e = input.failure.error;
+  const text = [input.failure.tool, e.message, e.stderr, e.stdout]
+    .filter(Boolean)
+    .join("\n")
+    .slice(0, 6000)
+    .replace(/(?:[\w.~-]*[\\/])+[\w.-]*|\b[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b/g, " ");
+  const set = new Set<string>();
+  for (const t of tokens(text)) {
+    const w = `<${t.replace(/\d/g, "0")}>`;
+    for (let n = 3; n <= 5; n++) for (let i = 0; i + n <= w.length; i++) set.add(`c:${w.slice(i, i + n)}`);
+  }
+  return [...set];
+}
+
+const wordsAndChars = (input: InputContext) => [...wordFeatures(input), ...charFeatures(input)];
+
+interface Model {
+  probs(input: InputContext): number[];
+}
+
+/** Naive Bayes as lib/diagnosis/lexical.ts trains and reads it, over any feature function. */
+function trainNB(cases: Labelled[], feats: (i: InputContext) => string[], alpha = 0.5, minDocs = 2): Model {
+  const raw = new Map<string, number[]>();
+  const docs = new Array<number>(K).fill(0);
+  for (const c of cases) {
+    const k = ERROR_TYPES.indexOf(c.label);
+    docs[k]++;
+    for (const f of feats(c.input)) {
+      let row = raw.get(f);
+      if (!row) raw.set(f, (row = new Array<number>(K).fill(0)));
+      row[k]++;
+    }
+  }
+  const counts = new Map<string, number[]>();
+  const totals = new Array<number>(K).fill(0);
+  for (const [f, row] of raw) {
+    if (row.reduce((a, b) => a + b, 0) < minDocs) continue;
+    counts.set(f, row);
+    row.forEach((n, i) => (totals[i] += n));
+  }
+  const V = counts.size;
+  return {
+    probs(input) {
+      const logp = new Array<number>(K).fill(0);
+      const known = feats(input).filter((f) => counts.has(f));
+      for (const f of known) {
+        const row = counts.get(f)!;
+        for (let k = 0; k < K; k++) logp[k] += Math.log((row[k] + alpha) / (totals[k] + alpha * V));
+      }
+      const temper = Math.max(1, Math.sqrt(known.length));
+      const max = Math.max(...logp.map((x, k) => (docs[k] > 0 ? x / temper : -Infinity)));
+      const exp = logp.map((x, k) => (docs[k] > 0 ? Math.exp(x / temper - max) : 0));
+      const sum = exp.reduce((a, b) => a + b, 0);
+      return exp.map((x) => x / sum);
+    },
+  };
+}
+
+/** Multinomial logistic regression, L2, unit-length binary feature vectors, full-batch gradient with Adam. Deterministic. */
+export function trainLR(cases: Labelled[], feats: (i: InputContext) => string[], opts: { lambda?: number; epochs?: number; minDocs?: number } = {}): Model & { weights: Map<string, number[]>; bias: number[] } {
+  const lambda = opts.lambda ?? 1e-4;
+  const epochs = opts.epochs ?? 150;
+  const minDocs = opts.minDocs ?? 2;
+  const df = new Map<string, number>();
+  const rows = cases.map((c) => feats(c.input));
+  for (const r of rows) for (const f of r) df.set(f, (df.get(f) ?? 0) + 1);
+  const index = new Map<string, number>();
+  for (const [f, n] of [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (n >= minDocs) index.set(f, index.size);
+  const D = index.size;
+  const X = rows.map((r) => r.map((f) => index.get(f)).filter((i): i is number => i !== undefined));
+  const y = cases.map((c) => ERROR_TYPES.indexOf(c.label));
+  // Class weights: a uniform prior over types, as the naive Bayes has.
+  const per = new Array<number>(K).fill(0);
+  y.forEach((k) => per[k]++);
+  const cw = per.map((n) => (n ? cases.length / (K * n) : 0));
+  const W = new Float64Array(D * K);
+  const b = new Float64Array(K);
+  const mW = new Float64Array(D * K), vW = new Float64Array(D * K), mB = new Float64Array(K), vB = new Float64Array(K);
+  const lr = 0.05, b1 = 0.9, b2 = 0.999, eps = 1e-8;
+  const G = new Float64Array(D * K);
+  const gb = new Float64Array(K);
+  const z = new Float64Array(K);
+  for (let t = 1; t <= epochs; t++) {
+    G.fill(0);
+    gb.fill(0);
+    for (let n = 0; n < X.length; n++) {
+      const xs = X[n];
+      const s = xs.length ? 1 / Math.sqrt(xs.length) : 0;
+      for (let k = 0; k < K; k++) z[k] = b[k];
+      for (const i of xs) for (let k = 0; k < K; k++) z[k] += W[i * K + k] * s;
+      let max = -Infinity;
+      for (let k = 0; k < K; k++) max = Math.max(max, z[k]);
+      let sum = 0;
+      for (let k = 0; k < K; k++) sum += z[k] = Math.exp(z[k] - max);
+      for (let k = 0; k < K; k++) {
+        const g = (cw[y[n]] * (z[k] / sum - (k === y[n] ? 1 : 0))) / X.length;
+        gb[k] += g;
+        if (g !== 0) for (const i of xs) G[i * K + k] += g * s;
+      }
+    }
+    for (let j = 0; j < D * K; j++) {
+      const g = G[j] + lambda * W[j];
+      mW[j] = b1 * mW[j] + (1 - b1) * g;
+      vW[j] = b2 * vW[j] + (1 - b2) * g * g;
+      W[j] -= (lr * (mW[j] / (1 - b1 ** t))) / (Math.sqrt(vW[j] / (1 - b2 ** t)) + eps);
+    }
+    for (let k = 0; k < K; k++) {
+      mB[k] = b1 * mB[k] + (1 - b1) * gb[k];
+      vB[k] = b2 * vB[k] + (1 - b2) * gb[k] * gb[k];
+      b[k] -= (lr * (mB[k] / (1 - b1 ** t))) / (Math.sqrt(vB[k] / (1 - b2 ** t)) + eps);
+    }
+  }
+  const weights = new Map<string, number[]>();
+  for (const [f, i] of index) weights.set(f, Array.from(W.subarray(i * K, i * K + K)));
+  return {
+    weights,
+    bias: Array.from(b),
+    probs(input) {
+      const xs = feats(input).map((f) => index.get(f)).filter((i): i is number => i !== undefined);
+      const s = xs.length ? 1 / Math.sqrt(xs.length) : 0;
+      const zz = Array.from(b);
+      for (const i of xs) for (let k = 0; k < K; k++) zz[k] += W[i * K + k] * s;
+      const max = Math.max(...zz);
+      const ex = zz.map((v) => Math.exp(v - max));
+      const sum = ex.reduce((a, c) => a + c, 0);
+      return ex.map((v) => v / sum);
+    },
+  };
+}
+
+interface Verdict {
+  type: ErrorType;
+  margin: number;
+}
+function verdict(p: number[]): Verdict {
+  const order = p.map((v, k) => [v, k] as const).sort((a, b) => b[0] - a[0]);
+  return { type: ERROR_TYPES[order[0][1]], margin: order[0][0] - order[1][0] };
+}
+
+const MODELS: Record<string, (cases: Labelled[]) => Model> = {
+  "nb-words": (cs) => trainNB(cs, wordFeatures),
+  "nb-chars": (cs) => trainNB(cs, wordsAndChars),
+  "lr-words": (cs) => trainLR(cs, wordFeatures),
+  "lr-words+chars": (cs) => trainLR(cs, wordsAndChars),
+};
+
+/** Thresholds of an arbitration: the model's margin at which it replaces the rules' answer, per kind of answer. */
+interface Arbitration {
+  /** Where the rules say `unknown`: the model answers at this margin or above (else `unknown`, never right). */
+  floor: number;
+  weakArguments: number;
+  weakOther: number;
+  grounded: number;
+}
+const CURRENT: Arbitration = { floor: 0.1, weakArguments: 0.5, weakOther: Infinity, grounded: Infinity };
+const GRID = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, Infinity];
+
+function combine(c: Labelled, v: Verdict, a: Arbitration): string {
+  const rules = c.firstSeen!.rules;
+  if (rules === "unknown") return v.margin >= a.floor ? v.type : "unknown";
+  if (v.type === rules) return rules;
+  const limit = c.firstSeen!.grounded ? a.grounded : rules === "invalid_arguments" ? a.weakArguments : a.weakOther;
+  return v.margin >= limit ? v.type : rules;
+}
+
+/** The thresholds that make the most right answers over these (case, out-of-fold verdict) pairs; ties go to the higher margin. */
+function fit(pairs: Array<[Labelled, Verdict]>): Arbitration {
+  const right = (a: Arbitration) => pairs.filter(([c, v]) => combine(c, v, a) === c.label).length;
+  let best = CURRENT;
+  let bestRight = -1;
+  // The three kinds are independent (each case is of one kind): fit each alone.
+  const out: Arbitration = { ...CURRENT };
+  for (const key of ["floor", "weakArguments", "weakOther", "grounded"] as const) {
+    bestRight = -1;
+    for (const m of key === "floor" ? [0.1, 0.05, 0] : [...GRID].reverse()) {
+      const a = { ...out, [key]: m };
+      const r = right(a);
+      if (r > bestRight) (bestRight = r), (best = a);
+    }
+    out[key] = best[key];
+  }
+  return out;
+}
+
+function main(): void {
+  const only = process.argv.find((a) => a.startsWith("--models="))?.slice(9).split(",");
+  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning");
+  const local = read("diagnosis-corpus.jsonl").filter(localTrain);
+  const batchOf = (c: Labelled) => Number(c.batch ?? 1);
+  const batches = [...new Set(world.map(batchOf))].sort((a, b) => a - b);
+  const arbitrated = (c: Labelled) => batchOf(c) >= 2 && !!c.firstSeen;
+  const rulesRight = world.filter((c) => arbitrated(c) && c.firstSeen!.rules === c.label).length;
+  const nArb = world.filter(arbitrated).length;
+  console.log(`world tuning ${world.length} (batches ${batches.join(",")}), local train ${local.length}; combination measured on batches 2–8 (${nArb} cases): rules at first sight alone ${rulesRight}/${nArb}`);
+  for (const [name, make] of Object.entries(MODELS)) {
+    if (only && !only.includes(name)) continue;
+    const t0 = Date.now();
+    const oof = new Map<string, Verdict>();
+    const perBatchModel: string[] = [];
+    let modelRight = 0;
+    // Outer folds: a model without batch k, tested on batch k.
+    for (const k of batches) {
+      const m = make([...world.filter((c) => batchOf(c) !== k), ...local]);
+      const test = world.filter((c) => batchOf(c) === k);
+      let r = 0;
+      for (const c of test) {
+        const v = verdict(m.probs(c.input));
+        oof.set(c.id, v);
+        if (v.type === c.label) r++;
+      }
+      modelRight += r;
+      perBatchModel.push(`${k}:${r}/${test.length}`);
+    }
+    // Inner folds for the learned arbitration: for outer batch k, verdicts on every other batch j from a model trained
+    // without j and without k; the thresholds that fit those are applied to batch k.
+    const learned = new Map<number, Arbitration>();
+    for (const k of batches.filter((b) => b >= 2 && !process.argv.includes("--outer-only"))) {
+      const pairs: Array<[Labelled, Verdict]> = [];
+      for (const j of batches.filter((b) => b !== k && b >= 2)) {
+        const m = make([...world.filter((c) => batchOf(c) !== k && batchOf(c) !== j), ...local]);
+        for (const c of world.filter((x) => batchOf(x) === j && arbitrated(x))) pairs.push([c, verdict(m.probs(c.input))]);
+      }
+      learned.set(k, fit(pairs));
+    }
+    const score = (pick: (c: Labelled) => string) => {
+      const byType = Object.fromEntries(ERROR_TYPES.map((t) => [t, [0, 0]])) as Record<ErrorType, number[]>;
+      const byBatch: string[] = [];
+      let right = 0;
+      for (const k of batches.filter((b) => b >= 2)) {
+        const cs = world.filter((c) => batchOf(c) === k && arbitrated(c));
+        const r = cs.filter((c) => pick(c) === c.label).length;
+        right += r;
+        byBatch.push(`${k}:${r}/${cs.length}`);
+        for (const c of cs) byType[c.label][1]++, (byType[c.label][0] += pick(c) === c.label ? 1 : 0);
+      }
+      return { right, byBatch, byType };
+    };
+    const cur = score((c) => combine(c, oof.get(c.id)!, CURRENT));
+    const lea = score((c) => combine(c, oof.get(c.id)!, learned.get(batchOf(c)) ?? CURRENT));
+    const unknownCases = world.filter((c) => arbitrated(c) && c.firstSeen!.rules === "unknown");
+    console.log(`\n== ${name} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    console.log(`model alone, every tuning case: ${modelRight}/${world.length} (${((100 * modelRight) / world.length).toFixed(1)}%)  ${perBatchModel.join(" ")}`);
+    console.log(`model on the ${unknownCases.length} cases the rules did not know at first sight (batches 2–8): ${unknownCases.filter((c) => oof.get(c.id)!.type === c.label).length} right`);
+    const variants = (process.argv.find((a) => a.startsWith("--weak-arguments="))?.slice(17).split(",") ?? []).map(Number);
+    const extra = variants.map((w) => [`current shape, weak invalid_arguments yields at ${w}`, score((c) => combine(c, oof.get(c.id)!, { ...CURRENT, weakArguments: w }))] as const);
+    for (const [label, s] of [["current arbitration", cur], ...extra, ...(learned.size ? [["learned arbitration", lea] as const] : [])] as const) {
+      console.log(`${label}: ${s.right}/${nArb} (${((100 * s.right) / nArb).toFixed(1)}%)  ${s.byBatch.join(" ")}`);
+      console.log(`  per type: ${ERROR_TYPES.map((t) => `${t} ${s.byType[t][0]}/${s.byType[t][1]}`).join(", ")}`);
+    }
+    console.log(`  learned thresholds per fold (floor / weak invalid_arguments / weak other / grounded): ${[...learned].map(([k, a]) => `${k}:${a.floor}/${a.weakArguments}/${a.weakOther}/${a.grounded}`).join(" ")}`);
+  }
+}
+
+if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) main();
