@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diagnose, patternTrigger, recoveryCandidates } from "./diagnose";
+import { analyseFailure, diagnose, patternTrigger, recoveryCandidates } from "./diagnose";
 import { RECOVERY_TEMPLATES } from "./templates";
 import { DIAGNOSED_TYPES, diagnosisSchema, type InputContextInput } from "./types";
 
@@ -184,6 +184,18 @@ describe("planning for recovery", () => {
     const c = recoveryCandidates(rateLimited);
     expect(c.find((x) => x.strategy === "wait_and_retry_after")).toMatchObject({ auto: true, steps: [{ tool: "shell", args: { command: "sleep", args: ["1"] } }, { tool: "retry" }] });
     expect(c.find((x) => x.strategy === "request_quota_increase")?.auto).toBe(false);
+  });
+
+  it("a failure analysed once gives the same diagnoses and candidates as its raw input, and is classified again for other settings", () => {
+    const raw = failure("shell", { command: "jq", args: [".a", "x.json"] }, { message: "Command failed: exit code 127", code: 127, stderr: "bash: jq: command not found\n" });
+    const once = analyseFailure(raw, { maxRecoveryAttempts: 2 });
+    expect(diagnose(once, { now: NOW, id: "diag_x", maxRecoveryAttempts: 2 })).toEqual(diagnose(raw, { now: NOW, id: "diag_x", maxRecoveryAttempts: 2 }));
+    const plan = recoveryCandidates(once, { maxRecoveryAttempts: 2 });
+    expect(plan).toEqual(recoveryCandidates(raw, { maxRecoveryAttempts: 2 }));
+    const other = plan.find((a) => a.strategy !== diagnose(once, { now: NOW, maxRecoveryAttempts: 2 }).recoveryPlan.strategy)!.strategy;
+    expect(diagnose(once, { now: NOW, id: "diag_y", maxRecoveryAttempts: 2, prefer: other })).toEqual(diagnose(raw, { now: NOW, id: "diag_y", maxRecoveryAttempts: 2, prefer: other }));
+    // Made with other settings: the analysis is not reused, the input is classified again with these.
+    expect(diagnose(once, { now: NOW, id: "diag_z", maxRecoveryAttempts: 0 })).toEqual(diagnose(raw, { now: NOW, id: "diag_z", maxRecoveryAttempts: 0 }));
   });
 
   it("names the learned-pattern trigger without the strategy", () => {

@@ -128,10 +128,32 @@ function planned(alts: PlannedAlternative[], opts: Pick<DiagnoseOptions, "exclud
   return fresh.find((a) => a.strategy === opts.prefer) ?? fresh[0] ?? alts[0];
 }
 
-/** Every strategy for this failure, ranked as in the diagnosis, with its steps (the planner's input). */
-export function recoveryCandidates(raw: InputContextInput | InputContext, opts: Pick<DiagnoseOptions, "maxRecoveryAttempts"> = {}): PlannedAlternative[] {
+/**
+ * A failure read and classified once: diagnose() and recoveryCandidates() take it in place of the raw input,
+ * so a failure that needs both (and a second diagnosis with another plan) is classified once, not each time.
+ */
+export interface FailureAnalysis {
+  readonly kind: "failure-analysis";
+  readonly input: InputContext;
+  readonly cls: Classification;
+  readonly maxRecoveryAttempts: number | undefined;
+}
+
+export function analyseFailure(raw: InputContextInput | InputContext, opts: Pick<DiagnoseOptions, "maxRecoveryAttempts"> = {}): FailureAnalysis {
   const input = inputContextSchema.parse(raw);
-  const cls = classify(input, { maxRecoveryAttempts: opts.maxRecoveryAttempts });
+  return { kind: "failure-analysis", input, cls: classify(input, { maxRecoveryAttempts: opts.maxRecoveryAttempts }), maxRecoveryAttempts: opts.maxRecoveryAttempts };
+}
+
+/** The analysis to use: the one given if it was made with the same settings, else a fresh one. */
+function analysed(raw: InputContextInput | InputContext | FailureAnalysis, opts: Pick<DiagnoseOptions, "maxRecoveryAttempts">): FailureAnalysis {
+  const given = (raw as Partial<FailureAnalysis>).kind === "failure-analysis" ? (raw as FailureAnalysis) : null;
+  if (given && given.maxRecoveryAttempts === opts.maxRecoveryAttempts) return given;
+  return analyseFailure(given ? given.input : (raw as InputContextInput), opts);
+}
+
+/** Every strategy for this failure, ranked as in the diagnosis, with its steps (the planner's input). */
+export function recoveryCandidates(raw: InputContextInput | InputContext | FailureAnalysis, opts: Pick<DiagnoseOptions, "maxRecoveryAttempts"> = {}): PlannedAlternative[] {
+  const { input, cls } = analysed(raw, opts);
   return alternatives({ input, cls, f: cls.facts });
 }
 
@@ -141,9 +163,8 @@ export function patternTrigger(d: Diagnosis): string {
   return d.learningOpportunity.pattern.endsWith(suffix) ? d.learningOpportunity.pattern.slice(0, -suffix.length) : d.learningOpportunity.pattern;
 }
 
-export function diagnose(raw: InputContextInput | InputContext, opts: DiagnoseOptions = {}): Diagnosis {
-  const input = inputContextSchema.parse(raw);
-  const cls: Classification = classify(input, { maxRecoveryAttempts: opts.maxRecoveryAttempts });
+export function diagnose(raw: InputContextInput | InputContext | FailureAnalysis, opts: DiagnoseOptions = {}): Diagnosis {
+  const { input, cls } = analysed(raw, opts);
   const c: TemplateContext = { input, cls, f: cls.facts };
   const template = RECOVERY_TEMPLATES[cls.type];
   const now = opts.now === undefined ? new Date() : new Date(opts.now);

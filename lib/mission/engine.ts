@@ -1,6 +1,6 @@
 import { describeFailedEvidence } from "../tools/evidence";
 import { allowedBinariesOf, refusedBinary, stepDefinitionOf } from "./steps";
-import { diagnose, patternTrigger, recoveryCandidates } from "../diagnosis/diagnose";
+import { analyseFailure, diagnose, patternTrigger, recoveryCandidates } from "../diagnosis/diagnose";
 import { createHash } from "node:crypto";
 import { encodeTime } from "ulid";
 import { diagnosticReflectionEvent } from "../diagnosis/context-log";
@@ -489,10 +489,11 @@ async function planAfterFailure(
   // Full reflection, unless a trusted learned pattern decides the strategy (the fast path).
   // Ids from the IO's readings (not drawn inside the diagnosis): a replay gives the diagnosis the id it had.
   const diagnosedAt = io.now();
-  let d = diagnose(input, { ...settings, now: diagnosedAt, exclude: tried, id: `diag_${ulidFrom(diagnosedAt, io.newId())}` });
+  const analysis = analyseFailure(input, settings); // classified once for the diagnosis, its candidates and a re-plan
+  let d = diagnose(analysis, { ...settings, now: diagnosedAt, exclude: tried, id: `diag_${ulidFrom(diagnosedAt, io.newId())}` });
   const when = patternTrigger(d);
   const patterns = (await io.findPatterns?.(when)) ?? [];
-  const candidates = recoveryCandidates(input, settings);
+  const candidates = recoveryCandidates(analysis, settings);
   const choose = (diag: Diagnosis) =>
     chooseRecovery({
       state,
@@ -511,7 +512,7 @@ async function planAfterFailure(
   let choice = opts.noRecovery || opts.external || allProvidersFailed(error) ? null : choose(d);
   if (choice?.plan && choice.plan.strategy !== d.recoveryPlan.strategy) {
     // The diagnosis's plan is the strategy that will run (or is offered): a learned pattern's, or the best runnable one.
-    d = diagnose(input, { ...settings, now: io.now(), id: d.id, exclude: tried, prefer: choice.plan.strategy });
+    d = diagnose(analysis, { ...settings, now: io.now(), id: d.id, exclude: tried, prefer: choice.plan.strategy });
     choice = { ...choice, plan: { ...choice.plan, diagnosisId: d.id } };
   }
   if (opts.diagnose) {
