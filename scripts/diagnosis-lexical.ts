@@ -47,7 +47,7 @@ const MIN_USEFUL = 0.45;
 /** A first-seen lexical answer stated at least this was in the model's top band (margin ≥ BAND_EDGES[0]) at the time. */
 const FRESH_TOP_STATED = 0.8;
 
-function read(file: string): Labelled[] {
+export function read(file: string): Labelled[] {
   return readFileSync(path.join(ROOT, "bench", file), "utf8")
     .split("\n")
     .filter((l) => l.trim())
@@ -56,7 +56,7 @@ function read(file: string): Labelled[] {
 }
 
 /** The local corpus's train split, as bench/diagnosis.ts draws it (13% of the tuning batch held out by id). */
-const localTrain = (c: Labelled) => c.batch === "tuning" && fnv(c.id) % 100 >= 13;
+export const localTrain = (c: Labelled) => c.batch === "tuning" && fnv(c.id) % 100 >= 13;
 
 export function buildLexicalModel(): { model: LexicalModel; report: string[] } {
   const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning");

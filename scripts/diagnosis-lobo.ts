@@ -22,11 +22,10 @@
  *    batches only (the outer batch never informs its own thresholds).
  * Deterministic; prints per-batch and per-type figures. `--models nb-words,lr-words+chars` narrows the models.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
-import { features, tokens } from "../lib/diagnosis/lexical";
-import { fnv } from "./diagnosis-world";
+import { features, wordFeatures } from "../lib/diagnosis/lexical";
+import { localTrain, read } from "./diagnosis-lexical";
 
 interface Labelled {
   id: string;
@@ -41,39 +40,8 @@ interface Labelled {
 const ROOT = path.join(import.meta.dirname, "..");
 const K = ERROR_TYPES.length;
 
-function read(file: string): Labelled[] {
-  return readFileSync(path.join(ROOT, "bench", file), "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Labelled)
-    .filter((c) => (ERROR_TYPES as readonly string[]).includes(c.label));
-}
-const localTrain = (c: Labelled) => c.batch === "tuning" && fnv(c.id) % 100 >= 13;
 
-/** The committed word features (words and word pairs), without any character n-grams. */
-const wordFeatures = (input: InputContext) => features(input).filter((f) => !f.startsWith("c:"));
-
-/**
- * Character 3–5-grams of each word (padded with word boundaries, digits folded to 0), marked `c:`. Paths and file names
- * are left out: they are the call's own names (`reports/permission_denied_summary.txt`), and their many n-grams would
- * outweigh the words of the error.
- */
-function charFeatures(input: InputContext): string[] {
-  const e = input.failure.error;
-  const text = [input.failure.tool, e.message, e.stderr, e.stdout]
-    .filter(Boolean)
-    .join("\n")
-    .slice(0, 6000)
-    .replace(/(?:[\w.~-]*[\\/])+[\w.-]*|\b[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4}\b/g, " ");
-  const set = new Set<string>();
-  for (const t of tokens(text)) {
-    const w = `<${t.replace(/\d/g, "0")}>`;
-    for (let n = 3; n <= 5; n++) for (let i = 0; i + n <= w.length; i++) set.add(`c:${w.slice(i, i + n)}`);
-  }
-  return [...set];
-}
-
-const wordsAndChars = (input: InputContext) => [...wordFeatures(input), ...charFeatures(input)];
+const wordsAndChars = features;
 
 interface Model {
   probs(input: InputContext): number[];
