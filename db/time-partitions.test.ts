@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { createDb, queryRows, withConnection, withDatabaseName, type DbHandle, type Executor } from "./client";
@@ -11,6 +11,8 @@ import { MIGRATIONS_DIR, runMigrations } from "./migrate";
 import { ensurePartitions, listPartitions, PARTITION_MONTHS_AHEAD, PARTITIONED_TABLES, searchSlices, timeWindows } from "./partitions";
 import { countAuditLog, listAuditLog } from "./queries/audit-log";
 import { eventsAfterQuery, listEventsAfter } from "./queries/events";
+import { snapshotTailQuery } from "./queries/mission-state";
+import { missions } from "./schema";
 import { dbError } from "./test-helpers";
 
 /**
@@ -215,15 +217,16 @@ describe("migration 0028: time partitions", () => {
     expect((await seqs(MISSION_A, 0)).slice(0, 3)).toEqual([1, 2, 3]);
     expect((await listEventsAfter(handle.db, { missionId: MISSION_B, afterSeq: 1 })).map((e) => e.seq)).toEqual(await seqs(MISSION_B, 1));
     // The plan as run: of every monthly partition (and the default), only the mission's creation month is opened.
-    const q = eventsAfterQuery(handle.db, { missionId: MISSION_A }).toSQL();
-    const [{ "QUERY PLAN": plan }] = (await handle.sql.unsafe(`explain (analyze, costs off, timing off, summary off, format json) ${q.sql}`, q.params as never[])) as unknown as Array<{ "QUERY PLAN": unknown }>;
-    const opened: string[] = [];
-    const walk = (n: { "Relation Name"?: string; "Actual Loops"?: number; Plans?: unknown[] }) => {
-      if (n["Relation Name"]?.startsWith("events") && (n["Actual Loops"] ?? 0) > 0) opened.push(n["Relation Name"]);
-      for (const c of n.Plans ?? []) walk(c as typeof n);
-    };
-    walk((plan as Array<{ Plan: Parameters<typeof walk>[0] }>)[0].Plan);
-    expect(opened).toEqual(["events_p202608"]);
+    expect(await eventPartitionsOpened(eventsAfterQuery(handle.db, { missionId: MISSION_A }).toSQL())).toEqual(["events_p202608"]);
+  });
+
+  it("reads the events after a mission's snapshot from the one month that holds them", async () => {
+    // As readMissionState does: the creation time as the mission's row gives it, the events after the snapshot's seq.
+    const [row] = await handle.db.select({ createdAt: missions.createdAt, lastSeq: missions.lastSeq }).from(missions).where(eq(missions.id, MISSION_A));
+    const tail = snapshotTailQuery(handle.db, { missionId: MISSION_A, missionCreatedAt: row.createdAt, afterSeq: 1, toSeq: row.lastSeq });
+    expect((await tail).map((e) => e.seq)).toEqual((await queryRows<{ seq: number }>(handle.db, sql`select seq from events where mission_id = ${MISSION_A} and seq > 1 and seq <= ${row.lastSeq} order by seq`)).map((r) => r.seq));
+    expect((await tail).map((e) => e.seq)).toEqual([2, 3]);
+    expect(await eventPartitionsOpened(tail.toSQL())).toEqual(["events_p202608"]);
   });
 
   it("cuts all of time at the partitions' bounds, newest first, leaving out windows outside the range", () => {
@@ -263,3 +266,15 @@ describe("migration 0028: time partitions", () => {
     expect(await dbError(handle.db.execute(sql`select faultline_create_partitions('audit_log', '1970-01-01', now())`))).toMatch(/more than 10 years of monthly partitions/);
   });
 });
+
+/** The event partitions a statement opens as run (EXPLAIN ANALYZE): pruned ones are not in the plan or never started. */
+async function eventPartitionsOpened(q: { sql: string; params: unknown[] }): Promise<string[]> {
+  const [{ "QUERY PLAN": plan }] = (await handle.sql.unsafe(`explain (analyze, costs off, timing off, summary off, format json) ${q.sql}`, q.params as never[])) as unknown as Array<{ "QUERY PLAN": unknown }>;
+  const opened: string[] = [];
+  const walk = (n: { "Relation Name"?: string; "Actual Loops"?: number; Plans?: unknown[] }) => {
+    if (n["Relation Name"]?.startsWith("events") && (n["Actual Loops"] ?? 0) > 0) opened.push(n["Relation Name"]);
+    for (const c of n.Plans ?? []) walk(c as typeof n);
+  };
+  walk((plan as Array<{ Plan: Parameters<typeof walk>[0] }>)[0].Plan);
+  return opened;
+}

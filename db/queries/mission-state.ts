@@ -103,20 +103,29 @@ export async function readMissionState(db: Executor, id: string, opts: { forUpda
   }
   // One read of the snapshot and the row it belongs to, then the events after it up to that row's last seq.
   const [full] = await db
-    .select({ head: missions.head, lastSeq: missions.lastSeq, snapshotSeq: missions.snapshotSeq, snapshot: missions.state, definition: missions.definition })
+    .select({ head: missions.head, lastSeq: missions.lastSeq, snapshotSeq: missions.snapshotSeq, snapshot: missions.state, definition: missions.definition, createdAt: missions.createdAt })
     .from(missions)
     .where(eq(missions.id, id));
   let state: MissionState = { ...full.snapshot, definition: full.definition };
   if (full.lastSeq > full.snapshotSeq) {
-    const tail = await db
-      .select()
-      .from(events)
-      .where(and(eq(events.missionId, id), gt(events.seq, full.snapshotSeq), lte(events.seq, full.lastSeq)))
-      .orderBy(asc(events.seq));
+    const tail = await snapshotTailQuery(db, { missionId: id, missionCreatedAt: full.createdAt, afterSeq: full.snapshotSeq, toSeq: full.lastSeq });
     for (const r of tail) state = applyEvent(state, rowToEvent(r));
   }
   if (full.head) rememberState(id, full.head, state, full.head === row.head ? { createdAt: row.createdAt, snapshotSeq: full.snapshotSeq, snapshotBytes: row.snapshotBytes } : undefined, { unlocked: !opts.forUpdate });
   return { ...row, state };
+}
+
+/**
+ * The events after a snapshot, up to the row's last seq (tests read its plan). The mission's creation time is the
+ * events' partition key (migration 0028): with it PostgreSQL opens the one month that holds the mission's events
+ * instead of probing every monthly partition's index.
+ */
+export function snapshotTailQuery(db: Executor, p: { missionId: string; missionCreatedAt: string; afterSeq: number; toSeq: number }) {
+  return db
+    .select()
+    .from(events)
+    .where(and(eq(events.missionId, p.missionId), eq(events.missionCreatedAt, p.missionCreatedAt), gt(events.seq, p.afterSeq), lte(events.seq, p.toSeq)))
+    .orderBy(asc(events.seq));
 }
 
 /** Whether an append that reached `seq` writes the snapshot again (always at the end of a mission). */
