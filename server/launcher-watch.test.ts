@@ -28,3 +28,34 @@ describe("a process started by the launcher", () => {
     await expect.poll(() => alive(childPid), { timeout: 10_000, interval: 50 }).toBe(false);
   });
 });
+
+describe("the launcher under npm start", () => {
+  /** A stand-in for npm: runs the fixture with npm's environment (or without it) and says the child's pid. */
+  const underNpm = async (npmEnv: boolean) => {
+    const child = path.join(import.meta.dirname, "npm-watch.fixture.ts");
+    const env = { ...process.env, npm_lifecycle_event: npmEnv ? "start" : "" };
+    const npm = spawn(process.execPath, ["-e", `const c=require("node:child_process").spawn(process.execPath,["--import","tsx",${JSON.stringify(child)}],{stdio:["ignore","inherit","inherit"]});console.log(JSON.stringify({child:c.pid}));setInterval(()=>{},1000);`], { stdio: ["ignore", "pipe", "inherit"], env });
+    const lines: string[] = [];
+    npm.stdout.on("data", (b: Buffer) => lines.push(...b.toString().split("\n").filter((l) => l.startsWith("{"))));
+    // The child is watching once it says it is ready.
+    await expect.poll(() => lines.some((l) => l.startsWith('{"ready"')), { timeout: 10_000, interval: 20 }).toBe(true);
+    return { npm, childPid: (JSON.parse(lines.find((l) => l.startsWith('{"child"'))!) as { child: number }).child, lines };
+  };
+
+  it("stops when npm alone is sent SIGTERM (npm exits and passes nothing on)", async () => {
+    const { npm, childPid } = await underNpm(true);
+    expect(alive(childPid)).toBe(true);
+    npm.kill("SIGTERM");
+    await expect.poll(() => alive(childPid), { timeout: 10_000, interval: 50 }).toBe(false);
+  });
+
+  it("started any other way (no npm), it outlives its parent", async () => {
+    const { npm, childPid, lines } = await underNpm(false);
+    npm.kill("SIGTERM");
+    // The child says so once its watch has looked since the parent went.
+    await expect.poll(() => lines.some((l) => l.includes(`"outlived":${childPid}`)), { timeout: 10_000, interval: 50 }).toBe(true);
+    expect(alive(childPid)).toBe(true);
+    process.kill(childPid, "SIGTERM");
+    await expect.poll(() => alive(childPid), { timeout: 10_000, interval: 50 }).toBe(false);
+  });
+});

@@ -10,6 +10,7 @@ import { seedDatabase, SYSTEM_ACTOR } from "../db/seed";
 import { env } from "../lib/env";
 import { loadDiagnosisConfig } from "../lib/diagnosis/config";
 import { ensureBuild, ROOT } from "./build";
+import { onNpmGone } from "./launcher-watch";
 import { labRun } from "./lab-command";
 import { databaseRecorder } from "./lab-recorder";
 import { startReplayServer } from "./model-replay";
@@ -67,8 +68,8 @@ export async function recordDemoLabRun(url: string, dataDir: string, log: (m: st
 
 /**
  * `npm start`: database, migrations, seed, build if needed, then web + one worker. A worker that dies
- * is restarted. Ctrl-C (SIGINT) or SIGTERM stops web and worker, then the embedded PostgreSQL if
- * this process started it.
+ * is restarted. Ctrl-C (SIGINT), SIGTERM, SIGHUP, or npm's exit under `npm start`, stops web and worker, then
+ * the embedded PostgreSQL if this process started it.
  */
 export async function runLauncher(): Promise<void> {
   const e = env();
@@ -143,5 +144,8 @@ export async function runLauncher(): Promise<void> {
     };
     process.on("SIGINT", () => void shutdown("SIGINT"));
     process.on("SIGTERM", () => void shutdown("SIGTERM"));
+    // A closed terminal: stop as for Ctrl-C instead of dying with PostgreSQL left running.
+    process.on("SIGHUP", () => void shutdown("SIGHUP"));
+    onNpmGone((why) => void shutdown(why));
   });
 }
