@@ -20,7 +20,12 @@
  *  - `learned`: the same shape, but the margin at which the model replaces a weak answer of invalid_arguments, a weak
  *    answer of another type, or a grounded answer is chosen per fold, by an inner leave-one-batch-out over the other
  *    batches only (the outer batch never informs its own thresholds).
- * Deterministic; prints per-batch and per-type figures. `--models nb-words,lr-words+chars` narrows the models.
+ *  - `ens-nb+lr`: the mean of the naive Bayes' (words and characters) and the logistic regression's posteriors.
+ * Deterministic; prints per-batch and per-type figures and the out-of-fold reliability of the model's margin where the rules
+ * at first sight said `unknown`. Options: `--models=nb-chars,ens-nb+lr` narrows the models; `--outer-only` skips the learned
+ * arbitration's inner folds; `--weak-arguments=0.8,0.5` and `--floors=0,0.05` add arbitration variants; `--max-batch=N`
+ * leaves later batches out entirely (a batch still being measured at first sight is not read); `--misses` lists the
+ * combination's wrong answers (tuning halves only).
  */
 import path from "node:path";
 import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
@@ -171,6 +176,12 @@ const MODELS: Record<string, (cases: Labelled[]) => Model> = {
   "nb-chars": (cs) => trainNB(cs, wordsAndChars),
   "lr-words": (cs) => trainLR(cs, wordFeatures),
   "lr-words+chars": (cs) => trainLR(cs, wordsAndChars),
+  // The mean of the two models' posteriors.
+  "ens-nb+lr": (cs) => {
+    const a = trainNB(cs, wordsAndChars);
+    const b = trainLR(cs, wordsAndChars);
+    return { probs: (i) => { const p = a.probs(i), q = b.probs(i); return p.map((v, k) => (v + q[k]) / 2); } };
+  },
 };
 
 /** Thresholds of an arbitration: the model's margin at which it replaces the rules' answer, per kind of answer. */
@@ -213,9 +224,11 @@ function fit(pairs: Array<[Labelled, Verdict]>): Arbitration {
 
 function main(): void {
   const only = process.argv.find((a) => a.startsWith("--models="))?.slice(9).split(",");
-  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning");
-  const local = read("diagnosis-corpus.jsonl").filter(localTrain);
   const batchOf = (c: Labelled) => Number(c.batch ?? 1);
+  // `--max-batch=N`: leave later batches out entirely (a batch still being measured at first sight is not read).
+  const maxBatch = Number(process.argv.find((a) => a.startsWith("--max-batch="))?.slice(12) ?? Infinity);
+  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning" && batchOf(c) <= maxBatch);
+  const local = read("diagnosis-corpus.jsonl").filter(localTrain);
   const batches = [...new Set(world.map(batchOf))].sort((a, b) => a - b);
   const arbitrated = (c: Labelled) => batchOf(c) >= 2 && !!c.firstSeen;
   const rulesRight = world.filter((c) => arbitrated(c) && c.firstSeen!.rules === c.label).length;
@@ -271,10 +284,34 @@ function main(): void {
     console.log(`model alone, every tuning case: ${modelRight}/${world.length} (${((100 * modelRight) / world.length).toFixed(1)}%)  ${perBatchModel.join(" ")}`);
     console.log(`model on the ${unknownCases.length} cases the rules did not know at first sight (batches 2–8): ${unknownCases.filter((c) => oof.get(c.id)!.type === c.label).length} right`);
     const variants = (process.argv.find((a) => a.startsWith("--weak-arguments="))?.slice(17).split(",") ?? []).map(Number);
-    const extra = variants.map((w) => [`current shape, weak invalid_arguments yields at ${w}`, score((c) => combine(c, oof.get(c.id)!, { ...CURRENT, weakArguments: w }))] as const);
+    const floors = (process.argv.find((a) => a.startsWith("--floors="))?.slice(9).split(",") ?? []).map(Number);
+    const extra = [
+      ...variants.map((w) => [`current shape, weak invalid_arguments yields at ${w}`, score((c) => combine(c, oof.get(c.id)!, { ...CURRENT, weakArguments: w }))] as const),
+      ...floors.flatMap((f) => variants.map((w) => [`floor ${f}, weak invalid_arguments yields at ${w}`, score((c) => combine(c, oof.get(c.id)!, { ...CURRENT, floor: f, weakArguments: w }))] as const)),
+    ];
     for (const [label, s] of [["current arbitration", cur], ...extra, ...(learned.size ? [["learned arbitration", lea] as const] : [])] as const) {
       console.log(`${label}: ${s.right}/${nArb} (${((100 * s.right) / nArb).toFixed(1)}%)  ${s.byBatch.join(" ")}`);
       console.log(`  per type: ${ERROR_TYPES.map((t) => `${t} ${s.byType[t][0]}/${s.byType[t][1]}`).join(", ")}`);
+    }
+    // Out-of-fold reliability of the model's verdict where the rules at first sight said `unknown`, by margin band.
+    const edges = [0.9, 0.8, 0.7, 0.5, 0.25, 0.1, 0];
+    let up = Infinity;
+    const rel: string[] = [];
+    for (const e of edges) {
+      const inBand = unknownCases.filter((c) => oof.get(c.id)!.margin >= e && oof.get(c.id)!.margin < up);
+      rel.push(`[${e},${up === Infinity ? "1" : up}) ${inBand.filter((c) => oof.get(c.id)!.type === c.label).length}/${inBand.length}`);
+      up = e;
+    }
+    console.log(`  out-of-fold, rules unknown at first sight, right by margin: ${rel.join("  ")}`);
+    if (process.argv.includes("--misses")) {
+      const w = variants[0] ?? CURRENT.weakArguments;
+      for (const c of world.filter((x) => arbitrated(x))) {
+        const said = combine(c, oof.get(c.id)!, { ...CURRENT, weakArguments: w });
+        if (said === c.label) continue;
+        const e = c.input.failure.error;
+        const text = [e.message, e.stderr, e.stdout].filter(Boolean).join(" | ").replace(/\s+/g, " ").slice(0, 220);
+        console.log(`  MISS b${batchOf(c)} ${c.label} <- ${said} (rules ${c.firstSeen!.rules}${(c as Labelled).firstSeen!.grounded ? " grounded" : ""}; model ${oof.get(c.id)!.type} ${oof.get(c.id)!.margin.toFixed(2)}) ${c.input.failure.tool}: ${text}`);
+      }
     }
     console.log(`  learned thresholds per fold (floor / weak invalid_arguments / weak other / grounded): ${[...learned].map(([k, a]) => `${k}:${a.floor}/${a.weakArguments}/${a.weakOther}/${a.grounded}`).join(" ")}`);
   }

@@ -303,6 +303,9 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "router_unsupported_call", type: "tool_not_found", weight: 0.88, re: /\b(?:unsupported|unhandled|unroutable|undispatchable) (?:tool |function )?call:\s*['"`]?[\w.:-]+|\b(?:unsupported|unhandled|unroutable) (?:tool|function)[ _]calls? (?:to |for )?['"`][\w.:-]+['"`]/di, variant: "unknown_tool" },
   // The framework echoes the model's action text and says it is no tool ("<text> is not a valid tool").
   { id: "not_a_valid_tool", type: "tool_not_found", weight: 0.88, re: /\bis not an? (?:valid|known|registered|available) (?:tool|function|action)\b/di, variant: "unknown_tool" },
+  // "x is not a tool of this agent", "… not a tool in the toolkit": the name is not among the agent's tools. Only "tool":
+  // JavaScript's "x.map is not a function" is a bug in code, not a missing tool.
+  { id: "not_a_tool_of", type: "tool_not_found", weight: 0.86, re: /\bis not an? tool (?:of|in|on|for|known to|available to) (?:this|the|that|your|its|any)\b/di, variant: "unknown_tool" },
   // The lookup verb comes first: "could not find function X in skill Y", "failed to find function 'x'", "cannot find
   // referenced task [x]", "unable to resolve tool x": a named tool (function, action, task, skill) the runtime has not got.
   {
@@ -332,6 +335,14 @@ const PHRASES: readonly PhraseRule[] = [
     type: "tool_not_found",
     weight: 0.88,
     re: /\bmissing script:|\bno rule to make target\b|\bno (?:such )?(?:script|task|target|goal|action|plugin|recipe|job)s? (?:named|called|found for|matching)\b|\bno such modules? (?:named|called|found for|matching)\b|\b(?:task|script|target|goal|recipe|job) ['"`]?[\w:.-]+['"`]? (?:could not|cannot|can'?t) be (?:found|located|resolved)\b|\b(?:task|script|target|goal|recipe|job) ['"`]?[\w:.-]+['"`]? (?:was )?not found in (?:root )?(?:project|workspace|package|build|the)\b|\bdon'?t know how to build task\b|\bcould(?:n'?t| not) (?:resolve|find|load) (?:the )?(?:module\/action|action|module|task|plugin)\b|\bno plugin found for prefix\b|\b(?:task|script) ['"`]?[\w:.-]+['"`]? (?:is )?(?:not defined|not in your|does not exist|doesn'?t exist)\b|\bunknown (?:task|script|target|goal|recipe)\b|\bERR_PNPM_NO_SCRIPT\b/di,
+    variant: "unknown_task",
+  },
+  // A runner's file of tasks has none of that name ("Justfile does not contain recipe `x`", "the Makefile has no target x").
+  {
+    id: "runner_file_lacks_task",
+    type: "tool_not_found",
+    weight: 0.86,
+    re: /\b(?:does(?:n'?t| not) (?:contain|define|have)|has no|contains no|defines no) (?:an? |any )?(?:recipe|task|target|script|job)s? (?:named |called )?[`'"]?[\w:.-]+/di,
     variant: "unknown_task",
   },
   // A runner's own named command, phase, state or resource type that is not defined (console apps,
@@ -414,6 +425,15 @@ const PHRASES: readonly PhraseRule[] = [
     type: "permission_denied",
     weight: 0.9,
     re: /\b(?:blocked|denied|rejected|refused|disallowed|forbidden|prohibited|not (?:allowed|permitted))\b[^\n]{0,60}?\b(?:by|due to|because of|per) (?:the |this |an? |your )?(?:[\w-]+ ){0,3}(?:polic(?:y|ies)|rules?|allow-?list|deny-?list|block-?list|sandbox|administrator|permission (?:settings|mode))\b|\b(?:approval|permission) (?:is )?required by (?:the )?polic(?:y|ies)\b|\bblocked by (?:the )?(?:\w+ )?polic(?:y|ies)\b/di,
+    variant: "policy_refusal",
+  },
+  // A person or an administrator said no to the tool or the call ("the user declined to run the tool", "disabled by your
+  // organization's admin", "blocked in read-only mode"): the tool exists, it is not allowed here. Never tool_not_found.
+  {
+    id: "refused_by_person",
+    type: "permission_denied",
+    weight: 0.9,
+    re: /\b(?:disabled|declined|rejected|denied|blocked|refused|vetoed)\b[^\n]{0,40}?\bby (?:the |your |an? |its |this )?(?:[\w'’-]+ ){0,2}(?:user|operator|human|reviewer|approver|admin(?:istrator)?|organi[sz]ation|org|owner)s?\b(?!['’]s? (?:mailbox|server|network|firewall))|\b(?:user|operator|human|reviewer|approver)s? (?:has |have |had )?(?:declined|rejected|denied|refused|vetoed)\b|\b(?:blocked|disabled|not allowed|not permitted|unavailable) in (?:read-?only|plan|safe|restricted|sandbox(?:ed)?) mode\b/di,
     variant: "policy_refusal",
   },
   {

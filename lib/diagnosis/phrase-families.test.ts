@@ -356,3 +356,45 @@ describe("calibratedConfidence", () => {
     expect(UNKNOWN_PROBABILITY).toBeLessThan(0.05);
   });
 });
+
+describe("families found by probing the rules with wordings written for it (issue 18, after batch 8)", () => {
+  // Written by hand to test whether the rules carry the idea; none comes from bench/diagnosis-world.jsonl.
+  const probes: Array<[ErrorType, string, () => string]> = [
+    // a person or an administrator refused the tool or the call: it exists, it is not allowed
+    ["permission_denied", "a tool disabled by the administrator", () => framework("shell", "The tool 'shell' is disabled by your administrator")],
+    ["permission_denied", "disabled by the organization's admin", () => framework("web_fetch", "This tool has been disabled by your organization's admin")],
+    ["permission_denied", "the user declined to run the tool", () => framework("delete_db", "The user declined to run the tool delete_db")],
+    ["permission_denied", "declined by the operator", () => framework("bash", "Tool execution was declined by the operator")],
+    ["permission_denied", "the reviewer vetoed the call", () => framework("deploy", "Reviewer vetoed the deploy call; nothing was run")],
+    ["permission_denied", "blocked in read-only mode", () => framework("write_file", "write_file is blocked in read-only mode")],
+    ["permission_denied", "not allowed in plan mode", () => framework("edit", "Editing files is not allowed in plan mode")],
+    // the name is not one of the agent's tools, said without "valid"
+    ["tool_not_found", "not a tool of this agent", () => framework("open_url", "LookupError: open_url is not a tool of this agent")],
+    ["tool_not_found", "not a tool in the toolkit", () => framework("summarise", "summarise is not a tool in the toolkit; pick one of search, read")],
+    // a runner's file of tasks has no task of that name
+    ["tool_not_found", "a recipe file that does not contain the recipe", () => shell("just", "error: Justfile does not contain recipe `deploy`.")],
+    ["tool_not_found", "a build file that defines no such target", () => shell("ninja", "ninja: error: build.ninja defines no target 'docs'")],
+  ];
+  it.each(probes)("%s: %s", (expected, _name, run) => {
+    expect(run()).toBe(expected);
+  });
+
+  const rules = (tool: string, text: string) =>
+    classify(inputContextSchema.parse({ failure: { tool, args: {}, error: { message: text, stderr: text } } }), { lexical: false });
+
+  it("a call refused by a server, a network or a mailbox is not a person's refusal", () => {
+    for (const text of ["Connection refused by the server at 10.0.0.4:5432", "message rejected by the recipient's mailbox: over quota", "packet blocked by the user's firewall"]) {
+      expect(rules("client", text).evidence.map((e) => e.rule)).not.toContain("refused_by_person");
+    }
+  });
+
+  it("JavaScript's 'is not a function' is a bug in code, not a missing tool", () => {
+    const r = rules("node", "TypeError: items.map is not a function");
+    expect(r.type).not.toBe("tool_not_found");
+    expect(r.evidence.map((e) => e.rule)).not.toContain("not_a_tool_of");
+  });
+
+  it("a file that does not contain a value is not a runner without a task", () => {
+    expect(rules("shell", "error: config.yaml does not contain a valid version field").evidence.map((e) => e.rule)).not.toContain("runner_file_lacks_task");
+  });
+});
