@@ -113,7 +113,30 @@ const BATCH8_FIRST_SEEN_WEAK_KNOTS: ReadonlyArray<readonly [number, number]> = [
   [0.8, 0.85],
   [1, 0.85],
 ];
-const firstSeenKnotsOf = (batch: number, grounded = true) => (batch >= 8 ? (grounded ? BATCH8_FIRST_SEEN_KNOTS : BATCH8_FIRST_SEEN_WEAK_KNOTS) : batch >= 7 ? BATCH7_FIRST_SEEN_KNOTS : batch >= 6 ? BATCH6_FIRST_SEEN_KNOTS : batch >= 5 ? BATCH5_FIRST_SEEN_KNOTS : FIRST_SEEN_KNOTS);
+/**
+ * The knots batch 9's first sight was stated with (lib/diagnosis/calibration.ts at 5f62110, refitted after batch 8 by 921ab48 and
+ * 76ba79e, before batch 9 was collected): grounded answers read the first map, weak ones the weak map of that time.
+ */
+const BATCH9_FIRST_SEEN_KNOTS: ReadonlyArray<readonly [number, number]> = [
+  [0, 0.5],
+  [0.1, 0.5],
+  [0.25, 0.73],
+  [0.36, 0.81],
+  [0.51, 0.95],
+  [0.69, 0.97],
+  [0.85, 0.97],
+  [0.96, 0.97],
+  [1, 0.97],
+];
+const BATCH9_FIRST_SEEN_WEAK_KNOTS: ReadonlyArray<readonly [number, number]> = [
+  [0, 0.71],
+  [0.21, 0.71],
+  [0.51, 0.79],
+  [0.8, 0.87],
+  [1, 0.87],
+];
+const firstSeenKnotsOf = (batch: number, grounded = true) =>
+  batch >= 9 ? (grounded ? BATCH9_FIRST_SEEN_KNOTS : BATCH9_FIRST_SEEN_WEAK_KNOTS) : batch >= 8 ? (grounded ? BATCH8_FIRST_SEEN_KNOTS : BATCH8_FIRST_SEEN_WEAK_KNOTS) : batch >= 7 ? BATCH7_FIRST_SEEN_KNOTS : batch >= 6 ? BATCH6_FIRST_SEEN_KNOTS : batch >= 5 ? BATCH5_FIRST_SEEN_KNOTS : FIRST_SEEN_KNOTS;
 /**
  * Score bands of the weak map (answers no specific statement carries): fewer cases, so wider bands. Whether a first-sight
  * answer was grounded was backfilled on 2026-11-27 by running, rules only, the classifier of the commit that collected each
@@ -179,8 +202,9 @@ function fitKnots(edges: readonly number[], learnt: Answer[], fresh: Answer[], n
   return knots;
 }
 
-export function fitConfidence(): { knots: Array<[number, number]>; weak: Array<[number, number]>; unknown: number; report: string[] } {
-  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning");
+/** `maxBatch`: leave later collection batches out (a batch still being measured at first sight is not fitted on). */
+export function fitConfidence(opts: { maxBatch?: number } = {}): { knots: Array<[number, number]>; weak: Array<[number, number]>; unknown: number; report: string[] } {
+  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning" && Number(c.batch ?? 1) <= (opts.maxBatch ?? Infinity));
   const local = read("diagnosis-corpus.jsonl").filter((c) => c.batch === "tuning" && fnv(c.id) % 100 >= 13);
   const learnt: Answer[] = [];
   const learntWeak: Answer[] = [];
@@ -209,7 +233,8 @@ export function fitConfidence(): { knots: Array<[number, number]>; weak: Array<[
 }
 
 function main(): void {
-  const { knots, weak, unknown, report } = fitConfidence();
+  const maxBatch = process.argv.find((a) => a.startsWith("--max-batch="))?.slice(12);
+  const { knots, weak, unknown, report } = fitConfidence({ maxBatch: maxBatch ? Number(maxBatch) : undefined });
   for (const line of report) console.log(line);
   console.log(`CONFIDENCE_KNOTS = ${JSON.stringify(knots)}; WEAK_CONFIDENCE_KNOTS = ${JSON.stringify(weak)}; UNKNOWN_PROBABILITY = ${unknown}`);
   if (process.argv.includes("--check")) {
