@@ -20,7 +20,9 @@
  * and without them. The confirmed reports are removed afterwards.
  *
  * The contradiction filter (lib/library/signature.ts; measured, not adopted) is printed after the main figures: served
- * Hit@3 and abstention per half when candidates whose symptom signature the report contradicts are dropped.
+ * Hit@3 and abstention per half when candidates whose symptom signature the report contradicts are dropped. Then the
+ * contradictions as a soft penalty (measured, not adopted): ANSWER refitted with the top candidate's contradiction
+ * count as one more feature, on the fitting/tuning halves, its threshold chosen there as --fit does.
  *
  * `--fit` refits the calibration (logistic over CALIBRATION_FEATURES) and abstention threshold on the
  * fitting half and prints them (paste into db/queries/library-query.ts). `--no-scale` skips the 100k
@@ -117,6 +119,7 @@ async function main() {
       }
     }
     contradictionFilter(outcomes, starter, threshold);
+    contradictionFeature(outcomes, starter, threshold);
     if (args.errors) {
       console.log("\nMisses (Hit@3) and wrong abstentions:");
       for (const o of outcomes) {
@@ -194,6 +197,45 @@ function contradictionFilter(outcomes: Outcome[], starter: ReturnType<typeof sta
             ? k.filter((o) => !answered(o, filtered)).length / k.length
             : k.filter((o) => answered(o, filtered) && (filtered ? kept.get(o)! : o.cands ?? []).slice(0, 3).some((c) => o.q.expected.includes(c.id))).length / k.length;
         parts.push(`${kind === "uncovered" ? "abstention" : `served Hit@3 ${kind}`} ${f3(rate(false))} -> ${f3(rate(true))}`);
+      }
+      console.log(`  ${set} ${name}: ${parts.join(", ")}`);
+    }
+  }
+}
+
+/**
+ * The contradictions as a soft penalty, measured and NOT adopted (docs/library-ranking.md, "Contradictions as a
+ * feature"): ANSWER refitted on the fitting/tuning halves with one more feature, the number of contradictions between
+ * the report's signature and the top candidate's, and its threshold chosen there as --fit chooses ABSTAIN_BELOW.
+ * Printed per half beside the shipped model; held-out halves as aggregates only.
+ */
+function contradictionFeature(outcomes: Outcome[], starter: ReturnType<typeof starterLibrary>, threshold: number) {
+  const entries = new Map(starter.map((e) => [e.failure_id, { sig: entrySignature(e), software: isSoftwareEntry(e) }]));
+  const contra = new Map(outcomes.map((o) => {
+    const e = o.top ? entries.get(o.ranked[0]) : undefined;
+    return [o, e ? contradictions(signature(o.q.query.observed_symptom), e.sig, { denials: !e.software }).length : 0] as const;
+  }));
+  const features = [...ANSWER_FEATURES, "contra"];
+  const x = (o: Outcome) => ({ ...o.top!, contra: contra.get(o)! }) as Record<string, number>;
+  const fit = outcomes.filter((o) => isFit(o.q) && o.top);
+  const m = fitWeights(fit.map(x), fit.map((o) => (inTop3(o) ? 1 : 0)), features);
+  const p = (o: Outcome) => (o.top ? 1 / (1 + Math.exp(-(m.bias + features.reduce((a, k, i) => a + m.w[i] * x(o)[k], 0)))) : 0);
+  const t = chooseThreshold(outcomes.filter((o) => isFit(o.q)), p);
+  console.log(`
+Contradictions as an ANSWER feature (measured, not adopted): refitted on ${fit.length} queries of the fitting/tuning halves, weight ${m.w[features.length - 1].toFixed(3)} per contradiction, threshold ${t.toFixed(2)} (shipped: ANSWER at ${threshold})`);
+  for (const set of sets) {
+    for (const [name, filter] of [
+      [set === "telemetry" ? "HELD-OUT" : "EVALUATION", (o: Outcome) => !isFit(o.q)],
+      [set === "telemetry" ? "tuning" : "fitting", (o: Outcome) => isFit(o.q)],
+    ] as const) {
+      const os = outcomes.filter((o) => o.q.set === set && filter(o));
+      const parts: string[] = [];
+      for (const kind of [...COVERED, "uncovered"] as const) {
+        const k = os.filter((o) => o.q.kind === kind);
+        if (!k.length) continue;
+        const rate = (score: (o: Outcome) => number, th: number) =>
+          kind === "uncovered" ? k.filter((o) => score(o) < th).length / k.length : k.filter((o) => score(o) >= th && inTop3(o)).length / k.length;
+        parts.push(`${kind === "uncovered" ? "abstention" : `served Hit@3 ${kind}`} ${f3(rate(answerScore, threshold))} -> ${f3(rate(p, t))}`);
       }
       console.log(`  ${set} ${name}: ${parts.join(", ")}`);
     }
@@ -360,6 +402,12 @@ async function insertSynthetic(db: ReturnType<typeof createDb>["db"], total: num
 
 /** Logistic regression over `features` (the others get weight 0) by Newton's method, with a small ridge for stability. */
 function fitLogistic(xs: Array<Record<CalibrationFeature, number>>, y: number[], features: readonly CalibrationFeature[]): Calibration {
+  const { w, bias } = fitWeights(xs, y, features);
+  return { bias, weights: Object.fromEntries(CALIBRATION_FEATURES.map((k) => [k, features.includes(k) ? w[features.indexOf(k)] : 0])) as Record<CalibrationFeature, number> };
+}
+
+/** The logistic fit itself, over any named features: their weights in order, and the bias. */
+function fitWeights(xs: Array<Record<string, number>>, y: number[], features: readonly string[]): { w: number[]; bias: number } {
   const d = features.length + 1;
   const rows = xs.map((x) => [...features.map((k) => x[k]), 1]);
   let w = new Array<number>(d).fill(0);
@@ -381,7 +429,7 @@ function fitLogistic(xs: Array<Record<CalibrationFeature, number>>, y: number[],
     w = w.map((v, k) => v - step[k]);
     if (step.reduce((a, v) => a + Math.abs(v), 0) < 1e-10) break;
   }
-  return { bias: w[d - 1], weights: Object.fromEntries(CALIBRATION_FEATURES.map((k) => [k, features.includes(k) ? w[features.indexOf(k)] : 0])) as Record<CalibrationFeature, number> };
+  return { w: w.slice(0, d - 1), bias: w[d - 1] };
 }
 
 /** Solves m·x = v by Gauss-Jordan elimination with partial pivoting. */
@@ -406,10 +454,10 @@ function solve(m: number[][], v: number[]): number[] {
  * rates: uncovered queries abstained on, close, paraphrased and terse queries answered with an expected
  * entry in the top 3 (rates, so the few uncovered queries weigh as much as the many covered ones).
  */
-function chooseThreshold(os: Outcome[]): number {
+function chooseThreshold(os: Outcome[], score: (o: Outcome) => number = answerScore): number {
   const rate = (kind: LabelledQuery["kind"], t: number) => {
     const k = os.filter((o) => o.q.kind === kind);
-    const good = (o: Outcome) => (kind === "uncovered" ? answerScore(o) < t : answerScore(o) >= t && inTop3(o));
+    const good = (o: Outcome) => (kind === "uncovered" ? score(o) < t : score(o) >= t && inTop3(o));
     return k.length ? k.filter(good).length / k.length : 0;
   };
   let best = 0.5, bestScore = -1;

@@ -89,3 +89,20 @@ describe("denied words", () => {
     expect(deniedWords("no metal, no trim")).toEqual(["metal", "trim"]);
   });
 });
+
+describe("part states", () => {
+  // Worded for this test: an appliance entry whose parts are off, and two reports about the same appliance.
+  const deadOven = entrySignature({
+    title: "Oven door switch open",
+    surface_symptom: "Timer counts down but the fan is silent and the lamp off",
+    hidden_reality: "A door switch stays open, so nothing but the timer runs.",
+  });
+  it("a report whose part is on contradicts an entry whose part is off, and agrees when it is off too", () => {
+    expect(contradictions(signature("cook START: lamp is on, fan running, food cold after 3 min"), deadOven)).toEqual(["state: report lamp… on, entry off"]);
+    expect(contradictions(signature("cook START: timer counting, lamp=off, no fan noise"), deadOven)).toEqual([]);
+  });
+  it("does not take a verb's particle for a part ('switched off', 'turn on')", () => {
+    expect(signature("operator switched off the breaker, then turned on the lamp").states.size).toBe(0);
+    expect(contradictions(signature("lamp switched off, timer counting"), deadOven)).toEqual([]);
+  });
+});

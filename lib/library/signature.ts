@@ -34,6 +34,8 @@ export interface Signature {
   denied: Set<string>;
   /** Cause families of the denied words. */
   deniedCauses: Set<string>;
+  /** On/off states of named parts ("light off", "fan=on", "display dark", "motor running"): part stem → state. */
+  states: Map<string, "on" | "off">;
 }
 
 /** A crude stem: lower case, the first five letters of longer words ("latched", "latch" → "latch"; "corroded", "corrosion" → "corro"). */
@@ -77,10 +79,26 @@ export function deniedWords(raw: string): string[] {
 
 const num = (x: string) => Number(x);
 
+/** Words before "on"/"off" that are not a part in a state ("turn on", "switched off", "drops off", "at the end on"). */
+const NOT_A_PART = new Set(["turn", "turns", "turned", "turning", "switch", "switches", "switched", "power", "powers", "powered", "shut", "shuts", "cut", "cuts", "drop", "drops", "dropped", "fall", "falls", "fell", "come", "came", "comes", "go", "goes", "went", "set", "sets", "kick", "kicks", "kicked", "put", "puts", "click", "clicks", "clicked", "log", "logged", "pull", "pulled", "pulls", "push", "pushed", "take", "took", "left", "keep", "keeps", "kept", "and", "the", "but", "then", "not", "was", "are", "were", "all", "one", "both", "stay", "stays", "stayed", "remain", "remains", "still", "its", "with", "when", "once", "while"]);
+
+/**
+ * On/off states a text gives its parts: "light off", "display is dark", "fan=on", "motor running", "pump: stopped".
+ * The part is the word just before the state (a few verbs that make "on"/"off" a particle are not parts).
+ */
+export function partStates(raw: string): Map<string, "on" | "off"> {
+  const out = new Map<string, "on" | "off">();
+  for (const m of raw.toLowerCase().matchAll(/\b([a-z]{3,})\s*(?:is\s+|=\s*|:\s*)?(on|off|lit|dark|running|stopped)\b/g)) {
+    if (NOT_A_PART.has(m[1])) continue;
+    out.set(stem(m[1]), m[2] === "on" || m[2] === "lit" || m[2] === "running" ? "on" : "off");
+  }
+  return out;
+}
+
 /** The signature of a text (a report's symptom or an entry's symptom and hidden reality). */
 export function signature(raw: string): Signature {
   const n = ` ${normalizeText(raw)} `;
-  const sig: Signature = { denied: new Set(), deniedCauses: new Set() };
+  const sig: Signature = { denied: new Set(), deniedCauses: new Set(), states: partStates(raw) };
   const travel = [...n.matchAll(/(-?\d+(?:\.\d+)?) mm displacement/g)].map((m) => num(m[1]));
   const immobile = /\bimmobile\b/.test(n);
   if (immobile && !travel.some((v) => v >= 10)) sig.motion = "still";
@@ -159,9 +177,12 @@ export function contradictions(report: Signature, entry: EntrySignature, opts: {
   if (report.temperature && e.temperature && report.temperature !== e.temperature) out.push(`temperature: report ${report.temperature}, entry ${e.temperature}`);
   if (report.humidity && e.humidity && report.humidity !== e.humidity) out.push(`humidity: report ${report.humidity}, entry ${e.humidity}`);
   if (report.trend && e.trend && report.trend !== e.trend) out.push(`trend: report ${report.trend}, entry ${e.trend}`);
+  // A part the report gives one state and the entry the other ("turntable turns and light is on" against an entry
+  // whose light is off). Physical entries only, as denials: in error output "off"/"on" name settings, not parts.
   // Denials are read against physical entries only (opts.denials): in error output "no X" is the failure itself
   // ("No such file or directory", "no ECDSA host key is known"), not an absence someone observed.
   if (opts.denials === false) return out;
+  for (const [part, state] of report.states) if (e.states.has(part) && e.states.get(part) !== state) out.push(`state: report ${part}… ${state}, entry ${e.states.get(part)}`);
   for (const w of report.denied) if (entry.titleStems.has(w) && !e.denied.has(w)) out.push(`denies the entry's "${w}…"`);
   for (const f of report.deniedCauses) if (entry.causes.has(f) && !e.deniedCauses.has(f)) out.push(`denies the entry's cause (${f})`);
   return out;
