@@ -10,10 +10,19 @@
  * `countAuditLog`, exact up to 10,000) for realistic filter combinations, --runs runs each after one
  * warm-up, printing p50 / p99 (target p99 ≤ 100 ms).
  *
+ * Rows are stored in time order, as an append-only log is written (a day's rows on a few neighbouring pages): row i
+ * is (i - 1 + random) / rows of 180 days before now, inserted in the order of i — newest first, so a load stopped by
+ * --until holds the newest days, as the timed filters ("last 24 h") expect; within a month the order runs against
+ * time, which no query depends on (pages are read through the (at, id) index, words in day slices).
+ *
  * Options: `--rows N`, `--until TIME` (stop generating at TIME — ISO, or HH:MM UTC — and time the rows generated so
  * far), `--runs N` (default 30), `--keep` (leave the database; its name is printed), `--reuse NAME`
  * (time the queries again on a kept database, generating nothing), `--resume NAME` (finish a kept database whose load
- * was stopped: load from the rows it has up to --rows, build the indexes dropped for the load, VACUUM, then time).
+ * was stopped: load from the rows it has up to --rows, build the indexes dropped for the load, VACUUM, then time),
+ * `--random-order` (the worst case: each row's time drawn at random over the 180 days, so a day's rows are spread
+ * over every page of its month; with --resume, as the run it resumes), `--cluster` (with --reuse: re-order a kept
+ * database in place, CLUSTER of each partition on its time index, then VACUUM ANALYZE — a database generated in random
+ * order becomes as one written in time order, without generating it again).
  *
  * Run it as it is (`npm run bench:audit`), not under flock: every chunk of the load, every partition's index and the
  * whole timed part each take /tmp/faultline-heavy.lock on their own, so other heavy runs interleave between chunks
@@ -26,15 +35,21 @@ import { countAuditLog, encodeAuditCursor, listAuditLog } from "../db/queries/au
 import { AUDIT_ACTIONS } from "../lib/audit";
 import { auditFiltersSchema, type AuditFilters } from "../lib/audit/filters";
 import { ensurePartitions, listPartitions } from "../db/partitions";
-import { buildIndexesByPartition, droppedIndexes, dropIndexesForLoad, inChunks, untilOption, loadAverage, partitionSummary, timeListAndCount, vacuumByPartition, withBenchDatabase, withHeavyLock } from "./util";
+import { buildIndexesByPartition, chunkProgress, droppedIndexes, dropIndexesForLoad, inChunks, inTurns, untilOption, loadAverage, partitionSummary, timeListAndCount, vacuumByPartition, withBenchDatabase, withHeavyLock } from "./util";
 import { benchArgs } from "./args";
 
-const args = benchArgs("bench:audit", { rows: { type: "string" }, runs: { type: "string" }, keep: { type: "boolean" }, reuse: { type: "string" }, until: { type: "string" }, resume: { type: "string" } });
+const args = benchArgs("bench:audit", { rows: { type: "string" }, runs: { type: "string" }, keep: { type: "boolean" }, reuse: { type: "string" }, until: { type: "string" }, resume: { type: "string" }, "random-order": { type: "boolean" }, cluster: { type: "boolean" } });
+if (args.cluster && !args.reuse) {
+  console.error("bench:audit: --cluster re-orders a kept database in place: pass it with --reuse NAME (a new load is generated in time order already; --random-order for the worst case).");
+  process.exit(2);
+}
 const UNTIL = untilOption(args.until);
 const ROWS = Number(args.rows ?? 10_000_000);
 /** Rows generated: ROWS, or fewer when --until stopped the load. */
 let generated = ROWS;
 const RUNS = Number(args.runs ?? 30);
+/** --random-order: each row's time at random over the 180 days (the worst case), not in the order of the rows. */
+const RANDOM_ORDER = !!args["random-order"];
 /** Rows per chunk: each chunk holds the heavy lock on its own (a few seconds), so other heavy runs interleave. */
 const BATCH = 250_000;
 
@@ -43,7 +58,10 @@ async function main() {
   await withBenchDatabase("audit", { max: 4, keep: !!args.keep, reuse: args.reuse ?? args.resume }, async (db, url) => {
     if (args.resume) await generate(db, true);
     else if (!args.reuse) await generate(db);
-    else console.log(`Reusing ${args.reuse}: ${partitionSummary(await listPartitions(db), "audit_log")}.  (${loadAverage()})\n`);
+    else {
+      if (args.cluster) await clusterByTime(db);
+      console.log(`Reusing ${args.reuse}: ${partitionSummary(await listPartitions(db), "audit_log")}.  (${loadAverage()})\n`);
+    }
     // Only the timed part holds the heavy lock from start to end (figures taken while no other heavy run competes).
     await withHeavyLock("timing", () => timeQueries(db, url));
   });
@@ -65,7 +83,7 @@ async function generate(db: Db, resume = false) {
     await db.execute(sql`
       insert into audit_log (at, actor_id, actor_name, action, outcome, target_type, target_id, mission_id, summary, via, ip, user_agent)
       select
-        now() - (r.age * interval '180 days'),
+        now() - (${RANDOM_ORDER ? sql`r.age` : sql`(r.i - 1 + r.age) / ${ROWS}::float8`} * interval '180 days'),
         case when r.who < 0.80 then 'user:00000000-0000-4000-8000-' || lpad((r.i % 40)::text, 12, '0')
              when r.who < 0.92 then 'worker:vm:' || (r.i % 8)
              when r.who < 0.97 then 'cli:ops' else 'system' end,
@@ -80,7 +98,8 @@ async function generate(db: Db, resume = false) {
         '10.0.' || (r.i % 250) || '.' || (r.i % 200),
         'Mozilla/5.0 (bench)'
       from (select i, random() as age, random() as who, random() as refused, random() as pick from generate_series(${from + 1}::int, ${from + n}::int) i) r
-      cross join lateral (select (${actionList})[1 + least(floor(exp(r.pick * ln(${actions.length + 1}::float8)) - 1)::int, ${actions.length - 1}::int)] as action) a`);
+      cross join lateral (select (${actionList})[1 + least(floor(exp(r.pick * ln(${actions.length + 1}::float8)) - 1)::int, ${actions.length - 1}::int)] as action) a
+      order by r.i`);
   }, UNTIL, Math.min(start, ROWS));
   await buildIndexesByPartition(db, "audit_log", indexes);
   // A long-lived table is vacuumed by autovacuum: its pages are all-visible, so counts may read indexes only.
@@ -88,6 +107,28 @@ async function generate(db: Db, resume = false) {
   const size = (await db.execute(sql`select pg_size_pretty(sum(pg_total_relation_size(inhrelid))) as s from pg_inherits where inhparent = 'audit_log'::regclass`))[0] as { s: string };
   console.log(partitionSummary(await listPartitions(db), "audit_log"));
   console.log(`${resume ? "Finished the load (resumed) up to" : "Generated"} ${generated.toLocaleString("en")} audit rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (${resume ? "this run's part, " : ""}VACUUM ANALYZE included); audit_log with its indexes: ${size.s}.  (${loadAverage()})\n`);
+}
+
+/**
+ * Re-orders a kept database in place as a log written in time order: CLUSTER of each partition with rows on its own
+ * index of audit_log_at (each under the heavy lock; the partition is rewritten and its indexes rebuilt; CLUSTER fires
+ * no row trigger, so the append-only triggers do not refuse it), then VACUUM ANALYZE (a rewritten heap has no
+ * visibility map: counts could not read indexes only).
+ */
+async function clusterByTime(db: Db) {
+  const parts = (await db.execute(sql`select t.relname as part, c.relname as ix from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    join pg_index x on x.indexrelid = c.oid join pg_class t on t.oid = x.indrelid
+    where i.inhparent = 'audit_log_at'::regclass and t.reltuples > 0 order by t.relname`)) as unknown as Array<{ part: string; ix: string }>;
+  if (parts.length === 0) throw new Error("bench:audit --cluster: no partition of audit_log has rows and an index of audit_log_at (is the index built? finish the load with --resume first).");
+  const t0 = performance.now();
+  await inTurns("cluster audit_log", parts.length, async (i) => {
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local maintenance_work_mem = '256MB'`);
+      await tx.execute(sql.raw(`cluster "${parts[i].part}" using "${parts[i].ix}"`));
+    });
+  }, (n, heldMs) => chunkProgress("cluster audit_log", n, parts.length, t0, heldMs));
+  await vacuumByPartition(db, "audit_log");
+  console.log(`Clustered ${parts.length} partitions on their time index in ${((performance.now() - t0) / 1000).toFixed(1)} s (VACUUM ANALYZE included).  (${loadAverage()})`);
 }
 
 async function timeQueries(db: Db, url: string) {
