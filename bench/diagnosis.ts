@@ -12,7 +12,7 @@
  * public sources (scripts/diagnosis-world.ts), split by source address into a tuning and a held-out
  * half. Both halves are reported separately (`--split tuning|heldout|all` narrows it); tune rules on
  * `--split tuning --errors` only, never on the held-out half's individual cases. `--batch N` keeps one
- * collection round (batch 2 was gathered by other hands and measured before any rule was written for it).
+ * collection round (`--batch 1,2,3` several) (batch 2 was gathered by other hands and measured before any rule was written for it).
  *
  * Every report ends with the expected calibration error (10 equal-width bins, lib/diagnosis/calibration).
  *
@@ -158,7 +158,7 @@ function main(): number {
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Case);
   const isWorld = all.length > 0 && all.every((c) => "half" in c);
-  if (isWorld) return mainWorld((all as WorldCase[]).filter((c) => !values.batch || String(c.batch ?? 1) === values.batch), values);
+  if (isWorld) return mainWorld((all as WorldCase[]).filter((c) => !values.batch || values.batch.split(",").includes(String(c.batch ?? 1))), values);
   const split = values.split;
   const inSplit: Record<string, (c: Case) => boolean> = {
     train: (c) => "batch" in c && c.batch === "tuning" && !isHeldOut(c.id),

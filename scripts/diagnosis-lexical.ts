@@ -1,20 +1,24 @@
 /**
  * Trains the diagnosis' lexical second opinion (lib/diagnosis/lexical.ts) and writes
- * lib/diagnosis/lexical-model.json: `npm run diagnosis:train` (`-- --check` only compares).
+ * lib/diagnosis/lexical-model.json: `npm run diagnosis:train` (`-- --check` only compares; `-- --max-batch=N` leaves later
+ * collection batches out).
  *
  * Trained on labelled cases nobody measures the held-out figures on: the world corpus's tuning half
  * (bench/diagnosis-world.jsonl, every batch) and the local corpus's train split (bench/diagnosis-corpus.jsonl).
- * Its stated confidence comes from 5-fold cross-validation, split by source, over the world tuning cases
- * that no rule recognised when they were collected (`firstSeen.rules` is `unknown`): the model answers only
- * where rules are silent, and those failures are harder than the rest (on all tuning cases the model
- * alone is right far more often). Per band of the model's margin: how often its type was right.
+ * Its stated confidence comes from leave-one-batch-out cross-validation (a model trained without collection batch k
+ * answers batch k; until 2026-11-27 five folds split by source, which flattered the model: a fold shared families and
+ * hands with the others) over the world tuning cases that no rule recognised when they were collected
+ * (`firstSeen.rules` is `unknown`): the model answers only where rules are silent, and those failures are harder
+ * than the rest (on all tuning cases the model alone is right far more often). Per band of the model's margin: how
+ * often its type was right.
  *
  * Cross-validation within the tuning half flatters the model: a fold's cases share families (and hands) with
  * the other folds, while a failure met in use is new. So each band also has a *fresh* regime, as the rules'
  * calibration does (scripts/diagnosis-calibration.ts): what the model of the time said at first sight about the
  * tuning cases of later batches that no rule recognised (`firstSeen.rules` = `unknown`, `firstSeen.said` a
  * type) — answers given before the model had seen the batch. Their band is read from the confidence they were
- * stated with (every model of the time stated its top band at ≥ FRESH_TOP_STATED and its lower bands below).
+ * stated with (every model of the time stated its top band, margin ≥ 0.5, at ≥ FRESH_TOP_STATED and its lower bands
+ * below); a top-band answer of the time counts in both bands above 0.5 (which of them it fell in was not recorded).
  * A band's stated accuracy is the mean of the two regimes (each smoothed toward one half with two
  * pseudo-cases); a regime without cases does not count; a narrower margin states no more than a wider one.
  * Bands whose accuracy stays under MIN_USEFUL are dropped: there the diagnosis says `unknown`.
@@ -39,9 +43,9 @@ interface Labelled {
 }
 
 const ROOT = path.join(import.meta.dirname, "..");
-const FOLDS = 5;
-/** Margin bands (lower edges), highest first. */
-const BAND_EDGES = [0.5, 0.25, 0.1];
+/** Margin bands (lower edges), highest first. The top band of the time (≥ 0.5) is split at 0.9: out of fold, margins of
+ * 0.5–0.9 were right far less often than margins ≥ 0.9 (leave-one-batch-out, scripts/diagnosis-lobo.ts). */
+const BAND_EDGES = [0.9, 0.5, 0.25, 0.1];
 /** A band right less often than this is no help: the diagnosis stays `unknown` there. */
 const MIN_USEFUL = 0.45;
 /** A first-seen lexical answer stated at least this was in the model's top band (margin ≥ BAND_EDGES[0]) at the time. */
@@ -58,14 +62,15 @@ export function read(file: string): Labelled[] {
 /** The local corpus's train split, as bench/diagnosis.ts draws it (13% of the tuning batch held out by id). */
 export const localTrain = (c: Labelled) => c.batch === "tuning" && fnv(c.id) % 100 >= 13;
 
-export function buildLexicalModel(): { model: LexicalModel; report: string[] } {
-  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning");
+/** `maxBatch`: leave later collection batches out (a batch still being measured at first sight is not trained on). */
+export function buildLexicalModel(opts: { maxBatch?: number } = {}): { model: LexicalModel; report: string[] } {
+  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning" && Number(c.batch ?? 1) <= (opts.maxBatch ?? Infinity));
   const local = read("diagnosis-corpus.jsonl").filter(localTrain);
   const unrecognised = world.filter((c) => c.firstSeen?.rules === "unknown");
   const ruleUnknownNow = world.filter((c) => classify(c.input, { lexical: false }).type === "unknown").length;
-  const fold = (c: Labelled) => fnv(c.source) % FOLDS;
+  const fold = (c: Labelled) => Number(c.batch ?? 1);
   const seen: Array<{ margin: number; correct: boolean }> = [];
-  for (let f = 0; f < FOLDS; f++) {
+  for (const f of [...new Set(world.map(fold))].sort((a, b) => a - b)) {
     const model = { ...train([...world.filter((c) => fold(c) !== f), ...local]), bands: [[0, 1, 0]] as LexicalModel["bands"] };
     for (const c of unrecognised.filter((x) => fold(x) === f)) {
       const v = lexicalVerdict(model, c.input);
@@ -76,16 +81,17 @@ export function buildLexicalModel(): { model: LexicalModel; report: string[] } {
   const freshAnswers = unrecognised.filter((c) => c.firstSeen?.said && c.firstSeen.said !== "unknown");
   const freshIn = (band: number) => freshAnswers.filter((c) => ((c.firstSeen?.confidence ?? 0) >= FRESH_TOP_STATED ? 0 : 1) === band);
   const bands: LexicalModel["bands"] = [];
-  const report = [`trained on world tuning ${world.length} + local train ${local.length}; cross-validated (${FOLDS} folds by source) on the ${unrecognised.length} world tuning cases no rule recognised when collected (the rules of today leave ${ruleUnknownNow} unknown):`];
+  const report = [`trained on world tuning ${world.length} + local train ${local.length}; cross-validated (leave one batch out) on the ${unrecognised.length} world tuning cases no rule recognised when collected (the rules of today leave ${ruleUnknownNow} unknown):`];
   let upper = Infinity;
   // Smoothed toward one half with two pseudo-cases: a band of three cases is not certainty.
   const smoothed = (right: number, n: number) => (right + 1) / (n + 2);
   BAND_EDGES.forEach((edge, i) => {
     const inBand = seen.filter((s) => s.margin >= edge && s.margin < upper);
     const right = inBand.filter((s) => s.correct).length;
-    // The lower bands of the models of the time differed (0.1 and 0.25 edges): their answers count for the
-    // second band; the third (margin ≥ 0.1) has cross-validation alone.
-    const fresh = i <= 1 ? freshIn(i) : [];
+    // The models of the time had one band above 0.5 (its answers count in both of today's) and lower bands with
+    // differing edges (0.1 and 0.25): their answers count for the band from 0.25; the last (margin ≥ 0.1) has
+    // cross-validation alone.
+    const fresh = i <= 1 ? freshIn(0) : i === 2 ? freshIn(1) : [];
     const freshRight = fresh.filter((c) => c.firstSeen?.said === c.label).length;
     const parts = [...(inBand.length ? [smoothed(right, inBand.length)] : []), ...(fresh.length ? [smoothed(freshRight, fresh.length)] : [])];
     // A narrower margin is not surer than a wider one: a band states no more than the band above it.
@@ -107,7 +113,8 @@ export function serialise(model: LexicalModel): string {
 }
 
 function main(): void {
-  const { model, report } = buildLexicalModel();
+  const maxBatch = process.argv.find((a) => a.startsWith("--max-batch="))?.slice(12);
+  const { model, report } = buildLexicalModel({ maxBatch: maxBatch ? Number(maxBatch) : undefined });
   for (const line of report) console.log(line);
   const file = path.join(ROOT, LEXICAL_MODEL_FILE);
   const text = serialise(model);

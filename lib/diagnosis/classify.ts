@@ -317,7 +317,7 @@ const PHRASES: readonly PhraseRule[] = [
   },
   // An adjective of absence before a tool word and the name after a colon: "unsupported tool: AwaitShell", "unregistered
   // function: x", "undefined action = y". Without "invalid": "invalid function name: …" is a name of the wrong form.
-  { id: "absent_tool_named", type: "tool_not_found", weight: 0.88, re: /\b(?:unsupported|unrecogni[sz]ed|unregistered|unknown|undefined|non-?existent|missing) (?:tool|function|action)(?: name)?\s*[:=]\s*['"`]?[\w.:\/-]+/di, variant: "unknown_tool" },
+  { id: "absent_tool_named", type: "tool_not_found", weight: 0.88, re: /\b(?:unsupported|unrecogni[sz]ed|unregistered|unknown|undefined|non-?existent|missing) (?:tool|function|action)(?:[ _](?:use|call))?(?: name)?\s*[:=]\s*['"`]?[\w.:\/-]+/di, variant: "unknown_tool" },
   { id: "no_agent_for_tool", type: "tool_not_found", weight: 0.85, re: /\bno agent can execute\b|\bnot found in (?:agent|any plugin|the tool ?(?:set|list|registry|box))\b/di, variant: "unknown_tool" },
   {
     id: "tool_list_offered",
@@ -351,7 +351,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "runner_has_no_such",
     type: "tool_not_found",
     weight: 0.87,
-    re: /\bthere are no commands defined\b|\bcommand ["'`][^"'`\n]{1,60}["'`] (?:is )?not (?:found|defined)\b|\bunknown (?:lifecycle phase|resource type|state function|provider type|command type)\b|\ba task is missing\b|\breferences a task called\b|\b(?:state|resource|function|task|command) ['"`][^'"`\n]{1,60}['"`] (?:was )?not (?:found|available) in\b|\bcannot find a resource for\b|\brequested (?:function|tool|action|plugin|command) (?:could not|cannot|was not) (?:be )?found\b|\b(?:trying|tried|attempting) to (?:use|run|call|invoke) an? (?:[\w-]+ )?command that (?:is not|isn'?t) available\b|\bthe [\w:.-]+ command is not (?:installed|available) by default\b|\b(?:does not|doesn'?t) (?:support|have) (?:the |a )?(?:managed |data )?(?:resource|data source|data resource) type\b|\b(?:resource|data source) type ['"`]?[\w.-]+['"`]? (?:is )?not supported by (?:the )?provider\b|\binvalid (?:data )?resource type\b/di,
+    re: /\bthere are no commands defined\b|\bcommand ["'`][^"'`\n]{1,60}["'`] (?:is )?not (?:found|defined)\b|\bthe command ["'`][^"'`\n]{1,60}["'`] does(?:n'?t| not) exist\b|\bunknown (?:lifecycle phase|resource type|state function|provider type|command type)\b|\ba task is missing\b|\breferences a task called\b|\b(?:state|resource|function|task|command) ['"`][^'"`\n]{1,60}['"`] (?:was )?not (?:found|available) in\b|\bcannot find a resource for\b|\brequested (?:function|tool|action|plugin|command) (?:could not|cannot|was not) (?:be )?found\b|\b(?:trying|tried|attempting) to (?:use|run|call|invoke) an? (?:[\w-]+ )?command that (?:is not|isn'?t) available\b|\bthe [\w:.-]+ command is not (?:installed|available) by default\b|\b(?:does not|doesn'?t) (?:support|have) (?:the |a )?(?:managed |data )?(?:resource|data source|data resource) type\b|\b(?:resource|data source) type ['"`]?[\w.-]+['"`]? (?:is )?not supported by (?:the )?provider\b|\binvalid (?:data )?resource type\b/di,
     variant: "unknown_task",
   },
   // A CI pipeline step names an action (task) the runner cannot find or resolve.
@@ -543,6 +543,9 @@ const PHRASES: readonly PhraseRule[] = [
   // AWS's request validation class, named in a message line: as broad as a 400.
   { id: "aws_validation_exception", type: "invalid_arguments", weight: 0.65, re: /\bValidationException\b/d, variant: "schema_violation", coarse: true },
   // The named object the command acts on does not exist (a container, image, volume, network, bucket, table).
+  // An API object of a named kind, named in quotes, is not there ("Error from server (NotFound): pods \"web-0\" not found",
+  // "deployment 'api' not found"): what the call acts on, not a program or a tool.
+  { id: "named_object_not_found", type: "invalid_arguments", weight: 0.8, re: /\bError from server \(NotFound\)|\b(?:pods?|deployments?|services?|namespaces?|secrets?|configmaps?|nodes?|jobs?|cronjobs?|ingress(?:es)?|statefulsets?|daemonsets?|replicasets?|releases?|buckets?|repositor(?:y|ies)|branch(?:es)?|containers?|volumes?|clusters?)(?:\.[\w.]+)? ["'][\w.\/:-]+["'] not found\b/di, variant: "resource_not_found" },
   { id: "no_such_object", type: "invalid_arguments", weight: 0.8, re: /\bno such (?:container|image|volume|network|pod|object|bucket|table|index|branch|tag|remote|service|secret|context)s?\b/di, variant: "resource_not_found" },
   { id: "no_such_package", type: "invalid_arguments", weight: 0.8, re: /\bunable to locate package\b|\bcouldn'?t find any package by\b|\bno matching distribution found\b|\bno package (?:named|matching|found)\b/di, variant: "resource_not_found" },
   // A schema validator (zod, JSON Schema, pydantic) says a value has the wrong type: "Expected object, received

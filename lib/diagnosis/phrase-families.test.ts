@@ -374,6 +374,14 @@ describe("families found by probing the rules with wordings written for it (issu
     // a runner's file of tasks has no task of that name
     ["tool_not_found", "a recipe file that does not contain the recipe", () => shell("just", "error: Justfile does not contain recipe `deploy`.")],
     ["tool_not_found", "a build file that defines no such target", () => shell("ninja", "ninja: error: build.ninja defines no target 'docs'")],
+    // a console application's command, quoted, does not exist
+    ["tool_not_found", "the command does not exist", () => shell("artisan-like", 'The command "deplyo" does not exist.')],
+    // an adjective of absence before a provider's tool-call word and the name after a colon
+    ["tool_not_found", "unrecognized tool_use name", () => framework("calc", "Unrecognized tool_use name: calc")],
+    ["tool_not_found", "unknown function_call name", () => framework("calc", "unknown function_call name = calc")],
+    // an API object of a named kind is not there: what the call acts on, a wrong argument
+    ["invalid_arguments", "a Kubernetes object not found", () => shell("kubectl", 'Error from server (NotFound): pods "web-0" not found')],
+    ["invalid_arguments", "a named release not found", () => shell("helm", "Error: release 'api-canary' not found")],
   ];
   it.each(probes)("%s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
@@ -392,6 +400,12 @@ describe("families found by probing the rules with wordings written for it (issu
     const r = rules("node", "TypeError: items.map is not a function");
     expect(r.type).not.toBe("tool_not_found");
     expect(r.evidence.map((e) => e.rule)).not.toContain("not_a_tool_of");
+  });
+
+  it("a program, tool or module named in quotes and not found is not an API object", () => {
+    for (const text of ["bash: command 'kubectl' not found", "tool 'calc' not found", "module 'yaml' not found"]) {
+      expect(rules("shell", text).evidence.map((e) => e.rule)).not.toContain("named_object_not_found");
+    }
   });
 
   it("a file that does not contain a value is not a runner without a task", () => {
