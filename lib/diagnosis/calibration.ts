@@ -82,7 +82,7 @@ export const CONFIDENCE_KNOTS: ReadonlyArray<readonly [score: number, probabilit
   [0.1, 0.5],
   [0.25, 0.73],
   [0.36, 0.81],
-  [0.51, 0.94],
+  [0.51, 0.95],
   [0.69, 0.97],
   [0.85, 0.97],
   [0.96, 0.97],

@@ -364,7 +364,9 @@ const PHRASES: readonly PhraseRule[] = [
   },
   // The program ran and says the subcommand named on its command line is not one of its own ("'compose' is
   // not a docker command", cargo's "no such command", cobra's "unknown command", clap's "unrecognized
-  // subcommand", az's "not in the 'az' command group", argparse's invalid choice for the command slot):
+  // subcommand", az's "not in the 'az' command group", argparse's invalid choice for the command slot, whatever the
+  // positional is called: `argument _command_package`, `argument COMMAND`, `argument action`; an option's value, `argument
+  // --format`, is an argument):
   // the runner has no such tool, whether the name is mistyped or its plugin is not installed
   // (docs/diagnosis-benchmark.md, labelling decisions). Not "command-line": an unknown command-line option
   // is an argument.
@@ -372,8 +374,19 @@ const PHRASES: readonly PhraseRule[] = [
     id: "runner_no_such_subcommand",
     type: "tool_not_found",
     weight: 0.88,
-    re: /\bis not an? (?:valid |known )?(?:[\w.-]+ )?(?:sub)?command\b(?![- ]line)|\bno such (?:sub)?command\b|(?<!(?:^|:\s)(?:fish|zsh|bash|sh|dash|ksh|tcsh|csh|nu): )\b(?:unknown|unrecognized|unrecogni[sz]ed|unsupported) (?:sub)?command\b(?![- ]line)|\bis not in the ['"`]?[\w -]{1,40}['"`]? command group\b|\bargument (?:command|subcommand|operation|\{[^}\n]*\}): invalid choice\b|(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: invalid choice: ['"`]|\(\w+\) invalid choice: ['"`]/di,
+    re: /\bis not an? (?:valid |known )?(?:[\w.-]+ )?(?:sub)?command\b(?![- ]line)|\bno such (?:sub)?command\b|(?<!(?:^|:\s)(?:fish|zsh|bash|sh|dash|ksh|tcsh|csh|nu): )\b(?:unknown|unrecognized|unrecogni[sz]ed|unsupported) (?:sub)?command\b(?![- ]line)|\bis not in the ['"`]?[\w -]{1,40}['"`]? command group\b|\bargument (?:(?!-)\w*(?:command|cmd|subparser|operation|action|verb)\w*|\{[^}\n]*\}): invalid choice\b|(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: invalid choice: ['"`]|\(\w+\) invalid choice: ['"`]/di,
     variant: "unknown_subcommand",
+  },
+  // A server has no method of that name (JSON-RPC's -32601 "Method not found": in MCP the client called a method or tool the
+  // server does not have; an LSP's "Unhandled method x"; "the method x does not exist"), or a tool was asked for that the agent
+  // does not offer ("Invalid tool requested: x"). Not HTTP's "Method Not Allowed" (a verb of the protocol) and not "invalid tool
+  // name: must match …" (a name of the wrong form).
+  {
+    id: "rpc_method_not_found",
+    type: "tool_not_found",
+    weight: 0.87,
+    re: /(?<![\w-])-32601\b|\bmethod not found\b|\b(?:unknown|unhandled|unsupported|unregistered) (?:rpc )?method\b|\bmethod ['"`]?[\w\/.$:-]+['"`]? (?:(?:was |is )?not found|does(?:n'?t| not) exist|is not (?:available|supported|implemented|registered))\b|\b(?:invalid|unknown|unsupported|unavailable|non-?existent) (?:tool|function|action) requested\b/di,
+    variant: "unknown_tool",
   },
   // A command word the program does not take, without saying more (openssl's, an interactive client's).
   { id: "invalid_command_word", type: "tool_not_found", weight: 0.6, re: /\binvalid (?:sub)?command\b(?![- ]line)/di, variant: "unknown_subcommand" },
@@ -408,6 +421,15 @@ const PHRASES: readonly PhraseRule[] = [
     weight: 0.82,
     re: /\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|detect) (?:the |a |an |any )?(?!(?:firefox|chrome|chromium|edge|msedge|safari|webkit|browser)\b)(?:[\w.+-]+ ){0,2}(?:executable|binary|program|compiler|linker)(?: file)?s?\b|\b(?:executable|binary|program|compiler|linker)s? (?:['"`]?[\w.+\/-]+['"`]? )?(?:was |is |could )?not (?:be )?(?:found|located|detected)\b/di,
   },
+  // A well-known command-line program, named as the subject, is not installed or cannot be found ("Error: git is not installed",
+  // "ffmpeg is not installed", "unable to find docker"): the program is missing from PATH. Libraries, packages, SDKs and language
+  // runtimes named so stay environment_missing (`not_installed`, `dependency_missing_named`).
+  {
+    id: "known_program_not_installed",
+    type: "command_not_found",
+    weight: 0.86,
+    re: /(?<![\w.\/-])(?:git|svn|hg|docker|podman|kubectl|helm|terraform|ansible|vagrant|packer|curl|wget|unzip|zip|tar|gzip|xz|7z|jq|yq|rsync|ssh|scp|sshpass|make|cmake|ninja|gcc|g\+\+|clang|ffmpeg|ffprobe|pandoc|graphviz|pdflatex|xelatex|latexmk|gh|glab|aws|az|gcloud|gsutil|heroku|vercel|netlify|flyctl|npm|npx|yarn|pnpm|pip|pipx|poetry|uv|cargo|rustup|gem|bundler?|composer|mvn|gradle|sqlite3|psql|mysql|redis-cli|openssl|gpg|xvfb-run|xclip|xsel|ripgrep|rg|fzf|tmux|screen|sudo|systemctl)(?: (?:command|executable|binary|cli|CLI))? (?:is |was )?(?:not installed|not found|missing)\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|detect) (?:the )?(?:git|docker|podman|kubectl|helm|terraform|curl|wget|unzip|jq|rsync|ssh|make|cmake|gcc|clang|ffmpeg|pandoc|gh|aws|az|gcloud|npm|yarn|pnpm|pip|cargo|mvn|gradle|psql|openssl|gpg)(?: (?:command|executable|binary|cli|CLI))?(?![\w.\/-])(?! (?:repository|repo|image|container|volume|network|config|credentials|registry|daemon|socket|context|package|module|plugin|file)\b)/di,
+  },
   { id: "child_exit_127", type: "command_not_found", weight: 0.7, re: /\b(?:exit status|exit code|exited with|returned) 127\b|\bError 127\b/di },
   { id: "failed_to_run", type: "command_not_found", weight: 0.85, re: /\b(?:needs|has|must) to be (?:in|on) (?:the |your )?\$?PATH\b|\bmust be (?:in|on) (?:the |your )?\$?PATH\b|\bfailed to run command\b|\bexecutable file not found\b|\bno such binary\b|\bnot (?:found )?(?:in|on) (?:the )?\$?PATH\b|\bis not recognized as an internal or external command\b/di },
   { id: "cannot_exec", type: "command_not_found", weight: 0.8, re: /\bcan(?:not|'t) exec(?:ute)?\b.{0,60}\bno such file or directory\b|\bexec: ([^\s:]+): not found\b/di, captures: "missingCommand" },
@@ -418,6 +440,16 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "launcher_no_such_file", type: "command_not_found", weight: 0.75, re: /^(?:env|xargs|nohup|nice|sudo|exec|timeout|make(?:\[\d+\])?|\S*sh(?::| line \d+:)?(?: line \d+:)?)\b.*?: (\S+?):? No such file or directory$/di, captures: "missingCommand" },
   // permission_denied
   { id: "permission_denied", type: "permission_denied", weight: 0.85, re: /\bpermission denied\b|\bEACCES\b/di, variant: "filesystem_permission" },
+  // Permission refused in the language of the system or of the agent's interface ("Keine Berechtigung", "Berechtigung verweigert",
+  // "Permiso denegado", "Permission non accordée", "Permesso negato", "Permissão negada", "Отказано в доступе", "拒绝访问",
+  // "アクセスが拒否されました"): the same statement as "permission denied", never a missing tool.
+  {
+    id: "permission_denied_localized",
+    type: "permission_denied",
+    weight: 0.88,
+    re: /\bKeine Berechtigung|\b(?:Berechtigung|Zugriff|Zugang) verweigert|\b(?:Permiso|Acceso) denegado|\bPermission (?:non accordée|refusée)|\bAccès (?:refusé|interdit)|\b(?:Permesso|Accesso) negato|\b(?:Permissão|Acesso) negad[oa]|\b(?:Toegang|Toestemming) geweigerd|\bOdmowa dostępu|\bBrak uprawnień|\bÅtkomst nekad|\bErişim engellendi|\bİzin reddedildi|Отказано в доступе|Доступ запрещ[её]н|Нет доступа|拒绝访问|权限不够|权限被拒绝|存取被拒|拒絕存取|權限不足|アクセスが拒否されました|アクセス権がありません|許可がありません|権限がありません|권한이 거부되었습니다|액세스가 거부되었습니다/d,
+    variant: "filesystem_permission",
+  },
   // A refusal by policy, allowlist or approval rules: the thing exists, it is not allowed.
   { id: "not_on_allowlist", type: "permission_denied", weight: 0.92, re: /\bnot (?:on|in) (?:this mission's |the |an? )?(?:allow-?list|allowed list|white-?list)\b|\bnot an allowed (?:tool|binary|command)\b/di, variant: "binary_not_allowlisted" },
   {
@@ -503,7 +535,7 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "credentials_rejected", type: "permission_denied", weight: 0.85, re: /\b(?:invalid|incorrect|expired|revoked|bad) (?:x-)?(?:api[ _-]?key|token|credentials?|password|authentication)\b|\bauthentication (?:failed|required)\b|\bresource not accessible\b|\binsufficient (?:permissions?|scope)\b|\bdoes not have (?:access|permission)\b|\bnot allowed to\b/di, variant: "credentials_rejected" },
   { id: "forbidden", type: "permission_denied", weight: 0.6, re: /\bforbidden\b|\baccess (?:is )?denied\b|\bunauthori[sz]ed\b/di, variant: "credentials_rejected", coarse: true },
   // invalid_arguments
-  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\bis not a recognized (?:option|argument|flag|parameter)\b|\bunknown (?:shorthand |long |persistent )flag\b|\bUnrecognizedOption\w*\b|\binvalid (?:tag|reference format|image name)\b|\bmust be lowercase\b|\b(?<!\bargument (?:command|subcommand|operation|\{[^}\n]*\}): |(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: |\(\w+\) )(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:command[- ]line )?(?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b|\b(?:format|option|flag|argument|parameter|mode|encoding|sort key|selector) ['"`][^'"`\s]*['"`] (?:is )?(?:not recogni[sz]ed|not supported|unsupported|unknown)\b/di, variant: "unknown_option" },
+  { id: "bad_option", type: "invalid_arguments", weight: 0.85, re: /\bis not a recognized (?:option|argument|flag|parameter)\b|\bunknown (?:shorthand |long |persistent )flag\b|\bUnrecognizedOption\w*\b|\binvalid (?:tag|reference format|image name)\b|\bmust be lowercase\b|\b(?<!\bargument (?:(?!-)\w*(?:command|cmd|subparser|operation|action|verb)\w*|\{[^}\n]*\}): |(?:^|:\s)[\w.-]+(?: [\w.-]+)?: error: |\(\w+\) )(?:unrecognized|unknown|invalid|illegal|unexpected|unsupported|bad) (?:command[- ]line )?(?:option|argument|flag|parameter|keyword argument|choice)s?\b|\bunexpected keyword argument\b|\binvalid arguments? for\b|\b(?:format|option|flag|argument|parameter|mode|encoding|sort key|selector) ['"`][^'"`\s]*['"`] (?:is )?(?:not recogni[sz]ed|not supported|unsupported|unknown)\b/di, variant: "unknown_option" },
   // An option the parser was given but does not define (batch 8): Go's flag package ("flag provided but not defined: -x") and
   // the same idea in other words ("option passed but never declared").
   { id: "flag_not_defined", type: "invalid_arguments", weight: 0.88, re: /\b(?:flag|option|argument|parameter|switch)s? (?:was |were )?(?:provided|given|passed|supplied|used) but (?:is |was )?(?:not|never) (?:defined|declared|registered|recogni[sz]ed|expected|supported)\b/di, variant: "unknown_option" },
@@ -551,8 +583,11 @@ const PHRASES: readonly PhraseRule[] = [
   // A schema validator (zod, JSON Schema, pydantic) says a value has the wrong type: "Expected object, received
   // string", "expected array, but got string", "invalid_type", "Input should be a valid integer".
   { id: "value_of_wrong_type", type: "invalid_arguments", weight: 0.86, re: /\bexpected (?:an? )?(?:object|array|string|number|integer|int|boolean|bool|list|dict|map|float|null)s?,? (?:but )?(?:received|got|was given|found) (?:an? )?\w+\b|\binvalid_type\b|\binput should be a valid (?:string|integer|number|boolean|list|dict|object|array|float)\b|\bdid not match (?:the )?schema\b/di, variant: "schema_violation" },
+  // A value shorter than its schema's minimum ("expected minLength: 8, actual: 3", "must be at least 3 characters", "must NOT have
+  // fewer than 2 items"): a wrong argument, not a size limit.
+  { id: "below_min_length", type: "invalid_arguments", weight: 0.86, re: /\bexpected minLength\b|\bminLength\b[^\n]{0,30}\bactual\b|\bmust (?:be|have|contain) at least \d+ (?:characters|chars|items|elements|bytes|entries|digits)\b|\bmust NOT have fewer than \d+\b|\bshould have at least \d+ (?:characters|chars|items)\b|\bstring_too_short\b|\btoo short\b/di, variant: "schema_violation" },
   { id: "parameter_invalid", type: "invalid_arguments", weight: 0.88, re: /\bparameter validation failed\b|\binvalid (?:length|type|value|range) for (?:parameter|argument|field)\b|\bvalid (?:min|max)(?:imum)? length\b|\bBadValue\b|\bunknown (?:top level )?operator\b/di, variant: "schema_violation" },
-  { id: "no_such_version", type: "invalid_arguments", weight: 0.85, re: /\bunable to find package \S+ with version\b|\bcould not find a version of\b|\bfound 0 versions?\b|\bno matching version found\b|\bETARGET\b|\bcould not find a version that satisfies\b|(?<!\b(?:sdk|runtime|framework|toolchain|jdk|jre|interpreter)s?\b[^\n]{0,40})\bversion ['"`]?[\w.^~<>=-]+['"`]? (?:of \S+ )?(?:was )?not found\b|\bno versions? (?:available|match(?:ing|es)?)\b/di, variant: "resource_not_found" },
+  { id: "no_such_version", type: "invalid_arguments", weight: 0.85, re: /\bunable to find package \S+ with version\b|\bcould not find a version of\b|\bfound 0 versions?\b|\bno matching version found\b|\bETARGET\b|\bcould not find a version that satisfies\b|(?<!\b(?:sdk|runtime|framework|toolchain|jdk|jre|interpreter)s?\b[^\n]{0,40})\bversion ['"`]?[\w.^~<>=-]+['"`]? (?:(?:of|for) (?:package )?\S+ )?(?:was )?not found\b|\bno versions? (?:available|match(?:ing|es)?)\b/di, variant: "resource_not_found" },
   { id: "usage", type: "invalid_arguments", weight: 0.55, re: /^usage:|^Try '.*--help'/di },
   // "… for more information." ends usage texts and many other messages alike: weak, and as broad as a status.
   { id: "more_information", type: "invalid_arguments", weight: 0.3, re: /\bfor more information\.?$/di, coarse: true },
@@ -569,6 +604,25 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input|packet|document|object|log|record|field|value|header|artifact|upload|attachment|archive|image|blob|batch|annotations?|data) (?:is |was |are )?too (?:large|long|big)\b|\btoo (?:large|big) (?:a )?(?:body|request|payload|entity|upload)\b|\bexceed(?:s|ed)? (?:the )?(?:maximum|max|size limit|limit of)\b/di, variant: "request_too_large" },
   // A stated size limit: "must have at most N bytes", "size must be smaller than N bytes".
   { id: "size_limit", type: "output_too_large", weight: 0.88, re: /\bmust be \d+ or fewer\b|\b(?:message|request|payload|body|entity|file|object|result|response|record|item|document|size \d+) (?:is )?larger than (?:the )?(?:max\b|maximum|configured|allowed|limit)|\babove (?:the )?(?:max|maximum) (?:allowed )?size\b|\blimit for [\w ]{1,30}? exceeded\b|\btoo long: (?:must|may)\b|\bmust (?:have|be) at most \d+ (?:bytes|characters|chars|items|tokens|entries)\b|\bmay not be (?:more|longer|larger) than \d+\b|\bsize must be (?:smaller|less) than\b|\bmust be (?:smaller|less) than \d+ ?(?:bytes|[KMG]i?B)\b|\bPacketTooBig\w*\b|(?<!\b(?:ran|runs?|running|took|takes|taking|lasted|waited) )\b(?:bigger|larger|longer) than (?:the )?(?:\w*max\w*|maximum|\w*limit\w*|allowed)\b(?! (?:time|duration|run ?time|execution time|wait|timeout|period)\b)|\b(?:bigger|larger|longer) than (?:the )?['"`][^'"`\s]+['"`] (?:bytes|characters|chars|tokens)\b|\bexceed(?:s|ed|ing)? (?:the |its |an? )?(?:[\w-]+(?:'s)? ){0,3}(?:size|length|token|byte|character|upload) (?:limit|restriction|cap|maximum)\b/di, variant: "request_too_large" },
+  // A schema's maximum length with the actual one ("expected maxLength: 2048, actual: 2449", "must NOT have more than 4096
+  // characters", "String should have at most 1000 characters", "length must be less than or equal to 2000 characters long",
+  // pydantic's string_too_long): a stated size limit, whatever the validator (docs/diagnosis-benchmark.md, labelling decisions).
+  {
+    id: "max_length_exceeded",
+    type: "output_too_large",
+    weight: 0.93,
+    re: /\bexpected maxLength\b|\bmaxLength\b[^\n]{0,30}\bactual\b|\bexceeds? (?:the )?maxLength\b|\bmust NOT have more than \d+ (?:characters|chars|items|bytes|elements|properties)\b|\b(?:should|must|can|may) (?:only )?have at most \d+ (?:characters|chars|bytes|items|elements|tokens)\b|\bhas at most \d+ characters\b|\blength must be less than or equal to \d+\b|\bstring_too_long\b/di,
+    variant: "request_too_large",
+  },
+  // A generation server's token budget: the prompt's tokens plus the tokens asked for exceed what the model takes ("`inputs`
+  // tokens + `max_new_tokens` must be <= 4096", "prompt tokens (9000) + max_tokens (1024) must not exceed 8192").
+  {
+    id: "token_budget_exceeded",
+    type: "output_too_large",
+    weight: 0.88,
+    re: /\btokens?`?(?: \(\d+\))?\s*\+\s*`?\w+`?(?: \(\d+\))?\s*(?:must be (?:<=?|less than|at most|no more than|smaller than)|must not exceed|cannot exceed|can'?t exceed|exceeds?)|\b(?:input|prompt)s?`? tokens?\b[^\n]{0,60}?\b(?:plus|and) (?:the )?(?:requested |maximum )?(?:output|new|completion|generation) tokens\b[^\n]{0,30}?\b(?:must|cannot|can'?t|exceeds?)\b/di,
+    variant: "context_length_exceeded",
+  },
   // The arguments or environment handed to a new process exceed the system's limit (E2BIG).
   { id: "arg_list_too_long", type: "output_too_large", weight: 0.88, re: /\b(?:argument|arg) list too long\b|\bE2BIG\b|\bcommand line is too long\b/di, variant: "request_too_large" },
   { id: "memory_limit", type: "output_too_large", weight: 0.65, re: /\bInvalid string length\b|\bArray buffer allocation failed\b|\bheap out of memory\b|\bCannot create a string longer than\b/di },
@@ -603,6 +657,15 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "shell_syntax_echo", type: "syntax_error", weight: 0.85, re: /(?:^|:\s)line \d+: `[^\n]*'$/d },
   { id: "parse_failed", type: "syntax_error", weight: 0.8, re: /\bschema parsing\b|\b(?:error|failure) (?:while )?parsing\b|\bfailed to parse\b/di },
   { id: "parser_said", type: "syntax_error", weight: 0.86, re: /\bmismatched input\b|\bplease check (?:the |your )?syntax\b|\bParserError\b|\bParseException\b|\bthis line is (?:invalid|not a valid)\b|\bdoes not start with any known [\w ]{0,20}keyword\b|\bis not a valid statement separator\b|\bexpecting ['"`][^'"`\s]{1,3}['"`]|\bmust be followed by (?:at least one |an? |the )?(?:attribute access|attribute|argument|expression|identifier|block|operand)\b/di },
+  // The model's tool (function) call does not parse: Gemini's MALFORMED_FUNCTION_CALL, "malformed tool call", "the tool call could
+  // not be parsed" (docs/diagnosis-benchmark.md, labelling decisions: syntax_error). Not "invalid arguments for function call x"
+  // (the call parsed; an argument is wrong).
+  {
+    id: "model_call_malformed",
+    type: "syntax_error",
+    weight: 0.9,
+    re: /\bMALFORMED_(?:FUNCTION|TOOL)_CALLS?\b|\b(?:malformed|unparsable|unparseable|garbled|truncated|broken) (?:tool|function)[ _-]?(?:use|call)s?\b|\binvalid (?:tool|function)[ _-]?call (?:format|syntax|json)\b|\b(?:tool|function)[ _-]?calls? (?:could(?:n'?t| not)|cannot|can'?t|failed to) be (?:parsed|decoded)\b|\b(?:could(?:n'?t| not)|failed to|unable to|cannot|can'?t) (?:parse|decode) (?:the |a )?(?:tool|function)[ _-]?calls?\b/di,
+  },
   {
     id: "config_syntax",
     type: "syntax_error",
@@ -839,6 +902,34 @@ function scanPhrases(lines: readonly TextLine[], facts: Facts, c: Collector): vo
   }
 }
 
+/**
+ * A server's configuration names a directive it does not know ("nginx: [emerg] unknown directive \"x\"", Apache's "Invalid
+ * command 'x', perhaps misspelled or defined by a module not included in the server configuration"). What the name looks like
+ * decides (docs/diagnosis-benchmark.md, labelling decisions of batch 9): a clean directive name is one the server was not built
+ * with (its module is missing: environment_missing); a name that is no identifier at all (HTML, a regex, Lua, invisible pasted
+ * characters, an empty name) is text that was never configuration: syntax_error. Read from the unmasked line: masking hides
+ * the quoted name.
+ */
+const UNKNOWN_DIRECTIVE = /\b(?:unknown|unrecogni[sz]ed|unsupported) directive:? (?:["'`‘]([^"'`’\n]*)["'`’]|([^\s"'`‘’@]+))|\bInvalid command ["'`‘]([^"'`’\n]*)["'`’], perhaps misspelled or defined by a module\b/i;
+const DIRECTIVE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function scanUnknownDirective(lines: readonly TextLine[], c: Collector): void {
+  for (const line of lines) {
+    const m = UNKNOWN_DIRECTIVE.exec(line.text);
+    if (!m) continue;
+    const name = m[1] ?? m[2] ?? m[3] ?? "";
+    if (name.startsWith("@")) continue; // a GraphQL schema's directive, not a server's configuration
+    if (DIRECTIVE_NAME.test(name)) {
+      c.add({ type: "environment_missing", weight: 0.92 * line.weight, base: 0.92, source: "output", rule: "directive_module_missing", detail: line.text, variant: "missing_dependency" });
+      // Apache heads every configuration error with "Syntax error on line N of <file>:": the wrapper, not the cause.
+      const wrapper = c.evidence.get("syntax_error:syntax");
+      if (wrapper && /\bsyntax error on line \d+ of\b/i.test(wrapper.detail)) c.evidence.delete("syntax_error:syntax");
+    } else {
+      c.add({ type: "syntax_error", weight: 0.9 * line.weight, base: 0.9, source: "output", rule: "directive_not_configuration", detail: line.text });
+    }
+  }
+}
+
 function scanExceptions(lines: readonly TextLine[], raw: string, facts: Facts, c: Collector): void {
   const exceptionLines = lines.filter((l) => EXCEPTION_LINE.test(l.text));
   const decisive = exceptionLines.reduce<TextLine | undefined>((best, l) => (!best || l.weight >= best.weight ? l : best), undefined);
@@ -954,6 +1045,18 @@ function contextEvidence(input: InputContext, facts: Facts, c: Collector): void 
       c.add({ type: "command_not_found", weight: runner.weight, source: "context", rule: "context:exec_program_missing", detail: runner.detail });
     }
   }
+  // "The specified command or file was not found" (a runner that takes either a verb or a file, dotnet's wording among
+  // others): the first argument decides. A path or a file name (a separator, an extension of a program file) is a file that
+  // does not exist: a wrong argument; a bare verb is the runner's missing subcommand (tool_not_found, as the rules say).
+  const first = firstArgument(input);
+  if (first && /\b(?:command|verb|task) or (?:file|path|program)\b[^\n]{0,40}\b(?:not found|does(?:n'?t| not) exist|could not be found)\b|\b(?:no such|unknown) (?:command|verb|task) or (?:file|path|program)\b/i.test(rawText(input))) {
+    if (FILE_LIKE_ARGUMENT.test(first)) {
+      for (const [key, e] of c.evidence) if (e.type === "tool_not_found") c.evidence.delete(key);
+      c.add({ type: "invalid_arguments", weight: 0.86, source: "context", rule: "context:file_argument_missing", detail: `the runner was given the file "${first}", which does not exist`, variant: "path_not_found" });
+    } else {
+      c.add({ type: "tool_not_found", weight: 0.86, source: "context", rule: "context:runner_verb_missing", detail: `the runner has no command "${first}"`, variant: "unknown_subcommand" });
+    }
+  }
   // A missing thing that the arguments themselves name is a wrong argument, not a missing dependency.
   const argsText = JSON.stringify(input.failure.args);
   const named = (s: string | undefined) => !!s && s.length > 1 && (argsText.includes(s) || argsText.includes(basename(s)));
@@ -968,6 +1071,15 @@ function contextEvidence(input: InputContext, facts: Facts, c: Collector): void 
     // a setup step (copy the template, create the file) was never done here.
     c.add({ type: "environment_missing", weight: 0.8, source: "context", rule: "context:config_file_missing", detail: `the configuration file "${facts.path}" the program reads does not exist`, variant: "missing_config" });
   }
+}
+
+/** A path or a program file's name given as an argument (not a verb): "bin/app.dll", "tools\\x.exe", "main.py". */
+const FILE_LIKE_ARGUMENT = /[\\/]|\.(?:dll|exe|jar|js|mjs|cjs|ts|py|rb|pl|php|sh|bat|cmd|ps1|csproj|fsproj|sln|war)$/i;
+
+function firstArgument(input: InputContext): string | undefined {
+  const a = input.failure.args as { args?: unknown };
+  const first = Array.isArray(a.args) ? a.args.find((x): x is string => typeof x === "string" && !x.startsWith("-")) : undefined;
+  return first && first.length > 0 ? first : undefined;
 }
 
 /** A file name that is a program's own configuration: .env files and config/settings/secrets files. */
@@ -1058,6 +1170,7 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
 
   scanExceptions(lines, raw, facts, c);
   scanPhrases(lines, facts, c);
+  scanUnknownDirective(lines, c);
   exitCodeEvidence(facts, c);
   signalEvidence(facts, facts.commandLine ?? "", c);
   for (const errno of facts.errnos) {

@@ -412,3 +412,83 @@ describe("families found by probing the rules with wordings written for it (issu
     expect(rules("shell", "error: config.yaml does not contain a valid version field").evidence.map((e) => e.rule)).not.toContain("runner_file_lacks_task");
   });
 });
+
+describe("families written from batch 9's tuning half (hand-written wordings, other products)", () => {
+  const withArgs = (cmd: string, args: string[], stderr: string) =>
+    typeOf("shell", { message: `"${cmd}" exited with code 1: ${stderr.split("\n").pop()}`, code: 1, stderr }, { command: cmd, args });
+  const cases: Array<[ErrorType, string, () => string]> = [
+    // argparse's invalid choice in the command slot, whatever the positional is called; an option's value is an argument
+    ["tool_not_found", "argument COMMAND: invalid choice", () => withArgs("dvc", ["pul"], "dvc: error: argument COMMAND: invalid choice: 'pul' (choose from 'add', 'pull')")],
+    ["tool_not_found", "argument sub_command: invalid choice", () => withArgs("backupctl", ["restor"], "backupctl: error: argument sub_command: invalid choice: 'restor' (choose from 'backup', 'restore')")],
+    ["tool_not_found", "argument subparser_name: invalid choice", () => withArgs("docsx", ["serv"], "docsx: error: argument subparser_name: invalid choice: 'serv' (choose from 'build', 'serve')")],
+    ["invalid_arguments", "argument --format: invalid choice", () => withArgs("reporter", ["--format", "yml"], "reporter: error: argument --format/-f: invalid choice: 'yml' (choose from 'json', 'csv')")],
+    ["invalid_arguments", "argument --action-mode: invalid choice", () => withArgs("imgconv", ["--action-mode", "zip"], "imgconv: error: argument --action-mode: invalid choice: 'zip' (choose from 'copy', 'move')")],
+    // a model's tool call that does not parse
+    ["syntax_error", "MALFORMED_FUNCTION_CALL", () => framework("model", "finishReason: MALFORMED_FUNCTION_CALL")],
+    ["syntax_error", "a malformed tool call", () => framework("agent", "The model produced a malformed tool call; generation stopped.")],
+    ["syntax_error", "a tool call that could not be parsed", () => framework("agent", "the tool call could not be parsed: expected a JSON object")],
+    ["syntax_error", "a truncated tool_use block", () => framework("model", "The assistant returned a truncated tool_use block")],
+    ["invalid_arguments", "a function call with a wrong argument parsed", () => framework("get_weather", "invalid arguments for function call get_weather: 'city' is required")],
+    // a well-known program is not installed: command_not_found; a library or SDK stays environment_missing
+    ["command_not_found", "git is not installed", () => shell("helmish", "Error: git is not installed")],
+    ["command_not_found", "ffmpeg is not installed", () => shell("mediaproc", "RuntimeError: ffmpeg is not installed")],
+    ["command_not_found", "unable to find the git executable", () => shell("clone", "fatal: unable to find git executable")],
+    ["command_not_found", "kubectl not on PATH", () => shell("deploy", "kubectl is not installed or not on PATH")],
+    ["environment_missing", "a library not installed", () => shell("pip", "ERROR: libgit2 is not installed")],
+    ["environment_missing", "an SDK not installed", () => shell("dotnet", "The .NET SDK is not installed")],
+    // a schema's maximum length: a size limit; its minimum: an argument
+    ["output_too_large", "expected maxLength, actual", () => framework("embed", "ValidationException: Malformed input request: #/input: expected maxLength: 8192, actual: 9100")],
+    ["output_too_large", "must NOT have more than N characters", () => framework("api", "data/text must NOT have more than 4096 characters")],
+    ["output_too_large", "should have at most N characters", () => framework("api", "String should have at most 1000 characters [type=string_too_long]")],
+    ["invalid_arguments", "expected minLength, actual", () => framework("api", "expected minLength: 8, actual: 3")],
+    ["invalid_arguments", "should have at least N characters", () => framework("api", "password: String should have at least 12 characters")],
+    // a generation server's token budget
+    ["output_too_large", "inputs tokens + max_new_tokens must be <= N", () => framework("tgi", "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000")],
+    ["output_too_large", "prompt tokens + max_tokens must not exceed N", () => framework("vllm", "prompt tokens (9000) + max_tokens (1024) must not exceed 8192")],
+    // a permission refusal in another language
+    ["permission_denied", "German", () => framework("agent", "Berechtigung verweigert: Bash")],
+    ["permission_denied", "Spanish", () => shell("cp", "cp: no se puede abrir '/root/x': Permiso denegado")],
+    ["permission_denied", "Italian", () => shell("touch", "touch: impossibile creare '/x': Permesso negato")],
+    ["permission_denied", "Russian", () => shell("cat", "cat: /etc/shadow: Отказано в доступе")],
+    ["permission_denied", "Japanese", () => framework("cmd", "アクセスが拒否されました。")],
+    // a server without the method (JSON-RPC -32601) or a tool requested that the agent does not offer
+    ["tool_not_found", "MCP -32601 Method not found", () => framework("mcp", "McpError: MCP error -32601: Method not found")],
+    ["tool_not_found", "the method does not exist", () => framework("rpc", "the method eth_foo does not exist/is not available")],
+    ["tool_not_found", "Invalid tool requested", () => framework("agent", "Invalid tool requested: web_browse")],
+    ["invalid_arguments", "a tool name of the wrong form", () => framework("api", "invalid tool name: must match ^[a-zA-Z0-9_-]{1,64}$")],
+    // a server configuration's unknown directive: a clean name's module is not built in; text that is no name is a syntax error
+    ["environment_missing", "nginx: a module's directive", () => shell("nginx", 'nginx: [emerg] unknown directive "more_set_headers" in /etc/nginx/conf.d/h.conf:3')],
+    ["environment_missing", "Caddy: unrecognized directive", () => shell("caddy", "Error: adapting config using caddyfile: /etc/caddy/Caddyfile:5: unrecognized directive: rate_limit")],
+    ["environment_missing", "Apache: defined by a module not included", () => shell("apachectl", "AH00526: Syntax error on line 12 of /etc/httpd/conf.d/proxy.conf:\nInvalid command 'ProxyPass', perhaps misspelled or defined by a module not included in the server configuration")],
+    ["syntax_error", "nginx: a PHP file included as configuration", () => shell("nginx", 'nginx: [emerg] unknown directive "<?php" in /etc/nginx/conf.d/index.conf:1')],
+    ["syntax_error", "nginx: a brace glued to the name", () => shell("nginx", 'nginx: [emerg] unknown directive "server{" in /etc/nginx/sites-enabled/app:1')],
+    ["syntax_error", "Apache: HTML as configuration", () => shell("apachectl", "Invalid command '<html>', perhaps misspelled or defined by a module not included in the server configuration")],
+    // "the specified command or file was not found": the first argument decides
+    ["invalid_arguments", "a runner given a file that does not exist", () => withArgs("dotnet", ["bin/Release/app.dll"], "Could not execute because the specified command or file was not found.\n  * You intended to execute a .NET program, but dotnet-bin/Release/app.dll does not exist.")],
+    ["tool_not_found", "a runner given a verb it does not have", () => withArgs("dotnet", ["buidl"], "Could not execute because the specified command or file was not found.\n  * You misspelled a built-in dotnet command.")],
+    // a version of a package that the repository does not have
+    ["invalid_arguments", "Version x for y was not found", () => withArgs("apt-get", ["install"], "E: Version '1.0.0' for 'libfoo' was not found")],
+  ];
+  it.each(cases)("%s: %s", (expected, _name, run) => {
+    expect(run()).toBe(expected);
+  });
+
+  const rules = (tool: string, text: string) =>
+    classify(inputContextSchema.parse({ failure: { tool, args: {}, error: { message: text, stderr: text } } }), { lexical: false });
+
+  it("a GraphQL schema's unknown directive is not a server's configuration", () => {
+    const ids = rules("graphql", 'Unknown directive "@cached".').evidence.map((e) => e.rule);
+    expect(ids).not.toContain("directive_module_missing");
+    expect(ids).not.toContain("directive_not_configuration");
+  });
+
+  it("HTTP's Method Not Allowed is not a server without the method", () => {
+    expect(rules("web", "405 Method Not Allowed").evidence.map((e) => e.rule)).not.toContain("rpc_method_not_found");
+  });
+
+  it("a program's repository or image not found is not the program missing", () => {
+    for (const text of ["Error: could not find docker image 'web:1'", "fatal: could not find git repository at /srv/x"]) {
+      expect(rules("shell", text).evidence.map((e) => e.rule)).not.toContain("known_program_not_installed");
+    }
+  });
+});
