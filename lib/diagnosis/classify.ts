@@ -930,6 +930,28 @@ function scanUnknownDirective(lines: readonly TextLine[], c: Collector): void {
   }
 }
 
+/**
+ * A settings object that reads its values from the environment (pydantic's BaseSettings and the like) misses a required field:
+ * "1 validation error for Settings / openai_api_key / Field required". The program's configuration was never provided, not a
+ * wrong argument (environment_missing). Either the class is a settings class (…Settings, …Config, …Env) or the field is named
+ * like a secret or a setting (…_api_key, …_token, …_secret, …_url). A request model's missing field stays invalid_arguments.
+ */
+const FIELD_REQUIRED = /^\s*([A-Za-z_]\w*)\s*\n\s*(?:field required|none is not an allowed value)\b/gim;
+const SETTINGS_CLASS = /\bvalidation errors? for \w*(?:Settings|Config|Configuration|Env|Environment)\b/;
+const SETTING_FIELD = /(?:api_?key|token|secret|password|passwd|dsn|_url|_uri|_endpoint|_host|_region)$/i;
+
+function scanSettingsFieldMissing(raw: string, c: Collector): void {
+  const settingsClass = SETTINGS_CLASS.test(raw);
+  for (const m of raw.matchAll(FIELD_REQUIRED)) {
+    const field = m[1];
+    if (!settingsClass && !SETTING_FIELD.test(field)) continue;
+    const secret = /api_?key|token|secret|password|passwd/i.test(field);
+    c.add({ type: "environment_missing", weight: 0.9, base: 0.9, source: "output", rule: "settings_field_missing", detail: `the setting "${field}" is required and not provided`, variant: secret ? "missing_credentials" : "missing_env_var" });
+    for (const key of ["invalid_arguments:missing_argument", "invalid_arguments:validation_failed"]) c.evidence.delete(key);
+    return;
+  }
+}
+
 function scanExceptions(lines: readonly TextLine[], raw: string, facts: Facts, c: Collector): void {
   const exceptionLines = lines.filter((l) => EXCEPTION_LINE.test(l.text));
   const decisive = exceptionLines.reduce<TextLine | undefined>((best, l) => (!best || l.weight >= best.weight ? l : best), undefined);
@@ -1171,6 +1193,7 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
   scanExceptions(lines, raw, facts, c);
   scanPhrases(lines, facts, c);
   scanUnknownDirective(lines, c);
+  scanSettingsFieldMissing(raw, c);
   exitCodeEvidence(facts, c);
   signalEvidence(facts, facts.commandLine ?? "", c);
   for (const errno of facts.errnos) {

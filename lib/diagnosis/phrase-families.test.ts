@@ -468,6 +468,12 @@ describe("families written from batch 9's tuning half (hand-written wordings, ot
     ["tool_not_found", "a runner given a verb it does not have", () => withArgs("dotnet", ["buidl"], "Could not execute because the specified command or file was not found.\n  * You misspelled a built-in dotnet command.")],
     // a version of a package that the repository does not have
     ["invalid_arguments", "Version x for y was not found", () => withArgs("apt-get", ["install"], "E: Version '1.0.0' for 'libfoo' was not found")],
+    // a settings object read from the environment misses a required field: configuration never provided; a request's field is an argument
+    ["environment_missing", "pydantic v2: a Settings class without its api key", () => framework("python3", "pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings\nopenai_api_key\n  Field required [type=missing, input_value={}, input_type=dict]")],
+    ["environment_missing", "pydantic v1: a token field of a config class", () => framework("python3", "pydantic.error_wrappers.ValidationError: 1 validation error for AppConfig\nanthropic_api_key\n  field required (type=value_error.missing)")],
+    ["environment_missing", "a settings class without its database url", () => framework("python3", "1 validation error for Settings\ndatabase_url\n  Field required [type=missing, input_value={}, input_type=dict]")],
+    ["invalid_arguments", "a request model without its name", () => framework("python3", "1 validation error for CreateUserRequest\nname\n  Field required [type=missing, input_value={'age': 3}, input_type=dict]")],
+    ["invalid_arguments", "a tool's arguments without the query", () => framework("search", "1 validation error for SearchArgs\nquery\n  field required (type=value_error.missing)")],
   ];
   it.each(cases)("%s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
