@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
 const alive = (pid: number) => {
   try {
@@ -30,16 +30,27 @@ describe("a process started by the launcher", () => {
 });
 
 describe("the launcher under npm start", () => {
+  // A child left running by a failed assertion is stopped, not left behind for the rest of the suite.
+  const started: number[] = [];
+  afterEach(() => {
+    for (const pid of started.splice(0)) if (alive(pid)) process.kill(pid, "SIGKILL");
+  });
   /** A stand-in for npm: runs the fixture with npm's environment (or without it) and says the child's pid. */
   const underNpm = async (npmEnv: boolean) => {
     const child = path.join(import.meta.dirname, "npm-watch.fixture.ts");
     const env = { ...process.env, npm_lifecycle_event: npmEnv ? "start" : "" };
     const npm = spawn(process.execPath, ["-e", `const c=require("node:child_process").spawn(process.execPath,["--import","tsx",${JSON.stringify(child)}],{stdio:["ignore","inherit","inherit"]});console.log(JSON.stringify({child:c.pid}));setInterval(()=>{},1000);`], { stdio: ["ignore", "pipe", "inherit"], env });
     const lines: string[] = [];
-    npm.stdout.on("data", (b: Buffer) => lines.push(...b.toString().split("\n").filter((l) => l.startsWith("{"))));
+    started.push(npm.pid!);
+    npm.stdout.on("data", (b: Buffer) => {
+      const got = b.toString().split("\n").filter((l) => l.startsWith("{"));
+      lines.push(...got);
+      for (const l of got) if (l.startsWith('{"child"')) started.push((JSON.parse(l) as { child: number }).child);
+    });
     // The child is watching once it says it is ready.
     await expect.poll(() => lines.some((l) => l.startsWith('{"ready"')), { timeout: 10_000, interval: 20 }).toBe(true);
-    return { npm, childPid: (JSON.parse(lines.find((l) => l.startsWith('{"child"'))!) as { child: number }).child, lines };
+    const childPid = (JSON.parse(lines.find((l) => l.startsWith('{"child"'))!) as { child: number }).child;
+    return { npm, childPid, lines };
   };
 
   it("stops when npm alone is sent SIGTERM (npm exits and passes nothing on)", async () => {
