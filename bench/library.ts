@@ -161,6 +161,20 @@ async function main() {
   });
 }
 
+/** Each entry's symptom signature, and whether it is a software entry (whose denials are not read), by id. */
+function signedEntries(starter: ReturnType<typeof starterLibrary>) {
+  return new Map(starter.map((e) => [e.failure_id, { sig: entrySignature(e), software: isSoftwareEntry(e) }]));
+}
+
+/** Each labelled set's two halves, held-out (evaluation) first, for the measured-not-adopted lines printed per half. */
+function eachHalf(outcomes: Outcome[], print: (half: string, os: Outcome[]) => void) {
+  for (const set of sets) {
+    for (const [name, fit] of [[set === "telemetry" ? "HELD-OUT" : "EVALUATION", false], [set === "telemetry" ? "tuning" : "fitting", true]] as const) {
+      print(`${set} ${name}`, outcomes.filter((o) => o.q.set === set && isFit(o.q) === fit));
+    }
+  }
+}
+
 /**
  * The contradiction filter (lib/library/signature.ts), measured and NOT adopted (docs/library-ranking.md, "Symptom
  * signatures: contradiction"): candidates whose signature the report contradicts are dropped and the ANSWER
@@ -168,39 +182,33 @@ async function main() {
  * measure it again; held-out halves as aggregates only.
  */
 function contradictionFilter(outcomes: Outcome[], starter: ReturnType<typeof starterLibrary>, threshold: number) {
-  const entries = new Map(starter.map((e) => [e.failure_id, { sig: entrySignature(e), software: isSoftwareEntry(e) }]));
+  const entries = signedEntries(starter);
   console.log("\nContradiction filter (measured, not adopted): served Hit@3 and abstention when contradicted candidates are dropped");
-  for (const set of sets) {
-    for (const [name, filter] of [
-      [set === "telemetry" ? "HELD-OUT" : "EVALUATION", (o: Outcome) => !isFit(o.q)],
-      [set === "telemetry" ? "tuning" : "fitting", (o: Outcome) => isFit(o.q)],
-    ] as const) {
-      const os = outcomes.filter((o) => o.q.set === set && filter(o));
-      const parts: string[] = [];
-      const kept = new Map(os.map((o) => {
-        const sig = signature(o.q.query.observed_symptom);
-        const left = (o.cands ?? []).filter((c) => {
-          const e = entries.get(c.id);
-          return !e || contradictions(sig, e.sig, { denials: !e.software }).length === 0;
-        });
-        return [o, left] as const;
-      }));
-      const answered = (o: Outcome, filtered: boolean) => {
-        const l = filtered ? kept.get(o)! : o.cands ?? [];
-        return l.length > 0 && calibrate(l[0].f, answerModel) >= threshold;
-      };
-      for (const kind of [...COVERED, "uncovered"] as const) {
-        const k = os.filter((o) => o.q.kind === kind);
-        if (!k.length) continue;
-        const rate = (filtered: boolean) =>
-          kind === "uncovered"
-            ? k.filter((o) => !answered(o, filtered)).length / k.length
-            : k.filter((o) => answered(o, filtered) && (filtered ? kept.get(o)! : o.cands ?? []).slice(0, 3).some((c) => o.q.expected.includes(c.id))).length / k.length;
-        parts.push(`${kind === "uncovered" ? "abstention" : `served Hit@3 ${kind}`} ${f3(rate(false))} -> ${f3(rate(true))}`);
-      }
-      console.log(`  ${set} ${name}: ${parts.join(", ")}`);
+  eachHalf(outcomes, (half, os) => {
+    const parts: string[] = [];
+    const kept = new Map(os.map((o) => {
+      const sig = signature(o.q.query.observed_symptom);
+      const left = (o.cands ?? []).filter((c) => {
+        const e = entries.get(c.id);
+        return !e || contradictions(sig, e.sig, { denials: !e.software }).length === 0;
+      });
+      return [o, left] as const;
+    }));
+    const answered = (o: Outcome, filtered: boolean) => {
+      const l = filtered ? kept.get(o)! : o.cands ?? [];
+      return l.length > 0 && calibrate(l[0].f, answerModel) >= threshold;
+    };
+    for (const kind of [...COVERED, "uncovered"] as const) {
+      const k = os.filter((o) => o.q.kind === kind);
+      if (!k.length) continue;
+      const rate = (filtered: boolean) =>
+        kind === "uncovered"
+          ? k.filter((o) => !answered(o, filtered)).length / k.length
+          : k.filter((o) => answered(o, filtered) && (filtered ? kept.get(o)! : o.cands ?? []).slice(0, 3).some((c) => o.q.expected.includes(c.id))).length / k.length;
+      parts.push(`${kind === "uncovered" ? "abstention" : `served Hit@3 ${kind}`} ${f3(rate(false))} -> ${f3(rate(true))}`);
     }
-  }
+    console.log(`  ${half}: ${parts.join(", ")}`);
+  });
 }
 
 /**
@@ -210,7 +218,7 @@ function contradictionFilter(outcomes: Outcome[], starter: ReturnType<typeof sta
  * Printed per half beside the shipped model; held-out halves as aggregates only.
  */
 function contradictionFeature(outcomes: Outcome[], starter: ReturnType<typeof starterLibrary>, threshold: number) {
-  const entries = new Map(starter.map((e) => [e.failure_id, { sig: entrySignature(e), software: isSoftwareEntry(e) }]));
+  const entries = signedEntries(starter);
   const contra = new Map(outcomes.map((o) => {
     const e = o.top ? entries.get(o.ranked[0]) : undefined;
     return [o, e ? contradictions(signature(o.q.query.observed_symptom), e.sig, { denials: !e.software }).length : 0] as const;
@@ -223,23 +231,17 @@ function contradictionFeature(outcomes: Outcome[], starter: ReturnType<typeof st
   const t = chooseThreshold(outcomes.filter((o) => isFit(o.q)), p);
   console.log(`
 Contradictions as an ANSWER feature (measured, not adopted): refitted on ${fit.length} queries of the fitting/tuning halves, weight ${m.w[features.length - 1].toFixed(3)} per contradiction, threshold ${t.toFixed(2)} (shipped: ANSWER at ${threshold})`);
-  for (const set of sets) {
-    for (const [name, filter] of [
-      [set === "telemetry" ? "HELD-OUT" : "EVALUATION", (o: Outcome) => !isFit(o.q)],
-      [set === "telemetry" ? "tuning" : "fitting", (o: Outcome) => isFit(o.q)],
-    ] as const) {
-      const os = outcomes.filter((o) => o.q.set === set && filter(o));
-      const parts: string[] = [];
-      for (const kind of [...COVERED, "uncovered"] as const) {
-        const k = os.filter((o) => o.q.kind === kind);
-        if (!k.length) continue;
-        const rate = (score: (o: Outcome) => number, th: number) =>
-          kind === "uncovered" ? k.filter((o) => score(o) < th).length / k.length : k.filter((o) => score(o) >= th && inTop3(o)).length / k.length;
-        parts.push(`${kind === "uncovered" ? "abstention" : `served Hit@3 ${kind}`} ${f3(rate(answerScore, threshold))} -> ${f3(rate(p, t))}`);
-      }
-      console.log(`  ${set} ${name}: ${parts.join(", ")}`);
+  eachHalf(outcomes, (half, os) => {
+    const parts: string[] = [];
+    for (const kind of [...COVERED, "uncovered"] as const) {
+      const k = os.filter((o) => o.q.kind === kind);
+      if (!k.length) continue;
+      const rate = (score: (o: Outcome) => number, th: number) =>
+        kind === "uncovered" ? k.filter((o) => score(o) < th).length / k.length : k.filter((o) => score(o) >= th && inTop3(o)).length / k.length;
+      parts.push(`${kind === "uncovered" ? "abstention" : `served Hit@3 ${kind}`} ${f3(rate(answerScore, threshold))} -> ${f3(rate(p, t))}`);
     }
-  }
+    console.log(`  ${half}: ${parts.join(", ")}`);
+  });
 }
 
 /**
