@@ -791,12 +791,15 @@ function firstToken(s: string): string {
   return s.trim().split(/\s+/)[0] ?? "";
 }
 
-function argsOf(input: InputContext): { commandLine?: string; binary?: string; url?: string; method?: string; path?: string } {
+/** What a failure's arguments say: the command line, its binary, a URL and method, a path, the first positional argument. */
+function argsOf(input: InputContext): { commandLine?: string; binary?: string; url?: string; method?: string; path?: string; firstArg?: string } {
   const a = input.failure.args;
   const command = typeof a.command === "string" ? a.command : typeof a.cmd === "string" ? a.cmd : undefined;
   const extra = Array.isArray(a.args) ? a.args.map(String) : [];
   const url = typeof a.url === "string" ? a.url : undefined;
+  const firstArg = Array.isArray(a.args) ? a.args.find((x): x is string => typeof x === "string" && !x.startsWith("-")) : undefined;
   return {
+    firstArg: firstArg || undefined,
     commandLine: command !== undefined ? [command, ...extra].join(" ") : undefined,
     binary: command !== undefined ? basename(firstToken(command)) : undefined,
     url,
@@ -1070,7 +1073,7 @@ function contextEvidence(input: InputContext, facts: Facts, c: Collector): void 
   // "The specified command or file was not found" (a runner that takes either a verb or a file, dotnet's wording among
   // others): the first argument decides. A path or a file name (a separator, an extension of a program file) is a file that
   // does not exist: a wrong argument; a bare verb is the runner's missing subcommand (tool_not_found, as the rules say).
-  const first = firstArgument(input);
+  const first = argsOf(input).firstArg;
   if (first && /\b(?:command|verb|task) or (?:file|path|program)\b[^\n]{0,40}\b(?:not found|does(?:n'?t| not) exist|could not be found)\b|\b(?:no such|unknown) (?:command|verb|task) or (?:file|path|program)\b/i.test(rawText(input))) {
     if (FILE_LIKE_ARGUMENT.test(first)) {
       for (const [key, e] of c.evidence) if (e.type === "tool_not_found") c.evidence.delete(key);
@@ -1097,12 +1100,6 @@ function contextEvidence(input: InputContext, facts: Facts, c: Collector): void 
 
 /** A path or a program file's name given as an argument (not a verb): "bin/app.dll", "tools\\x.exe", "main.py". */
 const FILE_LIKE_ARGUMENT = /[\\/]|\.(?:dll|exe|jar|js|mjs|cjs|ts|py|rb|pl|php|sh|bat|cmd|ps1|csproj|fsproj|sln|war)$/i;
-
-function firstArgument(input: InputContext): string | undefined {
-  const a = input.failure.args as { args?: unknown };
-  const first = Array.isArray(a.args) ? a.args.find((x): x is string => typeof x === "string" && !x.startsWith("-")) : undefined;
-  return first && first.length > 0 ? first : undefined;
-}
 
 /** A file name that is a program's own configuration: .env files and config/settings/secrets files. */
 const CONFIG_FILE = /^\.env(?:\.[\w-]+)?$|^[\w-]+\.env$|^(?:\.?(?:config|settings|secrets?|credentials|application|appsettings)(?:[._-][\w-]+)?)\.(?:ya?ml|json|toml|ini|cfg|conf|properties|env)$/i;
