@@ -23,6 +23,7 @@ import path from "node:path";
 import { classify } from "../lib/diagnosis/classify";
 import { CONFIDENCE_KNOTS, UNKNOWN_PROBABILITY, WEAK_CONFIDENCE_KNOTS } from "../lib/diagnosis/calibration";
 import type { DiagnosedType, ErrorType, InputContext } from "../lib/diagnosis/types";
+import { maxBatchArg, upToBatch } from "./diagnosis-lexical";
 import { fnv } from "./diagnosis-world";
 
 interface Labelled {
@@ -204,7 +205,7 @@ function fitKnots(edges: readonly number[], learnt: Answer[], fresh: Answer[], n
 
 /** `maxBatch`: leave later collection batches out (a batch still being measured at first sight is not fitted on). */
 export function fitConfidence(opts: { maxBatch?: number } = {}): { knots: Array<[number, number]>; weak: Array<[number, number]>; unknown: number; report: string[] } {
-  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning" && Number(c.batch ?? 1) <= (opts.maxBatch ?? Infinity));
+  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning" && upToBatch(opts.maxBatch)(c));
   const local = read("diagnosis-corpus.jsonl").filter((c) => c.batch === "tuning" && fnv(c.id) % 100 >= 13);
   const learnt: Answer[] = [];
   const learntWeak: Answer[] = [];
@@ -233,8 +234,7 @@ export function fitConfidence(opts: { maxBatch?: number } = {}): { knots: Array<
 }
 
 function main(): void {
-  const maxBatch = process.argv.find((a) => a.startsWith("--max-batch="))?.slice(12);
-  const { knots, weak, unknown, report } = fitConfidence({ maxBatch: maxBatch ? Number(maxBatch) : undefined });
+  const { knots, weak, unknown, report } = fitConfidence({ maxBatch: maxBatchArg() });
   for (const line of report) console.log(line);
   console.log(`CONFIDENCE_KNOTS = ${JSON.stringify(knots)}; WEAK_CONFIDENCE_KNOTS = ${JSON.stringify(weak)}; UNKNOWN_PROBABILITY = ${unknown}`);
   if (process.argv.includes("--check")) {

@@ -56,6 +56,15 @@ const MIN_USEFUL = 0.4;
 /** A first-seen lexical answer stated at least this was in the model's top band (margin ≥ BAND_EDGES[0]) at the time. */
 const FRESH_TOP_STATED = 0.8;
 
+/** `--max-batch=N` on the command line: collection batches after N are left out (none when not given). */
+export function maxBatchArg(): number {
+  const v = process.argv.find((a) => a.startsWith("--max-batch="))?.slice(12);
+  return v ? Number(v) : Infinity;
+}
+
+/** A world case of collection batch `max` or an earlier one (a case without a batch is batch 1). */
+export const upToBatch = (max = Infinity) => (c: { batch?: string | number }) => Number(c.batch ?? 1) <= max;
+
 export function read(file: string): Labelled[] {
   return readFileSync(path.join(ROOT, "bench", file), "utf8")
     .split("\n")
@@ -69,7 +78,7 @@ export const localTrain = (c: Labelled) => c.batch === "tuning" && fnv(c.id) % 1
 
 /** `maxBatch`: leave later collection batches out (a batch still being measured at first sight is not trained on). */
 export function buildLexicalModel(opts: { maxBatch?: number } = {}): { model: LexicalModel; report: string[] } {
-  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning" && Number(c.batch ?? 1) <= (opts.maxBatch ?? Infinity));
+  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning" && upToBatch(opts.maxBatch)(c));
   const local = read("diagnosis-corpus.jsonl").filter(localTrain);
   const unrecognised = world.filter((c) => c.firstSeen?.rules === "unknown");
   const ruleUnknownNow = world.filter((c) => classify(c.input, { lexical: false }).type === "unknown").length;
@@ -118,8 +127,7 @@ export function serialise(model: LexicalModel): string {
 }
 
 function main(): void {
-  const maxBatch = process.argv.find((a) => a.startsWith("--max-batch="))?.slice(12);
-  const { model, report } = buildLexicalModel({ maxBatch: maxBatch ? Number(maxBatch) : undefined });
+  const { model, report } = buildLexicalModel({ maxBatch: maxBatchArg() });
   for (const line of report) console.log(line);
   const file = path.join(ROOT, LEXICAL_MODEL_FILE);
   const text = serialise(model);

@@ -30,7 +30,7 @@
 import path from "node:path";
 import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
 import { features, wordFeatures } from "../lib/diagnosis/lexical";
-import { localTrain, read } from "./diagnosis-lexical";
+import { localTrain, maxBatchArg, read, upToBatch } from "./diagnosis-lexical";
 
 interface Labelled {
   id: string;
@@ -226,8 +226,7 @@ function main(): void {
   const only = process.argv.find((a) => a.startsWith("--models="))?.slice(9).split(",");
   const batchOf = (c: Labelled) => Number(c.batch ?? 1);
   // `--max-batch=N`: leave later batches out entirely (a batch still being measured at first sight is not read).
-  const maxBatch = Number(process.argv.find((a) => a.startsWith("--max-batch="))?.slice(12) ?? Infinity);
-  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning" && batchOf(c) <= maxBatch);
+  const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning" && upToBatch(maxBatchArg())(c));
   const local = read("diagnosis-corpus.jsonl").filter(localTrain);
   const batches = [...new Set(world.map(batchOf))].sort((a, b) => a - b);
   const arbitrated = (c: Labelled) => batchOf(c) >= 2 && !!c.firstSeen;
