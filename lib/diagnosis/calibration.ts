@@ -98,7 +98,7 @@ export const CONFIDENCE_KNOTS: ReadonlyArray<readonly [score: number, probabilit
 export const WEAK_CONFIDENCE_KNOTS: ReadonlyArray<readonly [score: number, probability: number]> = [
   [0, 0.73],
   [0.21, 0.73],
-  [0.51, 0.79],
+  [0.51, 0.78],
   [0.8, 0.87],
   [1, 0.87],
 ];

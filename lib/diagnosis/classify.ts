@@ -142,6 +142,7 @@ const ERRNO_EVIDENCE: Record<string, Omit<Evidence, "source" | "rule" | "detail"
   ENOBUFS: { type: "output_too_large", weight: 0.8 },
   ERR_CHILD_PROCESS_STDIO_MAXBUFFER: { type: "output_too_large", weight: 0.9 },
   ERR_STRING_TOO_LONG: { type: "output_too_large", weight: 0.8 },
+  ERR_FS_FILE_TOO_LARGE: { type: "output_too_large", weight: 0.85 },
   MODULE_NOT_FOUND: { type: "environment_missing", weight: 0.8, variant: "missing_module" },
   ERR_MODULE_NOT_FOUND: { type: "environment_missing", weight: 0.8, variant: "missing_module" },
   ERR_INVALID_ARG_TYPE: { type: "invalid_arguments", weight: 0.8 },
@@ -204,7 +205,7 @@ const PROVIDER_CODES: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail"
  */
 const EXCEPTIONS: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail">]> = [
   [/^(?:ModuleNotFoundError|ImportError)$/, { type: "environment_missing", weight: 0.85, variant: "missing_module" }],
-  [/^(?:SyntaxError|IndentationError|TabError|JSONDecodeError|ParserError|ScannerError|TOMLDecodeError|ParseError)$/, { type: "syntax_error", weight: 0.85 }],
+  [/^(?:SyntaxError|IndentationError|TabError|JSONDecodeError|ParserError|ScannerError|TOMLDecodeError|ParseError|(?:Toml|Yaml|Json|Xml|Hcl|Ini|Csv)(?:Decode|Parse|Syntax)Error)$/, { type: "syntax_error", weight: 0.85 }],
   [/^(?:NameError|ReferenceError|UnboundLocalError)$/, { type: "syntax_error", weight: 0.6 }],
   [/^PermissionError$/, { type: "permission_denied", weight: 0.9, variant: "filesystem_permission" }],
   [/^(?:AuthenticationError|PermissionDeniedError|Unauthorized|Forbidden)$/, { type: "permission_denied", weight: 0.8, variant: "credentials_rejected", coarse: true }],
@@ -276,7 +277,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "tool_name_not_found",
     type: "tool_not_found",
     weight: 0.88,
-    re: /\b(?:tool|function|action|plugin function)s?\b(?!['’]s\b|\s+(?:parameter|argument|arg|input|field|property|option|config(?:uration)?|schema|setting)s?\b)(?: with name| named| call)?(?:[^\n.;:]|[.:](?=\S)){0,80}?\b(?:was |is )?(?:not found|does(?:n'?t| not) exist|do(?:n'?t| not) exist|(?:is )?not (?:available|registered|defined|enabled)|(?:is )?not recogni[sz]ed(?! as (?:the |an? )?(?:name|internal|external|cmdlet))|unavailable|is not a valid (?:tool|function|action))\b/di,
+    re: /\b(?:tool|function|action|plugin function|skill)s?\b(?!['’]s\b|\s+(?:parameter|argument|arg|input|field|property|option|config(?:uration)?|schema|setting)s?\b)(?: with name| named| call)?(?:[^\n.;:]|[.:](?=\S)){0,80}?\b(?:was |is )?(?:not found|does(?:n'?t| not) exist|do(?:n'?t| not) exist|(?:is )?not (?:available|registered|defined|enabled)|(?:is )?not recogni[sz]ed(?! as (?:the |an? )?(?:name|internal|external|cmdlet))|unavailable|is not a valid (?:tool|function|action))\b/di,
     variant: "unknown_tool",
   },
   // The framework has nothing registered to carry out the tool the model named ("No ToolCallback found for tool
@@ -302,7 +303,7 @@ const PHRASES: readonly PhraseRule[] = [
   // the model named is not one the runtime can dispatch to, whatever the reason.
   { id: "router_unsupported_call", type: "tool_not_found", weight: 0.88, re: /\b(?:unsupported|unhandled|unroutable|undispatchable) (?:tool |function )?call:\s*['"`]?[\w.:-]+|\b(?:unsupported|unhandled|unroutable) (?:tool|function)[ _]calls? (?:to |for )?['"`][\w.:-]+['"`]/di, variant: "unknown_tool" },
   // The framework echoes the model's action text and says it is no tool ("<text> is not a valid tool").
-  { id: "not_a_valid_tool", type: "tool_not_found", weight: 0.88, re: /\bis not an? (?:valid|known|registered|available) (?:tool|function|action)\b/di, variant: "unknown_tool" },
+  { id: "not_a_valid_tool", type: "tool_not_found", weight: 0.88, re: /\bis not an? (?:valid|known|registered|available|enabled|defined|declared|configured|supported|recogni[sz]ed|existing) (?:tool|function|action|skill)\b/di, variant: "unknown_tool" },
   // "x is not a tool of this agent", "… not a tool in the toolkit": the name is not among the agent's tools. Only "tool":
   // JavaScript's "x.map is not a function" is a bug in code, not a missing tool.
   { id: "not_a_tool_of", type: "tool_not_found", weight: 0.86, re: /\bis not an? tool (?:of|in|on|for|known to|available to) (?:this|the|that|your|its|any)\b/di, variant: "unknown_tool" },
@@ -327,6 +328,35 @@ const PHRASES: readonly PhraseRule[] = [
     variant: "unknown_tool",
   },
   { id: "no_such_tool_class", type: "tool_not_found", weight: 0.9, re: /\b\w*(?:NoSuchTool|ToolNotFound|UnknownTool|InvalidTool|FunctionNotFound)\w*\b/d, variant: "unknown_tool" },
+  // Families found with hand-written probes (issue 18, after batch 9; docs/diagnosis-benchmark.md "Probing the weak types"):
+  // a tool, function, skill or action that was never loaded, registered or declared where the model called it ("Skill 'x' is not
+  // registered with this kernel", "tool 'y' was never loaded into the toolbox", "a toolUse for 'z', which is not defined in
+  // toolConfig"). Not a tool's parameter or argument (those are invalid_arguments).
+  {
+    id: "tool_not_loaded_into",
+    type: "tool_not_found",
+    weight: 0.87,
+    re: /\b(?:tool|function|action|skill)(?:[ _]?(?:use|call))?s?\b(?!['’]s\b|\s+(?:parameter|argument|arg|input|field|property|option|config(?:uration)?|schema|setting)s?\b)[^\n.;]{0,60}?\b(?:was|were|has|have|is|are)(?: been)? (?:never|not) (?:been )?(?:loaded|registered|added|mounted|installed|enabled|declared|defined|listed) (?:into|in|on|to|with|for) (?:the |this |its |that |your |any )?(?:[\w'’-]+ )?(?:agent|toolbox|toolkit|toolset|tool ?(?:list|set|box|registry|config)|registry|kernel|server|session|runtime|assistant|request)\b/di,
+    variant: "unknown_tool",
+  },
+  // The name is not among a named holder's tools ("not among this assistant's tools", "not defined in function_declarations"). Not
+  // "the allowed tools": a tool off an allowlist is refused (permission_denied).
+  {
+    id: "not_among_holder_tools",
+    type: "tool_not_found",
+    weight: 0.88,
+    re: /\b(?:is|was|were|are)(?:n'?t| not) (?:in|among|one of|part of|included in|present in|listed in|defined in|declared in) (?:the |its |your |this |that |our )?(?:[\w-]+['’]s? )?(?:supplied |provided |available |given |registered |defined |declared |offered |enabled |configured )?(?:tools|functions|actions|skills|toolConfig|tool_config|function_declarations|function declarations)\b/di,
+    variant: "unknown_tool",
+  },
+  // Nothing of that name among the tools, skills or capabilities ("No tool matches the name 'x'", "the agent has no capability named
+  // 'browse'", "none of the connected MCP servers exposes a tool named …"), and a call the framework itself calls hallucinated.
+  {
+    id: "no_tool_by_name",
+    type: "tool_not_found",
+    weight: 0.88,
+    re: /\bno (?:tool|function|action|skill|capabilit(?:y|ies))s? (?:match(?:es|ing|ed)?|corresponds? to) (?:the |that )?name\b|\bno (?:skill|capabilit(?:y|ies))s? (?:named|called|with (?:the |that )?name)\b|\bnone of (?:the )?(?:[\w-]+ ){0,3}(?:servers?|agents?|plugins?|toolkits?|toolsets?|providers?|extensions?) (?:exposes?|offers?|provides?|has|have|registers?|defines?|knows?) (?:a |any |the )?(?:tool|function|action|skill)s?\b|\bhallucinated (?:tool|function|action|skill)(?:[ _-]?(?:call|name|use|invocation))?s?\b|\b[A-Z][a-z]\w*(?:Function|Tool|Skill) ['"`][^'"`\n]+['"`] (?:was |is )?not found\b/di,
+    variant: "unknown_tool",
+  },
   // A named task, script, module/action or plugin that a runner was asked to run does not exist (npm
   // scripts, rake/gradle/gulp/grunt tasks, ansible modules, maven goal prefixes): the runner's tool is
   // missing, as for an agent's tool.
@@ -404,7 +434,7 @@ const PHRASES: readonly PhraseRule[] = [
   // Windows' shell says it has no such program in the language of the system ("不是内部或外部命令",
   // "n'est pas reconnu en tant que commande interne", "no se reconoce como un comando interno o externo",
   // "ist entweder falsch geschrieben oder", "内部コマンドまたは外部コマンド").
-  { id: "cmd_not_recognized_localized", type: "command_not_found", weight: 0.9, re: /不是内部或外部命令|不是內部或外部命令|內部或外部命令、可執行的程式|内部コマンドまたは外部コマンド|\bn'est pas reconnu en tant que commande interne\b|\bno se reconoce como (?:un )?comando interno o externo\b|\bist entweder falsch geschrieben oder\b|\bnon è riconosciuto come comando interno o esterno\b|\bnão é reconhecido como um comando interno\b/di },
+  { id: "cmd_not_recognized_localized", type: "command_not_found", weight: 0.9, re: /不是内部或外部命令|不是內部或外部命令|內部或外部命令、可執行的程式|内部コマンドまたは外部コマンド|\bn'est pas reconnu en tant que commande interne\b|\bno se reconoce como (?:un )?comando interno o externo\b|\bist entweder falsch geschrieben oder\b|\bnon è riconosciuto come comando interno o esterno\b|\bnão é reconhecido como um comando interno\b|\bn'est pas reconnu comme nom d'applet de commande\b|\bno se reconoce como nombre de un cmdlet\b|\bwurde nicht als Name eines Cmdlet\b|\bnon è riconosciuto come nome di cmdlet\b|\bnão é reconhecido como nome de cmdlet\b|識別為 cmdlet|识别为 cmdlet|の名前として認識されません/di },
   { id: "cannot_start_program", type: "command_not_found", weight: 0.9, re: /\bcannot run program\b|\bunable to invoke subcommand\b|\bfailed at step EXEC\b|\bstatus=203\/EXEC\b|\bfailed to execute command: no such file\b|\bWin32Exception\b[^\n]{0,80}\bcannot find the file specified\b/di },
   // A package runner asked to execute a program (pnpm exec, npx, yarn exec, bunx) finds no such program
   // in the project or on PATH: the binary is missing, not a task of the runner.
@@ -428,7 +458,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "known_program_not_installed",
     type: "command_not_found",
     weight: 0.86,
-    re: /(?<![\w.\/-])(?:git|svn|hg|docker|podman|kubectl|helm|terraform|ansible|vagrant|packer|curl|wget|unzip|zip|tar|gzip|xz|7z|jq|yq|rsync|ssh|scp|sshpass|make|cmake|ninja|gcc|g\+\+|clang|ffmpeg|ffprobe|pandoc|graphviz|pdflatex|xelatex|latexmk|gh|glab|aws|az|gcloud|gsutil|heroku|vercel|netlify|flyctl|npm|npx|yarn|pnpm|pip|pipx|poetry|uv|cargo|rustup|gem|bundler?|composer|mvn|gradle|sqlite3|psql|mysql|redis-cli|openssl|gpg|xvfb-run|xclip|xsel|ripgrep|rg|fzf|tmux|screen|sudo|systemctl)(?: (?:command|executable|binary|cli|CLI))? (?:is |was )?(?:not installed|not found|missing)\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|detect) (?:the )?(?:git|docker|podman|kubectl|helm|terraform|curl|wget|unzip|jq|rsync|ssh|make|cmake|gcc|clang|ffmpeg|pandoc|gh|aws|az|gcloud|npm|yarn|pnpm|pip|cargo|mvn|gradle|psql|openssl|gpg)(?: (?:command|executable|binary|cli|CLI))?(?![\w.\/-])(?! (?:repository|repo|image|container|volume|network|config|credentials|registry|daemon|socket|context|package|module|plugin|file)\b)/di,
+    re: /(?<![\w.\/-])(?<!\b(?:package|library|lib|module|crate|gem|formula|plugin|extension) )(?:git|svn|hg|docker|podman|kubectl|helm|terraform|ansible|vagrant|packer|curl|wget|unzip|zip|tar|gzip|xz|7z|jq|yq|rsync|ssh|scp|sshpass|make|cmake|ninja|gcc|g\+\+|clang|ffmpeg|ffprobe|pandoc|graphviz|pdflatex|xelatex|latexmk|gh|glab|aws|az|gcloud|gsutil|heroku|vercel|netlify|flyctl|npm|npx|yarn|pnpm|pip|pipx|poetry|uv|cargo|rustup|gem|bundler?|composer|mvn|gradle|sqlite3|psql|mysql|redis-cli|openssl|gpg|xvfb-run|xclip|xsel|ripgrep|rg|fzf|tmux|screen|sudo|systemctl)(?: (?:command|executable|binary|cli|CLI))? (?:is |was )?(?:not installed|not found|missing)\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|detect) (?:the )?(?:git|docker|podman|kubectl|helm|terraform|curl|wget|unzip|jq|rsync|ssh|make|cmake|gcc|clang|ffmpeg|pandoc|gh|aws|az|gcloud|npm|yarn|pnpm|pip|cargo|mvn|gradle|psql|openssl|gpg)(?: (?:command|executable|binary|cli|CLI))?(?![\w.\/-])(?! (?:repository|repo|image|container|volume|network|config|credentials|registry|daemon|socket|context|package|module|plugin|file)\b)/di,
   },
   { id: "child_exit_127", type: "command_not_found", weight: 0.7, re: /\b(?:exit status|exit code|exited with|returned) 127\b|\bError 127\b/di },
   { id: "failed_to_run", type: "command_not_found", weight: 0.85, re: /\b(?:needs|has|must) to be (?:in|on) (?:the |your )?\$?PATH\b|\bmust be (?:in|on) (?:the |your )?\$?PATH\b|\bfailed to run command\b|\bexecutable file not found\b|\bno such binary\b|\bnot (?:found )?(?:in|on) (?:the )?\$?PATH\b|\bis not recognized as an internal or external command\b/di },
@@ -437,6 +467,15 @@ const PHRASES: readonly PhraseRule[] = [
   // no such file or directory", "exec /entrypoint.sh: no such file or directory").
   { id: "container_exec_missing", type: "command_not_found", weight: 0.86, re: /\bexec:? \\?["']?[^\s"'\\]+\\?["']?: (?:stat [^\s:]+: )?no such file or directory\b|\bstarting container process caused\b[^\n]{0,100}\bno such file or directory\b/di },
   { id: "spawn_enoent", type: "command_not_found", weight: 0.92, re: /\bspawn(?:Sync)? (\S+) ENOENT\b/d, captures: "missingCommand" },
+  // The program could not be started as a program (issue 18 probes): its interpreter line names nothing ("bad interpreter"), it is
+  // built for another machine ("Exec format error", "cannot execute binary file"), bash 5.2's "cannot execute: required file not
+  // found", which(1) finding nothing, a runtime that failed to spawn or launch it ("failed to spawn `x`: No such file or directory").
+  {
+    id: "program_cannot_start",
+    type: "command_not_found",
+    weight: 0.9,
+    re: /\bbad interpreter\b|\bexec format error\b|\bcannot execute binary file\b|\bcannot execute: required file not found\b|\[Errno 8\]|^which: no \S+ in \(|\bfailed to (?:spawn|launch)\b[^\n]{0,60}\b(?:no such file or directory|not found|os error 2|ENOENT)\b/di,
+  },
   { id: "launcher_no_such_file", type: "command_not_found", weight: 0.75, re: /^(?:env|xargs|nohup|nice|sudo|exec|timeout|make(?:\[\d+\])?|\S*sh(?::| line \d+:)?(?: line \d+:)?)\b.*?: (\S+?):? No such file or directory$/di, captures: "missingCommand" },
   // permission_denied
   { id: "permission_denied", type: "permission_denied", weight: 0.85, re: /\bpermission denied\b|\bEACCES\b/di, variant: "filesystem_permission" },
@@ -451,7 +490,7 @@ const PHRASES: readonly PhraseRule[] = [
     variant: "filesystem_permission",
   },
   // A refusal by policy, allowlist or approval rules: the thing exists, it is not allowed.
-  { id: "not_on_allowlist", type: "permission_denied", weight: 0.92, re: /\bnot (?:on|in) (?:this mission's |the |an? )?(?:allow-?list|allowed list|white-?list)\b|\bnot an allowed (?:tool|binary|command)\b/di, variant: "binary_not_allowlisted" },
+  { id: "not_on_allowlist", type: "permission_denied", weight: 0.92, re: /\bnot (?:on|in) (?:this mission's |the |an? )?(?:allow-?list|allowed (?:[\w-]+ )?list|white-?list)\b|\bnot an allowed (?:tool|binary|command)\b/di, variant: "binary_not_allowlisted" },
   {
     id: "policy_refusal",
     type: "permission_denied",
@@ -558,6 +597,19 @@ const PHRASES: readonly PhraseRule[] = [
     variant: "schema_violation",
   },
   { id: "missing_argument", type: "invalid_arguments", weight: 0.8, re: /\bmissing (?:operand|argument|\d+ required positional|required (?:argument|parameter|property|field|option))|\bis a required (?:property|parameter|field)\b|\bfield required\b|\b(?:takes|expected) \d+ (?:positional )?arguments?\b|\bexpected (?:one|at least one|at most one|two) arguments?\b|\brequired flags?(?:\(s\))? ["'`][^\n]{0,60}["'`] (?:not set|missing)\b|\baccepts (?:at most |at least |between )?\d+(?: and \d+)? arg\(s\), received \d+\b|\brequires (?:at least|at most|exactly) \d+ arg(?:ument)?s?\b|\brequired option\b/di, variant: "schema_violation" },
+  // Argument parsers' words for a missing, surplus or clashing argument (issue 18 probes): clap's "required arguments were not
+  // provided", click's "Missing option '--port'", coreutils' "missing destination file operand", commander's "option '--out <dir>'
+  // argument missing" and "too many arguments", "cannot be used with", curl's "option --x: is unknown", pip's "Invalid requirement".
+  {
+    id: "parser_argument_error",
+    type: "invalid_arguments",
+    weight: 0.85,
+    re: /\brequired (?:arguments?|options?|parameters?|flags?)(?: (?:were|was|are|is))? not (?:provided|given|supplied|specified)\b|\bmissing (?:option|parameter|argument|flag)s? ['"`-]|\bmissing (?:[\w-]+ ){0,2}operand\b|\b(?:option|flag) ['"`][^'"`\n]{1,60}['"`] (?:argument|value) (?:is )?missing\b|\btoo (?:many|few) (?:positional |command[- ]line )?arguments (?:for|to|given|passed|supplied)\b|\b(?:argument|option|flag)s? ['"`][^'"`\n]{1,60}['"`] cannot be used (?:with|together)\b|\bmutually exclusive (?:options|arguments|flags)\b|\boption ['"`]?-{1,2}[\w-]+['"`]?:? is unknown\b|\binvalid (?:requirement|version specifier|package spec(?:ification)?|connection option)\b|\bwithout (?:the |its |a )?required (?:argument|parameter|field|option|input)s?\b/di,
+    variant: "schema_violation",
+  },
+  // A value outside the range its argument accepts ("goal joint value 3.9 is outside the bounds [-3.14, 3.14]", "must be between
+  // 0 and 2").
+  { id: "value_out_of_range", type: "invalid_arguments", weight: 0.82, re: /\b(?:is|was|are|lies) (?:outside|out of|beyond) (?:the )?(?:bounds|(?:allowed |valid |permitted |acceptable |supported )?range|(?:joint |allowed |valid )?limits)\b|\bmust be between -?\d[\d.]* and -?\d/di, variant: "schema_violation" },
   { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b|\binvalid (?:integer|numeric|boolean|bool|float|decimal|enum|hex(?:adecimal)?|octal) (?:value|literal|input|number)\b|\b(?:argument|parameter|option|value|field|input|flag)s? (?:['"`]?[\w.-]+['"`]? )?(?:is|are) (?:invalid|not valid)\b/di },
   // The tool exists; what is wrong is one of its parameters: "tool parameter tools not found in tool config", "Arg answer is not
   // in the tool's args", "argument x is not one of the function's parameters". Tool words here are not tool_not_found.
@@ -571,7 +623,7 @@ const PHRASES: readonly PhraseRule[] = [
   // A request field that must be there when another is ("The toolConfig field must be defined when using toolUse …").
   { id: "field_must_be_defined", type: "invalid_arguments", weight: 0.82, re: /\b(?:field|parameter|property|argument|attribute|key)s? (?:['"`]?[\w.\[\]-]+['"`]? )?(?:must|should|needs to|has to) be (?:defined|set|provided|specified|present|included|non-empty)\b/di, variant: "schema_violation" },
   // A value outside the accepted set ("unknown variant `bash`, expected one of `shell`, …", "failed to deserialize parameters").
-  { id: "value_not_in_set", type: "invalid_arguments", weight: 0.84, re: /\bunknown variant\b|\bexpected one of\b|\bfailed to (?:deserialize|decode|parse) (?:the )?(?:tool )?(?:parameters|arguments|args|params|request body|input)\b/di, variant: "schema_violation" },
+  { id: "value_not_in_set", type: "invalid_arguments", weight: 0.84, re: /\bunknown variant\b|\bexpected one of\b(?!\s*`[^`\w\s]{1,3}`)|\bfailed to (?:deserialize|decode|parse) (?:the )?(?:tool )?(?:parameters|arguments|args|params|request body|input)\b/di, variant: "schema_violation" },
   // AWS's request validation class, named in a message line: as broad as a 400.
   { id: "aws_validation_exception", type: "invalid_arguments", weight: 0.65, re: /\bValidationException\b/d, variant: "schema_violation", coarse: true },
   // The named object the command acts on does not exist (a container, image, volume, network, bucket, table).
@@ -601,7 +653,7 @@ const PHRASES: readonly PhraseRule[] = [
   // output_too_large
   { id: "more_than_bytes", type: "output_too_large", weight: 0.9, re: /\b(?:wrote|returned|produced|read) (?:a body )?(?:more|larger) than \d+ bytes\b|\bmaxBuffer(?: length)? exceeded\b|\bmaximum file size exceeded\b/di },
   { id: "context_too_long", type: "output_too_large", weight: 0.88, re: /\bprompt is too long\b|\bexceeds? (?:the )?(?:available |maximum |max |model'?s? |configured )?context (?:size|length|window|limit)\b|\bexceed_context_size\b|\bmaximum context length\b|\bcontext (?:length|window) (?:exceeded|is exceeded)\b|\btoo many (?:input )?tokens\b(?![^\n]{0,40}\b(?:wait|per (?:minute|second|hour|day)|try again (?:in|later)))|\breduce the length of the (?:messages|prompt|input)\b/di, variant: "context_length_exceeded" },
-  { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input|packet|document|object|log|record|field|value|header|artifact|upload|attachment|archive|image|blob|batch|annotations?|data) (?:is |was |are )?too (?:large|long|big)\b|\btoo (?:large|big) (?:a )?(?:body|request|payload|entity|upload)\b|\bexceed(?:s|ed)? (?:the )?(?:maximum|max|size limit|limit of)\b/di, variant: "request_too_large" },
+  { id: "too_large", type: "output_too_large", weight: 0.75, re: /\b(?:payload|request entity|entity|request|body|response|file|output|message|input|packet|document|object|log|record|field|value|header|artifact|upload|attachment|archive|image|blob|batch|annotations?|data|result|content|text|string|prompt|query) (?:is |was |are )?too (?:large|long|big)\b|\btoo (?:large|big) (?:a )?(?:body|request|payload|entity|upload)\b|\bexceed(?:s|ed)? (?:the )?(?:maximum|max|size limit|limit of)\b/di, variant: "request_too_large" },
   // A stated size limit: "must have at most N bytes", "size must be smaller than N bytes".
   { id: "size_limit", type: "output_too_large", weight: 0.88, re: /\bmust be \d+ or fewer\b|\b(?:message|request|payload|body|entity|file|object|result|response|record|item|document|size \d+) (?:is )?larger than (?:the )?(?:max\b|maximum|configured|allowed|limit)|\babove (?:the )?(?:max|maximum) (?:allowed )?size\b|\blimit for [\w ]{1,30}? exceeded\b|\btoo long: (?:must|may)\b|\bmust (?:have|be) at most \d+ (?:bytes|characters|chars|items|tokens|entries)\b|\bmay not be (?:more|longer|larger) than \d+\b|\bsize must be (?:smaller|less) than\b|\bmust be (?:smaller|less) than \d+ ?(?:bytes|[KMG]i?B)\b|\bPacketTooBig\w*\b|(?<!\b(?:ran|runs?|running|took|takes|taking|lasted|waited) )\b(?:bigger|larger|longer) than (?:the )?(?:\w*max\w*|maximum|\w*limit\w*|allowed)\b(?! (?:time|duration|run ?time|execution time|wait|timeout|period)\b)|\b(?:bigger|larger|longer) than (?:the )?['"`][^'"`\s]+['"`] (?:bytes|characters|chars|tokens)\b|\bexceed(?:s|ed|ing)? (?:the |its |an? )?(?:[\w-]+(?:'s)? ){0,3}(?:size|length|token|byte|character|upload) (?:limit|restriction|cap|maximum)\b/di, variant: "request_too_large" },
   // A schema's maximum length with the actual one ("expected maxLength: 2048, actual: 2449", "must NOT have more than 4096
@@ -612,6 +664,17 @@ const PHRASES: readonly PhraseRule[] = [
     type: "output_too_large",
     weight: 0.93,
     re: /\bexpected maxLength\b|\bmaxLength\b[^\n]{0,30}\bactual\b|\bexceeds? (?:the )?maxLength\b|\bmust NOT have more than \d+ (?:characters|chars|items|bytes|elements|properties)\b|\b(?:should|must|can|may) (?:only )?have at most \d+ (?:characters|chars|bytes|items|elements|tokens)\b|\bhas at most \d+ characters\b|\blength must be less than or equal to \d+\b|\bstring_too_long\b/di,
+    variant: "request_too_large",
+  },
+  // A stated size with its unit, exceeded (issue 18 probes): "exceeds the 100 KB limit", "output exceeded 30000 characters", "the model
+  // supports at most 128000 tokens", "is greater than 2 GiB", "Maximum response size reached", "must be shorter than 262144 bytes",
+  // "above the tool's limit of 10,000 rows", "maximum length 1048576, but got …". Not a per-minute budget (rate_limited) and not a
+  // time (no time units).
+  {
+    id: "stated_size_exceeded",
+    type: "output_too_large",
+    weight: 0.88,
+    re: /(?:\bexceed(?:s|ed|ing)? (?:the |its |an? |this )?(?:(?:max(?:imum)?|limit) (?:of )?)?|\b(?:supports?|accepts?|allows?|takes?|handles?|permits?) (?:at most|up to|a maximum of|no more than|only) |\b(?:greater|bigger|larger|longer) than (?:the )?(?:(?:max(?:imum)?|limit) (?:of )?)?|\bmust be (?:shorter|smaller|less|fewer) than |\b(?:above|over|beyond) (?:the |its |this )?(?:[\w'’-]+ ){0,2}(?:limit|maximum|cap) of )\d[\d,.]*\s?(?:[KMGT]i?B|bytes|characters|chars|tokens|lines|rows|items|records|results)\b(?![^\n]{0,20}\b(?:per|\/) ?(?:minute|min|second|sec|hour|day|month)\b)|\bmax(?:imum)? (?:response |output |body |file |message |payload |request |upload |result )?size (?:reached|exceeded|hit)\b|\bmax(?:imum)? (?:input|context|prompt|request|output|message)(?: length| size)? (?:is|of) \d[\d,.]*\s?(?:tokens|characters|bytes|[KMG]i?B)\b|\bmaximum length \d+,? but (?:got|received|was given)\b/di,
     variant: "request_too_large",
   },
   // A generation server's token budget: the prompt's tokens plus the tokens asked for exceed what the model takes ("`inputs`
@@ -652,7 +715,7 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "fetch_failed", type: "network_error", weight: 0.5, re: /\bfetch failed\b|\bnetwork ?error\b|\bunable to access\b/di },
   { id: "server_error", type: "network_error", weight: 0.6, re: /\bbad gateway\b|\bservice (?:temporarily )?unavailable\b|\binternal server error\b|\bserver had an error\b|\bupstream (?:connect )?error\b/di, variant: "server_error", coarse: true },
   // syntax_error
-  { id: "syntax", type: "syntax_error", weight: 0.88, re: /\bsyntax ?error\b|\bparse error\b|\binvalid syntax\b|\bunexpected (?:token|end of (?:input|file|JSON input)|EOF|identifier|character|string|indent|number)\b|\bmissing [)}\]] near\b|\bunterminated\b|\bmissing parenthes[ie]s\b|\bcan't find string terminator\b|\bunmatched\b|\bunbalanced\b|\bbad config (?:line|file|value)\b|\bexpected .{1,40} but found\b|\bExpecting (?:value|property name|',' delimiter|':' delimiter)\b|\bis not valid JSON\b(?! ?schema)|\binvalid JSON\b|\bunexpected indent\b|\bunindent does not match\b|\bend of file unexpected\b|\bExtra data: line\b|\bmissing separator\b|\berror: ['"`].{1,3}['"`] expected\b/di },
+  { id: "syntax", type: "syntax_error", weight: 0.88, re: /\bsyntax ?error\b|\bparse error\b|\binvalid syntax\b|\bunexpected (?:token|end of (?:input|file|JSON input)|EOF|identifier|character|string|indent|number|symbol)\b|\bmissing [)}\]] near\b|\bunterminated\b|\bmissing parenthes[ie]s\b|\bcan't find string terminator\b|\bunmatched\b|\bunbalanced\b|\bbad config (?:line|file|value)\b|\bexpected .{1,40} but found\b|\bExpecting (?:value|property name|',' delimiter|':' delimiter)\b|\bis not valid JSON\b(?! ?schema)|\binvalid JSON\b|\bunexpected indent\b|\bunindent does not match\b|\bend of file unexpected\b|\bExtra data: line\b|\bmissing separator\b|\berror: ['"`].{1,3}['"`] expected\b/di },
   // bash echoes the source line it could not parse under its "syntax error near …" line: "x.sh: line 7: `fi'".
   { id: "shell_syntax_echo", type: "syntax_error", weight: 0.85, re: /(?:^|:\s)line \d+: `[^\n]*'$/d },
   { id: "parse_failed", type: "syntax_error", weight: 0.8, re: /\bschema parsing\b|\b(?:error|failure) (?:while )?parsing\b|\bfailed to parse\b/di },
@@ -665,6 +728,15 @@ const PHRASES: readonly PhraseRule[] = [
     type: "syntax_error",
     weight: 0.9,
     re: /\bMALFORMED_(?:FUNCTION|TOOL)_CALLS?\b|\b(?:malformed|unparsable|unparseable|garbled|truncated|broken) (?:tool|function)[ _-]?(?:use|call)s?\b|\binvalid (?:tool|function)[ _-]?call (?:format|syntax|json)\b|\b(?:tool|function)[ _-]?calls? (?:could(?:n'?t| not)|cannot|can'?t|failed to) be (?:parsed|decoded)\b|\b(?:could(?:n'?t| not)|failed to|unable to|cannot|can'?t) (?:parse|decode) (?:the |a )?(?:tool|function)[ _-]?calls?\b/di,
+  },
+  // A parser that names the tokens it expected and what it found instead (rustc's "expected one of `.`, `;`, or an operator, found
+  // `let`", "expected expression, found `)`"), and a document in a data format that does not parse ("Malformed JSON in request body",
+  // "could not parse the tool arguments as JSON"). Issue 18 probes.
+  {
+    id: "parser_expected_found",
+    type: "syntax_error",
+    weight: 0.88,
+    re: /\bexpected (?:one of )?(?:`[^`\w\s]{1,3}`,? (?:or )?)+[^\n]{0,60}?\bfound\b|\bexpected (?:an? )?(?:expression|identifier|item|statement|pattern|operator),? found\b|\bmalformed (?:JSON|YAML|TOML|XML|HCL|CSV|INI)\b|\b(?:could(?:n'?t| not)|cannot|can'?t|unable to|failed to) (?:parse|decode)\b[^\n]{0,60}?\bas (?:JSON|YAML|TOML|XML)\b/di,
   },
   {
     id: "config_syntax",
@@ -686,7 +758,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "missing_runtime_download",
     type: "environment_missing",
     weight: 0.9,
-    re: /\bexecutable doesn'?t exist at\b|\b(?:cannot|could not|couldn'?t|can'?t|unable to) find (?:the |a |any )?(?:firefox|chrome|chromium|edge|msedge|safari|webkit|browser) (?:binary|executable|installation|install)s?\b|\bno (?:chrome|chromium|firefox|edge|browser) installations? (?:were |was )?found\b|\b(?:chromium|chrome|firefox|browser) distribution ['"`]?[\w-]*['"`]? (?:is|was) not found\b|\bbrowser specified in (?:your|the) config is not installed\b|\bmake sure (?:firefox|chrome|chromium|the browser) is installed\b|\bdownload new browsers\b|\b(?:npx |python -m )?playwright install\b|\bcould not find (?:expected )?(?:chrome|chromium|firefox|browser)\b|\bbrowser (?:was )?not (?:found|downloaded|installed)\b|\btry pulling it first\b|\bpull model manifest\b|\b(?:you should |please |try to )?(?:pull|download) the model\b|\bollama pull\b/di,
+    re: /\bexecutable doesn'?t exist at\b|\b(?:cannot|could not|couldn'?t|can'?t|unable to) find (?:the |a |any )?(?:firefox|chrome|chromium|edge|msedge|safari|webkit|browser) (?:binary|executable|installation|install)s?\b|\bno (?:chrome|chromium|firefox|edge|browser) installations? (?:were |was )?found\b|\b(?:chromium|chrome|firefox|browser) distribution ['"`]?[\w-]*['"`]? (?:is|was) not found\b|\bbrowser specified in (?:your|the) config is not installed\b|\bmake sure (?:firefox|chrome|chromium|the browser) is installed\b|\bdownload new browsers\b|\b(?:npx |python -m )?playwright install\b|\bcould not find (?:expected )?(?:chrome|chromium|firefox|browser)\b|\bbrowser (?:was )?not (?:found|downloaded|installed)\b|\bno (?:binary|executable) (?:for|of) (?:the )?\w+ browser\b|\btry pulling it first\b|\bpull model manifest\b|\b(?:you should |please |try to )?(?:pull|download) the model\b|\bollama pull\b/di,
     variant: "missing_dependency",
   },
   // The GPU driver or device a computation asks for is not there ("Found no NVIDIA driver", "couldn't communicate
@@ -779,10 +851,55 @@ const PHRASES: readonly PhraseRule[] = [
   // An SDK, runtime or toolchain of the version required is not installed ("the required SDK 'x' version 8.0 was not found").
   { id: "required_version_not_installed", type: "environment_missing", weight: 0.88, re: /\b(?:sdk|runtime|framework|toolchain|jdk|jre|interpreter)s? (?:['"`]?[\w.+-]+['"`]? )?(?:,? )?(?:version )?['"`]?v?[\d][\w.*-]*['"`]? (?:was |is )?not (?:found|installed|available)\b|\brequired (?:sdk|runtime|framework|toolchain|jdk|interpreter)\b[^\n]{0,60}\bnot (?:found|installed|available)\b/di, variant: "missing_dependency" },
   // A token the tool authenticates with is not there ("Hugging Face token was not found", "no GitHub token configured").
-  { id: "auth_token_missing", type: "environment_missing", weight: 0.86, re: /\b(?:access|auth(?:entication)?|api|bearer|hugging ?face|hf|github|gitlab|npm|pypi|personal access) token (?:was |is )?not (?:found|set|provided|configured|available)\b|\bno (?:[\w-]+ ){0,2}(?:access|auth(?:entication)?|api|bearer) tokens? (?:was |were |is )?(?:found|set|provided|configured)\b/di, variant: "missing_credentials" },
+  { id: "auth_token_missing", type: "environment_missing", weight: 0.86, re: /\b(?:access|auth(?:entication)?|api|bearer|hugging ?face|hf|github|gitlab|npm|pypi|personal access) token (?:was |is )?not (?:found|set|provided|configured|available)\b|\bno (?:[\w-]+ ){0,2}(?:access|auth(?:entication)?|api|bearer|oauth) tokens? (?:was |were |is )?(?:found|set|provided|configured)\b/di, variant: "missing_credentials" },
   // A configuration file named like one is not there, or the user is told to create it from its template.
   { id: "config_template_not_copied", type: "environment_missing", weight: 0.84, re: /\b(?:\.env|(?:config(?:uration)?|settings|secrets?|credentials|appsettings)[\w-]*\.(?:toml|ya?ml|json|ini|cfg|conf|env|properties)) (?:file )?(?:was |is )?(?:not found|missing|does not exist)\b|\b(?:copy|rename|cp) (?:the )?\S*\.(?:example|sample|template|dist|default)\b\S* (?:to|as)\b/di, variant: "missing_config" },
-  { id: "not_installed", type: "environment_missing", weight: 0.6, re: /\bis not installed\b|\bnot installed\b|\brequires? .{1,40} to be installed\b|\bno (?:python|node|java|ruby|php|dotnet|\.net) (?:interpreter|runtime)s? (?:found|present|installed|available)\b/di, variant: "missing_module" },
+  // Configuration a client reads before it can do anything was never set up (issue 18 probes): no kube context or kubeconfig, a
+  // named client profile that does not exist ("The config profile (staging) could not be found"), no default chosen ("no default is
+  // configured"), a project manifest not found where the tool looks ("could not find a pyproject.toml file in …"), credentials that
+  // could not be loaded, a key the framework did not find and asks to be set as an environment variable.
+  {
+    id: "client_setup_missing",
+    type: "environment_missing",
+    weight: 0.84,
+    re: /\bcurrent[- ]context (?:is )?(?:not set|unset|empty|missing)\b|\bno (?:current|active|default) (?:kube(?:rnetes)? |kubectl )?context\b|\bno configuration has been provided\b|\bkubeconfig (?:file )?(?:not found|missing|does not exist)\b|\b(?:config |named |aws )?profile \(?['"`]?[\w.-]+['"`]?\)? (?:could not be found|not found|does not exist)\b|\bno default (?:toolchain |version |profile |context |project |region |account |interpreter |sdk |runtime )?(?:is |was )?(?:configured|set|selected)\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate) an? [\w-]+\.(?:toml|json|ya?ml|mod|xml|gradle|kts|cfg|ini|lock|properties)(?: file)?\b|\b(?:error|failed|unable to|cannot|could not) (?:load(?:ing)?|read(?:ing)?|open(?:ing)?) (?:the )?(?:credentials|service account key|key ?file|kubeconfig)\b|\bplease (?:add|set|export|define) (?:an? |the )?env(?:ironment)? var(?:iable)?\b|\b(?:required )?property \[?[\w\/.-]+\]? is not (?:currently )?set\b|\bmissing (?:encryption|master|signing|secret|private|license) key\b|\bdid not find \w*(?:api_?key|token|secret)\w*\b/di,
+    variant: "missing_config",
+  },
+  // A variable named like configuration that is undefined or empty ("AWS_PROFILE is undefined", envconfig's "required key X
+  // missing value"). Case-sensitive: the name's shape is the evidence. Not "is not defined": a code's undefined name is a bug
+  // (NameError, ReferenceError).
+  { id: "setting_name_empty", type: "environment_missing", weight: 0.84, re: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b['"`]? (?:is |was )?(?:undefined|unset|empty|blank)\b|\brequired key [A-Z][A-Z0-9_]+ missing value\b/d, variant: "missing_env_var" },
+  // The environment a command must run in was never entered (issue 18 probes): no activated virtualenv or conda environment, a
+  // workspace or SDK environment never sourced ("Did you source your workspace?", "Run 'conda init' before 'conda activate'").
+  {
+    id: "environment_not_entered",
+    type: "environment_missing",
+    weight: 0.86,
+    re: /\b(?:no|could(?:n'?t| not) find an?|not in an?|outside (?:of )?an?) (?:activated |active )?(?:python )?(?:virtual ?env(?:ironment)?|venv|conda env(?:ironment)?)\b|\b(?:run|be|execute[d]?) (?:inside|in|within|from) an? (?:activated |active )(?:python )?(?:virtual ?env(?:ironment)?|venv|conda env(?:ironment)?)\b|\bvirtual ?env(?:ironment)? (?:is )?not (?:active|activated)\b|\bno (?:python )?virtual environment (?:is )?(?:active|found|activated)\b|\brun ['"`]?conda init\b|\bactivate (?:the |your )?(?:\.?venv|virtual ?env(?:ironment)?|environment|\S+) first\b|\b(?:did you|please|you need to|make sure (?:to|you)|have you|remember to) source(?:d)? (?:your |the |this )?\S+/di,
+    variant: "missing_config",
+  },
+  // What a library or model loads at run time was never downloaded (issue 18 probes): weights or checkpoints not found, "no models
+  // loaded", files not in the local cache with downloads disabled, and the instruction to download them first ("Please use the NLTK
+  // Downloader to obtain the resource", "Download them first with …"). Not "failed to download" (the network's failure).
+  {
+    id: "download_never_done",
+    type: "environment_missing",
+    weight: 0.84,
+    re: /\b(?:weights|checkpoints?|model files?|tokenizer files?)\b[^\n]{0,40}?\b(?:not found|missing|not downloaded|do(?:es)?(?:n'?t| not) exist)\b|\bno models? (?:are |is |were )?(?:loaded|downloaded|installed|pulled)\b|\b(?:cannot|can'?t|could(?:n'?t| not)|unable to) find [^\n]{0,60}\bin the (?:local |disk |model )?cache\b|\boutgoing traffic has been disabled\b|\b(?:please|you (?:need|must|should|have) to|make sure to) (?:use the \w+ downloader|download|pull) (?:it|them|the |a |an |to )|\bdownload(?:er)? to obtain\b|\bdownload (?:it|them|the \w+|a \w+) (?:first|before)\b|\bdownload (?:it|them|a model) (?:with|using|by running)\b|\bnltk\.download\(/di,
+    variant: "missing_dependency",
+  },
+  // A native library a runtime loads is not on its search path (Java's UnsatisfiedLinkError, "no x in java.library.path",
+  // pkg-config's "Package x was not found in the pkg-config search path"); an interpreter of the version asked for is not installed
+  // ("Python 3.12 was not found on your system"); a runtime to install before the program runs ("You must install or update .NET
+  // to run this application").
+  {
+    id: "runtime_piece_missing",
+    type: "environment_missing",
+    weight: 0.88,
+    re: /\bUnsatisfiedLinkError\b|\bin java\.library\.path\b|\bnot found in the [\w-]+ search path\b|\b(?:python|node(?:\.js)?|ruby|java|go|php|perl|dotnet|\.net|jdk|jre|rust|erlang|elixir)\s+v?\d+(?:\.\d+)*\+? (?:was |is )?not (?:yet )?(?:found|installed|available)\b|\b(?:must|need to|please) install (?:or update )?(?:the )?(?:\.NET|java|JDK|JRE|python|node(?:\.js)?|ruby|go|rust|php|perl|dotnet|mono)\b[^\n]{0,30}?\bto (?:run|use|build|continue)\b/di,
+    variant: "missing_dependency",
+  },
+  { id: "not_installed", type: "environment_missing", weight: 0.6, re: /\bis not (?:yet )?installed\b|\bnot (?:yet )?installed\b|\brequires? .{1,40} to be installed\b|\bno (?:python|node|java|ruby|php|dotnet|\.net) (?:interpreter|runtime)s? (?:found|present|installed|available)\b/di, variant: "missing_module" },
 ];
 
 // ---------------------------------------------------------------- extraction helpers

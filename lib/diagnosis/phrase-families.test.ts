@@ -498,3 +498,245 @@ describe("families written from batch 9's tuning half (hand-written wordings, ot
     }
   });
 });
+
+describe("families found by probing the weak types with hand-written wordings (issue 18, after batch 9)", () => {
+  // Written by hand for environment_missing, tool_not_found, command_not_found, invalid_arguments, output_too_large, syntax_error
+  // and their neighbours; none comes from bench/diagnosis-world.jsonl. Round 1 was written before the rules it led to, round 2 after
+  // them as a check (docs/diagnosis-benchmark.md, "Probing the weak types").
+  const withArgs = (cmd: string, args: string[], stderr: string, code = 1) =>
+    typeOf("shell", { message: `"${cmd}" exited with code ${code}: ${stderr.split("\n").pop()}`, code, stderr }, { command: cmd, args });
+  const round1: Array<[ErrorType, string, () => string]> = [
+  // ---------------- environment_missing
+  ["environment_missing", "a required variable named in a dotenv loader", () => shell("node", "Error: Missing required environment variable: STRIPE_SECRET_KEY")],
+  ["environment_missing", "LangChain-style: did not find the key, add an environment variable", () => framework("ChatMistral", "ValueError: Did not find mistral_api_key, please add an environment variable `MISTRAL_API_KEY` which contains it, or pass `mistral_api_key` as a named parameter.")],
+  ["environment_missing", "a variable that is empty", () => shell("deploy.sh", "error: DATABASE_URL is empty; export it before running migrations")],
+  ["environment_missing", "Go config: required key missing value", () => shell("./server", "panic: required key SENTRY_DSN missing value")],
+  ["environment_missing", "a variable not defined in the shell", () => shell("make", "Makefile:4: *** AWS_PROFILE is undefined. Stop.", 2)],
+  ["environment_missing", "AWS named profile never configured", () => shell("aws", "The config profile (staging) could not be found", 255)],
+  ["environment_missing", "ADC not found", () => shell("python3", "google.auth.exceptions.DefaultCredentialsError: Your default credentials were not found. To set up Application Default Credentials, see https://cloud.google.com/docs/authentication/external/set-up-adc")],
+  ["environment_missing", "no token in the keyring", () => shell("gh", "error: no oauth token found for github.com; run gh auth login", 4)],
+  ["environment_missing", "a service account key file that is not there", () => shell("terraform", "Error: error loading credentials: open /secrets/sa.json: no such file or directory\n\n  with provider[\"registry.terraform.io/hashicorp/google\"]")],
+  ["environment_missing", "an SDK asking for an API key to be set", () => framework("Groq", "GroqError: The api_key client option must be set either by passing api_key to the client or by setting the GROQ_API_KEY environment variable")],
+  ["environment_missing", "an agent framework without a key", () => framework("Agent", "UserError: No API key provided for provider 'openai'. Set OPENAI_API_KEY or configure a model provider.")],
+  ["environment_missing", "kubectl with no current context", () => shell("kubectl", "error: current-context is not set")],
+  ["environment_missing", "helm with no kubeconfig", () => shell("helm", "Error: Kubernetes cluster unreachable: invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable")],
+  ["environment_missing", "a tool's own config file never created", () => shell("mytool", "Error: configuration file ~/.config/mytool/config.toml does not exist; run `mytool init` to create one")],
+  ["environment_missing", "wrangler without a config", () => shell("wrangler", "✘ [ERROR] Missing entry-point: The entry-point should be specified via the command line or the `main` config field.\nCould not find a wrangler.toml file in this directory.")],
+  ["environment_missing", "a Python project without pyproject", () => shell("poetry", "Poetry could not find a pyproject.toml file in /srv/app or its parents")],
+  ["environment_missing", "pip requires an activated virtualenv", () => shell("pip", "ERROR: Could not find an activated virtualenv (required).", 3)],
+  ["environment_missing", "uv finds no virtual environment", () => shell("uv", "error: No virtual environment found; run `uv venv` to create an environment, or pass `--system` to install into a non-virtual environment", 2)],
+  ["environment_missing", "a script that needs an activated environment", () => shell("./train.sh", "ERROR: no virtual environment is active. Activate .venv first (source .venv/bin/activate).")],
+  ["environment_missing", "conda environment not activated", () => shell("conda", "CondaError: Run 'conda init' before 'conda activate'")],
+  ["environment_missing", "nvm: version not yet installed", () => shell("nvm", "N/A: version \"v20.11.0\" is not yet installed.\n\nYou need to run \"nvm install v20.11.0\" to install it before using it.", 3)],
+  ["environment_missing", "rustup without a default toolchain", () => shell("cargo", "error: rustup could not choose a version of cargo to run, because one wasn't specified explicitly, and no default is configured.\nhelp: run 'rustup default stable' to download the latest stable release of Rust and set it as your default toolchain.")],
+  ["environment_missing", "a .NET app without its runtime", () => shell("./api", "You must install or update .NET to run this application.\n\nApp: /srv/api/api\nArchitecture: x64\nFramework: 'Microsoft.AspNetCore.App', version '8.0.0' (x64)", 150)],
+  ["environment_missing", "gradle without java", () => shell("./gradlew", "ERROR: JAVA_HOME is not set and no 'java' command could be found in your PATH.\n\nPlease set the JAVA_HOME variable in your environment to match the\nlocation of your Java installation.")],
+  ["environment_missing", "Go toolchain download disabled", () => shell("go", "go: go.mod requires go >= 1.23 (running go 1.21.5; GOTOOLCHAIN=local)")],
+  ["environment_missing", "a Python interpreter of the version pinned", () => shell("pipenv", "Warning: Python 3.12 was not found on your system...\nNeither 'pyenv' nor 'asdf' could be found to install Python.")],
+  ["environment_missing", "Playwright browsers not installed", () => framework("browser_navigate", "browserType.launch: Executable doesn't exist at /home/ci/.cache/ms-playwright/webkit-2035/pw_run.sh\nLooks like Playwright was just installed or updated.")],
+  ["environment_missing", "Selenium Manager cannot find Chrome", () => shell("python3", "selenium.common.exceptions.SessionNotCreatedException: Message: session not created: cannot find Chrome binary")],
+  ["environment_missing", "Cypress without its binary", () => shell("npx", "The cypress npm package is installed, but the Cypress binary is missing.\n\nWe expected the binary to be installed here: /root/.cache/Cypress/13.6.0/Cypress/Cypress")],
+  ["environment_missing", "Karma cannot start a browser", () => shell("ng", "ERROR [launcher]: No binary for ChromeHeadless browser on your platform.\n  Please, set \"CHROME_BIN\" env variable.")],
+  ["environment_missing", "spaCy model not downloaded", () => shell("python3", "OSError: [E050] Can't find model 'en_core_web_sm'. It doesn't seem to be a Python package or a valid path to a data directory.")],
+  ["environment_missing", "NLTK resource not downloaded", () => shell("python3", "LookupError: \n**********************************************************************\n  Resource punkt not found.\n  Please use the NLTK Downloader to obtain the resource:\n\n  >>> import nltk\n  >>> nltk.download('punkt')")],
+  ["environment_missing", "Hugging Face offline without a cached model", () => shell("python3", "huggingface_hub.errors.LocalEntryNotFoundError: Cannot find the requested files in the disk cache and outgoing traffic has been disabled. To enable model look-ups and downloads online, set 'local_files_only' to False.")],
+  ["environment_missing", "weights not downloaded", () => shell("python3", "RuntimeError: Model weights not found at checkpoints/sam_vit_b.pth. Download them first with scripts/download_weights.sh")],
+  ["environment_missing", "whisper.cpp model missing", () => shell("./main", "whisper_init_from_file_with_params_no_state: failed to open 'models/ggml-base.en.bin'\nerror: failed to initialize whisper context\nDownload a model with ./models/download-ggml-model.sh base.en")],
+  ["environment_missing", "LM Studio model not loaded", () => framework("llm", "Error: No models loaded. Please load a model in the developer page or use the `lms load` command.")],
+  ["environment_missing", "a JNI library not on the library path", () => shell("java", "Exception in thread \"main\" java.lang.UnsatisfiedLinkError: no opencv_java490 in java.library.path: /usr/java/packages/lib")],
+  ["environment_missing", "a DLL that cannot be loaded", () => shell("dotnet", "System.DllNotFoundException: Unable to load shared library 'libgdiplus' or one of its dependencies.")],
+  ["environment_missing", "ctypes cannot find a library", () => shell("python3", "OSError: libportaudio.so.2: cannot open shared object file: No such file or directory")],
+  ["environment_missing", "a Python extension built for a missing system library", () => shell("python3", "ImportError: libGL.so.1: cannot open shared object file: No such file or directory")],
+  ["environment_missing", "CUDA runtime library missing", () => shell("python3", "Could not load dynamic library 'libcudart.so.12'; dlerror: libcudart.so.12: cannot open shared object file")],
+  ["environment_missing", "pkg-config cannot find a package", () => shell("cargo", "Package openssl was not found in the pkg-config search path.\nPerhaps you should add the directory containing `openssl.pc'\nto the PKG_CONFIG_PATH environment variable", 101)],
+  ["environment_missing", "Zephyr SDK not found by CMake", () => shell("west", "CMake Error at cmake/modules/FindZephyr-sdk.cmake:89 (find_package):\n  Could not find a package configuration file provided by \"Zephyr-sdk\"")],
+  ["environment_missing", "ESP-IDF not exported", () => shell("idf.py", "ERROR: IDF_PATH is not set. Please run . $HOME/esp/esp-idf/export.sh first.")],
+  ["environment_missing", "ROS 2 workspace not sourced", () => shell("ros2", "Package 'turtlebot3_gazebo' not found: \"package 'turtlebot3_gazebo' not found, searching: ['/opt/ros/humble']\"\nDid you source your workspace (source install/setup.bash)?")],
+  // ---------------- tool_not_found
+  ["tool_not_found", "a skill not registered with the kernel", () => framework("Summarize", "KernelException: Skill 'Summarize' is not registered with this kernel")],
+  ["tool_not_found", "a capability the agent lacks", () => framework("browse", "AgentError: the agent has no capability named 'browse'")],
+  ["tool_not_found", "called a tool the agent doesn't provide", () => framework("write_report", "InvalidToolCall: the model called `write_report`, which this agent doesn't provide")],
+  ["tool_not_found", "no tool matches the name", () => framework("web-search", "Error: No tool matches the name 'web-search'")],
+  ["tool_not_found", "not an enabled tool", () => framework("run_sql", "Tool call failed: 'run_sql' is not an enabled tool for this assistant")],
+  ["tool_not_found", "a hallucinated tool call", () => framework("get_stock_price", "Hallucinated tool call: get_stock_price (no such entry in the tool schema)")],
+  ["tool_not_found", "Semantic Kernel function not found in a plugin", () => framework("Writer-Summarize", "KernelFunction 'Summarize' not found in plugin 'Writer'")],
+  ["tool_not_found", "MCP server: tool not found as -32602", () => framework("mcp", "McpError: MCP error -32602: Tool browser_clickk not found")],
+  ["tool_not_found", "the model invoked a name nothing handles", () => framework("delete_file", "Function calling error: the model invoked `delete_file`, but no function by that name is registered")],
+  ["tool_not_found", "tool_use block naming an undefined tool", () => framework("search", "tool_use block references tool 'search' which is not defined in tools")],
+  ["tool_not_found", "an action the browser agent does not know", () => framework("scroll_to", "ActionError: unknown action 'scroll_to'; valid actions are click, type, navigate")],
+  ["tool_not_found", "an MCP client finds no server offering the tool", () => framework("mcp", "Error: none of the connected MCP servers exposes a tool named \"jira_create_issue\"")],
+  ["tool_not_found", "an agent runtime with no such function in its schema", () => framework("get_time", "FunctionNotAvailable: get_time is not part of the declared functions")],
+  ["tool_not_found", "the tool the plan names was never loaded", () => framework("planner", "Plan step 3 uses tool 'sql_query', but that tool was never loaded into the toolbox")],
+  ["tool_not_found", "a tool name mistyped by the model, suggestion offered", () => framework("serch", "No such function: serch. Did you mean: search?")],
+  ["tool_not_found", "a robot skill server without the skill", () => framework("pick_place", "SkillServer: requested skill 'pick_and_place_v2' does not exist on this robot")],
+  ["tool_not_found", "Bedrock: the model asked for a tool not in toolConfig", () => framework("converse", "The model returned a toolUse for 'lookup_order', which is not defined in toolConfig")],
+  ["tool_not_found", "an assistant run requiring an unknown function", () => framework("assistant", "Run failed: required_action references function `get_invoice` that is not among this assistant's tools")],
+  // refusals must stay permission_denied
+  ["permission_denied", "a tool off the agent's allowlist", () => framework("Bash", "Tool 'Bash' is not in the allowed tools list for this session")],
+  ["permission_denied", "a tool disallowed by settings", () => framework("WebFetch", "WebFetch was denied by your permission settings (deny rule WebFetch(*))")],
+  ["permission_denied", "a function blocked by the sandbox policy", () => framework("exec", "exec: call blocked by sandbox policy 'no-network'")],
+  ["permission_denied", "a human rejected the tool call", () => framework("send_email", "The human reviewer rejected this tool call")],
+  // ---------------- command_not_found
+  ["command_not_found", "bash: cannot execute: required file not found", () => shell("bash", "bash: /usr/local/bin/aws: cannot execute: required file not found", 127)],
+  ["command_not_found", "bad interpreter", () => shell("./configure", "bash: ./configure: /bin/sh^M: bad interpreter: No such file or directory", 126)],
+  ["command_not_found", "exec format error from a container", () => shell("docker", "exec /usr/local/bin/docker-entrypoint.sh: exec format error", 1)],
+  ["command_not_found", "Python Exec format error", () => shell("python3", "OSError: [Errno 8] Exec format error: './bin/tool'")],
+  ["command_not_found", "cannot execute binary file", () => shell("bash", "bash: ./arm-tool: cannot execute binary file: Exec format error", 126)],
+  ["command_not_found", "PowerShell French", () => shell("pwsh", "node : Le terme «node» n'est pas reconnu comme nom d'applet de commande, fonction, fichier de script ou programme exécutable.")],
+  ["command_not_found", "PowerShell Spanish", () => shell("pwsh", "El término 'node' no se reconoce como nombre de un cmdlet, función, archivo de script o programa ejecutable.")],
+  ["command_not_found", "PowerShell German", () => shell("pwsh", "Die Benennung \"node\" wurde nicht als Name eines Cmdlet, einer Funktion, einer Skriptdatei oder eines ausführbaren Programms erkannt.")],
+  ["command_not_found", "csh", () => shell("tcsh", "kubectl: Command not found.", 1)],
+  ["command_not_found", "a Makefile recipe program missing", () => shell("make", "make: protoc: No such file or directory\nmake: *** [Makefile:12: gen] Error 127", 2)],
+  ["command_not_found", "ENOENT spawning an MCP server", () => framework("mcp", "Error: spawn uvx ENOENT\n    at ChildProcess._handle.onexit (node:internal/child_process:284:19)")],
+  ["command_not_found", "Go exec lookup in PATH", () => shell("go", "exec: \"protoc-gen-go\": executable file not found in $PATH")],
+  ["command_not_found", "execa command not found", () => framework("runScript", "Error: Command failed with ENOENT: pnpm install\nspawn pnpm ENOENT")],
+  ["command_not_found", "Rust std::process NotFound", () => shell("cargo", "Error: failed to spawn `wasm-opt`: No such file or directory (os error 2)")],
+  ["command_not_found", "which finds nothing", () => shell("which", "which: no terraform in (/usr/local/bin:/usr/bin:/bin)")],
+  ["command_not_found", "a CI step's program not installed", () => shell("bash", "/home/runner/work/_temp/abc.sh: line 2: yq: command not found", 127)],
+  ["command_not_found", "an OCI runtime cannot find the entrypoint", () => shell("docker", "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: \"uvicorn\": executable file not found in $PATH: unknown.", 127)],
+  ["command_not_found", "subprocess cannot find the program on Windows", () => shell("python", "FileNotFoundError: [WinError 2] The system cannot find the file specified\n  File \"C:\\Python312\\Lib\\subprocess.py\", line 1538, in _execute_child")],
+  // a file the user named is a wrong argument, not a missing program
+  ["invalid_arguments", "ruby given a script that does not exist", () => withArgs("ruby", ["setup.rb"], "ruby: No such file or directory -- setup.rb (LoadError)")],
+  ["invalid_arguments", "node given a script that does not exist", () => withArgs("node", ["srv/index.js"], "Error: Cannot find module '/app/srv/index.js'")],
+  // ---------------- invalid_arguments
+  ["invalid_arguments", "clap: required arguments not provided", () => shell("mycli", "error: the following required arguments were not provided:\n  --region <REGION>\n\nUsage: mycli deploy --region <REGION>", 2)],
+  ["invalid_arguments", "click: missing option", () => shell("flask", "Usage: flask run [OPTIONS]\nTry 'flask run --help' for help.\n\nError: Missing option '--port' / '-p'.", 2)],
+  ["invalid_arguments", "commander: option argument missing", () => shell("node", "error: option '--out <dir>' argument missing")],
+  ["invalid_arguments", "commander: too many arguments", () => shell("node", "error: too many arguments for 'deploy'. Expected 1 argument but got 2.")],
+  ["invalid_arguments", "cp: missing destination operand", () => shell("cp", "cp: missing destination file operand after 'a.txt'\nTry 'cp --help' for more information.")],
+  ["invalid_arguments", "curl: option is unknown", () => shell("curl", "curl: option --frobnicate: is unknown\ncurl: try 'curl --help' or 'curl --manual' for more information", 2)],
+  ["invalid_arguments", "psql: invalid connection option", () => shell("psql", "psql: error: invalid connection option \"sslmod\"")],
+  ["invalid_arguments", "pip: invalid requirement", () => shell("pip", "ERROR: Invalid requirement: 'requests=2.31': Expected end or semicolon (after name and no valid version specifier)")],
+  ["invalid_arguments", "tar needs one of its modes", () => shell("tar", "tar: You must specify one of the '-Acdtrux', '--delete' or '--test-label' options\nTry 'tar --help' or 'tar --usage' for more information.", 2)],
+  ["invalid_arguments", "OpenAI: a parameter out of range", () => framework("chat.completions", "Error code: 400 - {'error': {'message': \"Invalid value for 'temperature': expected a number between 0 and 2.\", 'type': 'invalid_request_error', 'param': 'temperature'}}")],
+  ["invalid_arguments", "a tool argument of the wrong type", () => framework("resize_image", "ToolInputError: argument 'width' must be an integer, got '640px'")],
+  ["invalid_arguments", "a required tool argument missing", () => framework("send_email", "Tool send_email called without required argument 'to'")],
+  ["invalid_arguments", "an enum value the tool does not accept", () => framework("set_mode", "Invalid input for set_mode: 'turbo' is not one of ['eco', 'normal', 'sport']")],
+  ["invalid_arguments", "a robot joint target outside its limits", () => framework("move_joint", "MoveItError: goal joint value 3.9 for 'elbow_joint' is outside the bounds [-3.14, 3.14]")],
+  ["invalid_arguments", "a date that does not parse as an argument", () => shell("date", "date: invalid date ‘2024-13-01’")],
+  ["invalid_arguments", "a gcloud flag value not allowed", () => shell("gcloud", "ERROR: (gcloud.run.deploy) argument --memory: Invalid value: '3X'", 2)],
+  ["invalid_arguments", "mutually exclusive options", () => shell("mycli", "error: the argument '--json' cannot be used with '--yaml'", 2)],
+  ["invalid_arguments", "argparse: unrecognized arguments", () => shell("python3", "usage: train.py [-h] [--epochs EPOCHS]\ntrain.py: error: unrecognized arguments: --epoch 3", 2)],
+  // ---------------- output_too_large
+  ["output_too_large", "a tool result over a KB limit", () => framework("read_file", "Tool result too large: 1.2 MB exceeds the 100 KB limit")],
+  ["output_too_large", "output exceeded N characters", () => framework("bash", "Output truncated: the command's output exceeded 30000 characters")],
+  ["output_too_large", "a string with a maximum length", () => framework("chat.completions", "Invalid 'messages[1].content': string too long. Expected a string with maximum length 1048576, but got a string with length 2200000 instead.")],
+  ["output_too_large", "a file greater than 2 GiB", () => shell("node", "RangeError [ERR_FS_FILE_TOO_LARGE]: File size (3221225472) is greater than 2 GiB")],
+  ["output_too_large", "log output exceeded its limit", () => framework("ci_job", "The job log exceeded the 4 MB limit and was truncated.")],
+  ["output_too_large", "model supports at most N tokens", () => framework("llm", "Your input is 140213 tokens, but the model supports at most 128000 tokens.")],
+  ["output_too_large", "input length plus max_tokens exceeds the context limit", () => framework("messages", "input length and `max_tokens` exceed context limit: 195000 + 8192 > 200000, decrease input length or `max_tokens` and try again")],
+  ["output_too_large", "a response larger than the fetch tool takes", () => framework("web_fetch", "Maximum response size reached: the page is larger than 10 MB")],
+  ["output_too_large", "DynamoDB item size", () => shell("aws", "An error occurred (ValidationException) when calling the PutItem operation: Item size has exceeded the maximum allowed size", 254)],
+  ["output_too_large", "a payload over a queue's limit", () => framework("sqs.send_message", "InvalidParameterValue: One or more parameters are invalid. Reason: Message must be shorter than 262144 bytes.")],
+  ["output_too_large", "too many rows returned by a tool", () => framework("run_query", "QueryError: result set has 2,000,000 rows, above the tool's limit of 10,000 rows")],
+  ["output_too_large", "a websocket frame too big", () => framework("ws", "WebSocket closed with 1009: message too big")],
+  ["output_too_large", "an embedding input over the token maximum", () => framework("embeddings", "This model's maximum input is 8191 tokens, however you requested 9450 tokens")],
+  // ---------------- syntax_error
+  ["syntax_error", "rustc: expected one of … found", () => shell("cargo", "error: expected one of `.`, `;`, `?`, `}`, or an operator, found `let`\n --> src/main.rs:4:5", 101)],
+  ["syntax_error", "TOML decode error", () => shell("python3", "toml.decoder.TomlDecodeError: Key name found without value. Reached end of line. (line 3 column 8 char 27)")],
+  ["syntax_error", "malformed JSON in a body", () => framework("api", "Error: Malformed JSON in request body at position 41")],
+  ["syntax_error", "tool arguments that could not be parsed as JSON", () => framework("agent", "could not parse the tool arguments as JSON: trailing comma at line 1 column 42")],
+  ["syntax_error", "Dockerfile unknown instruction", () => shell("docker", "ERROR: failed to solve: dockerfile parse error on line 5: unknown instruction: RUNN")],
+  ["syntax_error", "Go: syntax error unexpected newline", () => shell("go", "./main.go:12:2: syntax error: unexpected newline, expected comma or }")],
+  ["syntax_error", "SQLite near: syntax error", () => shell("sqlite3", "Parse error: near \"SELEC\": syntax error")],
+  ["syntax_error", "GraphQL syntax error", () => framework("graphql", "GraphQLError: Syntax Error: Expected Name, found \"}\".")],
+  ["syntax_error", "PromQL parse error", () => framework("prometheus", "bad_data: 1:14: parse error: unexpected right parenthesis ')'")],
+  ["syntax_error", "XML mismatched tag", () => shell("python3", "xml.etree.ElementTree.ParseError: mismatched tag: line 12, column 4")],
+  ["syntax_error", "jq compile error", () => shell("jq", "jq: error: syntax error, unexpected INVALID_CHARACTER (Unix shell quoting issues?) at <top-level>, line 1:\njq: 1 compile error", 3)],
+  ["syntax_error", "invalid YAML in a workflow", () => framework("github-actions", "Invalid workflow file: .github/workflows/ci.yml#L12\nYou have an error in your yaml syntax on line 12")],
+  ["syntax_error", "Python f-string error", () => shell("python3", "  File \"app.py\", line 9\n    print(f\"{x!}\")\n                 ^\nSyntaxError: f-string: missing conversion character")],
+  ["syntax_error", "Lua: unexpected symbol", () => shell("lua", "lua: init.lua:7: unexpected symbol near '}'")],
+  ["syntax_error", "HCL: argument definition expected", () => shell("terraform", "Error: Argument or block definition required\n\n  on main.tf line 14: An argument or block definition is required here.")],
+
+  ];
+  const round2: Array<[ErrorType, string, () => string]> = [
+  ["environment_missing", "a Rails credential key missing", () => shell("rails", "ActiveSupport::EncryptedFile::MissingKeyError: Missing encryption key to decrypt file with. Ask your team for your master key and write it to config/master.key or put it in the ENV['RAILS_MASTER_KEY'].")],
+  ["environment_missing", "Vault address not configured", () => shell("vault", "Error checking seal status: Get \"https://127.0.0.1:8200/v1/sys/seal-status\": VAULT_ADDR is empty")],
+  ["environment_missing", "no gcloud project set", () => shell("gcloud", "ERROR: (gcloud.run.deploy) The required property [project] is not currently set.\nYou may set it for your current workspace by running:\n  $ gcloud config set project VALUE")],
+  ["environment_missing", "poetry outside a project", () => shell("poetry", "Poetry could not find a pyproject.toml file in /home/u or its parents", 1)],
+  ["environment_missing", "terraform no kube context", () => shell("terraform", "Error: Kubernetes cluster unreachable: no current context is set in the kubeconfig")],
+  ["environment_missing", "a conda env that was never activated", () => shell("python", "EnvironmentError: this script must be run inside an activated conda environment")],
+  ["environment_missing", "pipx/pyenv virtualenv not active", () => shell("make", "error: not in a virtualenv; run `python -m venv .venv && . .venv/bin/activate` first", 2)],
+  ["environment_missing", "diffusers weights not present", () => shell("python3", "OSError: Error no file named diffusion_pytorch_model.safetensors found in directory ./sd-models; the weights do not exist locally")],
+  ["environment_missing", "Ollama: no models pulled", () => framework("ollama", "Error: no models are installed. Run `ollama pull llama3.2` to download one.")],
+  ["environment_missing", "an offline HF tokenizer", () => shell("python3", "OSError: We couldn't find tokenizer.json in the local cache and HF_HUB_OFFLINE=1 is set.")],
+  ["environment_missing", "Android NDK native lib", () => shell("adb", "java.lang.UnsatisfiedLinkError: dlopen failed: library \"libnative-lib.so\" not found")],
+  ["environment_missing", "ROS setup not sourced", () => shell("colcon", "ERROR: AMENT_PREFIX_PATH is empty. Please source your ROS 2 installation first.")],
+  ["environment_missing", "Ruby not installed at that version", () => shell("bundle", "Your Ruby version is 3.1.4, but your Gemfile specified 3.3.0\nruby 3.3.0 is not installed", 18)],
+  ["environment_missing", "a Flutter SDK missing", () => shell("fvm", "Flutter SDK 3.19.0 is not installed. Run `fvm install 3.19.0`.")],
+  ["environment_missing", "Azure: no subscription selected", () => shell("az", "ERROR: No subscription found. Run 'az account set' to select a subscription.")],
+  ["tool_not_found", "Haystack: tool not in the toolset", () => framework("ToolInvoker", "ToolNotFoundException: the model called 'get_wether', which is not one of the tools in this ToolInvoker")],
+  ["tool_not_found", "a skill never installed on the assistant", () => framework("assistant", "Skill 'pdf-extract' has not been installed for this assistant")],
+  ["tool_not_found", "no MCP server provides it", () => framework("mcp-client", "none of the configured MCP servers provides a tool called 'fs_write'")],
+  ["tool_not_found", "a robot action server absent", () => framework("nav", "ActionClient: action 'navigate_to_pose_v2' is not available on this robot; known actions: navigate_to_pose")],
+  ["tool_not_found", "OpenAI function not in the function list", () => framework("responses", "The model called function 'lookup_sku', which is not defined in the request's tools")],
+  ["tool_not_found", "a model-invented tool", () => framework("agent", "Model hallucinated function name `search_docs_v3`; ignoring call")],
+  ["tool_not_found", "Dify plugin tool not registered", () => framework("dify", "Tool provider 'tavily' has not been registered in this workspace")],
+  ["permission_denied", "a tool blocked by an org allowlist", () => framework("Bash", "Bash is not in the allowed tools list configured by your organization")],
+  ["permission_denied", "an MCP tool disabled by the admin", () => framework("mcp", "Tool 'delete_branch' has been disabled by your administrator")],
+  ["command_not_found", "bad interpreter from a CRLF script", () => shell("./deploy.sh", "/usr/bin/env: 'bash\\r': No such file or directory", 127)],
+  ["command_not_found", "an ARM binary on x86", () => shell("./tool", "zsh: exec format error: ./tool", 126)],
+  ["command_not_found", "Node cannot spawn a compiler", () => framework("build", "Error: spawn tsc ENOENT")],
+  ["command_not_found", "Python asyncio cannot spawn", () => shell("python3", "FileNotFoundError: [Errno 2] No such file or directory: 'ffprobe'")],
+  ["command_not_found", "PowerShell Italian", () => shell("pwsh", "Termine 'node' non è riconosciuto come nome di cmdlet, funzione, programma eseguibile o file script.")],
+  ["command_not_found", "which in a CI step", () => shell("which", "which: no gcloud in (/usr/bin:/bin)", 1)],
+  ["invalid_arguments", "clap: argument cannot be used with", () => shell("ripgrep", "error: the argument '--files' cannot be used with '--type-list'", 2)],
+  ["invalid_arguments", "typer: missing option", () => shell("python3", "Usage: cli.py run [OPTIONS]\nTry 'cli.py run --help' for help.\n\nError: Missing option '--name'.", 2)],
+  ["invalid_arguments", "mv: missing operand", () => shell("mv", "mv: missing file operand\nTry 'mv --help' for more information.")],
+  ["invalid_arguments", "a tool called without a required input", () => framework("translate", "Tool translate was invoked without the required input 'target_lang'")],
+  ["invalid_arguments", "a servo angle out of range", () => framework("servo", "ValueError: angle 270 is out of range (must be between 0 and 180)")],
+  ["invalid_arguments", "pip: invalid version specifier", () => shell("pip", "ERROR: Invalid requirement: 'numpy=>1.26'")],
+  ["output_too_large", "a tool result token cap", () => framework("read_file", "File content (48213 tokens) exceeds maximum allowed tokens (25000). Please use offset and limit parameters.")],
+  ["output_too_large", "Lambda response size", () => framework("lambda.invoke", "Response payload size exceeded maximum allowed payload size (6291556 bytes).")],
+  ["output_too_large", "Slack message over limit", () => framework("chat.postMessage", "msg_too_long: the text is longer than 40000 characters")],
+  ["output_too_large", "a model accepting up to N tokens", () => framework("embed", "This endpoint accepts up to 512 tokens per input; got 913")],
+  ["output_too_large", "a git push over the limit of N MB", () => shell("git", "remote: error: pack exceeds maximum allowed size of 2 GiB", 1)],
+  ["syntax_error", "rustc: expected expression", () => shell("cargo", "error: expected expression, found `)`\n --> src/lib.rs:10:17", 101)],
+  ["syntax_error", "malformed YAML manifest", () => shell("kubectl", "error: malformed YAML in deploy.yaml: found a tab character that violates indentation")],
+  ["syntax_error", "cannot parse tool arguments as JSON", () => framework("agent", "Failed to parse function arguments as JSON: Unexpected token } in JSON at position 57")],
+  ["syntax_error", "an INI parse error", () => shell("python3", "configparser.MissingSectionHeaderError: File contains no section headers.\nfile: 'setup.cfg', line: 1")],
+
+  ];
+  it.each(round1)("round 1, %s: %s", (expected, _name, run) => {
+    expect(run()).toBe(expected);
+  });
+  it.each(round2)("round 2, %s: %s", (expected, _name, run) => {
+    expect(run()).toBe(expected);
+  });
+
+  const rules = (tool: string, text: string) =>
+    classify(inputContextSchema.parse({ failure: { tool, args: {}, error: { message: text, stderr: text } } }), { lexical: false });
+  const ruleIds = (text: string) => rules("shell", text).evidence.map((e) => e.rule);
+
+  it("a tool off an allowlist is refused, not missing, whatever sits between 'allowed' and 'list'", () => {
+    const r = rules("Bash", "Tool 'Bash' is not in the allowed tools list for this session");
+    expect(r.type).toBe("permission_denied");
+    expect(r.evidence.map((e) => e.rule)).not.toContain("not_among_holder_tools");
+  });
+
+  it("a code's undefined upper-case name is not a missing setting", () => {
+    expect(ruleIds("ReferenceError: API_URL is not defined")).not.toContain("setting_name_empty");
+  });
+
+  it("a per-minute token budget and a time are not stated sizes", () => {
+    expect(rules("llm", "Error 429: Request exceeded 30000 tokens per minute for this organization").type).toBe("rate_limited");
+    expect(ruleIds("Failed: the test ran longer than 300 seconds")).not.toContain("stated_size_exceeded");
+  });
+
+  it("failing to download a model is the network's failure, not a download never done", () => {
+    expect(ruleIds("requests.exceptions.ConnectionError: failed to download the model weights: Connection refused")).not.toContain("download_never_done");
+  });
+
+  it("a value outside a set stays an argument; a parser's expected punctuation is syntax", () => {
+    expect(ruleIds("error: expected one of: json, yaml; found 'xml'")).not.toContain("parser_expected_found");
+    expect(ruleIds("error: expected one of `,`, `:`, or `}`, found `=`")).not.toContain("value_not_in_set");
+  });
+
+  it("a shell test's 'too many arguments' is not an argument parser's complaint", () => {
+    expect(ruleIds("deploy.sh: line 4: [: too many arguments")).not.toContain("parser_argument_error");
+  });
+
+  it("a package or library named after a program is not the program missing", () => {
+    expect(ruleIds("Package openssl was not found in the pkg-config search path.")).not.toContain("known_program_not_installed");
+  });
+});
