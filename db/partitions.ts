@@ -109,9 +109,9 @@ export function timeWindows(bounds: readonly number[], opts: { after?: number | 
  * `windows` (timeWindows, newest first) cut into slices for a search whose matches no index orders by time (words
  * in a text, read through a trigram index): the newest slice spans `first` ms below `top` (the newest instant
  * wanted: now, or a page's cursor), each next one `growth` times the one before, never across a window's bounds
- * (the oldest window, before every partition, stays whole). A newest-first page or capped count reads slice after
- * slice and stops once it has enough, so a common word is answered from the newest day, not a month's bitmap, and
- * a rare one in a few more queries. The slices cover exactly what the windows cover.
+ * (the oldest window, before every partition, stays whole). A newest-first page reads slice after slice and stops
+ * once it has enough, so a common word is answered from the newest day, not a month's bitmap, and a rare one in a
+ * few more queries (a count with words: cappedWordsCount). The slices cover exactly what the windows cover.
  */
 export function searchSlices(windows: readonly TimeWindow[], opts: { top: number; first: number; growth?: number }): TimeWindow[] {
   const growth = opts.growth ?? 2;

@@ -25,6 +25,8 @@ export const envSchema = z.object({
   FAULTLINE_OPERATOR_DISCONNECT_MS: int(60_000, 100),
   /** Connections in the pool of a web or CLI process (the worker's is its concurrency + 4). Mind PostgreSQL's max_connections across replicas. */
   FAULTLINE_DB_POOL_MAX: int(10, 1),
+  /** How long a count with words (history full text, audit words) may take before it says "at least" what it found. */
+  FAULTLINE_WORDS_COUNT_MS: int(80, 1),
   FAULTLINE_ALLOWED_BINARIES: z
     .string()
     .default("")

@@ -97,13 +97,23 @@ export interface BuiltInQuery {
 /** A list's count is exact up to this many rows, then shown as "10,000+" (counting millions of rows costs seconds). */
 export const COUNT_CAP = 10_000;
 
-/** How many rows match a view's filters: exact up to COUNT_CAP, else `capped`. */
+/**
+ * With words (the audit log's words, the failure history's full text) a count is exact up to this many rows, "1,000+"
+ * beyond: each match is checked against its row (a text index only narrows, and knows nothing of the other filters or
+ * of time), so counting 10,000 of them reads 10,000 rows or more — over a second at 10,000,000 rows.
+ */
+export const WORDS_COUNT_CAP = 1_000;
+
+/** How many rows match a view's filters: exact up to COUNT_CAP, else `capped` (at least `count`). */
 export interface CappedCount {
   count: number;
   capped: boolean;
 }
 
-/** "1,234", or "10,000+" when capped. */
-export function countLabel(c: CappedCount): string {
-  return `${c.count.toLocaleString("en")}${c.capped ? "+" : ""}`;
+/**
+ * "1,234", or "10,000+" when capped. A capped count is a lower bound (a words count cut by its time says "at least"
+ * what it found): with `loaded`, the rows a list has already shown, never less than those.
+ */
+export function countLabel(c: CappedCount, loaded = 0): string {
+  return c.capped ? `${Math.max(c.count, loaded).toLocaleString("en")}+` : c.count.toLocaleString("en");
 }

@@ -361,7 +361,7 @@ export const api = {
     permission: "history.view",
     tag: "Failure history",
     summary: "One page of the failure history, newest first",
-    description: "Filters as on the History page; a bad value is a 400 naming the field. `total` is exact up to 10,000 (`capped`).",
+    description: "Filters as on the History page; a bad value is a 400 naming the field. `total` is exact up to 10,000, with full text (`q`) up to 1,000 or what a count finds in 80 ms; `capped: true` means at least `count`.",
     query: historyFiltersSchema.safeExtend({
       cursor: z.string().max(400).optional(),
       limit: z.coerce.number({ error: `must be a number from 1 to ${MAX_PAGE_SIZE}` }).int(`must be a whole number from 1 to ${MAX_PAGE_SIZE}`).min(1).max(MAX_PAGE_SIZE, `must be at most ${MAX_PAGE_SIZE}`).default(100),

@@ -174,7 +174,7 @@ function AuditTable({ query, initial }: { query: string; initial: AuditInitial }
       <h2 id="audit-table-title" className="text-[15px] font-[650]">
         Actions{" "}
         <span className="text-muted" data-testid="audit-count">
-          ({countLabel(initial.total)})
+          ({countLabel(initial.total, rows.length)})
         </span>
       </h2>
       <DataTable

@@ -175,7 +175,7 @@ function HistoryTable({ query, raw, initial, go }: { query: string; raw: Raw; in
       <h2 id="hist-table-title" className="text-[15px] font-[650]">
         Failures{" "}
         <span className="text-muted" data-testid="history-count">
-          ({countLabel(total)})
+          ({countLabel(total, rows.length)})
         </span>
       </h2>
       <DataTable

@@ -5,9 +5,9 @@ import { auditFiltersSchema, parseAuditFilters, type AuditFilters } from "../../
 import { auditLog } from "../schema";
 import { createTestDatabase, dbError, type TestDatabase } from "../test-helpers";
 import { withConnection } from "../client";
-import { auditLogRecords, countAuditLog, listAuditLog, recordAudit, WORDS_COUNT_CAP } from "./audit-log";
+import { auditLogRecords, countAuditLog, listAuditLog, recordAudit } from "./audit-log";
 import { ensurePartitions } from "../partitions";
-import { COUNT_CAP } from "../../lib/query-filters";
+import { COUNT_CAP, WORDS_COUNT_CAP } from "../../lib/query-filters";
 
 let tdb: TestDatabase;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { AppError } from "../../lib/errors";
 import { COUNT_CAP, likeEscape, resolveTimeBound, type CappedCount } from "../../lib/query-filters";
 import type { Executor } from "../client";
 import { auditLog, auditLogActors, users, type AuditLogRow } from "../schema";
-import { cappedCount } from "./capped-count";
+import { cappedCount, cappedWordsCount } from "./capped-count";
 import { partitionBounds, searchSlices, timeWindows, type TimeWindow } from "../partitions";
 
 /**
@@ -145,7 +145,7 @@ export async function listAuditLog(db: Executor, f: AuditFilters, page: { cursor
 /**
  * The spans of time a newest-first read goes through, newest first: the partitions' months (timeWindows), and with
  * words (`q`, read through the trigram index, which knows nothing of time) those months cut into slices growing
- * from a day below the newest instant wanted (searchSlices), so a page or a count stops in the newest day that
+ * from a day below the newest instant wanted (searchSlices), so a page stops in the newest day that
  * answers it instead of building a month's bitmap.
  */
 async function auditWindows(db: Executor, f: AuditFilters, now: number, before = Infinity): Promise<TimeWindow[]> {
@@ -158,27 +158,14 @@ async function auditWindows(db: Executor, f: AuditFilters, now: number, before =
 const SEARCH_SLICE_MS = 86_400_000;
 
 /**
- * The count of a words filter is exact up to this many rows ("1,000+" beyond): every match of a words filter is
- * checked against its row (the trigram index only narrows), so counting 10,000 of them reads 10,000 rows or more.
- */
-export const WORDS_COUNT_CAP = 1_000;
-
-/**
- * How many rows match the filters: exact up to COUNT_CAP (WORDS_COUNT_CAP with words), else `capped` at that many
- * (the page shows "10,000+" / "1,000+"). With words, the newest slices are counted first, stopping at the cap.
+ * How many rows match the filters: exact up to COUNT_CAP, else `capped` at that many (the page shows "10,000+"); with
+ * words, see cappedWordsCount ("1,000+", or at least what was counted in its time).
  */
 export async function countAuditLog(db: Executor, f: AuditFilters): Promise<CappedCount> {
   const now = Date.now();
-  const where = auditWhere(f, now);
-  if (!f.q && f.actor && !ACTOR_ID.test(f.actor)) return countByNamePart(db, f, now);
-  if (!f.q) return cappedCount(db, sql`${auditLog}`, where);
-  let n = 0;
-  for (const w of await auditWindows(db, f, now)) {
-    const c = await cappedCount(db, sql`${auditLog}`, and(where, windowBounds(w)), WORDS_COUNT_CAP - n);
-    n += c.count;
-    if (c.capped) return { count: WORDS_COUNT_CAP, capped: true };
-  }
-  return { count: n, capped: false };
+  if (f.q) return cappedWordsCount(db, { table: "audit_log", from: sql`${auditLog}`, view: auditWhere({ ...f, q: undefined }, now), words: ilike(auditLog.summary, `%${likeEscape(f.q)}%`), time: sql`${auditLog.at}`, id: sql`${auditLog.id}`, idType: "bigint" });
+  if (f.actor && !ACTOR_ID.test(f.actor)) return countByNamePart(db, f, now);
+  return cappedCount(db, sql`${auditLog}`, auditWhere(f, now));
 }
 
 /**

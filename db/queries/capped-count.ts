@@ -1,6 +1,8 @@
-import { sql, type SQL } from "drizzle-orm";
-import { COUNT_CAP, type CappedCount } from "../../lib/query-filters";
+import { and, sql, type SQL } from "drizzle-orm";
+import { env } from "../../lib/env";
+import { COUNT_CAP, WORDS_COUNT_CAP, type CappedCount } from "../../lib/query-filters";
 import type { Executor } from "../client";
+import { partitionBounds, timeWindows, type PartitionedTable, type TimeWindow } from "../partitions";
 
 /**
  * How many rows of `from` match `where`, counting at most `cap` (default COUNT_CAP) + 1 of them: a list's count stays as
@@ -10,4 +12,75 @@ export async function cappedCount(db: Executor, from: SQL, where: SQL | undefine
   const res = await db.execute(sql`select count(*)::int as n from (select 1 from ${from} ${where ? sql`where ${where}` : sql``} limit ${cap + 1}) s`);
   const n = Number((res[0] as { n: number }).n);
   return n > cap ? { count: cap, capped: true } : { count: n, capped: false };
+}
+
+/** A words count first reads this many of the view's newest rows and checks the words on them. */
+const WORDS_SCAN = 10_000;
+
+/** A view of a time-ordered log with words: its table, its other filters, the words' condition, its (time, id) key. */
+export interface WordsView {
+  table: PartitionedTable;
+  from: SQL;
+  view: SQL | undefined;
+  words: SQL;
+  time: SQL;
+  id: SQL;
+  /** The id's SQL type (`uuid`, `bigint`). */
+  idType: "uuid" | "bigint";
+}
+
+/**
+ * The count of a view with words (the failure history's full text, the audit log's words): exact up to
+ * WORDS_COUNT_CAP ("1,000+"). A text index knows nothing of time or of the other filters, and a common word's bitmap
+ * over a month is costly (457,642 rows for "timeout" in one month of 10,000,000 failures: 150 ms, and as much again to
+ * AND it with the month's unresolved rows). So the view's newest WORDS_SCAN rows are read in time order first and the
+ * words checked on them (in the newest month: a query that plans one partition, not every month): a common word
+ * reaches the cap there. The older rows then go through the text index month by month, newest first (a rarer word:
+ * small bitmaps), within the rest of `ms` (FAULTLINE_WORDS_COUNT_MS, 80): past it (a word neither common nor rare in
+ * a sparse view, a long phrase's trigrams over a month) the count is what was found so far, marked capped: "at
+ * least", never a wait.
+ */
+export async function cappedWordsCount(db: Executor, v: WordsView, ms = env().FAULTLINE_WORDS_COUNT_MS): Promise<CappedCount> {
+  const deadline = performance.now() + ms;
+  const cap = WORDS_COUNT_CAP;
+  const spanOf = (w: TimeWindow) =>
+    and(w.from != null ? sql`${v.time} >= ${new Date(w.from).toISOString()}::timestamptz` : undefined, w.to != null ? sql`${v.time} < ${new Date(w.to).toISOString()}::timestamptz` : undefined);
+  // Month by month, newest first (each query plans and reads one partition).
+  const [newest, ...older] = timeWindows(await partitionBounds(db, v.table));
+  const head = (await db.execute(sql`with s as (select ${v.time} as t, ${v.id} as id, (${v.words}) as hit from ${v.from} where ${and(v.view, spanOf(newest))} order by ${v.time} desc, ${v.id} desc limit ${WORDS_SCAN})
+    select count(*) filter (where s.hit)::int as m, count(*)::int as n,
+      (select to_json(o.t)#>>'{}' from s o order by o.t, o.id limit 1) as "at", (select o.id::text from s o order by o.t, o.id limit 1) as "id"
+    from s`)) as unknown as Array<{ m: number; n: number; at: string | null; id: string | null }>;
+  const { m, n, at, id } = head[0];
+  if (m > cap) return { count: cap, capped: true };
+  // The rest: the newest month below the last row read (unless every row of it was read), then the older months.
+  const rest: SQL[] = older.map((w) => and(v.view, spanOf(w), v.words)!);
+  if (n === WORDS_SCAN && at != null && id != null) rest.unshift(and(v.view, spanOf(newest), sql`(${v.time}, ${v.id}) < (${at}::timestamptz, ${id}::${sql.raw(v.idType)})`, v.words)!);
+  if (!rest.length) return { count: m, capped: false };
+  let found = m;
+  try {
+    return await db.transaction(async (tx) => {
+      let result: CappedCount = { count: found, capped: false };
+      for (const where of rest) {
+        const left = deadline - performance.now();
+        if (left < 1) {
+          result = { count: found, capped: true };
+          break;
+        }
+        await tx.execute(sql`select set_config('statement_timeout', ${String(Math.round(left))}, true)`);
+        const c = await cappedCount(tx, v.from, where, cap - found);
+        found += c.count;
+        result = c.capped ? { count: cap, capped: true } : { count: found, capped: false };
+        if (c.capped) break;
+      }
+      // Within a caller's transaction the setting would outlive this savepoint.
+      await tx.execute(sql`set local statement_timeout to default`);
+      return result;
+    });
+  } catch (e) {
+    // Cancelled by the statement_timeout set above: at least what was counted.
+    const err = e as { code?: string; cause?: { code?: string } };
+    if (err.code === "57014" || err.cause?.code === "57014") return { count: found, capped: true };
+    throw e;
+  }
 }

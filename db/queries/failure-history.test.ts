@@ -5,7 +5,8 @@ import { ensurePartitions } from "../partitions";
 import { appendEvents, createMission } from "./events";
 import { ensureActor } from "./users";
 import { countFailureHistory, exportFailureHistory, failureHistoryStats, historyFacets, listFailureHistory, type HistoryRow } from "./failure-history";
-import { COUNT_CAP } from "../../lib/query-filters";
+import { COUNT_CAP, WORDS_COUNT_CAP } from "../../lib/query-filters";
+import { cappedWordsCount } from "./capped-count";
 import { simulate, type MissionDefinition } from "../../lib/mission";
 import type { SimulationScript } from "../../lib/mission/simulate";
 import type { LibraryHypothesis } from "../../lib/mission/library";
@@ -220,6 +221,36 @@ describe("paging, sorting, counts", () => {
     await tdb.db.execute(sql`insert into failure_audit (mission_id, seq, "timestamp", level, severity, what, context, definition, error_type) select ${m.id}::uuid, i, now() - interval '20 days', 'agent', 'error', 'x', '{}', 'huge', 'timeout' from generate_series(1, ${COUNT_CAP + 5}) i`);
     expect(await countFailureHistory(tdb.db, F({ definition: "huge" }))).toEqual({ count: COUNT_CAP, capped: true });
     expect(await countFailureHistory(tdb.db, F({ definition: "huge", mission: bulk }))).toEqual({ count: 0, capped: false });
+  });
+
+  it("a full-text count is exact up to 1,000 over the newest rows and the months below them, then capped; past its time it says at least what it found", async () => {
+    const m = await createMission(tdb.db, { definition: definition({ name: "words" }), actorId: "user:ann" });
+    // 12,000 failures every 5 minutes back (41 days: two or three months): 'kraken' in every 20th (600: 500 of them among
+    // the newest 10,000 rows a count reads first, 100 below), 'squid' in every 5th (2,400).
+    await tdb.db.execute(sql`insert into failure_audit (mission_id, seq, "timestamp", level, severity, what, context, definition, error_type)
+      select ${m.id}::uuid, i, now() - i * interval '5 minutes', 'agent', 'error', case when i % 20 = 0 then 'a kraken surfaced' when i % 5 = 0 then 'a squid inked' else 'calm sea' end || case when i % 20 = 0 then ', squid too' else '' end, '{}', 'words', 'timeout'
+      from generate_series(1, 12000) i`);
+    expect(await countFailureHistory(tdb.db, F({ mission: m.id, q: "kraken" }))).toEqual({ count: 600, capped: false });
+    expect(await countFailureHistory(tdb.db, F({ mission: m.id, q: "kraken surfaced" }))).toEqual({ count: 600, capped: false });
+    expect(await countFailureHistory(tdb.db, F({ mission: m.id, q: "squid" }))).toEqual({ count: WORDS_COUNT_CAP, capped: true });
+    expect(await countFailureHistory(tdb.db, F({ mission: m.id, q: "octopus" }))).toEqual({ count: 0, capped: false });
+    // A view of fewer rows than the count reads first is counted from them alone.
+    expect(await countFailureHistory(tdb.db, F({ mission: m.id, q: "kraken", from: new Date(Date.now() - 1000 * 5 * 60_000 - 60_000).toISOString() }))).toEqual({ count: 50, capped: false });
+
+    // The rows below the newest 10,000 take 10 ms each to check (2,000 of them: 20 s): the count stops at its time and
+    // says at least what it found first (the newest month's matches among those 10,000: how many depends on the date),
+    // and a caller's transaction goes on with its own statement_timeout.
+    const slow = { table: "failure_audit" as const, from: sql`"failure_audit" f`, view: sql`f."mission_id" = ${m.id}::uuid`, time: sql`f."timestamp"`, id: sql`f."id"`, idType: "uuid" as const };
+    const words = sql`(f."seq" <= 10000 or pg_sleep(0.01) is not null) and f."search" @@ websearch_to_tsquery('english', 'kraken')`;
+    await tdb.db.transaction(async (tx) => {
+      const cut = await cappedWordsCount(tx, { ...slow, words }, 300);
+      expect(cut.capped).toBe(true);
+      expect(cut.count).toBeGreaterThan(0);
+      expect(cut.count).toBeLessThan(600);
+      expect((await tx.execute(sql`show statement_timeout`))[0]).toEqual({ statement_timeout: "0" });
+      expect(await cappedWordsCount(tx, { ...slow, words: sql`f."search" @@ websearch_to_tsquery('english', 'kraken')` }, 60_000)).toEqual({ count: 600, capped: false });
+      expect((await tx.execute(sql`show statement_timeout`))[0]).toEqual({ statement_timeout: "0" });
+    });
   });
 
   it("pages sorted by time, read month by month in either direction, give the rows of one ordered read (strays, ties, words and spans included)", async () => {

@@ -4,7 +4,7 @@ import { AppError } from "../../lib/errors";
 import { OUTCOME_ACTIONS, outcomeOf, resolveTimeBound, serializeHistoryFilters, type HistoryFilters, type Outcome } from "../../lib/history/filters";
 import type { Executor } from "../client";
 import { recordAudit } from "./audit-log";
-import { cappedCount } from "./capped-count";
+import { cappedCount, cappedWordsCount } from "./capped-count";
 import { partitionBounds, timeWindows } from "../partitions";
 import type { CappedCount } from "../../lib/query-filters";
 
@@ -139,6 +139,8 @@ async function historyPage(db: Executor, params: { filters: HistoryFilters; curs
     const res = await db.execute(sql`with page as (${ids}) select ${ROW_COLUMNS} from page p join "failure_audit" f on f."id" = p."id" and f."timestamp" = p."timestamp" ${ROW_JOINS} ${order}`);
     return res as unknown as Array<Omit<HistoryRow, "outcome">>;
   };
+  /** With words: false once SEARCH_SCAN of the view's rows held fewer matches than a page needs (a rare word). */
+  let scan = true;
   /** Up to `need` rows of the view within `span` (more where), in sort order. */
   const read = async (span: SQL[], need: number) => {
     const w = sql.join([...where, ...span], sql` and `);
@@ -146,9 +148,14 @@ async function historyPage(db: Executor, params: { filters: HistoryFilters; curs
       const match = sql`f."search" @@ websearch_to_tsquery('english', ${f.q})`;
       // A common word matches thousands of rows: reading the newest rows in sort order and keeping the matches
       // is far cheaper than fetching every match from the full-text index and sorting them. Only when the
-      // newest SEARCH_SCAN rows hold fewer than needed does the full-text index answer (rare words: few matches).
-      const scanned = await rowsOf(sql`select f."id", f."timestamp" from (select f."id", f."timestamp", f."resolution_ms", f."search" from "failure_audit" f where ${w} ${order} limit ${SEARCH_SCAN}) f where ${match} ${order} limit ${need}`);
-      if (scanned.length >= need) return scanned;
+      // newest SEARCH_SCAN rows hold fewer than needed does the full-text index answer (rare words: few matches),
+      // and then in the older months too, without reading their newest rows first (12 ms a month for nothing).
+      if (scan) {
+        const scanned = await rowsOf(sql`select f."id", f."timestamp" from (select f."id", f."timestamp", f."resolution_ms", f."search" from "failure_audit" f where ${w} ${order} limit ${SEARCH_SCAN}) f where ${match} ${order} limit ${need}`);
+        if (scanned.length >= need) return scanned;
+        // Short: a rare word if the span had SEARCH_SCAN rows to read (a month just begun may hold a handful).
+        scan = !(await cappedCount(db, sql`"failure_audit" f`, w, SEARCH_SCAN - 1)).capped;
+      }
       return rowsOf(sql`select f."id", f."timestamp" from "failure_audit" f where ${w} and ${match} ${order} limit ${need}`);
     }
     return rowsOf(sql`select f."id", f."timestamp" from "failure_audit" f where ${w} ${order} limit ${need}`);
@@ -178,9 +185,11 @@ function withOutcome(r: Omit<HistoryRow, "outcome">): HistoryRow {
   return { ...r, resolutionMs: r.resolutionMs === null ? null : Number(r.resolutionMs), outcome: outcomeOf(r.resolutionAction) };
 }
 
-/** How many failures match: exact up to COUNT_CAP, else `capped` (show "10,000+"). */
-export function countFailureHistory(db: Executor, filters: HistoryFilters, now?: number): Promise<CappedCount> {
-  return cappedCount(db, sql`"failure_audit" f`, historyWhere(filters, now));
+/** How many failures match: exact up to COUNT_CAP ("10,000+" beyond); with full text, see cappedWordsCount. */
+export function countFailureHistory(db: Executor, filters: HistoryFilters, now = Date.now()): Promise<CappedCount> {
+  if (!filters.q) return cappedCount(db, sql`"failure_audit" f`, historyWhere(filters, now));
+  const words = sql`f."search" @@ websearch_to_tsquery('english', ${filters.q})`;
+  return cappedWordsCount(db, { table: "failure_audit", from: sql`"failure_audit" f`, view: historyWhere({ ...filters, q: undefined }, now), words, time: sql`f."timestamp"`, id: sql`f."id"`, idType: "uuid" });
 }
 
 export interface FacetOption {

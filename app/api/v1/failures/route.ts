@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 /**
  * GET /api/v1/failures?<filters>&cursor=&limit= — one page of the failure history (newest first by
  * default), `nextCursor` for the next page (null at the end) and `total` ({count, capped}: exact up to
- * 10,000). Filters as on the /history page; a bad value is a 400 naming the field. Needs history.view.
+ * 10,000, with full text up to 1,000 (cappedWordsCount); capped means at least count). Filters as on the /history page; a bad value is a 400 naming the field. Needs history.view.
  */
 export const GET = apiRoute(api.listFailures, async ({ req }) => {
   const sp = new URL(req.url).searchParams;

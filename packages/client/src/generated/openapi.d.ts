@@ -645,7 +645,7 @@ export interface paths {
         };
         /**
          * One page of the failure history, newest first
-         * @description Filters as on the History page; a bad value is a 400 naming the field. `total` is exact up to 10,000 (`capped`).
+         * @description Filters as on the History page; a bad value is a 400 naming the field. `total` is exact up to 10,000, with full text (`q`) up to 1,000 or what a count finds in 80 ms; `capped: true` means at least `count`.
          *
          *     Needs the permission `history.view` (roles: admin, operator, reviewer, contributor, auditor).
          */
