@@ -495,7 +495,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "policy_refusal",
     type: "permission_denied",
     weight: 0.9,
-    re: /\b(?:blocked|denied|rejected|refused|disallowed|forbidden|prohibited|not (?:allowed|permitted))\b[^\n]{0,60}?\b(?:by|due to|because of|per) (?:the |this |an? |your )?(?:[\w-]+ ){0,3}(?:polic(?:y|ies)|rules?|allow-?list|deny-?list|block-?list|sandbox|administrator|permission (?:settings|mode))\b|\b(?:approval|permission) (?:is )?required by (?:the )?polic(?:y|ies)\b|\bblocked by (?:the )?(?:\w+ )?polic(?:y|ies)\b/di,
+    re: /\b(?:blocked|denied|rejected|refused|disallowed|forbidden|prohibited|not (?:allowed|permitted))\b[^\n]{0,60}?\b(?:by|due to|because of|per) (?:the |this |an? |your )?(?:[\w'’-]+ ){0,3}(?:polic(?:y|ies)|rules?|allow-?list|deny-?list|block-?list|sandbox|administrator|permission (?:settings|mode)|settings|configuration)\b|\b(?:approval|permission) (?:is )?required by (?:the )?polic(?:y|ies)\b|\bblocked by (?:the )?(?:\w+ )?polic(?:y|ies)\b/di,
     variant: "policy_refusal",
   },
   // A person or an administrator said no to the tool or the call ("the user declined to run the tool", "disabled by your
@@ -604,12 +604,12 @@ const PHRASES: readonly PhraseRule[] = [
     id: "parser_argument_error",
     type: "invalid_arguments",
     weight: 0.85,
-    re: /\brequired (?:arguments?|options?|parameters?|flags?)(?: (?:were|was|are|is))? not (?:provided|given|supplied|specified)\b|\bmissing (?:option|parameter|argument|flag)s? ['"`-]|\bmissing (?:[\w-]+ ){0,2}operand\b|\b(?:option|flag) ['"`][^'"`\n]{1,60}['"`] (?:argument|value) (?:is )?missing\b|\btoo (?:many|few) (?:positional |command[- ]line )?arguments (?:for|to|given|passed|supplied)\b|\b(?:argument|option|flag)s? ['"`][^'"`\n]{1,60}['"`] cannot be used (?:with|together)\b|\bmutually exclusive (?:options|arguments|flags)\b|\boption ['"`]?-{1,2}[\w-]+['"`]?:? is unknown\b|\binvalid (?:requirement|version specifier|package spec(?:ification)?|connection option)\b|\bwithout (?:the |its |a )?required (?:argument|parameter|field|option|input)s?\b/di,
+    re: /\brequired (?:arguments?|options?|parameters?|flags?)(?: (?:were|was|are|is))? not (?:provided|given|supplied|specified)\b|\bmissing (?:option|parameter|argument|flag)s? ['"`-]|\bmissing (?:[\w-]+ ){0,2}operand\b|\b(?:option|flag) ['"`][^'"`\n]{1,60}['"`] (?:argument|value) (?:is )?missing\b|\btoo (?:many|few) (?:positional |command[- ]line )?arguments (?:for|to|given|passed|supplied)\b|\b(?:argument|option|flag)s? ['"`][^'"`\n]{1,60}['"`] cannot be used (?:with|together)\b|\bmutually exclusive (?:options|arguments|flags)\b|\boption ['"`]?-{1,2}[\w-]+['"`]?:? is unknown\b|\binvalid (?:requirement|version specifier|package spec(?:ification)?|connection option)\b|\bwithout (?:the |its |a )?required (?:argument|parameter|field|option|input)s?\b|\bwrong (?:number|count) of (?:arguments|args|parameters|operands)\b/di,
     variant: "schema_violation",
   },
   // A value outside the range its argument accepts ("goal joint value 3.9 is outside the bounds [-3.14, 3.14]", "must be between
   // 0 and 2").
-  { id: "value_out_of_range", type: "invalid_arguments", weight: 0.82, re: /\b(?:is|was|are|lies) (?:outside|out of|beyond) (?:the )?(?:bounds|(?:allowed |valid |permitted |acceptable |supported )?range|(?:joint |allowed |valid )?limits)\b|\bout of (?:the )?(?:[\w'’-]+ )?(?:reach|workspace)\b|\bmust be between -?\d[\d.]* and -?\d/di, variant: "schema_violation" },
+  { id: "value_out_of_range", type: "invalid_arguments", weight: 0.82, re: /\b(?:is|was|are|lies) (?:outside|out of|beyond) (?:the )?(?:bounds|(?:allowed |valid |permitted |acceptable |supported )?range|(?:joint |allowed |valid )?limits)\b|\bout of (?:the )?(?:[\w'’-]+ )?(?:reach|workspace)\b|(?<!\b(?:size|length) )\bmust be between -?\d[\d.]* and -?\d/di, variant: "schema_violation" },
   { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b|\binvalid (?:integer|numeric|boolean|bool|float|decimal|enum|hex(?:adecimal)?|octal) (?:value|literal|input|number)\b|\b(?:argument|parameter|option|value|field|input|flag)s? (?:['"`]?[\w.-]+['"`]? )?(?:is|are) (?:invalid|not valid)\b/di },
   // The tool exists; what is wrong is one of its parameters: "tool parameter tools not found in tool config", "Arg answer is not
   // in the tool's args", "argument x is not one of the function's parameters". Tool words here are not tool_not_found.
@@ -634,7 +634,7 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "no_such_package", type: "invalid_arguments", weight: 0.8, re: /\bunable to locate package\b|\bcouldn'?t find any package by\b|\bno matching distribution found\b|\bno package (?:named|matching|found)\b/di, variant: "resource_not_found" },
   // A schema validator (zod, JSON Schema, pydantic) says a value has the wrong type: "Expected object, received
   // string", "expected array, but got string", "invalid_type", "Input should be a valid integer".
-  { id: "value_of_wrong_type", type: "invalid_arguments", weight: 0.86, re: /\bexpected (?:an? )?(?:object|array|string|number|integer|int|boolean|bool|list|dict|map|float|null)s?,? (?:but )?(?:received|got|was given|found) (?:an? )?\w+\b|\binvalid_type\b|\binput should be a valid (?:string|integer|number|boolean|list|dict|object|array|float)\b|\bdid not match (?:the )?schema\b/di, variant: "schema_violation" },
+  { id: "value_of_wrong_type", type: "invalid_arguments", weight: 0.86, re: /\bexpected (?:an? )?(?:object|array|string|number|integer|int|boolean|bool|list|dict|map|float|null)s?,? (?:but )?(?:received|got|was given|found) (?:an? )?\w+\b|\binvalid_type\b|\bfailed to parse (?:the )?(?:field|value|argument|parameter|param|option)\b|\binput should be a valid (?:string|integer|number|boolean|list|dict|object|array|float)\b|\bdid not match (?:the )?schema\b/di, variant: "schema_violation" },
   // A value shorter than its schema's minimum ("expected minLength: 8, actual: 3", "must be at least 3 characters", "must NOT have
   // fewer than 2 items"): a wrong argument, not a size limit.
   { id: "below_min_length", type: "invalid_arguments", weight: 0.86, re: /\bexpected minLength\b|\bminLength\b[^\n]{0,30}\bactual\b|\bmust (?:be|have|contain) at least \d+ (?:characters|chars|items|elements|bytes|entries|digits)\b|\bmust NOT have fewer than \d+\b|\bshould have at least \d+ (?:characters|chars|items)\b|\bstring_too_short\b|\btoo short\b/di, variant: "schema_violation" },
@@ -674,7 +674,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "stated_size_exceeded",
     type: "output_too_large",
     weight: 0.88,
-    re: /(?:\bexceed(?:s|ed|ing)? (?:the |its |an? |this )?(?:(?:max(?:imum)?|limit) (?:of )?)?|\b(?:supports?|accepts?|allows?|takes?|handles?|permits?) (?:at most|up to|a maximum of|no more than|only) |\b(?:greater|bigger|larger|longer) than (?:the )?(?:(?:max(?:imum)?|limit) (?:of )?)?|\bmust be (?:shorter|smaller|less|fewer) than |\b(?:above|over|beyond) (?:the |its |this )?(?:[\w'’-]+ ){0,2}(?:limit|maximum|cap) of )\d[\d,.]*\s?(?:[KMGT]i?B|bytes|characters|chars|tokens|lines|rows|items|records|results)\b(?![^\n]{0,20}\b(?:per|\/) ?(?:minute|min|second|sec|hour|day|month)\b)|\b(?:over|above|beyond|exceeds?|exceeding) (?:the |its |this )?\d[\d,.]*\s?(?:[KMGT]i?B|bytes|characters|chars|tokens|lines|rows|items|records|results) (?:limit|maximum|cap)\b|\btoo (?:large|big|long) to (?:be )?(?:display|show|render|process|upload|send|store|load|index|fit)\w*\b|\btoo many (?:rows|results|records|lines|items|elements)\b|\bmax(?:imum)? (?:response |output |body |file |message |payload |request |upload |result )?size (?:reached|exceeded|hit)\b|\bmax(?:imum)? (?:input|context|prompt|request|output|message)(?: length| size)? (?:is|of) \d[\d,.]*\s?(?:tokens|characters|bytes|[KMG]i?B)\b|\bmaximum length \d+,? but (?:got|received|was given)\b/di,
+    re: /(?:\bexceed(?:s|ed|ing)? (?:the |its |an? |this )?(?:(?:max(?:imum)?|limit) (?:of )?)?|\b(?:supports?|accepts?|allows?|takes?|handles?|permits?) (?:at most|up to|a maximum of|no more than|only) |\b(?:greater|bigger|larger|longer) than (?:the )?(?:(?:max(?:imum)?|limit) (?:of )?)?|\bmust be (?:shorter|smaller|less|fewer) than |\b(?:above|over|beyond) (?:the |its |this )?(?:[\w'’-]+ ){0,2}(?:limit|maximum|cap) of )\d[\d,.]*\s?(?:[KMGT]i?B|bytes|characters|chars|tokens|lines|rows|items|records|results)\b(?![^\n]{0,20}\b(?:per|\/) ?(?:minute|min|second|sec|hour|day|month)\b)|\b(?:over|above|beyond|exceeds?|exceeding) (?:the |its |this )?\d[\d,.]*\s?(?:[KMGT]i?B|bytes|characters|chars|tokens|lines|rows|items|records|results) (?:limit|maximum|cap)\b|\btoo (?:large|big|long) to (?:be )?(?:display|show|render|process|upload|send|store|load|index|fit)\w*\b|\btoo many (?:rows|results|records|lines|items|elements)\b|\bmax(?:imum)? (?:response |output |body |file |message |payload |request |upload |result )?size (?:reached|exceeded|hit)\b|\bmax(?:imum)? (?:input|context|prompt|request|output|message)(?: length| size)? (?:is|of) \d[\d,.]*\s?(?:tokens|characters|bytes|[KMG]i?B)\b|\bmaximum length \d+,? but (?:got|received|was given)\b|\b(?:size|length) must be between \d+ and \d+/di,
     variant: "request_too_large",
   },
   // A generation server's token budget: the prompt's tokens plus the tokens asked for exceed what the model takes ("`inputs`
@@ -718,7 +718,7 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "syntax", type: "syntax_error", weight: 0.88, re: /\bsyntax ?error\b|\bparse error\b|\binvalid syntax\b|\bunexpected (?:token|end of (?:input|file|JSON input)|EOF|identifier|character|string|indent|number|symbol)\b|\b(?:unknown|illegal|stray) (?:start of )?token\b|\bmissing [)}\]] near\b|\bunterminated\b|\bmissing parenthes[ie]s\b|\bcan't find string terminator\b|\bunmatched\b|\bunbalanced\b|\bbad config (?:line|file|value)\b|\bexpected .{1,40} but found\b|\bExpecting (?:value|property name|',' delimiter|':' delimiter)\b|\bis not valid JSON\b(?! ?schema)|\binvalid JSON\b|\bunexpected indent\b|\bunindent does not match\b|\bend of file unexpected\b|\bExtra data: line\b|\bmissing separator\b|\berror: ['"`].{1,3}['"`] expected\b/di },
   // bash echoes the source line it could not parse under its "syntax error near …" line: "x.sh: line 7: `fi'".
   { id: "shell_syntax_echo", type: "syntax_error", weight: 0.85, re: /(?:^|:\s)line \d+: `[^\n]*'$/d },
-  { id: "parse_failed", type: "syntax_error", weight: 0.8, re: /\bschema parsing\b|\b(?:error|failure) (?:while )?parsing\b|\bfailed to parse\b/di },
+  { id: "parse_failed", type: "syntax_error", weight: 0.8, re: /\bschema parsing\b|\b(?:error|failure) (?:while )?parsing\b(?! (?:the )?(?:field|value|argument|parameter|param|option)\b)|\bfailed to parse\b(?! (?:the )?(?:field|value|argument|parameter|param|option)\b)/di },
   { id: "parser_said", type: "syntax_error", weight: 0.86, re: /\bmismatched input\b|\bplease check (?:the |your )?syntax\b|\bParserError\b|\bParseException\b|\bthis line is (?:invalid|not a valid)\b|\bdoes not start with any known [\w ]{0,20}keyword\b|\bis not a valid statement separator\b|\bexpecting ['"`][^'"`\s]{1,3}['"`]|\bmust be followed by (?:at least one |an? |the )?(?:attribute access|attribute|argument|expression|identifier|block|operand)\b/di },
   // The model's tool (function) call does not parse: Gemini's MALFORMED_FUNCTION_CALL, "malformed tool call", "the tool call could
   // not be parsed" (docs/diagnosis-benchmark.md, labelling decisions: syntax_error). Not "invalid arguments for function call x"
@@ -823,7 +823,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "dependency_missing_named",
     type: "environment_missing",
     weight: 0.8,
-    re: /\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|load|detect) (?:the |a |an |any |required )?(?:[\w.+-]+ ){0,2}(?:shared librar(?:y|ies)|librar(?:y|ies)|dlls?|header files?|headers?|sdks?|jdks?|jre|toolchains?|webdrivers?|(?:chrome|gecko|msedge)driver)\b|\b(?:shared librar(?:y|ies)|dlls?|header files?|sdks?|jdks?|jre|toolchains?|webdrivers?|(?:chrome|gecko|msedge)driver)\b(?: ['"`]?[\w.+\/-]+['"`]?)? (?:(?:was|were|is|are|could) )?(?:not (?:be )?(?:found|installed|available)|missing)\b|\bcannot find -l[\w+.-]+/di,
+    re: /\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|load|detect) (?:the |a |an |any |required )?(?:[\w.+-]+ ){0,2}(?:shared librar(?:y|ies)|librar(?:y|ies)|dlls?|header files?|headers?|sdks?|jdks?|jre|toolchains?|toolkits?|webdrivers?|(?:chrome|gecko|msedge)driver)\b|\b(?:shared librar(?:y|ies)|dlls?|header files?|sdks?|jdks?|jre|toolchains?|toolkits?|webdrivers?|(?:chrome|gecko|msedge)driver)\b(?: ['"`]?[\w.+\/-]+['"`]?)? (?:(?:was|were|is|are|could) )?(?:not (?:be )?(?:found|installed|available)|missing)\b|\bcannot find -l[\w+.-]+/di,
     variant: "missing_dependency",
   },
   // A service unit that was never installed on this host ("Unit foo.service not found", "Unit file foo.service does not exist").
@@ -862,7 +862,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "client_setup_missing",
     type: "environment_missing",
     weight: 0.84,
-    re: /\bcurrent[- ]context (?:is )?(?:not set|unset|empty|missing)\b|\bno (?:current|active|default) (?:kube(?:rnetes)? |kubectl )?context\b|\bno configuration has been provided\b|\bkubeconfig (?:file )?(?:not found|missing|does not exist)\b|\b(?:config |named |aws )?profile \(?['"`]?[\w.-]+['"`]?\)? (?:could not be found|not found|does not exist)\b|\bno default (?:toolchain |version |profile |context |project |region |account |interpreter |sdk |runtime )?(?:is |was )?(?:configured|set|selected)\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate) an? [\w-]+\.(?:toml|json|ya?ml|mod|xml|gradle|kts|cfg|ini|lock|properties)(?: file)?\b|\b(?:error|failed|unable to|cannot|could not) (?:load(?:ing)?|read(?:ing)?|open(?:ing)?) (?:the )?(?:credentials|service account key|key ?file|kubeconfig)\b|\bplease (?:add|set|export|define) (?:an? |the )?env(?:ironment)? var(?:iable)?\b|\b(?:required )?property \[?[\w\/.-]+\]? is not (?:currently )?set\b|\bmissing (?:encryption|master|signing|secret|private|license) key\b|\bdid not find \w*(?:api_?key|token|secret)\w*\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) find\b[^\n]{0,80}\bor (?:any (?:of (?:the |its )?)?|its )parent(?:s| director(?:y|ies)| folders?)\b|\bcannot find main module\b|\b(?:\d[\d.]* )?or (?:greater|newer|later|higher) is required\b|\b(?:could(?:n'?t| not)|unable to|failed to) find (?:a|any) (?:version|installation|install) of [\w .+-]{1,40}?(?:or (?:newer|later|greater)|to use)\b/di,
+    re: /\bcurrent[- ]context (?:is )?(?:not set|unset|empty|missing)\b|\bno (?:current|active|default) (?:kube(?:rnetes)? |kubectl )?context\b|\bno configuration has been provided\b|\bkubeconfig (?:file )?(?:not found|missing|does not exist)\b|\b(?:config |named |aws )?profile \(?['"`]?[\w.-]+['"`]?\)? (?:could not be found|not found|does not exist)\b|\bno default (?:toolchain |version |profile |context |project |region |account |interpreter |sdk |runtime )?(?:is |was )?(?:configured|set|selected)\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate) an? [\w-]+\.(?:toml|json|ya?ml|mod|xml|gradle|kts|cfg|ini|lock|properties)(?: file)?\b|\b(?:error|failed|unable to|cannot|could not) (?:load(?:ing)?|read(?:ing)?|open(?:ing)?) (?:the )?(?:credentials|service account key|key ?file|kubeconfig)\b|\bplease (?:add|set|export|define) (?:an? |the )?env(?:ironment)? var(?:iable)?\b|\b(?:required )?property \[?[\w\/.-]+\]? is not (?:currently )?set\b|\bmissing (?:encryption|master|signing|secret|private|license) key\b|\bdid not find \w*(?:api_?key|token|secret)\w*\b|\b(?:platform|sdk|toolchain|framework|core|board package|extension)s? ['"`]?[\w:.-]+['"`]? (?:(?:is |was )?not (?:found|installed)|(?:is )?missing)\b|\bunknown (?:development )?platform\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) find\b[^\n]{0,80}\bor (?:any (?:of (?:the |its )?)?|its )parent(?:s| director(?:y|ies)| folders?)\b|\bcannot find main module\b|\b(?:\d[\d.]* )?or (?:greater|newer|later|higher) is required\b|\b(?:could(?:n'?t| not)|unable to|failed to) find (?:a|any) (?:version|installation|install) of [\w .+-]{1,40}?(?:or (?:newer|later|greater)|to use)\b/di,
     variant: "missing_config",
   },
   // A variable named like configuration that is undefined or empty ("AWS_PROFILE is undefined", envconfig's "required key X
@@ -1069,6 +1069,22 @@ function scanSettingsFieldMissing(raw: string, c: Collector): void {
     c.add({ type: "environment_missing", weight: 0.9, base: 0.9, source: "output", rule: "settings_field_missing", detail: `the setting "${field}" is required and not provided`, variant: secret ? "missing_credentials" : "missing_env_var" });
     for (const key of ["invalid_arguments:missing_argument", "invalid_arguments:validation_failed"]) c.evidence.delete(key);
     return;
+  }
+}
+
+/**
+ * Python's "[Errno 2] No such file or directory: 'pm2'" printed without its exception class (Ansible's module result, a logger's
+ * message, bytes as b'pm2'): a bare lower-case name, no directory and no extension, is how a program is named when a child process
+ * is started, as for FileNotFoundError below (issue 18 probes). Read from the unmasked line: masking hides the quoted name.
+ */
+const ERRNO2_BARE_NAME = /\[Errno 2\] No such file or directory: b?['"]([a-z][a-z0-9+-]*)['"]/;
+
+function scanBareProgramErrno(lines: readonly TextLine[], facts: Facts, c: Collector): void {
+  for (const line of lines) {
+    const m = ERRNO2_BARE_NAME.exec(line.text);
+    if (!m || EXCEPTION_LINE.test(line.text)) continue; // an exception line is read by scanExceptions
+    c.add({ type: "command_not_found", weight: 0.82 * line.weight, base: 0.82, source: "output", rule: "errno2_bare_program", detail: line.text });
+    facts.missingCommand ??= m[1];
   }
 }
 
@@ -1308,6 +1324,7 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
   scanPhrases(lines, facts, c);
   scanUnknownDirective(lines, c);
   scanSettingsFieldMissing(raw, c);
+  scanBareProgramErrno(lines, facts, c);
   exitCodeEvidence(facts, c);
   signalEvidence(facts, facts.commandLine ?? "", c);
   for (const errno of facts.errnos) {

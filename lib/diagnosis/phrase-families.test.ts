@@ -755,6 +755,56 @@ describe("families found by probing the weak types with hand-written wordings (i
   ["syntax_error", "a Jinja template error", () => shell("ansible-playbook", "ERROR! template error while templating string: unexpected '}'. String: {{ item }")],
 
   ];
+  // Round 4: written after round 3's rules (b1dcc95), before the rules it led to; the four it still misses are listed in the docs.
+  const round4: Array<[ErrorType, string, () => string]> = [
+  ["environment_missing", "Arduino core not installed", () => shell("arduino-cli", "Error during build: Platform 'esp32:esp32' not found: platform not installed")],
+  ["environment_missing", "PlatformIO platform missing", () => shell("pio", "Error: Unknown development platform 'espressif32'; install it with `pio pkg install -g -p espressif32`")],
+  ["environment_missing", "Jetson: CUDA toolkit not found", () => shell("cmake", "CMake Error: CUDA toolkit not found. Set CUDAToolkit_ROOT to the toolkit's location.")],
+  ["environment_missing", "Deno: a missing env var", () => shell("deno", "error: Uncaught (in promise) Error: Missing env var SUPABASE_URL")],
+  ["environment_missing", "PHP extension missing", () => shell("composer", "Your requirements could not be resolved to an installable set of packages.\n  Problem 1\n    - laravel/framework requires ext-mbstring * -> it is missing from your system. Install or enable PHP's mbstring extension.")],
+  ["environment_missing", "Spring AI key property", () => shell("java", "java.lang.IllegalArgumentException: OpenAI API key must be set. Use the connection property: spring.ai.openai.api-key or spring.ai.openai.chat.api-key property.")],
+  ["environment_missing", "Pulumi stack not selected", () => shell("pulumi", "error: no stack selected; please use `pulumi stack select` or `pulumi stack init` to choose one")],
+  ["environment_missing", "Terraform not initialised", () => shell("terraform", "Error: Inconsistent dependency lock file\n\nThe following dependency selections recorded in the lock file are inconsistent with the current configuration:\n  - provider registry.terraform.io/hashicorp/aws: required by this configuration but no version is selected\n\nTo make the initial dependency selections that will initialize the dependency lock file, run:\n  terraform init")],
+  ["environment_missing", "Xcode simulator runtime missing", () => shell("xcodebuild", "xcodebuild: error: Unable to find a destination matching the provided destination specifier: iOS Simulator runtime 17.2 is not installed.")],
+  ["environment_missing", "Elixir: Hex not installed", () => shell("mix", "Could not find Hex, which is needed to build dependency :jason\nShall I install Hex? (if running non-interactively, use \"mix local.hex --force\")")],
+  ["environment_missing", "Bun: a registry token not set", () => shell("bun", "error: missing authentication token for registry npm.pkg.github.com; set NPM_TOKEN in .npmrc")],
+  ["tool_not_found", "Spring AI: tool callback name missing", () => framework("spring-ai", "IllegalStateException: No ToolCallback registered under the name 'getWeatherV2'")],
+  ["tool_not_found", "Vercel AI SDK no-such-tool, other words", () => framework("generateText", "NoSuchToolError: The model called a tool named \"search_flights\" that is not part of the tools you passed")],
+  ["tool_not_found", "a function the runtime cannot dispatch", () => framework("kernel", "Could not dispatch function call 'email-send': function is not registered in any plugin")],
+  ["tool_not_found", "Continue: tool not available in this mode", () => framework("continue", "Tool \"builtin_run_terminal\" does not exist in the current configuration")],
+  ["tool_not_found", "Aider-like: unknown edit command", () => framework("agent", "The model asked to run the tool `apply_patch_v2`; there is no such tool in this session")],
+  ["tool_not_found", "OpenAI Agents: handoff target missing", () => framework("Runner", "ModelBehaviorError: Handoff/tool 'billing_agent' not found in agent Triage")],
+  ["tool_not_found", "a robot behaviour tree node type unknown", () => framework("bt", "RuntimeError: Node type 'OpenGripperV2' is not registered in the BehaviorTreeFactory")],
+  ["tool_not_found", "MCP inspector: unknown tool name", () => framework("mcp", "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32602,\"message\":\"Unknown tool: list_issuez\"}}")],
+  ["permission_denied", "a tool forbidden to a role", () => framework("deploy", "Forbidden: role 'viewer' may not call tool 'deploy'")],
+  ["permission_denied", "an MCP server's tool denied by the client config", () => framework("mcp", "Tool 'exec' from server 'shell' is blocked by your MCP client's settings")],
+  ["command_not_found", "Deno: command spawn NotFound", () => shell("deno", "error: Uncaught (in promise) NotFound: Failed to spawn 'magick': entity not found")],
+  ["command_not_found", "Java ProcessBuilder on Windows", () => shell("java", "java.io.IOException: Cannot run program \"ffmpeg.exe\": CreateProcess error=2, The system cannot find the file specified")],
+  ["command_not_found", ".NET Process.Start", () => shell("dotnet", "System.ComponentModel.Win32Exception (2): An error occurred trying to start process 'git' with working directory '/src'. No such file or directory")],
+  ["command_not_found", "Ansible command module", () => shell("ansible-playbook", "fatal: [web1]: FAILED! => {\"changed\": false, \"cmd\": \"pm2 restart all\", \"msg\": \"[Errno 2] No such file or directory: b'pm2'\", \"rc\": 2}")],
+  ["command_not_found", "a Node script's shebang runtime missing", () => shell("./cli.js", "/usr/bin/env: ‘node’: No such file or directory", 127)],
+  ["invalid_arguments", "Terraform: unsupported argument", () => shell("terraform", "Error: Unsupported argument\n\n  on main.tf line 12, in resource \"aws_s3_bucket\" \"b\":\n  12:   acl_policy = \"private\"\n\nAn argument named \"acl_policy\" is not expected here.")],
+  ["invalid_arguments", "Helm: a value of the wrong type", () => shell("helm", "Error: values don't meet the specifications of the schema(s) in the following chart(s):\napi:\n- replicaCount: Invalid type. Expected: integer, given: string")],
+  ["invalid_arguments", "kubectl: a selector that does not parse as an argument", () => shell("kubectl", "error: unable to parse requirement: found '=', expected: identifier")],
+  ["invalid_arguments", "AWS CLI: an unknown parameter", () => shell("aws", "Unknown options: --bucket-nam, my-bucket", 252)],
+  ["invalid_arguments", "Mongo: unknown operator", () => shell("mongosh", "MongoServerError: unknown operator: $regexx")],
+  ["invalid_arguments", "Redis: wrong number of arguments", () => shell("redis-cli", "(error) ERR wrong number of arguments for 'set' command")],
+  ["invalid_arguments", "Elasticsearch: a field the mapping rejects", () => framework("es.index", "mapper_parsing_exception: failed to parse field [age] of type [long] in document with id '1'. Preview of field's value: 'ten'")],
+  ["invalid_arguments", "Kafka: an unknown topic as the argument", () => shell("kafka-console-consumer.sh", "Error: Topic 'ordrs' does not exist; use --topic with an existing topic")],
+  ["output_too_large", "Kafka: record too large", () => framework("producer", "org.apache.kafka.common.errors.RecordTooLargeException: The message is 2097152 bytes when serialized which is larger than 1048576, which is the value of the max.request.size configuration.")],
+  ["output_too_large", "Mongo: document too large", () => shell("mongosh", "MongoServerError: BSONObj size: 17825792 (0x1100000) is invalid. Size must be between 0 and 16793600(16MB)")],
+  ["output_too_large", "an LLM output cut at max tokens, asked larger than allowed", () => framework("llm", "max_tokens: 200000 > 64000, which is the maximum allowed number of output tokens for claude-sonnet")],
+  ["output_too_large", "SQS batch size", () => framework("sqs", "BatchRequestTooLong: Batch requests cannot be longer than 262144 bytes")],
+  ["output_too_large", "a screenshot too large for the model", () => framework("browser_screenshot", "Image exceeds 5 MB maximum: 7340032 bytes")],
+  ["syntax_error", "Ansible YAML", () => shell("ansible-playbook", "ERROR! We were unable to read either as JSON nor YAML, these are the errors we got from each:\nJSON: Expecting value: line 1 column 1 (char 0)\n\nSyntax Error while loading YAML.")],
+  ["syntax_error", "PHP parse error", () => shell("php", "PHP Parse error:  syntax error, unexpected token \"}\" in /app/index.php on line 14", 255)],
+  ["syntax_error", "Swift expected", () => shell("swift", "main.swift:4:18: error: expected ')' in expression list", 1)],
+  ["syntax_error", "Kotlin expecting", () => shell("gradle", "e: file:///src/Main.kt:7:1 Expecting '}'", 1)],
+  ["syntax_error", "Elixir: missing terminator", () => shell("mix", "** (SyntaxError) lib/app.ex:12:1: missing terminator: end (for \"do\" starting at line 3)")],
+  ["syntax_error", "an LLM's JSON output that does not parse", () => framework("structured_output", "OutputParserException: Invalid json output: {\"name\": \"x\",")],
+  ["syntax_error", "SQL Server incorrect syntax", () => shell("sqlcmd", "Msg 102, Level 15, State 1, Server db, Line 1\nIncorrect syntax near 'FORM'.")],
+
+  ];
   it.each(round1)("round 1, %s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
   });
@@ -762,6 +812,9 @@ describe("families found by probing the weak types with hand-written wordings (i
     expect(run()).toBe(expected);
   });
   it.each(round3)("round 3, %s: %s", (expected, _name, run) => {
+    expect(run()).toBe(expected);
+  });
+  it.each(round4)("round 4, %s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
   });
 
@@ -804,6 +857,16 @@ describe("families found by probing the weak types with hand-written wordings (i
 
   it("a runner's own command without an install hint stays a missing task", () => {
     expect(rules("console", 'Error: Command "cache:warm-all" not found').type).toBe("tool_not_found");
+  });
+
+  it("a field's value that does not parse is an argument; a file that does not parse stays syntax", () => {
+    expect(ruleIds("failed to parse field [age] of type [long]")).not.toContain("parse_failed");
+    expect(ruleIds("Error: failed to parse the config file: unexpected '}'")).toContain("parse_failed");
+  });
+
+  it("a size that must lie between bounds is a size limit, any other value between bounds an argument", () => {
+    expect(ruleIds("Size must be between 0 and 16793600")).not.toContain("value_out_of_range");
+    expect(ruleIds("temperature must be between 0 and 2")).toContain("value_out_of_range");
   });
 
   it("a package or library named after a program is not the program missing", () => {
