@@ -630,6 +630,9 @@ const PHRASES: readonly PhraseRule[] = [
   // An API object of a named kind, named in quotes, is not there ("Error from server (NotFound): pods \"web-0\" not found",
   // "deployment 'api' not found"): what the call acts on, not a program or a tool.
   { id: "named_object_not_found", type: "invalid_arguments", weight: 0.8, re: /\bError from server \(NotFound\)|\b(?:pods?|deployments?|services?|namespaces?|secrets?|configmaps?|nodes?|jobs?|cronjobs?|ingress(?:es)?|statefulsets?|daemonsets?|replicasets?|releases?|buckets?|repositor(?:y|ies)|branch(?:es)?|containers?|volumes?|clusters?)(?:\.[\w.]+)? ["'][\w.\/:-]+["'] not found\b/di, variant: "resource_not_found" },
+  // A column or field the query names does not exist (Postgres' "column \"x\" does not exist", MySQL's "Unknown column 'x' in
+  // 'field list'", SQLite's "no such column: x"): the call's own query is wrong (issue 18 probes).
+  { id: "no_such_column", type: "invalid_arguments", weight: 0.82, re: /\b(?:column|field|attribute) ['"`]?[\w.]+['"`]? (?:does not exist|not found)\b|\bunknown column\b|\bno such column\b/di, variant: "resource_not_found" },
   { id: "no_such_object", type: "invalid_arguments", weight: 0.8, re: /\bno such (?:container|image|volume|network|pod|object|bucket|table|index|branch|tag|remote|service|secret|context)s?\b/di, variant: "resource_not_found" },
   { id: "no_such_package", type: "invalid_arguments", weight: 0.8, re: /\bunable to locate package\b|\bcouldn'?t find any package by\b|\bno matching distribution found\b|\bno package (?:named|matching|found)\b/di, variant: "resource_not_found" },
   // A schema validator (zod, JSON Schema, pydantic) says a value has the wrong type: "Expected object, received
@@ -896,7 +899,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "runtime_piece_missing",
     type: "environment_missing",
     weight: 0.88,
-    re: /\bUnsatisfiedLinkError\b|\bin java\.library\.path\b|\bnot found in the [\w-]+ search path\b|\b(?:python|node(?:\.js)?|ruby|java|go|php|perl|dotnet|\.net|jdk|jre|rust|erlang|elixir)\s+v?\d+(?:\.\d+)*\+? (?:was |is )?not (?:yet )?(?:found|installed|available)\b|\b(?:must|need to|please) install (?:or update )?(?:the )?(?:\.NET|java|JDK|JRE|python|node(?:\.js)?|ruby|go|rust|php|perl|dotnet|mono)\b[^\n]{0,30}?\bto (?:run|use|build|continue)\b/di,
+    re: /\bno (?:[\w-]+ ){0,2}devices? (?:were |was |is |are )?(?:found|detected|connected|attached)\b|\bUnsatisfiedLinkError\b|\bin java\.library\.path\b|\bnot found in the [\w-]+ search path\b|\b(?:python|node(?:\.js)?|ruby|java|go|php|perl|dotnet|\.net|jdk|jre|rust|erlang|elixir)\s+v?\d+(?:\.\d+)*\+? (?:was |is )?not (?:yet )?(?:found|installed|available)\b|\b(?:must|need to|please) install (?:or update )?(?:the )?(?:\.NET|java|JDK|JRE|python|node(?:\.js)?|ruby|go|rust|php|perl|dotnet|mono)\b[^\n]{0,30}?\bto (?:run|use|build|continue)\b/di,
     variant: "missing_dependency",
   },
   { id: "not_installed", type: "environment_missing", weight: 0.6, re: /\bis not (?:yet )?installed\b|\bnot (?:yet )?installed\b|\brequires? .{1,40} to be installed\b|\bno (?:python|node|java|ruby|php|dotnet|\.net) (?:interpreter|runtime)s? (?:found|present|installed|available)\b/di, variant: "missing_module" },
@@ -1224,7 +1227,7 @@ function contextEvidence(input: InputContext, facts: Facts, c: Collector): void 
     facts.path = facts.module;
   } else if (facts.path && !facts.missingCommand && named(facts.path) && [...c.evidence.values()].some((e) => e.variant === "path_not_found")) {
     c.add({ type: "invalid_arguments", weight: 0.5, source: "context", rule: "context:named_path", detail: `the path "${facts.path}" comes from the arguments`, variant: "path_not_found" });
-  } else if (facts.path && CONFIG_FILE.test(basename(facts.path)) && [...c.evidence.values()].some((e) => e.variant === "path_not_found")) {
+  } else if (facts.path && (CONFIG_FILE.test(basename(facts.path)) || CONFIG_DIR_FILE.test(facts.path)) && [...c.evidence.values()].some((e) => e.variant === "path_not_found")) {
     // The missing file is the program's own configuration (.env, config.yml, settings.json), not named by the arguments:
     // a setup step (copy the template, create the file) was never done here.
     c.add({ type: "environment_missing", weight: 0.8, source: "context", rule: "context:config_file_missing", detail: `the configuration file "${facts.path}" the program reads does not exist`, variant: "missing_config" });
@@ -1236,6 +1239,9 @@ const FILE_LIKE_ARGUMENT = /[\\/]|\.(?:dll|exe|jar|js|mjs|cjs|ts|py|rb|pl|php|sh
 
 /** A file name that is a program's own configuration: .env files and config/settings/secrets files. */
 const CONFIG_FILE = /^\.env(?:\.[\w-]+)?$|^[\w-]+\.env$|^(?:\.?(?:config|settings|secrets?|credentials|application|appsettings)(?:[._-][\w-]+)?)\.(?:ya?ml|json|toml|ini|cfg|conf|properties|env)$/i;
+
+/** A file in a configuration directory (config/production.json, ~/.config/tool/settings.toml): the program's own configuration. */
+const CONFIG_DIR_FILE = /(?:^|[\\/])(?:config|configs|conf|settings|\.config)[\\/](?:[^\\/]+[\\/])*[^\\/]+\.(?:ya?ml|json|toml|ini|cfg|conf|properties|env)$/i;
 
 /** A command line that asks a package runner to execute a program rather than one of its own scripts or tasks. */
 const EXEC_MODE = /^(?:\S*\/)?(?:npx|pnpx|bunx|(?:pnpm|yarn|npm|bun) (?:exec|dlx|x))\b/;

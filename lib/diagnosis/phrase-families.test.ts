@@ -805,6 +805,37 @@ describe("families found by probing the weak types with hand-written wordings (i
   ["syntax_error", "SQL Server incorrect syntax", () => shell("sqlcmd", "Msg 102, Level 15, State 1, Server db, Line 1\nIncorrect syntax near 'FORM'.")],
 
   ];
+  // Round 5: near neighbours (where a rule of the next type could fire), written after c4d81a5.
+  const round5: Array<[ErrorType, string, () => string]> = [
+  ["permission_denied", "a tool the user has not enabled for this agent (policy)", () => framework("browser", "Tool 'browser' requires approval: your workspace policy only allows read-only tools")],
+  ["permission_denied", "an allowlist miss worded with 'not permitted'", () => framework("run", "Command 'nc' is not permitted by the sandbox allowlist")],
+  ["permission_denied", "a tool denied for this user", () => framework("admin_reset", "Access denied: user 'ops-bot' is not allowed to use tool 'admin_reset'")],
+  ["tool_not_found", "a tool name that only looks like a refusal", () => framework("approve", "Unknown tool 'approve': this agent's tools are search, fetch")],
+  ["tool_not_found", "a disabled-sounding but absent tool", () => framework("translate", "Tool 'translate' is unavailable: no such tool is configured in this project")],
+  ["environment_missing", "a config file the program reads, not named by the call", () => shell("app", "Error: ENOENT: no such file or directory, open '/srv/app/config/production.json'")],
+  ["invalid_arguments", "a data file the call names", () => withArgs("csvkit", ["sales_2023.csv"], "FileNotFoundError: [Errno 2] No such file or directory: 'sales_2023.csv'")],
+  ["invalid_arguments", "a script path the call names", () => withArgs("python3", ["scripts/migrate.py"], "python3: can't open file '/srv/scripts/migrate.py': [Errno 2] No such file or directory", 2)],
+  ["command_not_found", "a program the script runs, missing", () => shell("./build.sh", "./build.sh: line 9: protoc: command not found", 127)],
+  ["environment_missing", "a Python module, not a program", () => shell("python3", "ModuleNotFoundError: No module named 'cv2'")],
+  ["environment_missing", "a Node package, not a program", () => shell("node", "Error: Cannot find package 'sharp' imported from /app/resize.mjs")],
+  ["command_not_found", "a program named like a package", () => shell("npm", "sh: 1: prisma: not found", 127)],
+  ["rate_limited", "a token-per-minute limit, not a size", () => framework("llm", "Rate limit reached for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000.")],
+  ["output_too_large", "a request over the per-request token cap", () => framework("llm", "Requested 180000 tokens, but this model allows at most 128000 tokens per request")],
+  ["invalid_arguments", "a count below the minimum", () => framework("generate", "n must be at least 1; got 0")],
+  ["output_too_large", "a batch above its maximum items", () => framework("embed_batch", "Batch has 3000 inputs, more than the maximum of 2048 inputs per request")],
+  ["syntax_error", "a regex that does not compile as the tool's query", () => shell("grep", "grep: Unmatched ( or \\(", 2)],
+  ["invalid_arguments", "a date format the tool does not accept", () => framework("schedule", "invalid date format '31/12/2024': expected YYYY-MM-DD")],
+  ["syntax_error", "a SQL query the tool ran that does not parse", () => framework("run_sql", "psycopg.errors.SyntaxError: syntax error at or near \"WHERE\"\nLINE 1: SELECT * FROM orders WHERE WHERE id = 1")],
+  ["invalid_arguments", "a SQL identifier that does not exist as an argument", () => framework("run_sql", "psycopg.errors.UndefinedColumn: column \"totl\" does not exist")],
+  ["network_error", "TLS, not permission", () => shell("pip", "Could not fetch URL https://pypi.org/simple/requests/: There was a problem confirming the ssl certificate: HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED]')))")],
+  ["timeout", "a tool call that took too long, not too large", () => framework("web_fetch", "Tool web_fetch exceeded its 30 s time limit and was cancelled")],
+  ["environment_missing", "a browser for the MCP server", () => framework("browser_navigate", "Error: Browser \"chrome\" is not installed. Run `npx @playwright/mcp install-browser chrome` to install")],
+  ["command_not_found", "uvx not installed for an MCP server", () => framework("mcp", "Failed to start MCP server 'fetch': spawn uvx ENOENT")],
+  ["environment_missing", "Docker compose file missing in the project", () => shell("docker", "no configuration file provided: not found", 14)],
+  ["environment_missing", "a device not connected (robot)", () => shell("ros2", "[ERROR] [realsense2_camera]: No RealSense devices were found!")],
+  ["environment_missing", "a serial port absent (embedded)", () => shell("esptool.py", "A fatal error occurred: Could not open /dev/ttyUSB0, the port doesn't exist")],
+
+  ];
   it.each(round1)("round 1, %s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
   });
@@ -816,6 +847,13 @@ describe("families found by probing the weak types with hand-written wordings (i
   });
   it.each(round4)("round 4, %s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
+  });
+  it.each(round5)("round 5, %s: %s", (expected, _name, run) => {
+    expect(run()).toBe(expected);
+  });
+
+  it("a configuration file the call itself names stays a wrong argument", () => {
+    expect(withArgs("app", ["--config", "config/staging.json"], "Error: ENOENT: no such file or directory, open 'config/staging.json'")).toBe("invalid_arguments");
   });
 
   const rules = (tool: string, text: string) =>
