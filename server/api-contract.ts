@@ -368,7 +368,7 @@ export const api = {
     }),
     ok: { status: 200, description: "`{ rows, nextCursor, total: { count, capped } }`" },
   },
-  failureStats: { method: "GET", path: "/api/v1/failures/stats", name: "GET failures stats", permission: "history.view", tag: "Failure history", summary: "Counts of the filtered failures by type, day, level, mission, outcome", query: historyFiltersSchema, ok: { status: 200, description: "The statistics" } },
+  failureStats: { method: "GET", path: "/api/v1/failures/stats", name: "GET failures stats", permission: "history.view", tag: "Failure history", summary: "Counts of the filtered failures by type, day, level, mission, outcome", description: "A view of more than 10,000 failures (as the planner expects) in a history of more than 500,000 is estimated from a sample of the history's pages (`sample`: percent and rows read; counts scaled up); `sample` is null when every row was read.", query: historyFiltersSchema, ok: { status: 200, description: "The statistics" } },
   exportFailures: { method: "GET", path: "/api/v1/failures/export", name: "GET failures export", permission: "history.view", tag: "Failure history", summary: "The filtered failure history as a streamed CSV or JSON Lines download", query: historyFiltersSchema.safeExtend(exportFormatQuery("csv").shape), ok: { status: 200, description: "The file", mediaType: "text/csv" } },
   listAudit: {
     method: "GET",

@@ -140,6 +140,12 @@ export function RecoveryOutcomes({ stats }: { stats: HistoryStats }) {
 export function HistoryCharts({ stats }: { stats: HistoryStats }) {
   return (
     <section aria-label="Charts" className={ui.chartGrid} data-testid="history-charts">
+      {stats.sample && (
+        <p className="text-sm text-muted" data-testid="history-charts-sample">
+          Estimated from a sample: {n(stats.sample.rows)} failures of this view on {stats.sample.percent < 1 ? stats.sample.percent.toFixed(2) : stats.sample.percent.toFixed(1)}% of the history&apos;s pages, counts scaled up. Narrow the
+          filters or the time span for exact charts.
+        </p>
+      )}
       <FailuresOverTime stats={stats} />
       <ResolutionByLevel stats={stats} />
       <RecoveryOutcomes stats={stats} />

@@ -316,5 +316,37 @@ describe("facets and charts", () => {
     expect(hourly.outcomes.map((o) => o.outcome).sort()).toEqual(["retried", "skipped"]);
     const modes = await failureHistoryStats(tdb.db, F({ mission: walked }));
     expect(modes.topFailureModes).toEqual([{ failureMode: "FM-SW-0002", title: null, count: 1 }]);
+    expect(s.sample).toBeNull();
+  });
+
+  it("a large view's charts are estimated from a sample of the history's pages, scaled up and marked so; a small view's read every row", async () => {
+    const m = await createMission(tdb.db, { definition: definition({ name: "sampled" }), actorId: "user:ann" });
+    // 40,000 failures over 20 days, every other one of the view (20,000: 5,000 unresolved, 15,000 skipped).
+    await tdb.db.execute(sql`insert into failure_audit (mission_id, seq, "timestamp", level, severity, what, context, definition, error_type, resolution_action, resolution_ms, resolved_at)
+      select ${m.id}::uuid, i, now() - i * interval '43 seconds', 'agent', 'error', 'x', '{}', case when i % 2 = 0 then 'sampled' else 'not sampled' end, 'timeout',
+        case when i % 8 = 0 then null else 'skip' end, case when i % 8 = 0 then null else 1000 + i end, case when i % 8 = 0 then null else now() end
+      from generate_series(1, 40000) i`);
+    await tdb.db.execute(sql`analyze failure_audit`);
+    // Charts read about 3,000 rows of the history when it holds more than 30,000 (in the product: 50,000 of 500,000).
+    const s = await failureHistoryStats(tdb.db, F({ definition: "sampled" }), Date.now(), 3_000);
+    expect(s.sample).not.toBeNull();
+    expect(s.sample!.percent).toBeGreaterThan(0);
+    expect(s.sample!.percent).toBeLessThan(7.6);
+    expect(s.sample!.rows).toBeGreaterThan(300);
+    const total = s.outcomes.reduce((t, o) => t + o.count, 0);
+    expect(total).toBeGreaterThan(20_000 * 0.8);
+    expect(total).toBeLessThan(20_000 * 1.2);
+    const unresolved = s.outcomes.find((o) => o.outcome === "unresolved")!.count;
+    expect(unresolved / total).toBeGreaterThan(0.2);
+    expect(unresolved / total).toBeLessThan(0.3);
+    // Each scaled count is rounded on its own: the charts agree to within a rounding per bar.
+    expect(Math.abs(s.overTime.counts.flat().reduce((a, b) => a + b, 0) - total)).toBeLessThanOrEqual(s.overTime.counts.flat().length);
+    // The same pages on every reload: the charts do not jump.
+    expect(await failureHistoryStats(tdb.db, F({ definition: "sampled" }), Date.now(), 3_000)).toEqual(s);
+    // A view of fewer than 10,000 rows is read whole, exact.
+    const [{ t1 }] = (await tdb.db.execute(sql`select extract(epoch from max("timestamp")) * 1000 as t1 from failure_audit where mission_id = ${m.id}::uuid`)) as unknown as Array<{ t1: number }>;
+    const small = await failureHistoryStats(tdb.db, F({ definition: "sampled", from: new Date(Number(t1) - 1999 * 43_000 - 21_500).toISOString() }), Date.now(), 3_000);
+    expect(small.sample).toBeNull();
+    expect(small.outcomes.reduce((t, o) => t + o.count, 0)).toBe(1000);
   });
 });

@@ -6,7 +6,7 @@ import type { Executor } from "../client";
 import { recordAudit } from "./audit-log";
 import { cappedCount, cappedWordsCount } from "./capped-count";
 import { partitionBounds, timeWindows } from "../partitions";
-import type { CappedCount } from "../../lib/query-filters";
+import { COUNT_CAP, type CappedCount } from "../../lib/query-filters";
 
 /**
  * The failure history (issue 6): every failure across missions with its attribution (who, when, why,
@@ -257,6 +257,8 @@ export interface HistoryStats {
   resolutionByLevel: Array<{ level: string; count: number; medianMs: number; p90Ms: number }>;
   topFailureModes: Array<{ failureMode: string; title: string | null; count: number }>;
   outcomes: Array<{ outcome: Outcome; count: number }>;
+  /** Set when the charts are estimated from a sample of the history (see failureHistoryStats); null: every row read. */
+  sample: { percent: number; rows: number } | null;
 }
 
 const TOP_TYPES = 6;
@@ -267,26 +269,76 @@ function outcomeSql(): SQL {
   return sql`case when f."resolution_action" is null then 'unresolved' when f."resolution_action" like 'library_resolution%' then 'library_resolution' ${sql.join(when, sql` `)} else 'other' end`;
 }
 
-/** The charts of a filtered view: failures over time by type (hourly up to 3 days, else daily), time to resolution by level, top failure modes, outcomes. */
-export async function failureHistoryStats(db: Executor, filters: HistoryFilters, now = Date.now()): Promise<HistoryStats> {
+/** Charts of a large view read about this many rows of the whole history, a sample (see failureHistoryStats). */
+export const CHART_SAMPLE_ROWS = 50_000;
+
+/**
+ * The charts of a filtered view: failures over time by type (hourly up to 3 days, else daily), time to resolution by
+ * level, top failure modes, outcomes. They aggregate every row of the view: 33 s for the unfiltered view of 10,000,000
+ * failures. So a view the planner expects to hold more than COUNT_CAP rows, in a history of more than ten times
+ * CHART_SAMPLE_ROWS, is drawn from a sample of the history's pages (TABLESAMPLE SYSTEM, the same pages for every chart
+ * and every reload: REPEATABLE; more pages for a selective view, see chartSamplePercent), its counts scaled up and
+ * marked as estimates (`sample`); a sample holding too few of the view's rows (under 1% of `sampleRows`) is not used.
+ */
+export async function failureHistoryStats(db: Executor, filters: HistoryFilters, now = Date.now(), sampleRows = CHART_SAMPLE_ROWS): Promise<HistoryStats> {
   const where = historyWhere(filters, now);
   const fromMs = filters.from
     ? resolveTimeBound(filters.from, now)
     : await db.execute(sql`select extract(epoch from min(f."timestamp")) * 1000 as ms from "failure_audit" f where ${where}`).then((r) => Number((r[0] as { ms: number | null }).ms ?? now));
   const toMs = filters.to ? resolveTimeBound(filters.to, now) : now;
   const bucket: "hour" | "day" = toMs - fromMs <= 3 * 86_400_000 ? "hour" : "day";
+  const percent = await chartSamplePercent(db, where, sampleRows);
+  if (percent != null) {
+    const sampled = await historyAggregates(db, where, bucket, percent);
+    const rows = sampled.outcomes.reduce((t, o) => t + o.count, 0);
+    if (rows >= sampleRows / 100) return scaled(sampled, percent, rows);
+  }
+  return historyAggregates(db, where, bucket, null);
+}
+
+/**
+ * The sample's size in percent of the history's pages, or null when every row of the view is cheap enough to read:
+ * a history of up to 10 × sampleRows rows, a view the planner expects under COUNT_CAP rows, or one so selective that
+ * a sample holding a hundredth of sampleRows of its rows would read a fifth of the history anyway.
+ */
+async function chartSamplePercent(db: Executor, where: SQL, sampleRows: number): Promise<number | null> {
+  const [{ n }] = (await db.execute(sql`select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'failure_audit'::regclass`)) as unknown as Array<{ n: number }>;
+  if (n <= 10 * sampleRows) return null;
+  const plan = (await db.execute(sql`explain (format json) select 1 from "failure_audit" f where ${where}`)) as unknown as Array<{ "QUERY PLAN": Array<{ Plan: { "Plan Rows": number } }> }>;
+  const expected = plan[0]["QUERY PLAN"][0].Plan["Plan Rows"];
+  if (expected < COUNT_CAP) return null;
+  const percent = Math.max((100 * sampleRows) / n, sampleRows / expected);
+  return percent >= 20 ? null : percent;
+}
+
+/** The sampled aggregates' counts scaled to the whole view (percentiles stay as sampled). */
+function scaled(s: HistoryStats, percent: number, rows: number): HistoryStats {
+  const up = (x: number) => Math.round((x * 100) / percent);
+  return {
+    ...s,
+    overTime: { ...s.overTime, counts: s.overTime.counts.map((row) => row.map(up)) },
+    resolutionByLevel: s.resolutionByLevel.map((r) => ({ ...r, count: up(r.count) })),
+    topFailureModes: s.topFailureModes.map((r) => ({ ...r, count: up(r.count) })),
+    outcomes: s.outcomes.map((r) => ({ ...r, count: up(r.count) })),
+    sample: { percent, rows },
+  };
+}
+
+/** The four aggregates of a view, over every row or over a sample of `percent` of the history's pages. */
+async function historyAggregates(db: Executor, where: SQL, bucket: "hour" | "day", percent: number | null): Promise<HistoryStats> {
+  const from = percent == null ? sql`"failure_audit" f` : sql`"failure_audit" f tablesample system (${sql.raw(percent.toFixed(6))}) repeatable (19)`;
   const [series, resolution, modes, outcomes] = await Promise.all([
     db.execute(sql`
-      with c as (select date_trunc(${bucket}, f."timestamp", 'UTC') as b, f."error_type" as t, count(*)::int as n from "failure_audit" f where ${where} group by 1, 2),
+      with c as (select date_trunc(${bucket}, f."timestamp", 'UTC') as b, f."error_type" as t, count(*)::int as n from ${from} where ${where} group by 1, 2),
       top as (select t from c group by t order by sum(n) desc, t limit ${TOP_TYPES})
       select to_json(b)#>>'{}' as b, case when t in (select t from top) then t else 'other' end as t, sum(n)::int as n from c group by 1, 2 order by 1, 2`),
     db.execute(sql`
       select f."level", count(*)::int as n, percentile_cont(0.5) within group (order by f."resolution_ms") as p50, percentile_cont(0.9) within group (order by f."resolution_ms") as p90
-      from "failure_audit" f where ${where} and f."resolution_ms" is not null group by 1 order by 1`),
+      from ${from} where ${where} and f."resolution_ms" is not null group by 1 order by 1`),
     db.execute(sql`
-      select f."failure_mode" as m, le."title", count(*)::int as n from "failure_audit" f left join "library_entries" le on le."failure_id" = f."failure_mode"
+      select f."failure_mode" as m, le."title", count(*)::int as n from ${from} left join "library_entries" le on le."failure_id" = f."failure_mode"
       where ${where} and f."failure_mode" is not null group by 1, 2 order by 3 desc, 1 limit 10`),
-    db.execute(sql`select ${outcomeSql()} as o, count(*)::int as n from "failure_audit" f where ${where} group by 1 order by 2 desc`),
+    db.execute(sql`select ${outcomeSql()} as o, count(*)::int as n from ${from} where ${where} group by 1 order by 2 desc`),
   ]);
   const points = series as unknown as Array<{ b: string; t: string; n: number }>;
   const buckets = [...new Set(points.map((p) => p.b))];
@@ -301,6 +353,7 @@ export async function failureHistoryStats(db: Executor, filters: HistoryFilters,
     resolutionByLevel: (resolution as unknown as Array<{ level: string; n: number; p50: number; p90: number }>).map((r) => ({ level: r.level, count: r.n, medianMs: Math.round(Number(r.p50)), p90Ms: Math.round(Number(r.p90)) })),
     topFailureModes: (modes as unknown as Array<{ m: string; title: string | null; n: number }>).map((r) => ({ failureMode: r.m, title: r.title, count: r.n })),
     outcomes: (outcomes as unknown as Array<{ o: Outcome; n: number }>).map((r) => ({ outcome: r.o, count: r.n })),
+    sample: null,
   };
 }
 

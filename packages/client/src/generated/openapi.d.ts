@@ -667,7 +667,9 @@ export interface paths {
         };
         /**
          * Counts of the filtered failures by type, day, level, mission, outcome
-         * @description Needs the permission `history.view` (roles: admin, operator, reviewer, contributor, auditor).
+         * @description A view of more than 10,000 failures (as the planner expects) in a history of more than 500,000 is estimated from a sample of the history's pages (`sample`: percent and rows read; counts scaled up); `sample` is null when every row was read.
+         *
+         *     Needs the permission `history.view` (roles: admin, operator, reviewer, contributor, auditor).
          */
         get: operations["failureStats"];
         put?: never;
