@@ -260,6 +260,11 @@ interface PhraseRule {
   captures?: "missingCommand" | "module" | "envVar" | "path" | "host";
   /** An HTTP reason phrase ("Unauthorized", "Bad Request"): as broad as the status itself. */
   coarse?: boolean;
+  /**
+   * Words (lower case) of which the line must contain one for `re` to be tried: a cheap test that spares the regular expression
+   * on the lines that cannot match (every word `re` needs to match is among them or implied by one).
+   */
+  keys?: readonly string[];
 }
 
 const PHRASES: readonly PhraseRule[] = [
@@ -334,6 +339,7 @@ const PHRASES: readonly PhraseRule[] = [
   // toolConfig"). Not a tool's parameter or argument (those are invalid_arguments).
   {
     id: "tool_not_loaded_into",
+    keys: ["loaded", "registered", "added", "mounted", "installed", "enabled", "declared", "defined", "listed"],
     type: "tool_not_found",
     weight: 0.87,
     re: /\b(?:tool|function|action|skill)(?:[ _]?(?:use|call))?s?\b(?!['’]s\b|\s+(?:parameter|argument|arg|input|field|property|option|config(?:uration)?|schema|setting)s?\b)[^\n.;]{0,60}?\b(?:was|were|has|have|is|are)(?: been)? (?:never|not) (?:been )?(?:loaded|registered|added|mounted|installed|enabled|declared|defined|listed) (?:into|in|on|to|with|for) (?:the |this |its |that |your |any )?(?:[\w'’-]+ )?(?:agent|toolbox|toolkit|toolset|tool ?(?:list|set|box|registry|config)|registry|kernel|server|session|runtime|assistant|request)\b/di,
@@ -343,6 +349,7 @@ const PHRASES: readonly PhraseRule[] = [
   // "the allowed tools": a tool off an allowlist is refused (permission_denied).
   {
     id: "not_among_holder_tools",
+    keys: ["tool", "function", "action", "skill"],
     type: "tool_not_found",
     weight: 0.88,
     re: /\b(?:is|was|were|are)(?:n'?t| not) (?:in|among|one of|part of|included in|present in|listed in|defined in|declared in) (?:the |its |your |this |that |our )?(?:[\w-]+['’]s? )?(?:supplied |provided |available |given |registered |defined |declared |offered |enabled |configured )?(?:tools|functions|actions|skills|toolConfig|tool_config|function_declarations|function declarations)\b/di,
@@ -352,6 +359,7 @@ const PHRASES: readonly PhraseRule[] = [
   // 'browse'", "none of the connected MCP servers exposes a tool named …"), and a call the framework itself calls hallucinated.
   {
     id: "no_tool_by_name",
+    keys: ["tool", "function", "action", "skill", "capabilit"],
     type: "tool_not_found",
     weight: 0.88,
     re: /\bno (?:tool|function|action|skill|capabilit(?:y|ies))s? (?:match(?:es|ing|ed)?|corresponds? to) (?:the |that )?name\b|\bno (?:skill|capabilit(?:y|ies))s? (?:named|called|with (?:the |that )?name)\b|\bnone of (?:the )?(?:[\w-]+ ){0,3}(?:servers?|agents?|plugins?|toolkits?|toolsets?|providers?|extensions?) (?:exposes?|offers?|provides?|has|have|registers?|defines?|knows?) (?:a |any |the )?(?:tool|function|action|skill)s?\b|\bhallucinated (?:tool|function|action|skill)(?:[ _-]?(?:call|name|use|invocation))?s?\b|\b[A-Z][a-z]\w*(?:Function|Tool|Skill) ['"`][^'"`\n]+['"`] (?:was |is )?not found\b/di,
@@ -456,6 +464,7 @@ const PHRASES: readonly PhraseRule[] = [
   // runtimes named so stay environment_missing (`not_installed`, `dependency_missing_named`).
   {
     id: "known_program_not_installed",
+    keys: ["not installed", "not found", "missing", "find", "locate", "detect"],
     type: "command_not_found",
     weight: 0.86,
     re: /(?<![\w.\/-])(?<!\b(?:package|library|lib|module|crate|gem|formula|plugin|extension) )(?:git|svn|hg|docker|podman|kubectl|helm|terraform|ansible|vagrant|packer|curl|wget|unzip|zip|tar|gzip|xz|7z|jq|yq|rsync|ssh|scp|sshpass|make|cmake|ninja|gcc|g\+\+|clang|ffmpeg|ffprobe|pandoc|graphviz|pdflatex|xelatex|latexmk|gh|glab|aws|az|gcloud|gsutil|heroku|vercel|netlify|flyctl|npm|npx|yarn|pnpm|pip|pipx|poetry|uv|cargo|rustup|gem|bundler?|composer|mvn|gradle|sqlite3|psql|mysql|redis-cli|openssl|gpg|xvfb-run|xclip|xsel|ripgrep|rg|fzf|tmux|screen|sudo|systemctl)(?: (?:command|executable|binary|cli|CLI))? (?:is |was )?(?:not installed|not found|missing)\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|detect) (?:the )?(?:git|docker|podman|kubectl|helm|terraform|curl|wget|unzip|jq|rsync|ssh|make|cmake|gcc|clang|ffmpeg|pandoc|gh|aws|az|gcloud|npm|yarn|pnpm|pip|cargo|mvn|gradle|psql|openssl|gpg)(?: (?:command|executable|binary|cli|CLI))?(?![\w.\/-])(?! (?:repository|repo|image|container|volume|network|config|credentials|registry|daemon|socket|context|package|module|plugin|file)\b)/di,
@@ -472,6 +481,7 @@ const PHRASES: readonly PhraseRule[] = [
   // found", which(1) finding nothing, a runtime that failed to spawn or launch it ("failed to spawn `x`: No such file or directory").
   {
     id: "program_cannot_start",
+    keys: ["interpreter", "exec format", "cannot execute", "[errno 8]", "which: no", "spawn", "launch", "path"],
     type: "command_not_found",
     weight: 0.9,
     re: /\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate) \S+ (?:on|in) (?:the |your )?\$?PATH\b|\bbad interpreter\b|\bexec format error\b|\bcannot execute binary file\b|\bcannot execute: required file not found\b|\[Errno 8\]|^which: no \S+ in \(|\bfailed to (?:spawn|launch)\b[^\n]{0,60}\b(?:no such file or directory|not found|os error 2|ENOENT)\b/di,
@@ -602,6 +612,7 @@ const PHRASES: readonly PhraseRule[] = [
   // argument missing" and "too many arguments", "cannot be used with", curl's "option --x: is unknown", pip's "Invalid requirement".
   {
     id: "parser_argument_error",
+    keys: ["required", "missing", "too many", "too few", "cannot be used", "mutually exclusive", "is unknown", "invalid", "without", "wrong"],
     type: "invalid_arguments",
     weight: 0.85,
     re: /\brequired (?:arguments?|options?|parameters?|flags?)(?: (?:were|was|are|is))? not (?:provided|given|supplied|specified)\b|\bmissing (?:option|parameter|argument|flag)s? ['"`-]|\bmissing (?:[\w-]+ ){0,2}operand\b|\b(?:option|flag) ['"`][^'"`\n]{1,60}['"`] (?:argument|value) (?:is )?missing\b|\btoo (?:many|few) (?:positional |command[- ]line )?arguments (?:for|to|given|passed|supplied)\b|\b(?:argument|option|flag)s? ['"`][^'"`\n]{1,60}['"`] cannot be used (?:with|together)\b|\bmutually exclusive (?:options|arguments|flags)\b|\boption ['"`]?-{1,2}[\w-]+['"`]?:? is unknown\b|\binvalid (?:requirement|version specifier|package spec(?:ification)?|connection option)\b|\bwithout (?:the |its |a )?required (?:argument|parameter|field|option|input)s?\b|\bwrong (?:number|count) of (?:arguments|args|parameters|operands)\b/di,
@@ -609,7 +620,7 @@ const PHRASES: readonly PhraseRule[] = [
   },
   // A value outside the range its argument accepts ("goal joint value 3.9 is outside the bounds [-3.14, 3.14]", "must be between
   // 0 and 2").
-  { id: "value_out_of_range", type: "invalid_arguments", weight: 0.82, re: /\b(?:is|was|are|lies) (?:outside|out of|beyond) (?:the )?(?:bounds|(?:allowed |valid |permitted |acceptable |supported )?range|(?:joint |allowed |valid )?limits)\b|\bout of (?:the )?(?:[\w'’-]+ )?(?:reach|workspace)\b|(?<!\b(?:size|length) )\bmust be between -?\d[\d.]* and -?\d/di, variant: "schema_violation" },
+  { id: "value_out_of_range", keys: ["outside", "out of", "beyond", "between"], type: "invalid_arguments", weight: 0.82, re: /\b(?:is|was|are|lies) (?:outside|out of|beyond) (?:the )?(?:bounds|(?:allowed |valid |permitted |acceptable |supported )?range|(?:joint |allowed |valid )?limits)\b|\bout of (?:the )?(?:[\w'’-]+ )?(?:reach|workspace)\b|(?<!\b(?:size|length) )\bmust be between -?\d[\d.]* and -?\d/di, variant: "schema_violation" },
   { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b|\binvalid (?:integer|numeric|boolean|bool|float|decimal|enum|hex(?:adecimal)?|octal) (?:value|literal|input|number)\b|\b(?:argument|parameter|option|value|field|input|flag)s? (?:['"`]?[\w.-]+['"`]? )?(?:is|are) (?:invalid|not valid)\b/di },
   // The tool exists; what is wrong is one of its parameters: "tool parameter tools not found in tool config", "Arg answer is not
   // in the tool's args", "argument x is not one of the function's parameters". Tool words here are not tool_not_found.
@@ -632,7 +643,7 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "named_object_not_found", type: "invalid_arguments", weight: 0.8, re: /\bError from server \(NotFound\)|\b(?:pods?|deployments?|services?|namespaces?|secrets?|configmaps?|nodes?|jobs?|cronjobs?|ingress(?:es)?|statefulsets?|daemonsets?|replicasets?|releases?|buckets?|repositor(?:y|ies)|branch(?:es)?|containers?|volumes?|clusters?)(?:\.[\w.]+)? ["'][\w.\/:-]+["'] not found\b/di, variant: "resource_not_found" },
   // A column or field the query names does not exist (Postgres' "column \"x\" does not exist", MySQL's "Unknown column 'x' in
   // 'field list'", SQLite's "no such column: x"): the call's own query is wrong (issue 18 probes).
-  { id: "no_such_column", type: "invalid_arguments", weight: 0.82, re: /\b(?:column|field|attribute) ['"`]?[\w.]+['"`]? (?:does not exist|not found)\b|\bunknown column\b|\bno such column\b/di, variant: "resource_not_found" },
+  { id: "no_such_column", keys: ["column", "field", "attribute"], type: "invalid_arguments", weight: 0.82, re: /\b(?:column|field|attribute) ['"`]?[\w.]+['"`]? (?:does not exist|not found)\b|\bunknown column\b|\bno such column\b/di, variant: "resource_not_found" },
   { id: "no_such_object", type: "invalid_arguments", weight: 0.8, re: /\bno such (?:container|image|volume|network|pod|object|bucket|table|index|branch|tag|remote|service|secret|context)s?\b/di, variant: "resource_not_found" },
   { id: "no_such_package", type: "invalid_arguments", weight: 0.8, re: /\bunable to locate package\b|\bcouldn'?t find any package by\b|\bno matching distribution found\b|\bno package (?:named|matching|found)\b/di, variant: "resource_not_found" },
   // A schema validator (zod, JSON Schema, pydantic) says a value has the wrong type: "Expected object, received
@@ -675,6 +686,7 @@ const PHRASES: readonly PhraseRule[] = [
   // time (no time units).
   {
     id: "stated_size_exceeded",
+    keys: ["exceed", "support", "accept", "allow", "take", "handle", "permit", "than", "above", "over", "beyond", "max", "too ", "size", "length"],
     type: "output_too_large",
     weight: 0.88,
     re: /(?:\bexceed(?:s|ed|ing)? (?:the |its |an? |this )?(?:(?:max(?:imum)?|limit) (?:of )?)?|\b(?:supports?|accepts?|allows?|takes?|handles?|permits?) (?:at most|up to|a maximum of|no more than|only) |\b(?:greater|bigger|larger|longer) than (?:the )?(?:(?:max(?:imum)?|limit) (?:of )?)?|\bmust be (?:shorter|smaller|less|fewer) than |\b(?:above|over|beyond) (?:the |its |this )?(?:[\w'’-]+ ){0,2}(?:limit|maximum|cap) of )\d[\d,.]*\s?(?:[KMGT]i?B|bytes|characters|chars|tokens|lines|rows|items|records|results)\b(?![^\n]{0,20}\b(?:per|\/) ?(?:minute|min|second|sec|hour|day|month)\b)|\b(?:over|above|beyond|exceeds?|exceeding) (?:the |its |this )?\d[\d,.]*\s?(?:[KMGT]i?B|bytes|characters|chars|tokens|lines|rows|items|records|results) (?:limit|maximum|cap)\b|\btoo (?:large|big|long) to (?:be )?(?:display|show|render|process|upload|send|store|load|index|fit)\w*\b|\btoo many (?:rows|results|records|lines|items|elements)\b|\bmax(?:imum)? (?:response |output |body |file |message |payload |request |upload |result )?size (?:reached|exceeded|hit)\b|\bmax(?:imum)? (?:input|context|prompt|request|output|message)(?: length| size)? (?:is|of) \d[\d,.]*\s?(?:tokens|characters|bytes|[KMG]i?B)\b|\bmaximum length \d+,? but (?:got|received|was given)\b|\b(?:size|length) must be between \d+ and \d+/di,
@@ -737,6 +749,7 @@ const PHRASES: readonly PhraseRule[] = [
   // "could not parse the tool arguments as JSON"). Issue 18 probes.
   {
     id: "parser_expected_found",
+    keys: ["expected", "malformed", "parse", "decode"],
     type: "syntax_error",
     weight: 0.88,
     re: /\bexpected (?:one of )?(?:`[^`\w\s]{1,3}`,? (?:or )?)+[^\n]{0,60}?\bfound\b|\bexpected (?:an? )?(?:expression|identifier|item|statement|pattern|operator),? found\b|\bmalformed (?:JSON|YAML|TOML|XML|HCL|CSV|INI)\b|\b(?:could(?:n'?t| not)|cannot|can'?t|unable to|failed to) (?:parse|decode)\b[^\n]{0,60}?\bas (?:JSON|YAML|TOML|XML)\b/di,
@@ -789,6 +802,7 @@ const PHRASES: readonly PhraseRule[] = [
   // The program exists but a shared library or system package it loads is missing on this host.
   {
     id: "missing_shared_library",
+    keys: ["shared librar", "shared object", "library not loaded", "dll", "specified module", "missing", "image not found"],
     type: "environment_missing",
     weight: 0.93,
     re: /\berror while loading shared librar(?:y|ies)\b|\bcannot open shared object file\b|\bLibrary not loaded\b|\bDLL load failed\b|\b\S+\.dll (?:was )?not found\b|\bthe specified module could not be found\b|\bhost system is missing dependencies\b|\bmissing (?:shared |system )?librar(?:y|ies)(?: are)?:|\bimage not found\b.{0,40}\bdyld\b|\bdyld\b.{0,80}\bimage not found\b/di,
@@ -844,6 +858,7 @@ const PHRASES: readonly PhraseRule[] = [
   // environment_missing by the rules above).
   {
     id: "program_not_found_install",
+    keys: ["not found"],
     type: "command_not_found",
     weight: 0.8,
     re: /\b(?!(?:\w+[ _-])?(?:lib\w*|librar\w*|sdks?|modules?|packages?|drivers?|runtimes?|jdks?|jres?|toolkits?|toolchains?|frameworks?|headers?|cuda\w*|nvidia)\b)[A-Za-z][\w+.-]* (?:was |is )?not found[.;,!]?\s+(?:please |you (?:need|must|should) )?(?:install|download)\b|\bcommand ['"`][^'"`\n]{1,60}['"`] (?:was |is )?not found[.;,!]?\s+(?:please |you (?:need|must|should) )?(?:install|download)\b/di,
@@ -863,6 +878,7 @@ const PHRASES: readonly PhraseRule[] = [
   // could not be loaded, a key the framework did not find and asks to be set as an environment variable.
   {
     id: "client_setup_missing",
+    keys: ["context", "configuration", "kubeconfig", "profile", "default", "find", "load", "read", "open", "environment var", "env var", "property", "missing", "required", "platform", "sdk", "toolchain", "framework", "core", "board", "extension", "main module", "parent"],
     type: "environment_missing",
     weight: 0.84,
     re: /\bcurrent[- ]context (?:is )?(?:not set|unset|empty|missing)\b|\bno (?:current|active|default) (?:kube(?:rnetes)? |kubectl )?context\b|\bno configuration has been provided\b|\bkubeconfig (?:file )?(?:not found|missing|does not exist)\b|\b(?:config |named |aws )?profile \(?['"`]?[\w.-]+['"`]?\)? (?:could not be found|not found|does not exist)\b|\bno default (?:toolchain |version |profile |context |project |region |account |interpreter |sdk |runtime )?(?:is |was )?(?:configured|set|selected)\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate) an? [\w-]+\.(?:toml|json|ya?ml|mod|xml|gradle|kts|cfg|ini|lock|properties)(?: file)?\b|\b(?:error|failed|unable to|cannot|could not) (?:load(?:ing)?|read(?:ing)?|open(?:ing)?) (?:the )?(?:credentials|service account key|key ?file|kubeconfig)\b|\bplease (?:add|set|export|define) (?:an? |the )?env(?:ironment)? var(?:iable)?\b|\b(?:required )?property \[?[\w\/.-]+\]? is not (?:currently )?set\b|\bmissing (?:encryption|master|signing|secret|private|license) key\b|\bdid not find \w*(?:api_?key|token|secret)\w*\b|\b(?:platform|sdk|toolchain|framework|core|board package|extension)s? ['"`]?[\w:.-]+['"`]? (?:(?:is |was )?not (?:found|installed)|(?:is )?missing)\b|\bunknown (?:development )?platform\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) find\b[^\n]{0,80}\bor (?:any (?:of (?:the |its )?)?|its )parent(?:s| director(?:y|ies)| folders?)\b|\bcannot find main module\b|\b(?:\d[\d.]* )?or (?:greater|newer|later|higher) is required\b|\b(?:could(?:n'?t| not)|unable to|failed to) find (?:a|any) (?:version|installation|install) of [\w .+-]{1,40}?(?:or (?:newer|later|greater)|to use)\b/di,
@@ -871,11 +887,12 @@ const PHRASES: readonly PhraseRule[] = [
   // A variable named like configuration that is undefined or empty ("AWS_PROFILE is undefined", envconfig's "required key X
   // missing value"). Case-sensitive: the name's shape is the evidence. Not "is not defined": a code's undefined name is a bug
   // (NameError, ReferenceError).
-  { id: "setting_name_empty", type: "environment_missing", weight: 0.84, re: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b['"`]? (?:is |was )?(?:undefined|unset|empty|blank)\b|\brequired key [A-Z][A-Z0-9_]+ missing value\b/d, variant: "missing_env_var" },
+  { id: "setting_name_empty", keys: ["undefined", "unset", "empty", "blank", "missing value"], type: "environment_missing", weight: 0.84, re: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b['"`]? (?:is |was )?(?:undefined|unset|empty|blank)\b|\brequired key [A-Z][A-Z0-9_]+ missing value\b/d, variant: "missing_env_var" },
   // The environment a command must run in was never entered (issue 18 probes): no activated virtualenv or conda environment, a
   // workspace or SDK environment never sourced ("Did you source your workspace?", "Run 'conda init' before 'conda activate'").
   {
     id: "environment_not_entered",
+    keys: ["virtual", "venv", "conda", "activate", "source"],
     type: "environment_missing",
     weight: 0.86,
     re: /\b(?:no|could(?:n'?t| not) find an?|not in an?|outside (?:of )?an?) (?:activated |active )?(?:python )?(?:virtual ?env(?:ironment)?|venv|conda env(?:ironment)?)\b|\b(?:run|be|execute[d]?) (?:inside|in|within|from) an? (?:activated |active )(?:python )?(?:virtual ?env(?:ironment)?|venv|conda env(?:ironment)?)\b|\bvirtual ?env(?:ironment)? (?:is )?not (?:active|activated)\b|\bno (?:python )?virtual environment (?:is )?(?:active|found|activated)\b|\brun ['"`]?conda init\b|\bactivate (?:the |your )?(?:\.?venv|virtual ?env(?:ironment)?|environment|\S+) first\b|\b(?:did you|please|you need to|make sure (?:to|you)|have you|remember to) source(?:d)? (?:your |the |this )?\S+/di,
@@ -886,6 +903,7 @@ const PHRASES: readonly PhraseRule[] = [
   // Downloader to obtain the resource", "Download them first with …"). Not "failed to download" (the network's failure).
   {
     id: "download_never_done",
+    keys: ["weights", "checkpoint", "model", "tokenizer", "cache", "outgoing traffic", "download", "pull"],
     type: "environment_missing",
     weight: 0.84,
     re: /\b(?:weights|checkpoints?|model files?|tokenizer files?)\b[^\n]{0,40}?\b(?:not found|missing|not downloaded|do(?:es)?(?:n'?t| not) exist)\b|\bno models? (?:are |is |were )?(?:loaded|downloaded|installed|pulled)\b|\b(?:cannot|can'?t|could(?:n'?t| not)|unable to) find [^\n]{0,60}\bin the (?:local |disk |model )?cache\b|\boutgoing traffic has been disabled\b|\b(?:please|you (?:need|must|should|have) to|make sure to) (?:use the \w+ downloader|download|pull) (?:it|them|the |a |an |to )|\bdownload(?:er)? to obtain\b|\bdownload (?:it|them|the \w+|a \w+) (?:first|before)\b|\bdownload (?:it|them|a model) (?:with|using|by running)\b|\bnltk\.download\(/di,
@@ -897,6 +915,7 @@ const PHRASES: readonly PhraseRule[] = [
   // to run this application").
   {
     id: "runtime_piece_missing",
+    keys: ["device", "unsatisfiedlinkerror", "java.library.path", "search path", "not found", "not installed", "not yet", "not available", "install"],
     type: "environment_missing",
     weight: 0.88,
     re: /\bno (?:[\w-]+ ){0,2}devices? (?:were |was |is |are )?(?:found|detected|connected|attached)\b|\bUnsatisfiedLinkError\b|\bin java\.library\.path\b|\bnot found in the [\w-]+ search path\b|\b(?:python|node(?:\.js)?|ruby|java|go|php|perl|dotnet|\.net|jdk|jre|rust|erlang|elixir)\s+v?\d+(?:\.\d+)*\+? (?:was |is )?not (?:yet )?(?:found|installed|available)\b|\b(?:must|need to|please) install (?:or update )?(?:the )?(?:\.NET|java|JDK|JRE|python|node(?:\.js)?|ruby|go|rust|php|perl|dotnet|mono)\b[^\n]{0,30}?\bto (?:run|use|build|continue)\b/di,
@@ -1006,7 +1025,9 @@ function collector(): Collector {
 
 function scanPhrases(lines: readonly TextLine[], facts: Facts, c: Collector): void {
   for (const line of lines) {
+    const lower = line.masked.toLowerCase();
     for (const rule of PHRASES) {
+      if (rule.keys && !rule.keys.some((k) => lower.includes(k))) continue;
       rule.re.lastIndex = 0;
       const m = rule.re.exec(line.masked);
       if (!m) continue;
