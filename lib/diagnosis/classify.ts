@@ -265,6 +265,8 @@ interface PhraseRule {
    * on the lines that cannot match (every word `re` needs to match is among them or implied by one).
    */
   keys?: readonly string[];
+  /** A second such list: the line must also contain one of these (both conditions are necessary for `re` to match). */
+  alsoKeys?: readonly string[];
 }
 
 const PHRASES: readonly PhraseRule[] = [
@@ -339,7 +341,8 @@ const PHRASES: readonly PhraseRule[] = [
   // toolConfig"). Not a tool's parameter or argument (those are invalid_arguments).
   {
     id: "tool_not_loaded_into",
-    keys: ["loaded", "registered", "added", "mounted", "installed", "enabled", "declared", "defined", "listed"],
+    keys: ["never ", "not loaded", "not registered", "not added", "not mounted", "not installed", "not enabled", "not declared", "not defined", "not listed", "not been"],
+    alsoKeys: ["tool", "function", "action", "skill"],
     type: "tool_not_found",
     weight: 0.87,
     re: /\b(?:tool|function|action|skill)(?:[ _]?(?:use|call))?s?\b(?!['’]s\b|\s+(?:parameter|argument|arg|input|field|property|option|config(?:uration)?|schema|setting)s?\b)[^\n.;]{0,60}?\b(?:was|were|has|have|is|are)(?: been)? (?:never|not) (?:been )?(?:loaded|registered|added|mounted|installed|enabled|declared|defined|listed) (?:into|in|on|to|with|for) (?:the |this |its |that |your |any )?(?:[\w'’-]+ )?(?:agent|toolbox|toolkit|toolset|tool ?(?:list|set|box|registry|config)|registry|kernel|server|session|runtime|assistant|request)\b/di,
@@ -349,7 +352,8 @@ const PHRASES: readonly PhraseRule[] = [
   // "the allowed tools": a tool off an allowlist is refused (permission_denied).
   {
     id: "not_among_holder_tools",
-    keys: ["tool", "function", "action", "skill"],
+    keys: ["t in", "t among", "t one of", "t part of", "t included", "t present", "t listed", "t defined", "t declared"],
+    alsoKeys: ["tool", "function", "action", "skill"],
     type: "tool_not_found",
     weight: 0.88,
     re: /\b(?:is|was|were|are)(?:n'?t| not) (?:in|among|one of|part of|included in|present in|listed in|defined in|declared in) (?:the |its |your |this |that |our )?(?:[\w-]+['’]s? )?(?:supplied |provided |available |given |registered |defined |declared |offered |enabled |configured )?(?:tools|functions|actions|skills|toolConfig|tool_config|function_declarations|function declarations)\b/di,
@@ -360,6 +364,7 @@ const PHRASES: readonly PhraseRule[] = [
   {
     id: "no_tool_by_name",
     keys: ["tool", "function", "action", "skill", "capabilit"],
+    alsoKeys: ["match", "correspond", "name", "called", "none of", "hallucinat", "not found"],
     type: "tool_not_found",
     weight: 0.88,
     re: /\bno (?:tool|function|action|skill|capabilit(?:y|ies))s? (?:match(?:es|ing|ed)?|corresponds? to) (?:the |that )?name\b|\bno (?:skill|capabilit(?:y|ies))s? (?:named|called|with (?:the |that )?name)\b|\bnone of (?:the )?(?:[\w-]+ ){0,3}(?:servers?|agents?|plugins?|toolkits?|toolsets?|providers?|extensions?) (?:exposes?|offers?|provides?|has|have|registers?|defines?|knows?) (?:a |any |the )?(?:tool|function|action|skill)s?\b|\bhallucinated (?:tool|function|action|skill)(?:[ _-]?(?:call|name|use|invocation))?s?\b|\b[A-Z][a-z]\w*(?:Function|Tool|Skill) ['"`][^'"`\n]+['"`] (?:was |is )?not found\b/di,
@@ -467,7 +472,7 @@ const PHRASES: readonly PhraseRule[] = [
     keys: ["not installed", "not found", "missing", "find", "locate", "detect"],
     type: "command_not_found",
     weight: 0.86,
-    re: /(?<![\w.\/-])(?<!\b(?:package|library|lib|module|crate|gem|formula|plugin|extension) )(?:git|svn|hg|docker|podman|kubectl|helm|terraform|ansible|vagrant|packer|curl|wget|unzip|zip|tar|gzip|xz|7z|jq|yq|rsync|ssh|scp|sshpass|make|cmake|ninja|gcc|g\+\+|clang|ffmpeg|ffprobe|pandoc|graphviz|pdflatex|xelatex|latexmk|gh|glab|aws|az|gcloud|gsutil|heroku|vercel|netlify|flyctl|npm|npx|yarn|pnpm|pip|pipx|poetry|uv|cargo|rustup|gem|bundler?|composer|mvn|gradle|sqlite3|psql|mysql|redis-cli|openssl|gpg|xvfb-run|xclip|xsel|ripgrep|rg|fzf|tmux|screen|sudo|systemctl)(?: (?:command|executable|binary|cli|CLI))? (?:is |was )?(?:not installed|not found|missing)\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|detect) (?:the )?(?:git|docker|podman|kubectl|helm|terraform|curl|wget|unzip|jq|rsync|ssh|make|cmake|gcc|clang|ffmpeg|pandoc|gh|aws|az|gcloud|npm|yarn|pnpm|pip|cargo|mvn|gradle|psql|openssl|gpg)(?: (?:command|executable|binary|cli|CLI))?(?![\w.\/-])(?! (?:repository|repo|image|container|volume|network|config|credentials|registry|daemon|socket|context|package|module|plugin|file)\b)/di,
+    re: /(?<![\w.\/-])(?:git|svn|hg|docker|podman|kubectl|helm|terraform|ansible|vagrant|packer|curl|wget|unzip|zip|tar|gzip|xz|7z|jq|yq|rsync|ssh|scp|sshpass|make|cmake|ninja|gcc|g\+\+|clang|ffmpeg|ffprobe|pandoc|graphviz|pdflatex|xelatex|latexmk|gh|glab|aws|az|gcloud|gsutil|heroku|vercel|netlify|flyctl|npm|npx|yarn|pnpm|pip|pipx|poetry|uv|cargo|rustup|gem|bundler?|composer|mvn|gradle|sqlite3|psql|mysql|redis-cli|openssl|gpg|xvfb-run|xclip|xsel|ripgrep|rg|fzf|tmux|screen|sudo|systemctl)(?<!\b(?:package|library|lib|module|crate|gem|formula|plugin|extension) [\w+.-]+)(?: (?:command|executable|binary|cli|CLI))? (?:is |was )?(?:not installed|not found|missing)\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|detect) (?:the )?(?:git|docker|podman|kubectl|helm|terraform|curl|wget|unzip|jq|rsync|ssh|make|cmake|gcc|clang|ffmpeg|pandoc|gh|aws|az|gcloud|npm|yarn|pnpm|pip|cargo|mvn|gradle|psql|openssl|gpg)(?: (?:command|executable|binary|cli|CLI))?(?![\w.\/-])(?! (?:repository|repo|image|container|volume|network|config|credentials|registry|daemon|socket|context|package|module|plugin|file)\b)/di,
   },
   { id: "child_exit_127", type: "command_not_found", weight: 0.7, re: /\b(?:exit status|exit code|exited with|returned) 127\b|\bError 127\b/di },
   { id: "failed_to_run", type: "command_not_found", weight: 0.85, re: /\b(?:needs|has|must) to be (?:in|on) (?:the |your )?\$?PATH\b|\bmust be (?:in|on) (?:the |your )?\$?PATH\b|\bfailed to run command\b|\bexecutable file not found\b|\bno such binary\b|\bnot (?:found )?(?:in|on) (?:the )?\$?PATH\b|\bis not recognized as an internal or external command\b/di },
@@ -686,7 +691,7 @@ const PHRASES: readonly PhraseRule[] = [
   // time (no time units).
   {
     id: "stated_size_exceeded",
-    keys: ["exceed", "support", "accept", "allow", "take", "handle", "permit", "than", "above", "over", "beyond", "max", "too ", "size", "length"],
+    keys: ["kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "byte", "char", "token", "line", "row", "item", "record", "result", "size", "too ", "maximum length", "must be between"],
     type: "output_too_large",
     weight: 0.88,
     re: /(?:\bexceed(?:s|ed|ing)? (?:the |its |an? |this )?(?:(?:max(?:imum)?|limit) (?:of )?)?|\b(?:supports?|accepts?|allows?|takes?|handles?|permits?) (?:at most|up to|a maximum of|no more than|only) |\b(?:greater|bigger|larger|longer) than (?:the )?(?:(?:max(?:imum)?|limit) (?:of )?)?|\bmust be (?:shorter|smaller|less|fewer) than |\b(?:above|over|beyond) (?:the |its |this )?(?:[\w'’-]+ ){0,2}(?:limit|maximum|cap) of )\d[\d,.]*\s?(?:[KMGT]i?B|bytes|characters|chars|tokens|lines|rows|items|records|results)\b(?![^\n]{0,20}\b(?:per|\/) ?(?:minute|min|second|sec|hour|day|month)\b)|\b(?:over|above|beyond|exceeds?|exceeding) (?:the |its |this )?\d[\d,.]*\s?(?:[KMGT]i?B|bytes|characters|chars|tokens|lines|rows|items|records|results) (?:limit|maximum|cap)\b|\btoo (?:large|big|long) to (?:be )?(?:display|show|render|process|upload|send|store|load|index|fit)\w*\b|\btoo many (?:rows|results|records|lines|items|elements)\b|\bmax(?:imum)? (?:response |output |body |file |message |payload |request |upload |result )?size (?:reached|exceeded|hit)\b|\bmax(?:imum)? (?:input|context|prompt|request|output|message)(?: length| size)? (?:is|of) \d[\d,.]*\s?(?:tokens|characters|bytes|[KMG]i?B)\b|\bmaximum length \d+,? but (?:got|received|was given)\b|\b(?:size|length) must be between \d+ and \d+/di,
@@ -878,7 +883,7 @@ const PHRASES: readonly PhraseRule[] = [
   // could not be loaded, a key the framework did not find and asks to be set as an environment variable.
   {
     id: "client_setup_missing",
-    keys: ["context", "configuration", "kubeconfig", "profile", "default", "find", "load", "read", "open", "environment var", "env var", "property", "missing", "required", "platform", "sdk", "toolchain", "framework", "core", "board", "extension", "main module", "parent"],
+    keys: ["context", "configuration", "kubeconfig", "profile", "default", "credential", "service account", "key file", "keyfile", "environment var", "env var", "property", "missing encryption", "missing master", "missing signing", "missing secret", "missing private", "missing license", "or greater", "or newer", "or later", "or higher", "version of", "installation of", "install of", "platform", "sdk", "toolchain", "framework", "core", "board package", "extension", "parent", "main module", "did not find", ".toml", ".json", ".yaml", ".yml", ".mod", ".xml", ".gradle", ".kts", ".cfg", ".ini", ".lock", ".properties"],
     type: "environment_missing",
     weight: 0.84,
     re: /\bcurrent[- ]context (?:is )?(?:not set|unset|empty|missing)\b|\bno (?:current|active|default) (?:kube(?:rnetes)? |kubectl )?context\b|\bno configuration has been provided\b|\bkubeconfig (?:file )?(?:not found|missing|does not exist)\b|\b(?:config |named |aws )?profile \(?['"`]?[\w.-]+['"`]?\)? (?:could not be found|not found|does not exist)\b|\bno default (?:toolchain |version |profile |context |project |region |account |interpreter |sdk |runtime )?(?:is |was )?(?:configured|set|selected)\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate) an? [\w-]+\.(?:toml|json|ya?ml|mod|xml|gradle|kts|cfg|ini|lock|properties)(?: file)?\b|\b(?:error|failed|unable to|cannot|could not) (?:load(?:ing)?|read(?:ing)?|open(?:ing)?) (?:the )?(?:credentials|service account key|key ?file|kubeconfig)\b|\bplease (?:add|set|export|define) (?:an? |the )?env(?:ironment)? var(?:iable)?\b|\b(?:required )?property \[?[\w\/.-]+\]? is not (?:currently )?set\b|\bmissing (?:encryption|master|signing|secret|private|license) key\b|\bdid not find \w*(?:api_?key|token|secret)\w*\b|\b(?:platform|sdk|toolchain|framework|core|board package|extension)s? ['"`]?[\w:.-]+['"`]? (?:(?:is |was )?not (?:found|installed)|(?:is )?missing)\b|\bunknown (?:development )?platform\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) find\b[^\n]{0,80}\bor (?:any (?:of (?:the |its )?)?|its )parent(?:s| director(?:y|ies)| folders?)\b|\bcannot find main module\b|\b(?:\d[\d.]* )?or (?:greater|newer|later|higher) is required\b|\b(?:could(?:n'?t| not)|unable to|failed to) find (?:a|any) (?:version|installation|install) of [\w .+-]{1,40}?(?:or (?:newer|later|greater)|to use)\b/di,
@@ -1028,6 +1033,7 @@ function scanPhrases(lines: readonly TextLine[], facts: Facts, c: Collector): vo
     const lower = line.masked.toLowerCase();
     for (const rule of PHRASES) {
       if (rule.keys && !rule.keys.some((k) => lower.includes(k))) continue;
+      if (rule.alsoKeys && !rule.alsoKeys.some((k) => lower.includes(k))) continue;
       rule.re.lastIndex = 0;
       const m = rule.re.exec(line.masked);
       if (!m) continue;
