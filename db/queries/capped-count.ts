@@ -35,10 +35,12 @@ export interface WordsView {
  * over a month is costly (457,642 rows for "timeout" in one month of 10,000,000 failures: 150 ms, and as much again to
  * AND it with the month's unresolved rows). So the view's newest WORDS_SCAN rows are read in time order first and the
  * words checked on them (in the newest month: a query that plans one partition, not every month): a common word
- * reaches the cap there. The older rows then go through the text index month by month, newest first (a rarer word:
- * small bitmaps), within the rest of `ms` (FAULTLINE_WORDS_COUNT_MS, 80): past it (a word neither common nor rare in
- * a sparse view, a long phrase's trigrams over a month) the count is what was found so far, marked capped: "at
- * least", never a wait.
+ * reaches the cap there. If that read's own time per row and share of rows with the words say that reading on in
+ * time order reaches the cap well within the time left (a word in a few percent of a dense view's rows), it reads on
+ * once. The older rows then go through the text index month by month, newest first (a rarer word: small bitmaps).
+ * Everything after the first read runs within the rest of `ms` (FAULTLINE_WORDS_COUNT_MS, 80): past it (a word
+ * neither common nor rare in a sparse view, a long phrase's trigrams over a month) the count is what was found so
+ * far, marked capped: "at least", never a wait.
  */
 export async function cappedWordsCount(db: Executor, v: WordsView, ms = env().FAULTLINE_WORDS_COUNT_MS): Promise<CappedCount> {
   const deadline = performance.now() + ms;
@@ -47,35 +49,56 @@ export async function cappedWordsCount(db: Executor, v: WordsView, ms = env().FA
     and(w.from != null ? sql`${v.time} >= ${new Date(w.from).toISOString()}::timestamptz` : undefined, w.to != null ? sql`${v.time} < ${new Date(w.to).toISOString()}::timestamptz` : undefined);
   // Month by month, newest first (each query plans and reads one partition).
   const [newest, ...older] = timeWindows(await partitionBounds(db, v.table));
-  const head = (await db.execute(sql`with s as (select ${v.time} as t, ${v.id} as id, (${v.words}) as hit from ${v.from} where ${and(v.view, spanOf(newest))} order by ${v.time} desc, ${v.id} desc limit ${WORDS_SCAN})
-    select count(*) filter (where s.hit)::int as m, count(*)::int as n,
-      (select to_json(o.t)#>>'{}' from s o order by o.t, o.id limit 1) as "at", (select o.id::text from s o order by o.t, o.id limit 1) as "id"
-    from s`)) as unknown as Array<{ m: number; n: number; at: string | null; id: string | null }>;
-  const { m, n, at, id } = head[0];
-  if (m > cap) return { count: cap, capped: true };
-  // The rest: the newest month below the last row read (unless every row of it was read), then the older months.
-  const rest: SQL[] = older.map((w) => and(v.view, spanOf(w), v.words)!);
-  if (n === WORDS_SCAN && at != null && id != null) rest.unshift(and(v.view, spanOf(newest), sql`(${v.time}, ${v.id}) < (${at}::timestamptz, ${id}::${sql.raw(v.idType)})`, v.words)!);
-  if (!rest.length) return { count: m, capped: false };
-  let found = m;
+  const below = (at: string, id: string) => sql`(${v.time}, ${v.id}) < (${at}::timestamptz, ${id}::${sql.raw(v.idType)})`;
+  /** The newest `limit` rows of the newest month (below `after`): how many hold the words, how many were read, the last. */
+  const scan = async (ex: Executor, limit: number, after: { at: string; id: string } | null) =>
+    ((await ex.execute(sql`with s as (select ${v.time} as t, ${v.id} as id, (${v.words}) as hit from ${v.from} where ${and(v.view, spanOf(newest), after ? below(after.at, after.id) : undefined)} order by ${v.time} desc, ${v.id} desc limit ${limit})
+      select count(*) filter (where s.hit)::int as m, count(*)::int as n,
+        (select to_json(o.t)#>>'{}' from s o order by o.t, o.id limit 1) as "at", (select o.id::text from s o order by o.t, o.id limit 1) as "id"
+      from s`)) as unknown as Array<{ m: number; n: number; at: string | null; id: string | null }>)[0];
+  const started = performance.now();
+  const head = await scan(db, WORDS_SCAN, null);
+  let found = head.m;
+  if (found > cap) return { count: cap, capped: true };
+  let last = head.n === WORDS_SCAN && head.at != null && head.id != null ? { at: head.at, id: head.id } : null;
+  if (!last && !older.length) return { count: found, capped: false };
+  const perRow = (performance.now() - started) / Math.max(1, head.n);
   try {
     return await db.transaction(async (tx) => {
-      let result: CappedCount = { count: found, capped: false };
-      for (const where of rest) {
+      /** Runs `q` with the time left as its statement_timeout; false when no time is left. */
+      const inTime = async (): Promise<boolean> => {
         const left = deadline - performance.now();
-        if (left < 1) {
+        if (left < 1) return false;
+        await tx.execute(sql`select set_config('statement_timeout', ${String(Math.round(left))}, true)`);
+        return true;
+      };
+      let result: CappedCount | null = null;
+      if (last) {
+        const needed = found ? Math.ceil(((cap + 1 - found) * head.n) / found) : Infinity;
+        if (needed * perRow <= 0.8 * (deadline - performance.now()) && (await inTime())) {
+          const limit = Math.ceil(needed * 1.2);
+          const r = await scan(tx, limit, last);
+          found += r.m;
+          if (found > cap) result = { count: cap, capped: true };
+          last = r.n === limit && r.at != null && r.id != null ? { at: r.at, id: r.id } : null;
+        }
+      }
+      // The rest: the newest month below the last row read (unless every row of it was read), then the older months.
+      const rest: SQL[] = older.map((w) => and(v.view, spanOf(w), v.words)!);
+      if (last) rest.unshift(and(v.view, spanOf(newest), below(last.at, last.id), v.words)!);
+      for (const where of result ? [] : rest) {
+        if (!(await inTime())) {
           result = { count: found, capped: true };
           break;
         }
-        await tx.execute(sql`select set_config('statement_timeout', ${String(Math.round(left))}, true)`);
         const c = await cappedCount(tx, v.from, where, cap - found);
         found += c.count;
-        result = c.capped ? { count: cap, capped: true } : { count: found, capped: false };
+        if (c.capped) result = { count: cap, capped: true };
         if (c.capped) break;
       }
       // Within a caller's transaction the setting would outlive this savepoint.
       await tx.execute(sql`set local statement_timeout to default`);
-      return result;
+      return result ?? { count: found, capped: false };
     });
   } catch (e) {
     // Cancelled by the statement_timeout set above: at least what was counted.
