@@ -296,6 +296,8 @@ describe("facets and charts", () => {
     expect(f.deciders).toContainEqual({ value: "user:bob", label: "Bob Operator" });
     expect(f.actors).toEqual(expect.arrayContaining([{ value: "user:ann", label: "Ann Starter" }, { value: "worker:w1", label: "Worker one" }]));
     expect(f.failureModes.map((m) => m.value)).toContain("FM-SW-0002");
+    // The state machine's phases, in their order.
+    expect(f.phases.map((p) => p.value)).toEqual(["CONTEXT_ENRICHMENT", "PLANNING", "RESEARCH", "DESIGN", "EXECUTION", "REVIEW"]);
   });
 
   it("chart data: failures over time by type, resolution time by level, top failure modes, outcomes", async () => {
@@ -343,6 +345,12 @@ describe("facets and charts", () => {
     expect(Math.abs(s.overTime.counts.flat().reduce((a, b) => a + b, 0) - total)).toBeLessThanOrEqual(s.overTime.counts.flat().length);
     // The same pages on every reload: the charts do not jump.
     expect(await failureHistoryStats(tdb.db, F({ definition: "sampled" }), Date.now(), 3_000)).toEqual(s);
+    // With full text too (the planner misjudges its selectivity: the words count says whether the view is small).
+    const text = await failureHistoryStats(tdb.db, F({ definition: "sampled", q: "x" }), Date.now(), 3_000);
+    expect(text.sample).not.toBeNull();
+    expect(text.outcomes.reduce((t, o) => t + o.count, 0) / 20_000).toBeGreaterThan(0.8);
+    expect(text.outcomes.reduce((t, o) => t + o.count, 0) / 20_000).toBeLessThan(1.2);
+    expect((await failureHistoryStats(tdb.db, F({ definition: "sampled", q: "octopus" }), Date.now(), 3_000)).sample).toBeNull();
     // A view of fewer than 10,000 rows is read whole, exact.
     const [{ t1 }] = (await tdb.db.execute(sql`select extract(epoch from max("timestamp")) * 1000 as t1 from failure_audit where mission_id = ${m.id}::uuid`)) as unknown as Array<{ t1: number }>;
     const small = await failureHistoryStats(tdb.db, F({ definition: "sampled", from: new Date(Number(t1) - 1999 * 43_000 - 21_500).toISOString() }), Date.now(), 3_000);
