@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Executor } from "./client";
 import { queryRows } from "./client";
 
@@ -103,6 +103,13 @@ export function timeWindows(bounds: readonly number[], opts: { after?: number | 
     windows.push(w);
   }
   return windows;
+}
+
+/** The WHERE of a window: `time` (a column of the partitioned table) within [from, to); true where unbounded. */
+export function windowWhere(time: SQL, w: TimeWindow): SQL {
+  const from = w.from != null ? sql`${time} >= ${new Date(w.from).toISOString()}::timestamptz` : sql`true`;
+  const to = w.to != null ? sql`${time} < ${new Date(w.to).toISOString()}::timestamptz` : sql`true`;
+  return sql`${from} and ${to}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, ilike, inArray, like, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, like, lte, or, sql, type SQL } from "drizzle-orm";
 import type { AuditActor, AuditRecord } from "../../lib/audit";
 import type { AuditFilters } from "../../lib/audit/filters";
 import { AppError } from "../../lib/errors";
@@ -6,7 +6,7 @@ import { COUNT_CAP, likeEscape, resolveTimeBound, type CappedCount } from "../..
 import type { Executor } from "../client";
 import { auditLog, auditLogActors, users, type AuditLogRow } from "../schema";
 import { cappedCount, cappedWordsCount } from "./capped-count";
-import { partitionBounds, searchSlices, timeWindows, type TimeWindow } from "../partitions";
+import { partitionBounds, searchSlices, timeWindows, windowWhere, type TimeWindow } from "../partitions";
 
 /**
  * Appends one row to the audit log. Call it in the transaction of the change it records, so the
@@ -129,7 +129,7 @@ export async function listAuditLog(db: Executor, f: AuditFilters, page: { cursor
         and(
           where,
           after ? sql`(${auditLog.at}, ${auditLog.id}) < (${after.at}::timestamptz, ${after.id})` : undefined,
-          windowBounds(w),
+          windowWhere(sql`${auditLog.at}`, w),
         ),
       )
       .orderBy(desc(auditLog.at), desc(auditLog.id))
@@ -193,10 +193,6 @@ async function countByNamePart(db: Executor, f: AuditFilters, now: number): Prom
   return n > COUNT_CAP ? { count: COUNT_CAP, capped: true } : { count: n, capped: false };
 }
 
-/** The WHERE of a window: at within [from, to). */
-function windowBounds(w: TimeWindow): SQL | undefined {
-  return and(w.from != null ? gte(auditLog.at, new Date(w.from).toISOString()) : undefined, w.to != null ? lt(auditLog.at, new Date(w.to).toISOString()) : undefined);
-}
 
 /** Every matching row, newest first, read page by page (keyset) so an export of any size streams in constant memory. */
 export async function* auditLogRecords(db: Executor, f: AuditFilters, pageSize = 1000): AsyncGenerator<AuditEntry> {

@@ -2,7 +2,7 @@ import { and, sql, type SQL } from "drizzle-orm";
 import { env } from "../../lib/env";
 import { COUNT_CAP, WORDS_COUNT_CAP, type CappedCount } from "../../lib/query-filters";
 import type { Executor } from "../client";
-import { partitionBounds, timeWindows, type PartitionedTable, type TimeWindow } from "../partitions";
+import { partitionBounds, timeWindows, windowWhere, type PartitionedTable, type TimeWindow } from "../partitions";
 
 /**
  * How many rows of `from` match `where`, counting at most `cap` (default COUNT_CAP) + 1 of them: a list's count stays as
@@ -45,8 +45,7 @@ export interface WordsView {
 export async function cappedWordsCount(db: Executor, v: WordsView, ms = env().FAULTLINE_WORDS_COUNT_MS): Promise<CappedCount> {
   const deadline = performance.now() + ms;
   const cap = WORDS_COUNT_CAP;
-  const spanOf = (w: TimeWindow) =>
-    and(w.from != null ? sql`${v.time} >= ${new Date(w.from).toISOString()}::timestamptz` : undefined, w.to != null ? sql`${v.time} < ${new Date(w.to).toISOString()}::timestamptz` : undefined);
+  const spanOf = (w: TimeWindow) => windowWhere(v.time, w);
   // Month by month, newest first (each query plans and reads one partition).
   const [newest, ...older] = timeWindows(await partitionBounds(db, v.table));
   const below = (at: string, id: string) => sql`(${v.time}, ${v.id}) < (${at}::timestamptz, ${id}::${sql.raw(v.idType)})`;

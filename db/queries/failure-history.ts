@@ -6,7 +6,7 @@ import type { Executor } from "../client";
 import { PHASES } from "../../lib/mission/definition";
 import { recordAudit } from "./audit-log";
 import { cappedCount, cappedWordsCount } from "./capped-count";
-import { partitionBounds, timeWindows } from "../partitions";
+import { partitionBounds, timeWindows, windowWhere } from "../partitions";
 import { COUNT_CAP, type CappedCount } from "../../lib/query-filters";
 
 /**
@@ -172,8 +172,7 @@ async function historyPage(db: Executor, params: { filters: HistoryFilters; curs
     });
     if (f.dir === "asc") windows.reverse();
     for (const w of windows) {
-      const span = [w.from != null ? sql`f."timestamp" >= ${new Date(w.from).toISOString()}::timestamptz` : sql`true`, w.to != null ? sql`f."timestamp" < ${new Date(w.to).toISOString()}::timestamptz` : sql`true`];
-      raw.push(...(await read(span, limit + 1 - raw.length)));
+      raw.push(...(await read([windowWhere(sql`f."timestamp"`, w)], limit + 1 - raw.length)));
       if (raw.length > limit) break;
     }
   } else raw = await read([], limit + 1);
