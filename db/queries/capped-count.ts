@@ -17,6 +17,15 @@ export async function cappedCount(db: Executor, from: SQL, where: SQL | undefine
 /** A words count first reads this many of the view's newest rows and checks the words on them. */
 const WORDS_SCAN = 10_000;
 
+/** Tables of fewer rows count words in one query, without the reads below (see cappedWordsCount). */
+const WORDS_EXACT_BELOW = 1_000_000;
+
+/** The planner's estimate of a partitioned table's rows (from its partitions' statistics: no row is read). */
+export async function estimatedRows(db: Executor, table: PartitionedTable): Promise<number> {
+  const [{ n }] = (await db.execute(sql`select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass(${`public.${table}`})`)) as unknown as Array<{ n: number }>;
+  return Number(n);
+}
+
 /** A view of a time-ordered log with words: its table, its other filters, the words' condition, its (time, id) key. */
 export interface WordsView {
   table: PartitionedTable;
@@ -31,7 +40,7 @@ export interface WordsView {
 
 /**
  * The count of a view with words (the failure history's full text, the audit log's words): exact up to
- * WORDS_COUNT_CAP ("1,000+"). A text index knows nothing of time or of the other filters, and a common word's bitmap
+ * WORDS_COUNT_CAP ("1,000+"), in one query in a table of under a million rows. In a larger one, a text index knows nothing of time or of the other filters, and a common word's bitmap
  * over a month is costly (457,642 rows for "timeout" in one month of 10,000,000 failures: 150 ms, and as much again to
  * AND it with the month's unresolved rows). So the view's newest WORDS_SCAN rows are read in time order first and the
  * words checked on them (in the newest month: a query that plans one partition, not every month): a common word
@@ -42,9 +51,11 @@ export interface WordsView {
  * neither common nor rare in a sparse view, a long phrase's trigrams over a month) the count is what was found so
  * far, marked capped: "at least", never a wait.
  */
-export async function cappedWordsCount(db: Executor, v: WordsView, ms = env().FAULTLINE_WORDS_COUNT_MS): Promise<CappedCount> {
-  const deadline = performance.now() + ms;
+export async function cappedWordsCount(db: Executor, v: WordsView, opts: { ms?: number; exactBelow?: number } = {}): Promise<CappedCount> {
+  const deadline = performance.now() + (opts.ms ?? env().FAULTLINE_WORDS_COUNT_MS);
   const cap = WORDS_COUNT_CAP;
+  // A table of fewer rows than this (the planner's estimate) is counted in one query, exact up to the cap, whatever it takes.
+  if ((await estimatedRows(db, v.table)) < (opts.exactBelow ?? WORDS_EXACT_BELOW)) return cappedCount(db, v.from, and(v.view, v.words), cap);
   const spanOf = (w: TimeWindow) => windowWhere(v.time, w);
   // Month by month, newest first (each query plans and reads one partition).
   const [newest, ...older] = timeWindows(await partitionBounds(db, v.table));
@@ -82,9 +93,11 @@ export async function cappedWordsCount(db: Executor, v: WordsView, ms = env().FA
           last = r.n === limit && r.at != null && r.id != null ? { at: r.at, id: r.id } : null;
         }
       }
-      // The rest: the newest month below the last row read (unless every row of it was read), then the older months.
-      const rest: SQL[] = older.map((w) => and(v.view, spanOf(w), v.words)!);
-      if (last) rest.unshift(and(v.view, spanOf(newest), below(last.at, last.id), v.words)!);
+      // The rest: the newest month below the last row read (unless every row of it was read), then the older months
+      // in one query (a statement each would cost a round trip per month, which a loaded machine makes slow).
+      const rest: SQL[] = [];
+      if (last) rest.push(and(v.view, spanOf(newest), below(last.at, last.id), v.words)!);
+      if (older.length) rest.push(and(v.view, sql`${v.time} < ${new Date(newest.from!).toISOString()}::timestamptz`, v.words)!);
       for (const where of result ? [] : rest) {
         if (!(await inTime())) {
           result = { count: found, capped: true };

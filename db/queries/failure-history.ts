@@ -5,7 +5,7 @@ import { OUTCOME_ACTIONS, outcomeOf, resolveTimeBound, serializeHistoryFilters, 
 import type { Executor } from "../client";
 import { PHASES } from "../../lib/mission/definition";
 import { recordAudit } from "./audit-log";
-import { cappedCount, cappedWordsCount } from "./capped-count";
+import { cappedCount, cappedWordsCount, estimatedRows } from "./capped-count";
 import { partitionBounds, timeWindows, windowWhere } from "../partitions";
 import { COUNT_CAP, type CappedCount } from "../../lib/query-filters";
 
@@ -307,7 +307,7 @@ export async function failureHistoryStats(db: Executor, filters: HistoryFilters,
  * a hundredth of sampleRows of its rows would read a fifth of the history anyway.
  */
 async function chartSamplePercent(db: Executor, filters: HistoryFilters, where: SQL, now: number, sampleRows: number): Promise<number | null> {
-  const [{ n }] = (await db.execute(sql`select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'failure_audit'::regclass`)) as unknown as Array<{ n: number }>;
+  const n = await estimatedRows(db, "failure_audit");
   if (n <= 10 * sampleRows) return null;
   const base = (100 * sampleRows) / n;
   if (filters.q) return (await countFailureHistory(db, filters, now)).capped ? base : null;
