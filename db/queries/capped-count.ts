@@ -46,7 +46,8 @@ export interface WordsView {
  * words checked on them (in the newest month: a query that plans one partition, not every month): a common word
  * reaches the cap there. If that read's own time per row and share of rows with the words say that reading on in
  * time order reaches the cap well within the time left (a word in a few percent of a dense view's rows), it reads on
- * once. The older rows then go through the text index month by month, newest first (a rarer word: small bitmaps).
+ * once. The older rows then go through the text index (a rarer word: small bitmaps): the newest month below the rows
+ * read, then every older month in one statement.
  * Everything after the first read runs within the rest of `ms` (FAULTLINE_WORDS_COUNT_MS, 80): past it (a word
  * neither common nor rare in a sparse view, a long phrase's trigrams over a month) the count is what was found so
  * far, marked capped: "at least", never a wait.
