@@ -34,7 +34,7 @@ import type { Db } from "../db/client";
 import { countAuditLog, encodeAuditCursor, listAuditLog } from "../db/queries/audit-log";
 import { AUDIT_ACTIONS } from "../lib/audit";
 import { auditFiltersSchema, type AuditFilters } from "../lib/audit/filters";
-import { ensurePartitions, listPartitions } from "../db/partitions";
+import { ensurePartitions, estimatedRows, listPartitions } from "../db/partitions";
 import { buildIndexesByPartition, chunkProgress, droppedIndexes, dropIndexesForLoad, inChunks, inTurns, untilOption, loadAverage, partitionSummary, timeListAndCount, vacuumByPartition, withBenchDatabase, withHeavyLock } from "./util";
 import { benchArgs } from "./args";
 
@@ -133,7 +133,7 @@ async function clusterByTime(db: Db) {
 
 async function timeQueries(db: Db, url: string) {
   // Reusing a kept database: its own row count (the planner's estimate), not --rows.
-  const rowCount = args.reuse ? Number(((await db.execute(sql`select sum(greatest(c.reltuples, 0))::bigint as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'audit_log'::regclass`))[0] as { n: string }).n) : generated;
+  const rowCount = args.reuse ? Math.round(await estimatedRows(db, "audit_log")) : generated;
 
   const pick = async (q: string) => ((await db.execute(sql.raw(q)))[0] as { v: string }).v;
   const mission = await pick(`select mission_id::text as v from audit_log where mission_id is not null limit 1`);

@@ -77,6 +77,12 @@ export async function partitionBounds(db: Executor, table: PartitionedTable): Pr
   return bounds;
 }
 
+/** The planner's estimate of a partitioned table's rows (from its partitions' statistics: no row is read). */
+export async function estimatedRows(db: Executor, table: PartitionedTable): Promise<number> {
+  const [{ n }] = await queryRows<{ n: number }>(db, sql`select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass(${`public.${table}`})`);
+  return Number(n);
+}
+
 /** A span of time [from, to) in epoch ms; null: unbounded on that side. */
 export interface TimeWindow {
   from: number | null;

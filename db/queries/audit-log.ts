@@ -193,7 +193,6 @@ async function countByNamePart(db: Executor, f: AuditFilters, now: number): Prom
   return n > COUNT_CAP ? { count: COUNT_CAP, capped: true } : { count: n, capped: false };
 }
 
-
 /** Every matching row, newest first, read page by page (keyset) so an export of any size streams in constant memory. */
 export async function* auditLogRecords(db: Executor, f: AuditFilters, pageSize = 1000): AsyncGenerator<AuditEntry> {
   // Spans (from=24h) are fixed when the export starts, so every page reads the same window.

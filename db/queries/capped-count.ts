@@ -2,7 +2,7 @@ import { and, sql, type SQL } from "drizzle-orm";
 import { env } from "../../lib/env";
 import { COUNT_CAP, WORDS_COUNT_CAP, type CappedCount } from "../../lib/query-filters";
 import type { Executor } from "../client";
-import { partitionBounds, timeWindows, windowWhere, type PartitionedTable, type TimeWindow } from "../partitions";
+import { estimatedRows, partitionBounds, timeWindows, windowWhere, type PartitionedTable, type TimeWindow } from "../partitions";
 
 /**
  * How many rows of `from` match `where`, counting at most `cap` (default COUNT_CAP) + 1 of them: a list's count stays as
@@ -19,12 +19,6 @@ const WORDS_SCAN = 10_000;
 
 /** Tables of fewer rows count words in one query, without the reads below (see cappedWordsCount). */
 const WORDS_EXACT_BELOW = 1_000_000;
-
-/** The planner's estimate of a partitioned table's rows (from its partitions' statistics: no row is read). */
-export async function estimatedRows(db: Executor, table: PartitionedTable): Promise<number> {
-  const [{ n }] = (await db.execute(sql`select coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as n from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass(${`public.${table}`})`)) as unknown as Array<{ n: number }>;
-  return Number(n);
-}
 
 /** A view of a time-ordered log with words: its table, its other filters, the words' condition, its (time, id) key. */
 export interface WordsView {
@@ -76,7 +70,7 @@ export async function cappedWordsCount(db: Executor, v: WordsView, opts: { ms?: 
   const perRow = (performance.now() - started) / Math.max(1, head.n);
   try {
     return await db.transaction(async (tx) => {
-      /** Runs `q` with the time left as its statement_timeout; false when no time is left. */
+      /** Gives the next statement the time left as its statement_timeout; false when no time is left. */
       const inTime = async (): Promise<boolean> => {
         const left = deadline - performance.now();
         if (left < 1) return false;
@@ -106,8 +100,10 @@ export async function cappedWordsCount(db: Executor, v: WordsView, opts: { ms?: 
         }
         const c = await cappedCount(tx, v.from, where, cap - found);
         found += c.count;
-        if (c.capped) result = { count: cap, capped: true };
-        if (c.capped) break;
+        if (c.capped) {
+          result = { count: cap, capped: true };
+          break;
+        }
       }
       // Within a caller's transaction the setting would outlive this savepoint.
       await tx.execute(sql`set local statement_timeout to default`);

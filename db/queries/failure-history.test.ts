@@ -234,7 +234,7 @@ describe("paging, sorting, counts", () => {
     expect(await countFailureHistory(tdb.db, F({ mission: m.id, q: "kraken surfaced" }))).toEqual({ count: 600, capped: false });
     expect(await countFailureHistory(tdb.db, F({ mission: m.id, q: "squid" }))).toEqual({ count: WORDS_COUNT_CAP, capped: true });
     expect(await countFailureHistory(tdb.db, F({ mission: m.id, q: "octopus" }))).toEqual({ count: 0, capped: false });
-    // A view of fewer rows than the count reads first is counted from them alone.
+    // With a time span too.
     expect(await countFailureHistory(tdb.db, F({ mission: m.id, q: "kraken", from: new Date(Date.now() - 1000 * 5 * 60_000 - 60_000).toISOString() }))).toEqual({ count: 50, capped: false });
 
     // The rows below the newest 10,000 take 10 ms each to check (2,000 of them: 20 s): the count stops at its time and

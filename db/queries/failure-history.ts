@@ -5,8 +5,8 @@ import { OUTCOME_ACTIONS, outcomeOf, resolveTimeBound, serializeHistoryFilters, 
 import type { Executor } from "../client";
 import { PHASES } from "../../lib/mission/definition";
 import { recordAudit } from "./audit-log";
-import { cappedCount, cappedWordsCount, estimatedRows } from "./capped-count";
-import { partitionBounds, timeWindows, windowWhere } from "../partitions";
+import { cappedCount, cappedWordsCount } from "./capped-count";
+import { estimatedRows, partitionBounds, timeWindows, windowWhere } from "../partitions";
 import { COUNT_CAP, type CappedCount } from "../../lib/query-filters";
 
 /**
