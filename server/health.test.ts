@@ -39,6 +39,8 @@ afterAll(async () => {
 });
 
 const healthyRelay = () => ({ status: "healthy" as const, detail: null, since: new Date().toISOString() });
+/** The test database behind a 600 ms delay per query: a ping over DB_SLOW_MS. */
+const slowDb = () => ({ execute: async (q: unknown) => (await new Promise((r) => setTimeout(r, 600)), tdb.db.execute(q as never)) }) as unknown as typeof tdb.db;
 
 describe("checkHealth", () => {
   it("healthy: the document's HealthStatus shape, plus workers, overall and problems", async () => {
@@ -53,6 +55,7 @@ describe("checkHealth", () => {
       problems: [],
       checkedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       durationMs: expect.any(Number),
+      slow: { database: false, objectStorage: false },
     } satisfies HealthReport);
     expect(pauseReasons(r)).toEqual([]);
   });
@@ -97,11 +100,18 @@ describe("checkHealth", () => {
     }
   });
 
-  it("a slow database (> 500 ms) is degraded", async () => {
-    const slowDb = { execute: async (q: unknown) => (await new Promise((r) => setTimeout(r, 600)), tdb.db.execute(q as never)) } as unknown as typeof tdb.db;
-    const r = await checkHealth({ db: slowDb, workspacesDir: dir, providers: [], websocket: healthyRelay });
-    expect(r.database).toBe("degraded");
-    expect(r.problems[0]).toMatch(/^Database slow: a ping took \d+ ms \(over 500 ms\)\.$/);
+  it("a slow database (> 500 ms) is degraded the second time in a row, not after one slow reading", async () => {
+    const first = await checkHealth({ db: slowDb(), workspacesDir: dir, providers: [], websocket: healthyRelay });
+    expect(first).toMatchObject({ database: "healthy", slow: { database: true, objectStorage: false } });
+    expect(first.problems.filter((p) => p.startsWith("Database"))).toEqual([]);
+    const second = await checkHealth({ db: slowDb(), workspacesDir: dir, providers: [], websocket: healthyRelay, slowBefore: first.slow });
+    expect(second.database).toBe("degraded");
+    expect(second.problems[0]).toMatch(/^Database slow: a ping took \d+ ms \(over 500 ms\), and the check before was slow too\.$/);
+    // A fast reading in between starts again: the next slow one alone is not a problem.
+    const fast = await checkHealth({ db: tdb.db, workspacesDir: dir, providers: [], websocket: healthyRelay, slowBefore: second.slow });
+    expect(fast).toMatchObject({ database: "healthy", slow: { database: false } });
+    const again = await checkHealth({ db: slowDb(), workspacesDir: dir, providers: [], websocket: healthyRelay, slowBefore: fast.slow });
+    expect(again).toMatchObject({ database: "healthy", slow: { database: true } });
   });
 
   it("object storage unavailable when the workspaces directory cannot be written", async () => {
@@ -140,6 +150,26 @@ describe("checkHealth", () => {
 });
 
 describe("startHealthMonitor", () => {
+  it("passes each report's slow readings to the next check: a database that stays slow turns degraded on the second check", async () => {
+    const seen: Array<{ database: string; slow: boolean }> = [];
+    const mon = startHealthMonitor({
+      intervalMs: 20,
+      check: (slowBefore) => checkHealth({ db: slowDb(), workspacesDir: dir, providers: [], websocket: healthyRelay, slowBefore }),
+      onReport: (r) => seen.push({ database: r.database, slow: r.slow.database }),
+      log: () => {},
+    });
+    try {
+      await expect.poll(() => seen.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      expect(seen.slice(0, 3)).toEqual([
+        { database: "healthy", slow: true },
+        { database: "degraded", slow: true },
+        { database: "degraded", slow: true },
+      ]);
+    } finally {
+      mon.stop();
+    }
+  });
+
   it("checks at once and then every interval, reporting changes", async () => {
     let n = 0;
     const seen: string[] = [];

@@ -36,6 +36,17 @@ export interface HealthReport extends HealthStatus {
   problems: string[];
   checkedAt: string;
   durationMs: number;
+  /**
+   * Whether this check found the database ping or the storage probe slow. One slow reading on a busy
+   * machine is not a problem: a component is reported degraded for slowness only when the check before
+   * was slow too (the monitor passes this on as `slowBefore`).
+   */
+  slow: SlowReadings;
+}
+
+export interface SlowReadings {
+  database: boolean;
+  objectStorage: boolean;
 }
 
 export const DB_SLOW_MS = 500;
@@ -86,6 +97,8 @@ export interface HealthDeps {
   /** A worker whose heartbeat is older than this is stale; default 15 s (the default lease). */
   staleWorkerMs?: number;
   now?: () => number;
+  /** What the previous check found slow (`HealthReport.slow`): a slow reading is degraded only the second time in a row. Default: nothing was. */
+  slowBefore?: SlowReadings;
 }
 
 class CheckTimeout extends Error {}
@@ -124,20 +137,27 @@ function sentence(text: string): string {
 }
 
 type Checked<T> = { status: T; problem: string | null };
+/** A check that can find its component slow: `slow` is this reading; the status says degraded for it only when `slowBefore` (the previous reading was slow too). */
+type Timed = Checked<ComponentStatus> & { slow: boolean };
 
-export async function checkDatabase(db: Executor, timeoutMs = DEFAULT_CHECK_TIMEOUT_MS): Promise<Checked<ComponentStatus> & { latencyMs: number }> {
+/** A slow reading's verdict: degraded with `problem` the second time in a row, else healthy (the reading is still reported as slow). */
+function slowVerdict(slowBefore: boolean, problem: string): Timed {
+  return slowBefore ? { status: "degraded", problem, slow: true } : { status: "healthy", problem: null, slow: true };
+}
+
+export async function checkDatabase(db: Executor, timeoutMs = DEFAULT_CHECK_TIMEOUT_MS, slowBefore = false): Promise<Timed & { latencyMs: number }> {
   const started = performance.now();
   try {
     await withTimeout(pingDatabase(db), timeoutMs, "The database");
   } catch (err) {
-    return { status: "unavailable", problem: `Database unavailable: ${sentence(reason(err))}`, latencyMs: Math.round(performance.now() - started) };
+    return { status: "unavailable", problem: `Database unavailable: ${sentence(reason(err))}`, latencyMs: Math.round(performance.now() - started), slow: false };
   }
   const latencyMs = Math.round(performance.now() - started);
-  if (latencyMs > DB_SLOW_MS) return { status: "degraded", problem: `Database slow: a ping took ${latencyMs} ms (over ${DB_SLOW_MS} ms).`, latencyMs };
-  return { status: "healthy", problem: null, latencyMs };
+  if (latencyMs > DB_SLOW_MS) return { ...slowVerdict(slowBefore, `Database slow: a ping took ${latencyMs} ms (over ${DB_SLOW_MS} ms), and the check before was slow too.`), latencyMs };
+  return { status: "healthy", problem: null, latencyMs, slow: false };
 }
 
-export async function checkObjectStorage(dir: string, timeoutMs = DEFAULT_CHECK_TIMEOUT_MS): Promise<Checked<ComponentStatus>> {
+export async function checkObjectStorage(dir: string, timeoutMs = DEFAULT_CHECK_TIMEOUT_MS, slowBefore = false): Promise<Timed> {
   const started = performance.now();
   const probe = path.join(dir, `.health-${process.pid}-${randomBytes(4).toString("hex")}`);
   const payload = randomBytes(16).toString("hex");
@@ -156,16 +176,17 @@ export async function checkObjectStorage(dir: string, timeoutMs = DEFAULT_CHECK_
       `The workspaces directory ${dir}`,
     );
   } catch (err) {
-    return { status: "unavailable", problem: `Object storage unavailable: cannot write to the workspaces directory ${dir}: ${sentence(reason(err))}` };
+    return { status: "unavailable", problem: `Object storage unavailable: cannot write to the workspaces directory ${dir}: ${sentence(reason(err))}`, slow: false };
   } finally {
     await fs.rm(probe, { force: true }).catch(() => {});
   }
   const ms = Math.round(performance.now() - started);
+  const slow = ms > STORAGE_SLOW_MS;
   if (free !== null && free < STORAGE_LOW_FREE_BYTES) {
-    return { status: "degraded", problem: `Object storage low on space: ${Math.round(free / 1024 / 1024)} MiB free in ${dir}.` };
+    return { status: "degraded", problem: `Object storage low on space: ${Math.round(free / 1024 / 1024)} MiB free in ${dir}.`, slow };
   }
-  if (ms > STORAGE_SLOW_MS) return { status: "degraded", problem: `Object storage slow: writing a probe file in ${dir} took ${ms} ms.` };
-  return { status: "healthy", problem: null };
+  if (slow) return slowVerdict(slowBefore, `Object storage slow: writing a probe file in ${dir} took ${ms} ms (over ${STORAGE_SLOW_MS} ms), and the check before was slow too.`);
+  return { status: "healthy", problem: null, slow: false };
 }
 
 export async function checkProviders(providers: readonly Provider[], timeoutMs = DEFAULT_CHECK_TIMEOUT_MS, now: () => number = Date.now) {
@@ -205,8 +226,8 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
   const timeoutMs = deps.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const now = deps.now ?? Date.now;
   const [database, storage, llm, workerCounts] = await Promise.all([
-    checkDatabase(deps.db, timeoutMs),
-    checkObjectStorage(deps.workspacesDir, timeoutMs),
+    checkDatabase(deps.db, timeoutMs, deps.slowBefore?.database),
+    checkObjectStorage(deps.workspacesDir, timeoutMs, deps.slowBefore?.objectStorage),
     checkProviders(deps.providers, timeoutMs, now),
     withTimeout(countWorkers(deps.db, { staleAfterMs: deps.staleWorkerMs ?? 15_000 }), timeoutMs, "The workers query").catch(() => null),
   ]);
@@ -233,6 +254,7 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     problems,
     checkedAt: new Date(now()).toISOString(),
     durationMs: Math.round(performance.now() - started),
+    slow: { database: database.slow, objectStorage: storage.slow },
   };
 }
 
@@ -263,7 +285,8 @@ export interface HealthMonitor {
 
 export interface HealthMonitorOptions {
   intervalMs: number;
-  check: () => Promise<HealthReport>;
+  /** One check; `slowBefore` is what the previous report found slow (pass it to `checkHealth`). */
+  check: (slowBefore: SlowReadings | undefined) => Promise<HealthReport>;
   /** Every report, with the previous one (null the first time). */
   onReport?: (report: HealthReport, previous: HealthReport | null) => void;
   log?: (msg: string) => void;
@@ -280,7 +303,7 @@ export function startHealthMonitor(opts: HealthMonitorOptions): HealthMonitor {
   const refresh = (): Promise<HealthReport> =>
     (inflight ??= (async () => {
       try {
-        const report = await opts.check();
+        const report = await opts.check(last?.slow);
         const previous = last;
         last = report;
         if (!previous || previous.overall !== report.overall) {
@@ -350,5 +373,5 @@ export function healthDepsFromEnv(): HealthDeps {
  */
 export function processHealthMonitor(): HealthMonitor {
   const g = globalThis as WithMonitor;
-  return (g[MONITOR_KEY] ??= startHealthMonitor({ intervalMs: env().FAULTLINE_HEALTH_INTERVAL_MS, check: () => checkHealth(healthDepsFromEnv()) }));
+  return (g[MONITOR_KEY] ??= startHealthMonitor({ intervalMs: env().FAULTLINE_HEALTH_INTERVAL_MS, check: (slowBefore) => checkHealth({ ...healthDepsFromEnv(), slowBefore }) }));
 }

@@ -28,6 +28,7 @@ const report = (over: Partial<HealthReport>): HealthReport => ({
   problems: [],
   checkedAt: new Date().toISOString(),
   durationMs: 1,
+  slow: { database: false, objectStorage: false },
   ...over,
 });
 
