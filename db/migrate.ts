@@ -22,8 +22,9 @@ export async function runMigrations(url: string): Promise<void> {
         // Time partitions (migration 0028): this month and the months ahead exist before anything writes.
         const partitions = await ensurePartitions(db as unknown as Db);
         if (partitions) console.log(`[migrate] created ${partitions} monthly partition(s)`);
-        const rebuilt = await rebuildStaleSnapshots(db as unknown as Db);
+        const { rebuilt, refused } = await rebuildStaleSnapshots(db as unknown as Db);
         if (rebuilt) console.log(`[migrate] rebuilt ${rebuilt} mission snapshot(s) from their events`);
+        if (refused) console.log(`[migrate] ${refused} mission(s) keep their stored snapshot: their events no longer replay`);
       } finally {
         await sql`select pg_advisory_unlock(7242001)`.catch(() => {});
       }

@@ -3,7 +3,7 @@ import { getMissionState } from "./missions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { createTestDatabase, dbError, type TestDatabase } from "../test-helpers";
-import { appendEvents, createMission, listEventsAfter } from "./events";
+import { appendEvents, createMission, listEventsAfter, rebuildStaleSnapshots } from "./events";
 import { decideGate } from "./gates";
 import { listFailuresByMission } from "./audit";
 import { listFailureHistory } from "./failure-history";
@@ -11,7 +11,7 @@ import { parseHistoryFilters } from "../../lib/history/filters";
 import { HISTORY_BUILT_IN_QUERIES } from "../../lib/history/saved-queries";
 import { ensureActor } from "./users";
 import { agents, gates, missions } from "../schema";
-import { reduce, simulate, transitions as t } from "../../lib/mission";
+import { reduce, simulate, STATE_VERSION, transitions as t } from "../../lib/mission";
 import { definition, nodeStep } from "../../lib/mission/test-fixtures";
 
 let tdb: TestDatabase;
@@ -121,6 +121,26 @@ describe("the event log", () => {
     expect(after).toMatchObject({ status: "resolved", decision: "abort", decidedBy: "user:test", note: "not today" });
     expect(after.openMs).toBeGreaterThanOrEqual(0);
     await expect(decideGate(tdb.db, { gateId: gate.id, decision: "retry", note: null, actorId: "user:test", actorName: "x" })).rejects.toThrow(/already resolved: abort/);
+  });
+});
+
+describe("snapshots of an older shape, at start", () => {
+  it("are rebuilt from the events; a mission whose events no longer replay keeps its snapshot and is not tried again on the next start", async () => {
+    const ok = await createMission(tdb.db, { definition: definition(), actorId: "user:test" });
+    const bad = await createMission(tdb.db, { definition: definition(), actorId: "user:test" });
+    // A log the current rules refuse: a second mission.created (as a log recorded under older, looser rules could hold).
+    await tdb.db.execute(sql`insert into events (mission_id, mission_created_at, seq, type, actor_id, payload, reason, impact) select mission_id, mission_created_at, 2, type, actor_id, payload, reason, impact from events where mission_id = ${bad.id} and seq = 1`);
+    await tdb.db.execute(sql`update missions set state = jsonb_set(state, '{version}', '0') where id in (${ok.id}, ${bad.id})`);
+    const version = async (id: string) => (await tdb.db.execute<{ v: string; refused: string | null }>(sql`select state->>'version' as v, state->>'replayRefused' as refused from missions where id = ${id}`))[0];
+
+    expect(await rebuildStaleSnapshots(tdb.db)).toEqual({ rebuilt: 1, refused: 1 });
+    expect(await version(ok.id)).toEqual({ v: String(STATE_VERSION), refused: null });
+    expect(await version(bad.id)).toEqual({ v: "0", refused: String(STATE_VERSION) });
+    // The next start: nothing left to rebuild, the refused one is not replayed again.
+    expect(await rebuildStaleSnapshots(tdb.db)).toEqual({ rebuilt: 0, refused: 0 });
+    // Refused under an older shape version: tried again (and refused again) under this one.
+    await tdb.db.execute(sql`update missions set state = jsonb_set(state, '{replayRefused}', ${String(STATE_VERSION - 1)}::jsonb) where id = ${bad.id}`);
+    expect(await rebuildStaleSnapshots(tdb.db)).toEqual({ rebuilt: 0, refused: 1 });
   });
 });
 

@@ -328,20 +328,30 @@ export async function rebuildMission(tx: Tx, missionId: string): Promise<Mission
   return state;
 }
 
-/** Rebuilds every snapshot whose shape is older than STATE_VERSION; returns how many. */
-export async function rebuildStaleSnapshots(db: Db): Promise<number> {
-  const stale = await db.select({ id: missions.id }).from(missions).where(sql`coalesce((${missions.state}->>'version')::int, 0) < ${STATE_VERSION}`);
+/**
+ * Rebuilds every snapshot whose shape is older than STATE_VERSION (run at start, after the migrations).
+ * A mission whose events the current rules refuse (a log recorded under older, looser rules) keeps its
+ * stored snapshot and is marked (`replayRefused`: the STATE_VERSION that refused it), so later starts do
+ * not replay it again until the state's shape changes once more. Returns how many were rebuilt and refused.
+ */
+export async function rebuildStaleSnapshots(db: Db): Promise<{ rebuilt: number; refused: number }> {
+  const stale = await db
+    .select({ id: missions.id })
+    .from(missions)
+    .where(sql`coalesce((${missions.state}->>'version')::int, 0) < ${STATE_VERSION} and coalesce((${missions.state}->>'replayRefused')::int, 0) < ${STATE_VERSION}`);
   let rebuilt = 0;
+  let refused = 0;
   for (const { id } of stale) {
     try {
       await db.transaction((tx) => rebuildMission(tx, id));
       rebuilt++;
     } catch (e) {
-      // A log the current rules refuse (recorded under older, looser rules) keeps its old snapshot.
-      console.error(`[migrate] mission ${id} keeps its stored snapshot: its events no longer replay (${e instanceof Error ? e.message : e})`);
+      refused++;
+      await db.execute(sql`update missions set state = jsonb_set(state, '{replayRefused}', to_jsonb(${STATE_VERSION}::int)) where id = ${id}`);
+      console.error(`[migrate] mission ${id} keeps its stored snapshot: its events no longer replay (${e instanceof Error ? e.message : e}); it will not be tried again until the state's shape changes`);
     }
   }
-  return rebuilt;
+  return { rebuilt, refused };
 }
 
 /**

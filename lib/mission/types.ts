@@ -184,6 +184,8 @@ export interface GateState {
 export interface MissionState {
   /** Shape version of this snapshot (STATE_VERSION); older snapshots are rebuilt from the events. */
   version: number;
+  /** Set at start when rebuilding this older snapshot failed because its events no longer replay: the STATE_VERSION that refused them (not tried again under it). */
+  replayRefused?: number;
   id: string;
   name: string;
   definition: MissionDefinition;
