@@ -22,7 +22,8 @@
  * The contradiction filter (lib/library/signature.ts; measured, not adopted) is printed after the main figures: served
  * Hit@3 and abstention per half when candidates whose symptom signature the report contradicts are dropped. Then the
  * contradictions as a soft penalty (measured, not adopted): ANSWER refitted with the top candidate's contradiction
- * count as one more feature, on the fitting/tuning halves, its threshold chosen there as --fit does.
+ * count as one more feature, on the fitting/tuning halves, its threshold chosen there as --fit does, and the same model
+ * at the lowest threshold that abstains on 0.90 of the tuning half's uncovered reports (the issue's target).
  *
  * `--fit` refits the calibration (logistic over CALIBRATION_FEATURES) and abstention threshold on the
  * fitting half and prints them (paste into db/queries/library-query.ts). `--no-scale` skips the 100k
@@ -229,8 +230,17 @@ function contradictionFeature(outcomes: Outcome[], starter: ReturnType<typeof st
   const m = fitWeights(fit.map(x), fit.map((o) => (inTop3(o) ? 1 : 0)), features);
   const p = (o: Outcome) => (o.top ? 1 / (1 + Math.exp(-(m.bias + features.reduce((a, k, i) => a + m.w[i] * x(o)[k], 0)))) : 0);
   const t = chooseThreshold(outcomes.filter((o) => isFit(o.q)), p);
+  // The target's operating point: the lowest threshold at which the model abstains on ABSTENTION_TARGET of the uncovered
+  // reports of the tuning half (the telemetry set's when it runs, else the library set's fitting half).
+  const tuningUncovered = outcomes.filter((o) => isFit(o.q) && o.q.kind === "uncovered" && o.q.set === (sets.includes("telemetry") ? "telemetry" : "library"));
+  const atTarget = (score: (o: Outcome) => number) => {
+    let th = 0.05;
+    while (th < 0.99 && tuningUncovered.filter((o) => score(o) < th).length < ABSTENTION_TARGET * tuningUncovered.length) th = Math.round((th + 0.01) * 100) / 100;
+    return th;
+  };
+  const target = atTarget(p), shippedTarget = atTarget(answerScore);
   console.log(`
-Contradictions as an ANSWER feature (measured, not adopted): refitted on ${fit.length} queries of the fitting/tuning halves, weight ${m.w[features.length - 1].toFixed(3)} per contradiction, threshold ${t.toFixed(2)} (shipped: ANSWER at ${threshold})`);
+Contradictions as an ANSWER feature (measured, not adopted): refitted on ${fit.length} queries of the fitting/tuning halves, weight ${m.w[features.length - 1].toFixed(3)} per contradiction, threshold ${t.toFixed(2)} (shipped: ANSWER at ${threshold}); then the same model at ${target.toFixed(2)}, the lowest threshold abstaining on ${ABSTENTION_TARGET} of the ${tuningUncovered[0]?.q.set ?? ""} tuning half's uncovered reports, beside the shipped model at its own such threshold (${shippedTarget.toFixed(2)})`);
   eachHalf(outcomes, (half, os) => {
     const parts: string[] = [];
     for (const kind of [...COVERED, "uncovered"] as const) {
@@ -238,11 +248,14 @@ Contradictions as an ANSWER feature (measured, not adopted): refitted on ${fit.l
       if (!k.length) continue;
       const rate = (score: (o: Outcome) => number, th: number) =>
         kind === "uncovered" ? k.filter((o) => score(o) < th).length / k.length : k.filter((o) => score(o) >= th && inTop3(o)).length / k.length;
-      parts.push(`${kind === "uncovered" ? "abstention" : `served Hit@3 ${kind}`} ${f3(rate(answerScore, threshold))} -> ${f3(rate(p, t))}`);
+      parts.push(`${kind === "uncovered" ? "abstention" : `served Hit@3 ${kind}`} ${f3(rate(answerScore, threshold))} -> ${f3(rate(p, t))} (at ${target.toFixed(2)}: ${f3(rate(p, target))}; shipped at ${shippedTarget.toFixed(2)}: ${f3(rate(answerScore, shippedTarget))})`);
     }
     console.log(`  ${half}: ${parts.join(", ")}`);
   });
 }
+
+/** The issue's abstention target on uncovered reports (issue 18): the contradiction feature's second operating point aims at it on the tuning half. */
+const ABSTENTION_TARGET = 0.9;
 
 /**
  * Learning from confirmed walks: the fitting/tuning halves' covered reports confirmed by walks (each as its first

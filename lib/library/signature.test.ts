@@ -106,3 +106,23 @@ describe("part states", () => {
     expect(contradictions(signature("lamp switched off, timer counting"), deadOven)).toEqual([]);
   });
 });
+
+describe("the title's failure said the other way", () => {
+  // Worded for this test: entries whose titles negate a state or use an un-word, and reports about the same objects.
+  const unlatchedLid = entrySignature({ title: "Lid not latched", surface_symptom: "Blender START: display on, motor silent", hidden_reality: "The lid's interlock tab is not engaged, so the motor circuit stays open." });
+  const unemptiedTank = entrySignature({ title: "Tank unemptied, pump locked", surface_symptom: "Dehumidifier stops; tank icon lit", hidden_reality: "The tank is full and the float switch stops the compressor." });
+  it("a report asserting what the title negates contradicts it; one that negates it too agrees", () => {
+    expect(contradictions(signature("blender START: motor silent, lid latched (tab engaged)"), unlatchedLid)).toEqual([`asserts what the entry's title negates ("latch…")`]);
+    expect(contradictions(signature("blender START: motor silent, lid not latched"), unlatchedLid)).toEqual([]);
+    expect(contradictions(signature("blender START: motor silent; latch_closed=false"), unlatchedLid)).toEqual([]);
+  });
+  it("the plain form of the title's un-word, or the un-word of its plain word, contradicts it", () => {
+    expect(contradictions(signature("dehumidifier stopped; tank emptied 5 min ago, float down"), unemptiedTank)).toEqual([`says "empti…" where the entry's title says "unempti…"`]);
+    expect(contradictions(signature("dehumidifier stopped; tank icon lit, pump unlocks after reset"), unemptiedTank)).toEqual([`says "unlock…" where the entry's title says "lock…"`]);
+    expect(contradictions(signature("dehumidifier stopped; tank icon lit, pump locked"), unemptiedTank)).toEqual([]);
+  });
+  it("reads a state that persists: a fan that keeps running is on", () => {
+    expect([...signature("door opened: fan and lamp keep running").states]).toEqual([["fan", "on"], ["lamp", "on"]]);
+    expect([...signature("fan stays off after START").states]).toEqual([["fan", "off"]]);
+  });
+});

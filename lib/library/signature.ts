@@ -12,15 +12,22 @@
  * - `temperature` of the object (ambient readings left out): from its readings when it has any — "hot" (50 °C or
  *   more: entries call a 52 °C cord overheated), "freezing" (below 0 °C), "normal" (all under 40 °C), else unknown; "at room temperature" and "cold to the touch" are "normal";
  *   without readings, "overheating" is "hot" and frost or ice "freezing";
- * - `humidity`: "humid" (≥ 70 %) or "dry" (≤ 25 %);
+ * - `humidity`: "humid" (≥ 70 %) or "dry" (≤ 25 %); without readings, from the words (wet, damp, soaked, moist, humid,
+ *   condensation against dry) that the text does not deny;
  * - `trend`: "rises" (a series rising to 1.5× or more) or "drops" (falling to half or less);
  * - `denied`: the words the text denies ("no metal", "keyhole=none", "corrosion_detected=false", "no rust visible",
  *   "without a latch"), each as a stem; and the cause families (CAUSE_FAMILIES) of those words.
  *
+ * - `asserted`: the roots of the words the text states without denying them ("water drained" asserts "drain"); and
+ *   `unRoots`, the roots of its un-words ("undrained", "unlocks": "drain", "lock").
+ *
  * `contradictions(report, entry)` lists where the report's signature says the opposite of the entry's: motion still
  * against moved, hot against freezing or normal, humid against dry, rising against dropping, or the report denying a
  * word of the entry's title (its failure in a few words) or a cause family the entry asserts — a denial the entry
- * shares ("no visible obstruction" in both) is agreement, not contradiction.
+ * shares ("no visible obstruction" in both) is agreement, not contradiction. The entry's title states its failure in a
+ * few words, so a report that asserts what the title negates ("door latched" against "Microwave door not latched") or
+ * the plain form of a title's un-word ("water drained" against "Washer locked, water undrained"), or the reverse ("door
+ * unlocks" against "Washer locked"), contradicts it too.
  */
 
 import { causeFamilies, normalizeText, tokenize } from "./normalize";
@@ -36,12 +43,22 @@ export interface Signature {
   deniedCauses: Set<string>;
   /** On/off states of named parts ("light off", "fan=on", "display dark", "motor running"): part stem → state. */
   states: Map<string, "on" | "off">;
+  /** Roots (`root`) of the words the text states: every word but those it denies or negates ("not latched", "never opens"). */
+  asserted: Set<string>;
+  /** Roots of the text's un-words without their prefix ("undrained" → "drain", "unlocks" → "lock"). */
+  unRoots: Set<string>;
 }
 
 /** A crude stem: lower case, the first five letters of longer words ("latched", "latch" → "latch"; "corroded", "corrosion" → "corro"). */
 export function stem(word: string): string {
   const w = word.toLowerCase().replace(/[^a-z]/g, "");
   return w.length > 5 ? w.slice(0, 5) : w;
+}
+
+/** A word's stem after its inflection ("locked", "locks", "locking" → "lock"; "drained" → "drain"), for matching a word with its un-word. */
+export function root(word: string): string {
+  const w = word.toLowerCase().replace(/[^a-z]/g, "");
+  return stem(w.length > 4 ? w.replace(/(?:ing|ed|es|s)$/, "") : w);
 }
 
 /** Words never counted as denied: the denial's own machinery and words that say nothing about a cause. */
@@ -92,13 +109,34 @@ export function partStates(raw: string): Map<string, "on" | "off"> {
     if (NOT_A_PART.has(m[1])) continue;
     out.set(stem(m[1]), m[2] === "on" || m[2] === "lit" || m[2] === "running" ? "on" : "off");
   }
+  // A state that persists: "light keeps running", "fan stays on", "fan and light keep running", "lamp remains dark".
+  for (const m of raw.toLowerCase().matchAll(/\b([a-z]{3,})(?:\s+and\s+([a-z]{3,}))?\s+(?:keeps?|kept|stays?|stayed|remains?|remained|continues?|continued)\s+(?:to\s+)?(on|lit|running|run|spinning|spin|turning|turn|off|dark)\b/g)) {
+    const state = m[3] === "off" || m[3] === "dark" ? "off" : "on";
+    for (const part of [m[1], m[2]]) if (part && !NOT_A_PART.has(part)) out.set(stem(part), state);
+  }
   return out;
 }
 
 /** The signature of a text (a report's symptom or an entry's symptom and hidden reality). */
 export function signature(raw: string): Signature {
   const n = ` ${normalizeText(raw)} `;
-  const sig: Signature = { denied: new Set(), deniedCauses: new Set(), states: partStates(raw) };
+  // Negated: denied heads, the word after not/never/no/…n't, and every word of a flag set false ("latch_closed=false").
+  const lower = raw.toLowerCase().replace(/[‘’`´]/g, "'");
+  const negated = new Set(
+    [
+      ...deniedWords(raw),
+      ...[...lower.matchAll(/\b(?:not|never|no)\s+([a-z]+)|\b[a-z]+n't\s+([a-z]+)/g)].map((m) => m[1] ?? m[2]),
+      ...[...lower.matchAll(/\b([a-z][a-z_.]*)\s*[=:]\s*(?:none|false|no|absent|not[_ ]detected|0)(?![\w.])/g)].flatMap((m) => m[1].split(/[_.]+/)),
+    ].map(root),
+  );
+  const words = tokenize(n).filter((w) => /^[a-z]{3,}$/.test(w));
+  const sig: Signature = {
+    denied: new Set(),
+    deniedCauses: new Set(),
+    states: partStates(raw),
+    asserted: new Set(words.map(root).filter((r) => !negated.has(r))),
+    unRoots: new Set(words.filter((w) => /^un[a-z]{4,}$/.test(w)).map((w) => root(w.slice(2)))),
+  };
   const travel = [...n.matchAll(/(-?\d+(?:\.\d+)?) mm displacement/g)].map((m) => num(m[1]));
   const immobile = /\bimmobile\b/.test(n);
   if (immobile && !travel.some((v) => v >= 10)) sig.motion = "still";
@@ -125,6 +163,13 @@ export function signature(raw: string): Signature {
   const rh = [...n.matchAll(/(\d+(?:\.\d+)?) % humidity/g)].map((m) => num(m[1]));
   if (rh.some((v) => v >= 70) && !rh.some((v) => v <= 25)) sig.humidity = "humid";
   else if (rh.some((v) => v <= 25) && !rh.some((v) => v >= 70)) sig.humidity = "dry";
+  else if (!rh.length) {
+    // Without readings, the words: "floor dry" against "wet floor", "damp wood" against "dry air".
+    const wet = ["wet", "damp", "soak", "moist", "humid", "condensation"].some((w) => sig.asserted.has(root(w)));
+    const dry = sig.asserted.has("dry");
+    if (wet && !dry) sig.humidity = "humid";
+    else if (dry && !wet) sig.humidity = "dry";
+  }
 
   const rises = /\bresistance rises smoothly\b|\btorque rises\b/.test(n);
   const drops = /\bsudden drop\b|\bdrops suddenly\b/.test(n);
@@ -157,10 +202,19 @@ export interface EntrySignature {
   sig: Signature;
   titleStems: Set<string>;
   causes: Set<string>;
+  /** Roots of the words the title negates ("Microwave door not latched": "latch"). */
+  titleNegated: Set<string>;
+  /** Roots of the title's words, and of its un-words without their prefix ("Washer locked, water undrained": "drain"). */
+  titleRoots: Set<string>;
+  titleUnRoots: Set<string>;
 }
 
 export function entrySignature(e: EntryText): EntrySignature {
+  const title = tokenize(e.title.toLowerCase().replace(/[-_/]+/g, " ")).filter((w) => /^[a-z]{3,}$/.test(w));
   return {
+    titleNegated: new Set([...e.title.toLowerCase().matchAll(/\b(?:not|no|never)\s+([a-z]+)/g)].map((m) => root(m[1]))),
+    titleRoots: new Set(title.map(root)),
+    titleUnRoots: new Set(title.filter((w) => /^un[a-z]{4,}$/.test(w)).map((w) => root(w.slice(2)))),
     sig: signature(`${e.surface_symptom}. ${e.hidden_reality}`),
     titleStems: new Set(tokenize(e.title.toLowerCase().replace(/[-_/]+/g, " ")).filter((w) => /^[a-z]{3,}$/.test(w)).map(stem)),
     causes: new Set(causeFamilies(`${e.title} ${e.surface_symptom} ${e.hidden_reality}`)),
@@ -185,5 +239,11 @@ export function contradictions(report: Signature, entry: EntrySignature, opts: {
   for (const [part, state] of report.states) if (e.states.has(part) && e.states.get(part) !== state) out.push(`state: report ${part}… ${state}, entry ${e.states.get(part)}`);
   for (const w of report.denied) if (entry.titleStems.has(w) && !e.denied.has(w)) out.push(`denies the entry's "${w}…"`);
   for (const f of report.deniedCauses) if (entry.causes.has(f) && !e.deniedCauses.has(f)) out.push(`denies the entry's cause (${f})`);
+  // The title's failure in a few words, said the other way: what it negates asserted ("door latched" against "door not
+  // latched"), the plain form of its un-word ("drained" against "undrained"), or the un-word of its plain word ("door
+  // unlocks" against "Washer locked") — unless the report also says the title's own form.
+  for (const r of entry.titleNegated) if (report.asserted.has(r)) out.push(`asserts what the entry's title negates ("${r}…")`);
+  for (const r of entry.titleUnRoots) if (report.asserted.has(r) && !report.unRoots.has(r)) out.push(`says "${r}…" where the entry's title says "un${r}…"`);
+  for (const r of report.unRoots) if (entry.titleRoots.has(r) && !entry.titleUnRoots.has(r) && !report.asserted.has(r)) out.push(`says "un${r}…" where the entry's title says "${r}…"`);
   return out;
 }
