@@ -7,7 +7,7 @@
  * re-derived per fold (today's rules were written from every tuning case and fit them all), so the rules' side of the
  * combination is what the rules said of batch k *at first sight* (`firstSeen.rules`, `firstSeen.grounded`: the rules of
  * the batch's collecting commit, before any rule was written for it). Batch 1 has no recorded groundedness, so the
- * combination is measured over batches 2–8; the models alone over all eight.
+ * combination is measured from batch 2 on (batches 2–9 since batch 9); the models alone over every batch.
  *
  * Models compared:
  *  - `nb-words`: the committed naive Bayes (lib/diagnosis/lexical.ts: word presences and word pairs, tempered);
@@ -15,8 +15,8 @@
  *  - `lr-words+chars`: a multinomial logistic regression (L2) over the same words, pairs and character n-grams,
  *    each case's feature vector scaled to unit length.
  * Arbitrations compared (rules at first sight + a model trained without batch k):
- *  - `current`: rules unless they say `unknown` (then the model) or a weak `invalid_arguments` (then the model when it
- *    names another type at margin ≥ 0.5) — what classify.ts does;
+ *  - `current`: rules unless they say `unknown` (then the model, at any margin since 2026-11-28) or a weak `invalid_arguments`
+ *    (then the model when it names another type at margin ≥ 0.8) — what classify.ts does;
  *  - `learned`: the same shape, but the margin at which the model replaces a weak answer of invalid_arguments, a weak
  *    answer of another type, or a grounded answer is chosen per fold, by an inner leave-one-batch-out over the other
  *    batches only (the outer batch never informs its own thresholds).
@@ -30,6 +30,7 @@
 import path from "node:path";
 import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
 import { features, wordFeatures } from "../lib/diagnosis/lexical";
+import { allHandWordings } from "../lib/diagnosis/hand-wordings";
 import { localTrain, maxBatchArg, read, upToBatch } from "./diagnosis-lexical";
 
 interface Labelled {
@@ -192,7 +193,7 @@ interface Arbitration {
   weakOther: number;
   grounded: number;
 }
-const CURRENT: Arbitration = { floor: 0.1, weakArguments: 0.5, weakOther: Infinity, grounded: Infinity };
+const CURRENT: Arbitration = { floor: 0, weakArguments: 0.8, weakOther: Infinity, grounded: Infinity };
 const GRID = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, Infinity];
 
 function combine(c: Labelled, v: Verdict, a: Arbitration): string {
@@ -227,12 +228,22 @@ function main(): void {
   const batchOf = (c: Labelled) => Number(c.batch ?? 1);
   // `--max-batch=N`: leave later batches out entirely (a batch still being measured at first sight is not read).
   const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning" && upToBatch(maxBatchArg())(c));
+  // `--hand`: the hand-written wordings (lib/diagnosis/hand-wordings.ts) are trained on, as diagnosis:train does, except in a fold
+  // testing a batch their group was written from; `--hand=probes`: only the groups written from no corpus case.
+  const handArg = process.argv.find((a) => a === "--hand" || a.startsWith("--hand="));
+  const hand = handArg ? allHandWordings().filter((w) => handArg !== "--hand=probes" || w.writtenFrom.length === 0) : [];
   const local = read("diagnosis-corpus.jsonl").filter(localTrain);
+  /** Training cases of a fold that tests the batches `out`. */
+  const trainingFor = (...out: number[]): Labelled[] => [
+    ...world.filter((c) => !out.includes(batchOf(c))),
+    ...local,
+    ...hand.filter((w) => !w.writtenFrom.some((b) => out.includes(b))).map((w, i) => ({ id: `hand-${i}`, label: w.label, source: "hand", input: w.input })),
+  ];
   const batches = [...new Set(world.map(batchOf))].sort((a, b) => a - b);
   const arbitrated = (c: Labelled) => batchOf(c) >= 2 && !!c.firstSeen;
   const rulesRight = world.filter((c) => arbitrated(c) && c.firstSeen!.rules === c.label).length;
   const nArb = world.filter(arbitrated).length;
-  console.log(`world tuning ${world.length} (batches ${batches.join(",")}), local train ${local.length}; combination measured on batches 2–8 (${nArb} cases): rules at first sight alone ${rulesRight}/${nArb}`);
+  console.log(`world tuning ${world.length} (batches ${batches.join(",")}), local train ${local.length}, hand-written ${hand.length}; combination measured on batches 2–${batches[batches.length - 1]} (${nArb} cases): rules at first sight alone ${rulesRight}/${nArb}`);
   for (const [name, make] of Object.entries(MODELS)) {
     if (only && !only.includes(name)) continue;
     const t0 = Date.now();
@@ -241,7 +252,7 @@ function main(): void {
     let modelRight = 0;
     // Outer folds: a model without batch k, tested on batch k.
     for (const k of batches) {
-      const m = make([...world.filter((c) => batchOf(c) !== k), ...local]);
+      const m = make(trainingFor(k));
       const test = world.filter((c) => batchOf(c) === k);
       let r = 0;
       for (const c of test) {
@@ -258,7 +269,7 @@ function main(): void {
     for (const k of batches.filter((b) => b >= 2 && !process.argv.includes("--outer-only"))) {
       const pairs: Array<[Labelled, Verdict]> = [];
       for (const j of batches.filter((b) => b !== k && b >= 2)) {
-        const m = make([...world.filter((c) => batchOf(c) !== k && batchOf(c) !== j), ...local]);
+        const m = make(trainingFor(k, j));
         for (const c of world.filter((x) => batchOf(x) === j && arbitrated(x))) pairs.push([c, verdict(m.probs(c.input))]);
       }
       learned.set(k, fit(pairs));
@@ -281,7 +292,7 @@ function main(): void {
     const unknownCases = world.filter((c) => arbitrated(c) && c.firstSeen!.rules === "unknown");
     console.log(`\n== ${name} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
     console.log(`model alone, every tuning case: ${modelRight}/${world.length} (${((100 * modelRight) / world.length).toFixed(1)}%)  ${perBatchModel.join(" ")}`);
-    console.log(`model on the ${unknownCases.length} cases the rules did not know at first sight (batches 2–8): ${unknownCases.filter((c) => oof.get(c.id)!.type === c.label).length} right`);
+    console.log(`model on the ${unknownCases.length} cases the rules did not know at first sight (batches 2–${batches[batches.length - 1]}): ${unknownCases.filter((c) => oof.get(c.id)!.type === c.label).length} right`);
     const variants = (process.argv.find((a) => a.startsWith("--weak-arguments="))?.slice(17).split(",") ?? []).map(Number);
     const floors = (process.argv.find((a) => a.startsWith("--floors="))?.slice(9).split(",") ?? []).map(Number);
     const extra = [

@@ -483,13 +483,14 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "spawn_enoent", type: "command_not_found", weight: 0.92, re: /\bspawn(?:Sync)? (\S+) ENOENT\b/d, captures: "missingCommand" },
   // The program could not be started as a program (issue 18 probes): its interpreter line names nothing ("bad interpreter"), it is
   // built for another machine ("Exec format error", "cannot execute binary file"), bash 5.2's "cannot execute: required file not
-  // found", which(1) finding nothing, a runtime that failed to spawn or launch it ("failed to spawn `x`: No such file or directory").
+  // found", which(1) finding nothing, a runtime that failed to spawn or launch it ("failed to spawn `x`: No such file or directory"), a
+  // bare program name "not found in the <tool> path" (a library, module or package so found is no program).
   {
     id: "program_cannot_start",
     keys: ["interpreter", "exec format", "cannot execute", "[errno 8]", "which: no", "spawn", "launch", "path"],
     type: "command_not_found",
     weight: 0.9,
-    re: /\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate) \S+ (?:on|in) (?:the |your )?\$?PATH\b|\bbad interpreter\b|\bexec format error\b|\bcannot execute binary file\b|\bcannot execute: required file not found\b|\[Errno 8\]|^which: no \S+ in \(|\bfailed to (?:spawn|launch)\b[^\n]{0,60}\b(?:no such file or directory|not found|os error 2|ENOENT)\b/di,
+    re: /\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate) \S+ (?:on|in) (?:the |your )?\$?PATH\b|(?<![\w.-])(?<!\b(?:library|module|package|file|gem|plugin|class|jar|header|crate) )[A-Za-z][\w+-]* (?:is|was) not found (?:on|in) (?:the |your )?(?!(?:library|search|class|module|include|python|java|lib|ld|plugin|data)\b)(?:[\w-]+ )?\$?path\b|\bbad interpreter\b|\bexec format error\b|\bcannot execute binary file\b|\bcannot execute: required file not found\b|\[Errno 8\]|^which: no \S+ in \(|\bfailed to (?:spawn|launch)\b[^\n]{0,60}\b(?:no such file or directory|not found|os error 2|ENOENT)\b/di,
   },
   { id: "launcher_no_such_file", type: "command_not_found", weight: 0.75, re: /^(?:env|xargs|nohup|nice|sudo|exec|timeout|make(?:\[\d+\])?|\S*sh(?::| line \d+:)?(?: line \d+:)?)\b.*?: (\S+?):? No such file or directory$/di, captures: "missingCommand" },
   // permission_denied
@@ -533,7 +534,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "iam_denied",
     type: "permission_denied",
     weight: 0.86,
-    re: /\bPERMISSION_DENIED\b|\bPermissionDenied\b|\bpermission\s+\S+\s+denied\b|\b(?:caller|user|account|principal|you)\b[^\n.]{0,40}\bdoes(?:n'?t| not) have (?:the )?(?:required |necessary )?(?:permission|access|\S+ (?:permission|access))\b|\b[Yy]ou (?:need|lack) (?:the )?\S+ permission\b|\bmust be logged in\b/d,
+    re: /\bPERMISSION_DENIED\b|\bPermissionDenied\b|\bpermission\s+\S+\s+denied\b|\b(?:caller|user|account|principal|you)\b[^\n.]{0,40}\bdoes(?:n'?t| not) have (?:the )?(?:required |necessary )?(?:permission|access|\S+ (?:permission|access))\b|\b[Yy]ou (?:need|lack) (?:the )?\S+ permission\b|\bmust be logged in\b(?=[^\n]{0,60}\b(?:Unauthori[sz]ed|401|expired|invalid|revoked|provide credentials)\b)/d,
     variant: "credentials_rejected",
   },
   // A server's authorisation said no to this user or client (database ACLs, cloud access to a resource).
@@ -593,6 +594,16 @@ const PHRASES: readonly PhraseRule[] = [
   // An option the parser was given but does not define (batch 8): Go's flag package ("flag provided but not defined: -x") and
   // the same idea in other words ("option passed but never declared").
   { id: "flag_not_defined", type: "invalid_arguments", weight: 0.88, re: /\b(?:flag|option|argument|parameter|switch)s? (?:was |were )?(?:provided|given|passed|supplied|used) but (?:is |was )?(?:not|never) (?:defined|declared|registered|recogni[sz]ed|expected|supported)\b/di, variant: "unknown_option" },
+  // An option the parser looked for by name and does not have ("Could not find an option named \"build\"" of Dart's args, "no option
+  // named x", "cannot find a flag called x"): the call's option, not a tool or a program.
+  {
+    id: "option_not_found",
+    keys: ["option", "flag", "switch"],
+    type: "invalid_arguments",
+    weight: 0.86,
+    re: /\b(?:could(?: not|n't)|can(?:not|'t)|unable to|failed to) find (?:an? |the )?(?:option|flag|switch)(?: or (?:flag|option|abbreviation))? (?:named|called)\b|\bno (?:such )?(?:option|flag|switch) (?:named|called)\b|\bno such (?:option|flag)\b/di,
+    variant: "unknown_option",
+  },
   // A parser that found a word it did not expect where it was (batch 8): clap 2/3's "Found argument 'x' which wasn't expected,
   // or isn't valid in this context", "option '--x' isn't valid here".
   {
@@ -626,6 +637,27 @@ const PHRASES: readonly PhraseRule[] = [
   // A value outside the range its argument accepts ("goal joint value 3.9 is outside the bounds [-3.14, 3.14]", "must be between
   // 0 and 2").
   { id: "value_out_of_range", keys: ["outside", "out of", "beyond", "between"], type: "invalid_arguments", weight: 0.82, re: /\b(?:is|was|are|lies) (?:outside|out of|beyond) (?:the )?(?:bounds|(?:allowed |valid |permitted |acceptable |supported )?range|(?:joint |allowed |valid )?limits)\b|\bout of (?:the )?(?:[\w'’-]+ )?(?:reach|workspace)\b|(?<!\b(?:size|length) )\bmust be between -?\d[\d.]* and -?\d/di, variant: "schema_violation" },
+  // A physical quantity over or under what the command allows ("speed '2 m/s' exceeds the allowed maximum 1.5 m/s", "torque 40 Nm is
+  // above the limit 30 Nm", "temperature below the minimum of 5 °C"): a value of the call out of its range, not a size limit (no
+  // size unit: bytes, characters, tokens stay stated_size_exceeded).
+  {
+    id: "quantity_beyond_limit",
+    keys: ["exceed", "above", "over", "greater", "below", "less"],
+    type: "invalid_arguments",
+    weight: 0.84,
+    re: /\b(?:exceed(?:s|ed)?|is (?:above|over|greater than|below|less than)|(?:above|over|below|under)) (?:the |its |this )?(?:allowed |permitted |configured |safe |valid |hardware |joint )?(?:max(?:imum)?|min(?:imum)?|limit)\b(?: (?:of|is|for \w+ mode))?:? ?-?\d[\d.]*\s?(?:m\/s²?|mm\/s|cm\/s|rad\/s|deg\/s|°\/s|rpm|km\/h|mph|k?hz|nm|n·m|°c|°f|°|deg(?:rees)?|rad|mv|v|ma|a|kw|w|kg|n|bar|psi|kpa)(?![\w/])/di,
+    variant: "schema_violation",
+  },
+  // A value that is no identifier of its kind ("Invalid FQBN: not an FQBN: esp32dev", "Invalid ARN: arn:aws:s3", "invalid CIDR
+  // 10.0.0.0/33", "not a valid UUID"): a wrong argument. Data formats (JSON, YAML, …) are syntax; tokens and keys are credentials.
+  {
+    id: "malformed_identifier",
+    keys: ["invalid", "not a", "not an"],
+    type: "invalid_arguments",
+    weight: 0.84,
+    re: /\b[Ii]nvalid (?!(?:JSON|YAML|XML|TOML|HTML|SQL|CSV|HCL|INI|JWT|OTP|MFA|TOTP|CSRF|API|SSL|TLS|HTTP|TTY|PTY|ELF|EXE|DLL|PE)\b)[A-Z]{2,6}(?::|\s+['"`]|\s+\d)|\bnot an? (?:valid |well-formed )?(?!(?:JSON|YAML|XML|TOML|HTML|SQL|CSV|HCL|INI|JWT|OTP|MFA|TOTP|CSRF|API|SSL|TLS|HTTP|TTY|PTY|ELF|EXE|DLL|PE)\b)[A-Z]{2,6}\b(?!['’])/d,
+    variant: "schema_violation",
+  },
   { id: "invalid_value", type: "invalid_arguments", weight: 0.75, re: /\binvalid (?:date|number|time interval|value|url|literal|input|line count|byte count|field|regular expression|mode)\b|\bnot a valid\b|\bmalformed\b|\bunknown revision\b|\bdid not match any file|\bURL rejected\b|\bbad\/illegal format\b|\bambiguous argument\b|\bmust be (?:an?|one of) \b|\binvalid (?:integer|numeric|boolean|bool|float|decimal|enum|hex(?:adecimal)?|octal) (?:value|literal|input|number)\b|\b(?:argument|parameter|option|value|field|input|flag)s? (?:['"`]?[\w.-]+['"`]? )?(?:is|are) (?:invalid|not valid)\b/di },
   // The tool exists; what is wrong is one of its parameters: "tool parameter tools not found in tool config", "Arg answer is not
   // in the tool's args", "argument x is not one of the function's parameters". Tool words here are not tool_not_found.
@@ -668,7 +700,7 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "not_found", type: "invalid_arguments", weight: 0.35, re: /\bnot found\b/di, variant: "resource_not_found", coarse: true },
   { id: "validation_failed", type: "invalid_arguments", weight: 0.6, re: /\bvalidation (?:failed|error)\b|\bunprocessable\b|\bbad request\b/di, variant: "schema_violation", coarse: true },
   // timeout
-  { id: "timed_out", type: "timeout", weight: 0.85, re: /\btimed out\b|\btime-?out (?:exceeded|expired|reached|error|after)\b|\btime-?out (?:of )?\d+\s*(?:ms|s|sec|seconds?|minutes?)?\s*(?:has been |was )?exceeded\b|\bexceeded (?:the |its )?(?:maximum |max )?(?:execution |run(?:ning)? |job )?(?:time|time ?limit|duration|runtime)\b|\bmaximum execution time\b|\b(?:operation|request|connection|read|connect|gateway|socket|execution) time-?out\b|\bdeadline exceeded\b|\bdid not (?:finish|complete) within\b|\baborted due to timeout\b|\bexceeded (?:the )?(?:time ?limit|timeout)\b|\bTimeoutError\b|\bGateway Time-?out\b|\bi\/o time-?out\b|\b(?:statement|lock|query|idle(?:[- ]in[- ]transaction)?|read|write|request|socket|step|job|script) time-?out\b|\bdue to (?:a |the )?(?:\w+ )?time-?out\b|\btime-?out (?:was |has been )?exceeded\b|\btook longer than\b|\bTimeoutException\b|\bdeadline (?:has )?(?:elapsed|passed|expired)\b|\btime-?out (?:awaiting|waiting for|while waiting)\b|\bexceeded the maximum allowed (?:time|duration|run ?time)\b|\b(?:did not|failed to) (?:finish|complete|return) within\b|\btime ?limit (?:was |has been )?exceeded\b|\b\w+Timeout\)/di },
+  { id: "timed_out", type: "timeout", weight: 0.85, re: /\btimed out\b|\btime-?out (?:exceeded|expired|reached|error|after)\b|\btime-?out (?:of )?\d+\s*(?:ms|s|sec|seconds?|minutes?)?\s*(?:has been |was )?exceeded\b|\bexceeded (?:the |its )?(?:maximum |max )?(?:execution |run(?:ning)? |job )?(?:time|time ?limit|duration|runtime)\b|\bmaximum execution time\b|\b(?:operation|request|connection|read|connect|gateway|socket|execution) time-?out\b|\bdeadline exceeded\b|\bdid not (?:finish|complete) within\b|\baborted due to timeout\b|\bexceeded (?:the )?(?:time ?limit|timeout)\b|\bTimeoutError\b|\bGateway Time-?out\b|\bi\/o time-?out\b|\b(?:statement|lock|query|idle(?:[- ]in[- ]transaction)?|read|write|request|socket|step|job|script) time-?out\b|\bdue to (?:a |the )?(?:\w+ )?time-?out\b|\btime-?out (?:was |has been )?exceeded\b|\btook longer than\b|\b(?:ran|runs?|running|lasted|executed) (?:for )?longer than\b|\blonger than (?:the |its )?(?:maximum |max |allowed |permitted )?(?:time|duration|run ?time)(?: limit)?\b|\bTimeoutException\b|\bdeadline (?:has )?(?:elapsed|passed|expired)\b|\btime-?out (?:awaiting|waiting for|while waiting)\b|\bexceeded the maximum allowed (?:time|duration|run ?time)\b|\b(?:did not|failed to) (?:finish|complete|return) within\b|\btime ?limit (?:was |has been )?exceeded\b|\b\w+Timeout\)/di },
   // output_too_large
   { id: "more_than_bytes", type: "output_too_large", weight: 0.9, re: /\b(?:wrote|returned|produced|read) (?:a body )?(?:more|larger) than \d+ bytes\b|\bmaxBuffer(?: length)? exceeded\b|\bmaximum file size exceeded\b/di },
   { id: "context_too_long", type: "output_too_large", weight: 0.88, re: /\bprompt is too long\b|\bexceeds? (?:the )?(?:available |maximum |max |model'?s? |configured )?context (?:size|length|window|limit)\b|\bexceed_context_size\b|\bmaximum context length\b|\bcontext (?:length|window) (?:exceeded|is exceeded)\b|\btoo many (?:input )?tokens\b(?![^\n]{0,40}\b(?:wait|per (?:minute|second|hour|day)|try again (?:in|later)))|\breduce the length of the (?:messages|prompt|input)\b/di, variant: "context_length_exceeded" },
@@ -683,6 +715,17 @@ const PHRASES: readonly PhraseRule[] = [
     type: "output_too_large",
     weight: 0.93,
     re: /\bexpected maxLength\b|\bmaxLength\b[^\n]{0,30}\bactual\b|\bexceeds? (?:the )?maxLength\b|\bmust NOT have more than \d+ (?:characters|chars|items|bytes|elements|properties)\b|\b(?:should|must|can|may) (?:only )?have at most \d+ (?:characters|chars|bytes|items|elements|tokens)\b|\bhas at most \d+ characters\b|\blength must be less than or equal to \d+\b|\bstring_too_long\b/di,
+    variant: "request_too_large",
+  },
+  // Too many of something a request may hold, with the setting that caps it ("too_many_clauses: maxClauseCount is set to 1024",
+  // "too many buckets, must be less than or equal to search.max_buckets"): a stated count limit, a size. Requests, attempts,
+  // connections and open files are not (rate limits, resources).
+  {
+    id: "count_setting_exceeded",
+    keys: ["too_many", "too many", "toomany"],
+    type: "output_too_large",
+    weight: 0.86,
+    re: /\btoo[_ ]?many[_ ]?(?!requests?\b|attempts?\b|retries\b|redirects\b|connections?\b|open\b|logins?\b|failed\b|calls?\b|arguments?\b|args\b|positional\b|values\b|parameters\b)[a-z]+\b[^\n]{0,60}?\bmax[\w.]*?(?:clause|bucket|term|field|element|item|node|result|doc|hit|row|count|size|number)s?(?:_?count)?\b/di,
     variant: "request_too_large",
   },
   // A stated size with its unit, exceeded (issue 18 probes): "exceeds the 100 KB limit", "output exceeded 30000 characters", "the model
@@ -752,6 +795,9 @@ const PHRASES: readonly PhraseRule[] = [
   // A parser that names the tokens it expected and what it found instead (rustc's "expected one of `.`, `;`, or an operator, found
   // `let`", "expected expression, found `)`"), and a document in a data format that does not parse ("Malformed JSON in request body",
   // "could not parse the tool arguments as JSON"). Issue 18 probes.
+  // A character the language does not use or allow ("This character is not used within the language", "character not allowed in
+  // the syntax"): a typographic quote or a stray symbol in configuration or code.
+  { id: "character_not_in_language", keys: ["character"], type: "syntax_error", weight: 0.86, re: /\bcharacter(?: ['"`‘“][^\n]{1,3}['"`’”])? (?:is )?not (?:used|allowed|valid|permitted|recogni[sz]ed) (?:with)?in (?:the |this )?(?:language|syntax|grammar)\b/di },
   {
     id: "parser_expected_found",
     keys: ["expected", "malformed", "parse", "decode"],
@@ -814,12 +860,13 @@ const PHRASES: readonly PhraseRule[] = [
     variant: "missing_dependency",
   },
   // A setup step the tool needs was never run here: a client never generated, an environment or
-  // toolchain never created or installed, an account never logged in.
+  // toolchain never created or installed, an account never logged in ("You must be logged in to access this repository": no
+  // credential was given; said with "(Unauthorized)", "expired" or "invalid" a credential was given and rejected: iam_denied).
   {
     id: "setup_step_not_run",
     type: "environment_missing",
     weight: 0.9,
-    re: /\bdid not initiali[sz]e yet\b|\bplease run ['"`]?[\w.-]+ (?:generate|install|init|login|auth login|adduser|configure|setup)\b|\b(?:please |you need to )?(?:run|use) ['"`]?[\w.-]+ (?:login|auth login|adduser)['"`]? to\b|\bneed(?:s)? to authori[sz]e this machine\b|\brequires you to be logged in\b|\b(?:you are |you're )?not (?:currently )?logged (?:in|into)\b|\bto log ?in,? run:? ['"`]?[\w.-]+ (?:auth )?login\b|\bENEEDAUTH\b|\bcould(?: not|n't) find (?:\w+ )?environment\b|\b(?:environment|toolchain|version|interpreter) ['"`]?[\w.:\/-]+['"`]? (?:is )?not (?:installed|found)\b|\btoolchain ['"`]?[\w.-]+['"`]? is not installed\b|\bno such (?:conda |virtual )?environment\b/di,
+    re: /\bdid not initiali[sz]e yet\b|\bplease run ['"`]?[\w.-]+ (?:generate|install|init|login|auth login|adduser|configure|setup)\b|\b(?:please |you need to )?(?:run|use) ['"`]?[\w.-]+ (?:login|auth login|adduser)['"`]? to\b|\bneed(?:s)? to authori[sz]e this machine\b|\brequires you to be logged in\b|\bmust be logged in\b(?![^\n]{0,60}\b(?:Unauthori[sz]ed|401|expired|invalid|revoked|provide credentials)\b)|\b(?:you are |you're )?not (?:currently )?logged (?:in|into)\b|\bto log ?in,? run:? ['"`]?[\w.-]+ (?:auth )?login\b|\bENEEDAUTH\b|\bcould(?: not|n't) find (?:\w+ )?environment\b|\b(?:environment|toolchain|version|interpreter) ['"`]?[\w.:\/-]+['"`]? (?:is )?not (?:installed|found)\b|\btoolchain ['"`]?[\w.-]+['"`]? is not installed\b|\bno such (?:conda |virtual )?environment\b/di,
     variant: "missing_config",
   },
   // What the tool needs from its host is not there: an SDK or toolchain of the required version, a
@@ -1118,6 +1165,20 @@ function scanBareProgramErrno(lines: readonly TextLine[], facts: Facts, c: Colle
   }
 }
 
+/**
+ * Erlang and Elixir report a program that cannot be started as the bare atom `:enoent` ("** (ErlangError) Erlang error: :enoent"),
+ * the call that started it in the stack below (System.cmd, Port.open, :os.cmd, open_port): a missing program, as Node's
+ * `spawn x ENOENT` (issue 18 probes). Without such a call `:enoent` is a file (File.read!): not read here.
+ */
+const ERLANG_ENOENT = /\bErlang error: :enoent\b|\(ErlangError\)[^\n]*:enoent\b|\{error,\s*enoent\}/;
+const ERLANG_SPAWN = /\bSystem\.cmd\b|\bSystem\.shell\b|\bPort\.open\b|:os\.cmd\b|\bopen_port\b|\{spawn_executable,/;
+
+function scanErlangSpawnEnoent(lines: readonly TextLine[], raw: string, c: Collector): void {
+  if (!raw.includes("enoent") || !ERLANG_SPAWN.test(raw)) return;
+  const line = lines.find((l) => ERLANG_ENOENT.test(l.text));
+  if (line) c.add({ type: "command_not_found", weight: 0.88 * line.weight, base: 0.88, source: "output", rule: "erlang_spawn_enoent", detail: line.text });
+}
+
 function scanExceptions(lines: readonly TextLine[], raw: string, facts: Facts, c: Collector): void {
   const exceptionLines = lines.filter((l) => EXCEPTION_LINE.test(l.text));
   const decisive = exceptionLines.reduce<TextLine | undefined>((best, l) => (!best || l.weight >= best.weight ? l : best), undefined);
@@ -1358,6 +1419,7 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
   scanUnknownDirective(lines, c);
   scanSettingsFieldMissing(raw, c);
   scanBareProgramErrno(lines, facts, c);
+  scanErlangSpawnEnoent(lines, raw, c);
   exitCodeEvidence(facts, c);
   signalEvidence(facts, facts.commandLine ?? "", c);
   for (const errno of facts.errnos) {

@@ -1,196 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { calibratedConfidence, UNKNOWN_PROBABILITY } from "./calibration";
 import { classify } from "./classify";
+import { HAND_WORDINGS, type HandWording } from "./hand-wordings";
 import { inputContextSchema, type ErrorType } from "./types";
 
 /**
- * The phrase families added for real-world outputs (issue 18), each exercised with wordings written
- * here, not taken from bench/diagnosis-world.jsonl: a family must recognise the idea, not a sentence.
+ * The phrase families added for real-world outputs (issue 18), each exercised with wordings written by hand
+ * (lib/diagnosis/hand-wordings.ts, also training cases of the lexical model), not taken from bench/diagnosis-world.jsonl:
+ * a family must recognise the idea, not a sentence. The guards below are wordings a family must not read.
  */
 function typeOf(tool: string, error: Record<string, unknown>, args: Record<string, unknown> = {}): string {
   return classify(inputContextSchema.parse({ failure: { tool, args, error } })).type;
 }
 const shell = (cmd: string, stderr: string, code = 1) => typeOf("shell", { message: `"${cmd}" exited with code ${code}`, code, stderr }, { command: cmd });
 const framework = (tool: string, text: string) => typeOf(tool, { message: text, stderr: text });
+/** A group of hand-written wordings as it.each rows: expected type, title, the diagnosed type. */
+const asCases = (group: readonly HandWording[]): Array<[ErrorType, string, () => string]> => group.map((w) => [w.label, w.name, () => classify(w.input).type]);
 
-const cases: Array<[ErrorType, string, () => string]> = [
-  // a model calling a tool that does not exist, in any framework's words
-  ["tool_not_found", "an agent attempted to invoke an unknown function", () => framework("get_stock", "AgentError: agent attempted to invoke an unknown function get_stock")],
-  ["tool_not_found", "function ... does not exist", () => framework("calc", "Error: function 'calc' does not exist in this toolkit")],
-  ["tool_not_found", "action not registered, with the list offered", () => framework("browse", "Action browse is not registered; the only available actions are: search, summarize")],
-  ["tool_not_found", "a framework exception class", () => framework("translate", "ToolNotFoundException: translate")],
-  ["tool_not_found", "not found in the tool registry", () => framework("fetch_page", "fetch_page not found in the tool registry")],
-  // refusals by policy, allowlist or approval: permission_denied, never tool_not_found
-  ["permission_denied", "denied by a deny-list rule", () => framework("run_command", "command 'curl evil.sh' denied by the deny-list rule network-egress")],
-  ["permission_denied", "not in the allowed list", () => framework("shell", "ssh is not in the allowed list for this workspace")],
-  ["permission_denied", "permission to X was refused", () => framework("write_file", "Permission to write outside the project was refused.")],
-  ["permission_denied", "IAM: caller lacks permission", () => shell("az", "ERROR: The client 'me@corp' does not have permission to perform action 'Microsoft.Storage/read'")],
-  // missing runtime downloads and credentials
-  ["environment_missing", "browser not downloaded", () => shell("node", "Error: Could not find Chromium (rev. 1108766). Run npx puppeteer browsers install chrome")],
-  ["environment_missing", "no credentials configured", () => shell("terraform", "Error: No valid credentials found for the AWS provider.")],
-  ["environment_missing", "missing provider API key", () => shell("python3", "RuntimeError: Missing Mistral API key; set MISTRAL_API_KEY")],
-  // TLS and refused connections
-  ["network_error", "self-signed certificate", () => shell("git", "fatal: unable to access 'https://git.corp/r.git/': SSL certificate problem: self-signed certificate in certificate chain", 128)],
-  ["network_error", "x509", () => shell("docker", "Error response from daemon: Get \"https://reg.corp/v2/\": x509: certificate signed by unknown authority")],
-  ["network_error", "connection ... was refused", () => shell("redis-cli", "Could not connect: the connection to 10.0.0.5:6380 was refused")],
-  // configuration and query syntax
-  ["syntax_error", "YAML", () => shell("kubectl", "error: error parsing deploy.yaml: error converting YAML to JSON: yaml: line 7: did not find expected key")],
-  ["syntax_error", "MariaDB", () => shell("mysql", "ERROR 1064 (42000): You have an error in your SQL syntax; check the manual for the right syntax to use near 'FORM users' at line 1")],
-  ["syntax_error", "HCL", () => shell("terraform", "Error: Missing item separator\n\n  on vars.tf line 3:\n\nExpected a comma to mark the beginning of the next item.")],
-  // time limits
-  ["timeout", "ms timeout exceeded", () => shell("npx", "Error: Timeout of 15000 ms exceeded while waiting for selector")],
-  ["timeout", "runner execution time", () => framework("ci_job", "The build exceeded the maximum run time of 60 minutes and was cancelled.")],
-  // quota
-  ["rate_limited", "resources exhausted", () => framework("llm", "Error 429: Resources exhausted for this project; try later")],
-  // a program the command runs is missing
-  ["command_not_found", "compiler not found", () => shell("make", "error: compiler `clang` not found", 2)],
-  ["command_not_found", "sh reports a missing tool from a script", () => shell("./bootstrap", "./bootstrap: 12: ./bootstrap: libtoolize: not found")],
-  // a package name apt does not know
-  ["invalid_arguments", "apt unknown package", () => shell("apt-get", "E: Unable to locate package pyhton3", 100)],
-  // batch 2 families (issue 18): each in wordings of its own
-  ["tool_not_found", "a runner's task does not exist", () => shell("invoke", "No task named 'deploy-prod' found. Run `invoke --list` to see tasks.")],
-  ["tool_not_found", "a package script does not exist", () => shell("pnpm", " ERR_PNPM_NO_SCRIPT  Missing script: lint:fix")],
-  ["tool_not_found", "a build target not found in the project", () => shell("./gradlew", "Task 'publishRelease' not found in project ':app'.")],
-  ["tool_not_found", "a lookup in the tool table failed", () => framework("lookup_weather", "Traceback (most recent call last):\n  File \"agent.py\", line 40, in step\n    fn = self.functions_by_name[call.name]\nKeyError: 'lookup_weather'")],
-  ["environment_missing", "a shared library is missing", () => shell("ffmpeg", "ffmpeg: error while loading shared libraries: libavdevice.so.60: cannot open shared object file: No such file or directory", 127)],
-  ["environment_missing", "macOS dyld cannot load a library", () => shell("psql", "dyld[4411]: Library not loaded: /opt/homebrew/opt/libpq/lib/libpq.5.dylib", 134)],
-  ["environment_missing", "a generated client never generated", () => shell("node", "Error: the ORM client did not initialize yet. Please run \"orm generate\" first.")],
-  ["environment_missing", "never logged in", () => shell("gh", "You are not logged into any GitHub hosts. To log in, run: gh auth login", 4)],
-  ["environment_missing", "a named runtime version is not installed", () => shell("nodenv", "nodenv: version `18.17.0' is not installed (set by /app/.node-version)")],
-  ["permission_denied", "a database user not authorized", () => shell("mongosh", "MongoServerError: not authorized on reports to execute command { find: \"daily\" }")],
-  ["permission_denied", "an ACL with no permissions to run a command", () => shell("valkey-cli", "(error) NOPERM User worker has no permissions to run the 'flushall' command")],
-  ["permission_denied", "no access to a cloud resource", () => shell("python3", "botocore.exceptions.ClientError: An error occurred (AccessDeniedException): You don't have access to the requested endpoint.")],
-  ["permission_denied", "an agent tool's own check blocked it", () => framework("Read", "Read of /etc/shadow was blocked by the session's file access rules")],
-  ["invalid_arguments", "a parameter fails validation", () => shell("aws", "Parameter validation failed:\nInvalid type for parameter MaxKeys, value: abc, type: <class 'str'>")],
-  ["invalid_arguments", "no such package version", () => shell("yarn", "error Couldn't find any versions for \"left-pad\" that matches \"^9.0.0\"\nerror No versions available")],
-  ["timeout", "a database statement timeout", () => shell("psql", "ERROR:  canceling statement due to lock timeout")],
-  ["timeout", "a dial i/o timeout", () => shell("terraform", "Error: Get \"https://registry.terraform.io/.well-known/terraform.json\": dial tcp 104.16.0.1:443: i/o timeout")],
-  ["timeout", "a job took longer than its limit", () => shell("buildkite-agent", "Job took longer than its 20 minute time limit and was cancelled")],
-  ["output_too_large", "a stated byte limit", () => shell("kubectl", "The ConfigMap \"big\" is invalid: data: Too long: must have at most 1048576 bytes")],
-  ["output_too_large", "a packet too large", () => shell("mysqldump", "mysqldump: Error 2020: Got packet bigger than 'max_allowed_packet' bytes; the packet is too large")],
-  ["rate_limited", "a tokens-per-minute limit with a 429", () => framework("llm", "Error code: 429 - Too many tokens per minute, please wait before retrying.")],
-  ["network_error", "a browser cannot resolve a host", () => framework("browser_open", "page.goto: net::ERR_NAME_NOT_RESOLVED at https://intranet.example/")],
-  ["network_error", "a database server cannot be reached", () => shell("migrate", "error: can't reach database server at db.internal:5432")],
-  ["network_error", "a host name cannot be translated", () => shell("psql", "psql: error: could not translate host name \"pg-primary\" to address: Temporary failure")],
-  ["network_error", "server certificate verification failed", () => shell("git", "fatal: unable to access 'https://git.example/repo.git/': server certificate verification failed. CAfile: /etc/ssl/certs/ca.pem CRLfile: none", 128)],
-  ["syntax_error", "a grammar's mismatched input", () => shell("cqlsh", "SyntaxException: line 1:14 mismatched input 'FORM' expecting K_FROM")],
-  ["syntax_error", "a shell parser error", () => shell("pwsh", "ParserError: Missing closing '}' in statement block or type definition.")],
-  // batch 3 families (issue 18), in wordings of their own
-  ["tool_not_found", "a console app without that command", () => shell("php", "There are no commands defined in the \"queue\" namespace. Did you mean this? queue:work")],
-  ["tool_not_found", "a build lifecycle without that phase", () => shell("mvn", "[ERROR] Unknown lifecycle phase \"deploy-all\". You must specify a valid lifecycle phase or a goal")],
-  ["tool_not_found", "configuration management without that resource type", () => shell("puppet", "Error: Evaluation Error: Unknown resource type: 'nginx_vhost'")],
-  ["tool_not_found", "a pipeline task not installed", () => shell("az", "A task is missing. The pipeline references a task called 'SonarQubePrepare'.")],
-  ["command_not_found", "a JVM cannot start a program", () => framework("ProcessBuilder.start", "java.io.IOException: Cannot run program \"python3\": error=2, No such file or directory")],
-  ["command_not_found", "a service's executable is missing", () => shell("systemctl", "worker.service: Failed at step EXEC spawning /opt/worker/bin/run: No such file or directory\nMain process exited, code=exited, status=203/EXEC", 3)],
-  ["permission_denied", "missing permissions on a chat API", () => framework("channel.delete", "DiscordAPIError[50013]: Missing Permissions")],
-  ["permission_denied", "an API says the token is not valid, as a code", () => framework("chat.postMessage", "The server responded with: {\"ok\": false, \"error\": \"not_authed\"}")],
-  ["rate_limited", "an API's rate limit as a code", () => framework("files.upload", "The server responded with: {'ok': False, 'error': 'ratelimited'}")],
-  ["timeout", "a future that did not complete", () => framework("fetchProfile", "TimeoutException after 0:00:30.000000: Future not completed")],
-  ["timeout", "an elapsed deadline", () => shell("cargo", "Error: request failed: deadline has elapsed")],
-  ["timeout", "a pipeline that did not finish in time", () => shell("tkn", "TaskRun \"build-x7\" failed to finish within \"10m0s\"")],
-  ["output_too_large", "a message larger than the maximum", () => shell("grpcurl", "ERROR: Code: ResourceExhausted Message: grpc: received message larger than max (9000000 vs. 4194304)")],
-  ["output_too_large", "a result limit exceeded", () => shell("clickhouse-client", "DB::Exception: Limit for rows to read exceeded, max rows: 1000000")],
-  ["output_too_large", "an API's too-long code", () => framework("chat.update", "The server responded with: {'ok': False, 'error': 'text_too_long'}")],
-  ["network_error", "a connection that could not be established", () => shell("kafka-console-consumer.sh", "WARN Connection to node 1 (broker-1/10.0.0.7:9092) could not be established. Broker may not be available.")],
-  ["environment_missing", "no matching toolchain installed", () => shell("./gradlew", "> No matching toolchains found for requested specification: {languageVersion=21}")],
-  ["environment_missing", "an SDK client with no region configured", () => shell("python3", "botocore.exceptions.NoRegionError: You must specify a region.")],
-  ["environment_missing", "an app never initialised", () => framework("getAuth", "FirebaseError: No Firebase App '[DEFAULT]' has been created - call initializeApp() first")],
-  ["invalid_arguments", "an option the program does not recognise", () => shell("kafka-topics.sh", "Exception in thread \"main\" joptsimple.UnrecognizedOptionException: broker-list is not a recognized option")],
-  ["invalid_arguments", "a package version that does not exist", () => shell("dotnet", "error NU1102: Unable to find package Serilog with version (>= 99.0.0)")],
-  // batch 4 families (wordings written here)
-  ["tool_not_found", "the model's action text is not a valid tool", () => framework("lookup", "Observation: Search the web for pricing is not a valid tool, try one of [lookup, calculator].")],
-  ["command_not_found", "a driver program that must be on PATH", () => shell("python3", "Error: 'geckodriver' needs to be on your PATH to start Firefox")],
-  ["invalid_arguments", "the named container does not exist", () => shell("docker", "Error response from daemon: No such container: api-worker-2")],
-  ["invalid_arguments", "the named volume does not exist", () => shell("docker", "Error: No such volume: pgdata_old")],
-  ["timeout", "Timeout Nms exceeded", () => framework("browser", "locator.click: Timeout 15000ms exceeded while waiting for the button")],
-  ["syntax_error", "YAML bad indentation", () => shell("node", "YAMLException: bad indentation of a sequence entry (12:5)")],
-  ["syntax_error", "YAML parse exception", () => shell("java", "YAML parse exception at line 4, column 2: expected a block end")],
-  // a runner's missing subcommand is tool_not_found (the labelling decision of 2026-11-27), whatever the CLI's words
-  ["tool_not_found", "git: not a git command", () => shell("git", "git: 'stash-all' is not a git command. See 'git --help'.")],
-  ["tool_not_found", "docker: a plugin subcommand not installed", () => shell("docker", "docker: 'buildx' is not a docker command.\nSee 'docker --help'")],
-  ["tool_not_found", "cargo: no such command", () => shell("cargo", "error: no such command: `watch`\n\n\tView all installed commands with `cargo --list`", 101)],
-  ["tool_not_found", "click: No such command", () => shell("flask", "Usage: flask [OPTIONS] COMMAND [ARGS]...\nError: No such command 'migrate'.", 2)],
-  ["tool_not_found", "cobra: unknown command for the CLI", () => shell("kubectl", "error: unknown command \"rollout-status\" for \"kubectl\"\n\nDid you mean this?\n\trollout")],
-  ["tool_not_found", "clap: unrecognized subcommand", () => shell("rustup", "error: unrecognized subcommand 'toolchains'", 2)],
-  ["tool_not_found", "az: not in the command group", () => shell("az", "ERROR: 'containerapp' is misspelled or not recognized by the system. 'containerapp' is not in the 'az' command group.", 2)],
-  ["tool_not_found", "argparse: invalid choice for the command slot", () => shell("aws", "usage: aws [options] <command> <subcommand> [parameters]\naws: error: argument operation: Invalid choice, valid choices are:\n\nget-object | put-object", 2)],
-  ["tool_not_found", "gcloud: invalid choice of a command group", () => shell("gcloud", "ERROR: (gcloud) Invalid choice: 'run-jobs'.\nMaybe you meant:\n  gcloud run jobs", 2)],
-  ["invalid_arguments", "an unknown command-line option stays an argument", () => shell("node", "node: unknown command-line option: --experimental-foo", 9)],
-  ["invalid_arguments", "an invalid choice for an option stays an argument", () => shell("aws", "aws: error: argument --output: Invalid choice, valid choices are: json | text | table", 2)],
-  ["invalid_arguments", "a named argument is invalid", () => shell("terraform", "Error: the argument \"region\" is invalid: expected one of us-east-1, eu-west-1")],
-  // a package runner's exec mode that finds no program is a missing binary
-  ["command_not_found", "pnpm exec: Command not found", () => shell("pnpm exec vitest run", " ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command \"vitest\" not found")],
-  ["command_not_found", "npx cannot determine what to run", () => shell("npx", "npm error could not determine executable to run")],
-  ["command_not_found", "yarn: no binary named", () => shell("yarn", "Usage Error: Couldn't find a binary named \"tsc\"")],
-  ["tool_not_found", "a runner's own command (not exec) stays a missing task", () => shell("artisan", "Error: Command \"queue:restart-all\" not found")],
-  // generic "could not find / not found" lines: the missing thing decides
-  ["command_not_found", "a CI runner cannot locate an executable", () => shell("node", "Error: Unable to locate executable file: pnpm. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable.")],
-  ["command_not_found", "a build cannot find its compiler", () => shell("cmake", "CMake Error: Could not find the Fortran compiler. Set CMAKE_Fortran_COMPILER.")],
-  ["environment_missing", "ld cannot find a library", () => shell("cc", "/usr/bin/ld: cannot find -lpq\ncollect2: error: ld returned 1 exit status")],
-  ["environment_missing", "a build cannot find an SDK", () => shell("./gradlew", "SDK location not found. Could not find the Android SDK; define ANDROID_HOME.")],
-  ["environment_missing", "a driver binary is missing", () => shell("python3", "selenium.common.exceptions.NoSuchDriverException: Message: Unable to locate the chromedriver")],
-  ["environment_missing", "a shared library at the top, a missing output file as its consequence", () => shell("python3", "./bin/aligner: error while loading shared libraries: libhts.so.3: cannot open shared object file: No such file or directory\nTraceback (most recent call last):\n  File \"run.py\", line 9, in <module>\nFileNotFoundError: [Errno 2] No such file or directory: 'out/aligned.bam'")],
-  // codes quoted in response bodies and exception dicts are read
-  ["rate_limited", "a gRPC status in a JSON body", () => framework("generate", "{\"error\": {\"code\": 400, \"message\": \"Please retry later.\", \"status\": \"RESOURCE_EXHAUSTED\"}}")],
-  ["rate_limited", "an AWS throttling code", () => shell("aws", "An error occurred: {\"__type\":\"com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException\",\"message\":\"Rate of requests exceeds the allowed throughput.\"}", 254)],
-  ["permission_denied", "an AWS expired token code", () => framework("s3.put_object", "botocore ClientError: {'Error': {'Code': 'ExpiredToken', 'Message': 'The provided token has expired.'}}")],
-  ["timeout", "a gRPC deadline status", () => framework("rpc", "{\"code\": 4, \"status\": \"DEADLINE_EXCEEDED\", \"message\": \"the call did not finish\"}")],
-  ["output_too_large", "a stated size limit beats the 400 told three ways", () => framework("generate", "{\"error\": {\"code\": 400, \"message\": \"The request body exceeds the maximum size of 20 MB.\", \"reason\": \"badRequest\", \"status\": \"INVALID_ARGUMENT\"}}")],
-  ["syntax_error", "a YAML parser names the punctuation it expected", () => shell("kubectl", "error: yaml: line 4: did not find expected '-' indicator")],
-  // bash echoes the line it could not parse; a count of errors does not decide
-  ["syntax_error", "bash's echo of the unparsable line", () => shell("bash", "deploy.sh: line 31: `  fi fi'", 2)],
-  ["syntax_error", "a schema error above its count line", () => shell("npx", "Error: Schema parse failed\nerror: This line is not a valid field or attribute definition.\n  -->  schema.prisma:12\n\nValidation Error Count: 1")],
-  // batch 5 families (wordings written here, not taken from the corpus)
-  ["tool_not_found", "a namespaced tool name that does not exist", () => framework("functions.web_search", "ToolError: function functions.web_search does not exist in this agent")],
-  ["tool_not_found", "a tool the agent does not recognise", () => framework("summarise_v2", "Error: the tool 'summarise_v2' is not recognized by this agent")],
-  ["tool_not_found", "nothing registered to run the named function", () => framework("get_weather", "IllegalStateException: no handler registered for function get_weather")],
-  ["tool_not_found", "a runner's target cannot be found", () => shell("invoke", "The target 'publish-docs' cannot be found in this build file.")],
-  ["tool_not_found", "a runner command that is not available", () => shell("hatch", "Looks like you tried to run a Hatch command that isn't available. Install the plugin that provides it.")],
-  ["tool_not_found", "a provider without that resource type", () => shell("tofu", "Error: Invalid resource type\n\nThe provider hashicorp/google does not have a resource type named \"google_storage_bucket_v2\".")],
-  ["tool_not_found", "a CI action that cannot be resolved", () => framework("setup-tool", "Error: Unable to resolve action `acme/setup-tool@v9`, unable to find version `v9`")],
-  ["tool_not_found", "a local CI action not checked out", () => framework("build", "Error: can't find the local action under ./ci/build; run the checkout step first")],
-  ["command_not_found", "the shell itself has no such program", () => shell("nvm", "fish: Unknown command: nvm", 127)],
-  ["command_not_found", "a container runtime cannot start its program", () => shell("docker", "docker: Error response from daemon: failed to create task for container: exec: \"/usr/local/bin/start.sh\": stat /usr/local/bin/start.sh: no such file or directory: unknown.", 127)],
-  ["command_not_found", "an entrypoint missing in the image", () => shell("kubectl", "exec /app/run: no such file or directory")],
-  ["environment_missing", "pytest's E-prefixed missing module is a module, not a runner's", () => shell("pytest", "E   ModuleNotFoundError: No module named 'tomli'")],
-  ["environment_missing", "macOS developer tools not installed", () => shell("make", "xcode-select: note: no developer tools were found at '/Applications/Xcode.app', requesting install.")],
-  ["environment_missing", "a build that needs the command line tools", () => shell("gem", "ERROR: Failed to build gem native extension. This requires the Xcode Command Line Tools.")],
-  ["invalid_arguments", "an option's value the program does not recognise", () => shell("mysqldump", "mysqldump: encoding 'utf9' is not recognized")],
-  ["invalid_arguments", "an invalid typed value for an option", () => shell("pg_dump", "pg_dump: error: invalid boolean value \"maybe\" for connection option \"sslcompression\"")],
-  ["output_too_large", "a record larger than a configured max", () => framework("publish", "RecordTooLarge: the record is larger than max.message.bytes")],
-  ["output_too_large", "exceeds a named upload size limit", () => shell("gh", "upload failed: asset exceeds the release's upload size limit of 2 GiB")],
-  ["output_too_large", "the argument list is too long for exec", () => shell("cp", "/bin/cp: Argument list too long")],
-  ["output_too_large", "a Windows command line too long", () => framework("spawn", "The command line is too long.")],
-  ["environment_missing", "no compiler in the environment (a JRE, not a JDK)", () => shell("./mvnw", "[ERROR] No compiler is available in this environment: you appear to run a JRE rather than a JDK")],
-  ["syntax_error", "a parser expecting what must follow", () => shell("terraform", "Error: Invalid reference\n\nA reference to a module must be followed by at least one attribute access.")],
-  ["permission_denied", "botocore's capitalised error code", () => framework("ec2.run_instances", "ClientError: {'Error': {'Code': 'UnauthorizedOperation', 'Message': 'You are not authorized to perform this operation.'}}")],
-  // batch 6 families (wordings written here, not taken from the corpus)
-  ["tool_not_found", "nothing registered under the name", () => framework("fetch_url", "LookupError: no function registered under the name 'fetch_url'")],
-  ["tool_not_found", "a name not among the tools offered", () => framework("lookup", "The model asked for 'lookup', which is not one of the provided tools")],
-  ["tool_not_found", "a call to a tool absent from the request's tool list", () => framework("summarise", "400: the assistant tried to use tool 'summarise' that was not in payload.tools")],
-  ["tool_not_found", "a tool router with no handler for the call", () => framework("grep", "router: unsupported call: grep_files")],
-  ["invalid_arguments", "a schema validator's wrong type", () => framework("create_issue", "1 validation error: title: Expected string, received number")],
-  ["invalid_arguments", "a JSON Schema type mismatch", () => framework("set_light", "arguments did not match schema: /brightness expected integer, but got string")],
-  ["invalid_arguments", "cobra's required flag", () => shell("hugo", "Error: required flag(s) \"name\" not set")],
-  ["invalid_arguments", "cobra's argument count", () => shell("kubectl", "error: accepts 1 arg(s), received 0")],
-  ["invalid_arguments", "an unknown shorthand flag", () => shell("kubectl", "Error: unknown shorthand flag: 'z' in -z")],
-  ["invalid_arguments", "an option expecting one argument", () => shell("gcloud", "ERROR: (gcloud.compute.instances.create) argument --zone: expected one argument", 2)],
-  ["command_not_found", "cmd's missing program in French", () => shell("cmd", "'python' n'est pas reconnu en tant que commande interne\nou externe, un programme exécutable ou un fichier de commandes.")],
-  ["command_not_found", "cmd's missing program in Spanish", () => shell("cmd", "\"node\" no se reconoce como un comando interno o externo,\nprograma o archivo por lotes ejecutable.")],
-  ["command_not_found", "a child process whose bare program name is missing", () => shell("python3", "FileNotFoundError: [Errno 2] No such file or directory: 'pandoc'")],
-  ["environment_missing", "no GPU driver", () => shell("python3", "RuntimeError: Found no AMD driver on your system.")],
-  ["environment_missing", "the GPU driver cannot be reached", () => shell("nvidia-smi", "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.")],
-  ["environment_missing", "no CUDA device available", () => shell("python3", "RuntimeError: No CUDA GPUs are available")],
-  ["environment_missing", "a credential chain that found nothing", () => shell("java", "Failed to load credentials from any provider in the chain")],
-  ["environment_missing", "no credential sources", () => shell("terraform", "Error: No valid credential sources found")],
-  ["environment_missing", "git has no credentials to prompt for", () => shell("git", "fatal: could not read Password for 'https://git.example.org': No such device or address", 128)],
-  ["environment_missing", "a key needed to use a service", () => framework("search", "Error: You need a SerpAPI key to use this tool")],
-  ["environment_missing", "a setting named like a variable, not found", () => shell("node", "Error: ANTHROPIC_API_KEY not found in the environment")],
-  ["environment_missing", "no runtime present", () => shell("java", "No Java runtime present, requesting install.")],
-  ["environment_missing", "a driver built for another browser version", () => shell("pytest", "SessionNotCreatedException: session not created: This version of GeckoDriver only supports Firefox version 115")],
-  ["environment_missing", "a tool that requires Xcode", () => shell("xcodebuild", "xcode-select: error: tool 'xcodebuild' requires Xcode, but active developer directory '/Library/Developer/CommandLineTools' is a command line tools instance")],
-  ["output_too_large", "nginx's too large body", () => framework("nginx", "[error] 12#12: *9 client intended to send too large body: 99999999 bytes")],
-];
+const cases = asCases(HAND_WORDINGS.realWorld);
 
 describe("phrase families for real-world failures", () => {
   it.each(cases)("%s: %s", (expected, _name, run) => {
@@ -243,43 +70,7 @@ describe("phrase families for real-world failures", () => {
 });
 
 describe("families written from batch 7's tuning half (hand-written wordings)", () => {
-  const batch7: Array<[ErrorType, string, () => string]> = [
-    // the lookup verb first, the tool word, then the name
-    ["tool_not_found", "could not find function X in plugin Y", () => framework("Weather.Forecast", "Could not find function Forecast in plugin Weather")],
-    ["tool_not_found", "failed to locate the requested action", () => framework("plan", "PlannerError: failed to locate the requested action 'email.send' in any loaded toolkit")],
-    ["tool_not_found", "unable to resolve tool", () => framework("agent", "unable to resolve tool search_docs for this step")],
-    ["tool_not_found", "cannot find referenced task", () => shell("argo", "workflow rejected: cannot find referenced task 'build-image' in template lib")],
-    ["tool_not_found", "unsupported tool: name, behind an invalid_argument code", () => framework("EditNotebook", "[invalid_argument] unsupported tool: EditNotebook")],
-    ["tool_not_found", "unregistered function: name", () => framework("lookup", "dispatch failed - unregistered function: lookup_user")],
-    ["tool_not_found", "make has no such target", () => shell("make", "make: *** No rule to make target 'deploy'.  Stop.", 2)],
-    // tool words that are about a tool's parameters: invalid_arguments
-    ["invalid_arguments", "a tool's parameter not found in its config", () => framework("agent", "error: tool parameter query not found in tool config")],
-    ["invalid_arguments", "an argument not among the tool's parameters", () => framework("search", "Failed to execute: argument limit is not in the tool's parameters")],
-    ["invalid_arguments", "a field that must be defined when another is used", () => framework("converse", "ValidationException: The system field must be defined when using cachePoint blocks.")],
-    ["invalid_arguments", "a value outside the accepted set", () => framework("format", "invalid params: unknown variant `yml`, expected one of `json`, `yaml`")],
-    // missing configuration, credentials, SDKs, browsers, services
-    ["environment_missing", "environment variables missing (plural, name list after)", () => shell("./server", "fatal: environment variables missing: DB_URL, SESSION_SECRET")],
-    ["environment_missing", "default credentials not available", () => shell("node", "Error: Default credentials are not available; set up application default credentials first")],
-    ["environment_missing", "no SDKs found", () => shell("dotnet", "No .NET SDKs were found.")],
-    ["environment_missing", "no JDK installations detected", () => shell("gradle", "No Java toolchains were found matching the request")],
-    ["environment_missing", "a browser binary that cannot be found", () => shell("java", "WebDriverException: Cannot find chrome binary")],
-    ["environment_missing", "a service unit never installed", () => shell("systemctl", "Failed to enable unit: Unit file worker.service does not exist.")],
-    ["environment_missing", "a .env file missing", () => shell("node", "[dotenv] missing .env file at /srv/app")],
-    ["environment_missing", "the program's settings file not found (ENOENT on settings.json)", () => shell("node", "Error: ENOENT: no such file or directory, open '/srv/app/settings.json'")],
-    ["environment_missing", "an install location variable that points nowhere", () => shell("gradle", "ERROR: JAVA_HOME is set to an invalid directory: /opt/jdk-missing")],
-    ["environment_missing", "an SDK version that is not installed", () => shell("dotnet", "A compatible .NET SDK was not found. Requested SDK version: 8.0.100")],
-    ["environment_missing", "no auth token configured", () => shell("deploy", "Error: no auth token found, run `deployctl login` or set DEPLOY_TOKEN")],
-    ["environment_missing", "a config template that was never copied", () => shell("bot", "config.toml not found - copy config.example.toml to config.toml and fill it in")],
-    // a tool named by a relative clause
-    ["tool_not_found", "a call to a tool that does not exist (relative clause)", () => framework("agent", "The model attempted to call a tool which does not exist: fetch_page")],
-    // programs that are not installed
-    ["command_not_found", "X not found. Please install X", () => shell("transcribe", "RuntimeError: sox not found. Please install sox and retry.")],
-    // sudo without a password
-    ["permission_denied", "sudo needs a terminal for the password", () => shell("sudo", "sudo: a password is required")],
-    ["permission_denied", "not in the sudoers file", () => shell("sudo", "deploy is not in the sudoers file.  This incident will be reported.")],
-    // context size
-    ["output_too_large", "request exceeds the context size", () => framework("llm", "400: prompt of 9000 tokens exceeds the model's context window of 8192 tokens")],
-  ];
+  const batch7 = asCases(HAND_WORDINGS.batch7);
   it.each(batch7)("%s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
   });
@@ -310,27 +101,7 @@ describe("families written from batch 7's tuning half (hand-written wordings)", 
 });
 
 describe("families written from batch 8's tuning half (hand-written wordings)", () => {
-  const batch8: Array<[ErrorType, string, () => string]> = [
-    // an approval or confirmation a policy or classifier requires: refused, not missing
-    ["permission_denied", "a safety classifier requires approval for this action", () => framework("delete_branch", "The safety classifier requires approval for this action.")],
-    ["permission_denied", "a command that requires human confirmation", () => framework("shell", "Blocked: this command requires human confirmation")],
-    ["permission_denied", "a guardrail requires operator approval", () => framework("wire_transfer", "guardrail payments-high-value requires operator approval before the call can run")],
-    // not allowed in a scope, with the rule that excludes it
-    ["permission_denied", "a plugin not allowed in a repository because of a rule", () => framework("ci", "Plugin acme/lint@2 is not allowed in team/site because only verified plugins may run.")],
-    ["permission_denied", "images not allowed in a namespace, the rule in the next sentence", () => shell("kubectl", "Images from docker.io are not allowed in namespace prod. Images in this cluster must be signed.")],
-    // an admission controller, policy or guard denied the request
-    ["permission_denied", "a validating policy rejected the request", () => shell("kubectl", "Error: the validating policy 'no-latest-tag' rejected the request: image tag latest")],
-    ["permission_denied", "a firewall refused the operation", () => framework("db_query", "egress firewall refused the operation to 10.1.2.3:5432")],
-    // an option the parser was given but does not define
-    ["invalid_arguments", "option given but not defined", () => shell("tool", "option given but not defined: --colour", 2)],
-    ["invalid_arguments", "flag passed but never declared", () => shell("runner", "error: flag passed but never declared: -q")],
-    // a word the parser did not expect where it was
-    ["invalid_arguments", "got an argument which was not expected", () => shell("sync", "error: got argument 'mirror' which was not expected", 2)],
-    ["invalid_arguments", "an option that isn't valid in this context", () => shell("pack", "error: option '--fast' isn't valid in this context")],
-    // a request field named by its path that is empty
-    ["invalid_arguments", "the value at a dotted path is empty", () => framework("chat", "ValidationError: the value at body.items[0].name is empty")],
-    ["invalid_arguments", "a field path that must not be empty", () => framework("chat", "400 Bad Request: request.tools[2].function.description must not be empty")],
-  ];
+  const batch8 = asCases(HAND_WORDINGS.batch8);
   it.each(batch8)("%s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
   });
@@ -359,30 +130,7 @@ describe("calibratedConfidence", () => {
 
 describe("families found by probing the rules with wordings written for it (issue 18, after batch 8)", () => {
   // Written by hand to test whether the rules carry the idea; none comes from bench/diagnosis-world.jsonl.
-  const probes: Array<[ErrorType, string, () => string]> = [
-    // a person or an administrator refused the tool or the call: it exists, it is not allowed
-    ["permission_denied", "a tool disabled by the administrator", () => framework("shell", "The tool 'shell' is disabled by your administrator")],
-    ["permission_denied", "disabled by the organization's admin", () => framework("web_fetch", "This tool has been disabled by your organization's admin")],
-    ["permission_denied", "the user declined to run the tool", () => framework("delete_db", "The user declined to run the tool delete_db")],
-    ["permission_denied", "declined by the operator", () => framework("bash", "Tool execution was declined by the operator")],
-    ["permission_denied", "the reviewer vetoed the call", () => framework("deploy", "Reviewer vetoed the deploy call; nothing was run")],
-    ["permission_denied", "blocked in read-only mode", () => framework("write_file", "write_file is blocked in read-only mode")],
-    ["permission_denied", "not allowed in plan mode", () => framework("edit", "Editing files is not allowed in plan mode")],
-    // the name is not one of the agent's tools, said without "valid"
-    ["tool_not_found", "not a tool of this agent", () => framework("open_url", "LookupError: open_url is not a tool of this agent")],
-    ["tool_not_found", "not a tool in the toolkit", () => framework("summarise", "summarise is not a tool in the toolkit; pick one of search, read")],
-    // a runner's file of tasks has no task of that name
-    ["tool_not_found", "a recipe file that does not contain the recipe", () => shell("just", "error: Justfile does not contain recipe `deploy`.")],
-    ["tool_not_found", "a build file that defines no such target", () => shell("ninja", "ninja: error: build.ninja defines no target 'docs'")],
-    // a console application's command, quoted, does not exist
-    ["tool_not_found", "the command does not exist", () => shell("artisan-like", 'The command "deplyo" does not exist.')],
-    // an adjective of absence before a provider's tool-call word and the name after a colon
-    ["tool_not_found", "unrecognized tool_use name", () => framework("calc", "Unrecognized tool_use name: calc")],
-    ["tool_not_found", "unknown function_call name", () => framework("calc", "unknown function_call name = calc")],
-    // an API object of a named kind is not there: what the call acts on, a wrong argument
-    ["invalid_arguments", "a Kubernetes object not found", () => shell("kubectl", 'Error from server (NotFound): pods "web-0" not found')],
-    ["invalid_arguments", "a named release not found", () => shell("helm", "Error: release 'api-canary' not found")],
-  ];
+  const probes = asCases(HAND_WORDINGS.probingRules);
   it.each(probes)("%s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
   });
@@ -414,67 +162,7 @@ describe("families found by probing the rules with wordings written for it (issu
 });
 
 describe("families written from batch 9's tuning half (hand-written wordings, other products)", () => {
-  const withArgs = (cmd: string, args: string[], stderr: string) =>
-    typeOf("shell", { message: `"${cmd}" exited with code 1: ${stderr.split("\n").pop()}`, code: 1, stderr }, { command: cmd, args });
-  const cases: Array<[ErrorType, string, () => string]> = [
-    // argparse's invalid choice in the command slot, whatever the positional is called; an option's value is an argument
-    ["tool_not_found", "argument COMMAND: invalid choice", () => withArgs("dvc", ["pul"], "dvc: error: argument COMMAND: invalid choice: 'pul' (choose from 'add', 'pull')")],
-    ["tool_not_found", "argument sub_command: invalid choice", () => withArgs("backupctl", ["restor"], "backupctl: error: argument sub_command: invalid choice: 'restor' (choose from 'backup', 'restore')")],
-    ["tool_not_found", "argument subparser_name: invalid choice", () => withArgs("docsx", ["serv"], "docsx: error: argument subparser_name: invalid choice: 'serv' (choose from 'build', 'serve')")],
-    ["invalid_arguments", "argument --format: invalid choice", () => withArgs("reporter", ["--format", "yml"], "reporter: error: argument --format/-f: invalid choice: 'yml' (choose from 'json', 'csv')")],
-    ["invalid_arguments", "argument --action-mode: invalid choice", () => withArgs("imgconv", ["--action-mode", "zip"], "imgconv: error: argument --action-mode: invalid choice: 'zip' (choose from 'copy', 'move')")],
-    // a model's tool call that does not parse
-    ["syntax_error", "MALFORMED_FUNCTION_CALL", () => framework("model", "finishReason: MALFORMED_FUNCTION_CALL")],
-    ["syntax_error", "a malformed tool call", () => framework("agent", "The model produced a malformed tool call; generation stopped.")],
-    ["syntax_error", "a tool call that could not be parsed", () => framework("agent", "the tool call could not be parsed: expected a JSON object")],
-    ["syntax_error", "a truncated tool_use block", () => framework("model", "The assistant returned a truncated tool_use block")],
-    ["invalid_arguments", "a function call with a wrong argument parsed", () => framework("get_weather", "invalid arguments for function call get_weather: 'city' is required")],
-    // a well-known program is not installed: command_not_found; a library or SDK stays environment_missing
-    ["command_not_found", "git is not installed", () => shell("helmish", "Error: git is not installed")],
-    ["command_not_found", "ffmpeg is not installed", () => shell("mediaproc", "RuntimeError: ffmpeg is not installed")],
-    ["command_not_found", "unable to find the git executable", () => shell("clone", "fatal: unable to find git executable")],
-    ["command_not_found", "kubectl not on PATH", () => shell("deploy", "kubectl is not installed or not on PATH")],
-    ["environment_missing", "a library not installed", () => shell("pip", "ERROR: libgit2 is not installed")],
-    ["environment_missing", "an SDK not installed", () => shell("dotnet", "The .NET SDK is not installed")],
-    // a schema's maximum length: a size limit; its minimum: an argument
-    ["output_too_large", "expected maxLength, actual", () => framework("embed", "ValidationException: Malformed input request: #/input: expected maxLength: 8192, actual: 9100")],
-    ["output_too_large", "must NOT have more than N characters", () => framework("api", "data/text must NOT have more than 4096 characters")],
-    ["output_too_large", "should have at most N characters", () => framework("api", "String should have at most 1000 characters [type=string_too_long]")],
-    ["invalid_arguments", "expected minLength, actual", () => framework("api", "expected minLength: 8, actual: 3")],
-    ["invalid_arguments", "should have at least N characters", () => framework("api", "password: String should have at least 12 characters")],
-    // a generation server's token budget
-    ["output_too_large", "inputs tokens + max_new_tokens must be <= N", () => framework("tgi", "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 4000")],
-    ["output_too_large", "prompt tokens + max_tokens must not exceed N", () => framework("vllm", "prompt tokens (9000) + max_tokens (1024) must not exceed 8192")],
-    // a permission refusal in another language
-    ["permission_denied", "German", () => framework("agent", "Berechtigung verweigert: Bash")],
-    ["permission_denied", "Spanish", () => shell("cp", "cp: no se puede abrir '/root/x': Permiso denegado")],
-    ["permission_denied", "Italian", () => shell("touch", "touch: impossibile creare '/x': Permesso negato")],
-    ["permission_denied", "Russian", () => shell("cat", "cat: /etc/shadow: Отказано в доступе")],
-    ["permission_denied", "Japanese", () => framework("cmd", "アクセスが拒否されました。")],
-    // a server without the method (JSON-RPC -32601) or a tool requested that the agent does not offer
-    ["tool_not_found", "MCP -32601 Method not found", () => framework("mcp", "McpError: MCP error -32601: Method not found")],
-    ["tool_not_found", "the method does not exist", () => framework("rpc", "the method eth_foo does not exist/is not available")],
-    ["tool_not_found", "Invalid tool requested", () => framework("agent", "Invalid tool requested: web_browse")],
-    ["invalid_arguments", "a tool name of the wrong form", () => framework("api", "invalid tool name: must match ^[a-zA-Z0-9_-]{1,64}$")],
-    // a server configuration's unknown directive: a clean name's module is not built in; text that is no name is a syntax error
-    ["environment_missing", "nginx: a module's directive", () => shell("nginx", 'nginx: [emerg] unknown directive "more_set_headers" in /etc/nginx/conf.d/h.conf:3')],
-    ["environment_missing", "Caddy: unrecognized directive", () => shell("caddy", "Error: adapting config using caddyfile: /etc/caddy/Caddyfile:5: unrecognized directive: rate_limit")],
-    ["environment_missing", "Apache: defined by a module not included", () => shell("apachectl", "AH00526: Syntax error on line 12 of /etc/httpd/conf.d/proxy.conf:\nInvalid command 'ProxyPass', perhaps misspelled or defined by a module not included in the server configuration")],
-    ["syntax_error", "nginx: a PHP file included as configuration", () => shell("nginx", 'nginx: [emerg] unknown directive "<?php" in /etc/nginx/conf.d/index.conf:1')],
-    ["syntax_error", "nginx: a brace glued to the name", () => shell("nginx", 'nginx: [emerg] unknown directive "server{" in /etc/nginx/sites-enabled/app:1')],
-    ["syntax_error", "Apache: HTML as configuration", () => shell("apachectl", "Invalid command '<html>', perhaps misspelled or defined by a module not included in the server configuration")],
-    // "the specified command or file was not found": the first argument decides
-    ["invalid_arguments", "a runner given a file that does not exist", () => withArgs("dotnet", ["bin/Release/app.dll"], "Could not execute because the specified command or file was not found.\n  * You intended to execute a .NET program, but dotnet-bin/Release/app.dll does not exist.")],
-    ["tool_not_found", "a runner given a verb it does not have", () => withArgs("dotnet", ["buidl"], "Could not execute because the specified command or file was not found.\n  * You misspelled a built-in dotnet command.")],
-    // a version of a package that the repository does not have
-    ["invalid_arguments", "Version x for y was not found", () => withArgs("apt-get", ["install"], "E: Version '1.0.0' for 'libfoo' was not found")],
-    // a settings object read from the environment misses a required field: configuration never provided; a request's field is an argument
-    ["environment_missing", "pydantic v2: a Settings class without its api key", () => framework("python3", "pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings\nopenai_api_key\n  Field required [type=missing, input_value={}, input_type=dict]")],
-    ["environment_missing", "pydantic v1: a token field of a config class", () => framework("python3", "pydantic.error_wrappers.ValidationError: 1 validation error for AppConfig\nanthropic_api_key\n  field required (type=value_error.missing)")],
-    ["environment_missing", "a settings class without its database url", () => framework("python3", "1 validation error for Settings\ndatabase_url\n  Field required [type=missing, input_value={}, input_type=dict]")],
-    ["invalid_arguments", "a request model without its name", () => framework("python3", "1 validation error for CreateUserRequest\nname\n  Field required [type=missing, input_value={'age': 3}, input_type=dict]")],
-    ["invalid_arguments", "a tool's arguments without the query", () => framework("search", "1 validation error for SearchArgs\nquery\n  field required (type=value_error.missing)")],
-  ];
+  const cases = asCases(HAND_WORDINGS.batch9);
   it.each(cases)("%s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
   });
@@ -505,337 +193,14 @@ describe("families found by probing the weak types with hand-written wordings (i
   // them as a check (docs/diagnosis-benchmark.md, "Probing the weak types").
   const withArgs = (cmd: string, args: string[], stderr: string, code = 1) =>
     typeOf("shell", { message: `"${cmd}" exited with code ${code}: ${stderr.split("\n").pop()}`, code, stderr }, { command: cmd, args });
-  const round1: Array<[ErrorType, string, () => string]> = [
-  // ---------------- environment_missing
-  ["environment_missing", "a required variable named in a dotenv loader", () => shell("node", "Error: Missing required environment variable: STRIPE_SECRET_KEY")],
-  ["environment_missing", "LangChain-style: did not find the key, add an environment variable", () => framework("ChatMistral", "ValueError: Did not find mistral_api_key, please add an environment variable `MISTRAL_API_KEY` which contains it, or pass `mistral_api_key` as a named parameter.")],
-  ["environment_missing", "a variable that is empty", () => shell("deploy.sh", "error: DATABASE_URL is empty; export it before running migrations")],
-  ["environment_missing", "Go config: required key missing value", () => shell("./server", "panic: required key SENTRY_DSN missing value")],
-  ["environment_missing", "a variable not defined in the shell", () => shell("make", "Makefile:4: *** AWS_PROFILE is undefined. Stop.", 2)],
-  ["environment_missing", "AWS named profile never configured", () => shell("aws", "The config profile (staging) could not be found", 255)],
-  ["environment_missing", "ADC not found", () => shell("python3", "google.auth.exceptions.DefaultCredentialsError: Your default credentials were not found. To set up Application Default Credentials, see https://cloud.google.com/docs/authentication/external/set-up-adc")],
-  ["environment_missing", "no token in the keyring", () => shell("gh", "error: no oauth token found for github.com; run gh auth login", 4)],
-  ["environment_missing", "a service account key file that is not there", () => shell("terraform", "Error: error loading credentials: open /secrets/sa.json: no such file or directory\n\n  with provider[\"registry.terraform.io/hashicorp/google\"]")],
-  ["environment_missing", "an SDK asking for an API key to be set", () => framework("Groq", "GroqError: The api_key client option must be set either by passing api_key to the client or by setting the GROQ_API_KEY environment variable")],
-  ["environment_missing", "an agent framework without a key", () => framework("Agent", "UserError: No API key provided for provider 'openai'. Set OPENAI_API_KEY or configure a model provider.")],
-  ["environment_missing", "kubectl with no current context", () => shell("kubectl", "error: current-context is not set")],
-  ["environment_missing", "helm with no kubeconfig", () => shell("helm", "Error: Kubernetes cluster unreachable: invalid configuration: no configuration has been provided, try setting KUBERNETES_MASTER environment variable")],
-  ["environment_missing", "a tool's own config file never created", () => shell("mytool", "Error: configuration file ~/.config/mytool/config.toml does not exist; run `mytool init` to create one")],
-  ["environment_missing", "wrangler without a config", () => shell("wrangler", "✘ [ERROR] Missing entry-point: The entry-point should be specified via the command line or the `main` config field.\nCould not find a wrangler.toml file in this directory.")],
-  ["environment_missing", "a Python project without pyproject", () => shell("poetry", "Poetry could not find a pyproject.toml file in /srv/app or its parents")],
-  ["environment_missing", "pip requires an activated virtualenv", () => shell("pip", "ERROR: Could not find an activated virtualenv (required).", 3)],
-  ["environment_missing", "uv finds no virtual environment", () => shell("uv", "error: No virtual environment found; run `uv venv` to create an environment, or pass `--system` to install into a non-virtual environment", 2)],
-  ["environment_missing", "a script that needs an activated environment", () => shell("./train.sh", "ERROR: no virtual environment is active. Activate .venv first (source .venv/bin/activate).")],
-  ["environment_missing", "conda environment not activated", () => shell("conda", "CondaError: Run 'conda init' before 'conda activate'")],
-  ["environment_missing", "nvm: version not yet installed", () => shell("nvm", "N/A: version \"v20.11.0\" is not yet installed.\n\nYou need to run \"nvm install v20.11.0\" to install it before using it.", 3)],
-  ["environment_missing", "rustup without a default toolchain", () => shell("cargo", "error: rustup could not choose a version of cargo to run, because one wasn't specified explicitly, and no default is configured.\nhelp: run 'rustup default stable' to download the latest stable release of Rust and set it as your default toolchain.")],
-  ["environment_missing", "a .NET app without its runtime", () => shell("./api", "You must install or update .NET to run this application.\n\nApp: /srv/api/api\nArchitecture: x64\nFramework: 'Microsoft.AspNetCore.App', version '8.0.0' (x64)", 150)],
-  ["environment_missing", "gradle without java", () => shell("./gradlew", "ERROR: JAVA_HOME is not set and no 'java' command could be found in your PATH.\n\nPlease set the JAVA_HOME variable in your environment to match the\nlocation of your Java installation.")],
-  ["environment_missing", "Go toolchain download disabled", () => shell("go", "go: go.mod requires go >= 1.23 (running go 1.21.5; GOTOOLCHAIN=local)")],
-  ["environment_missing", "a Python interpreter of the version pinned", () => shell("pipenv", "Warning: Python 3.12 was not found on your system...\nNeither 'pyenv' nor 'asdf' could be found to install Python.")],
-  ["environment_missing", "Playwright browsers not installed", () => framework("browser_navigate", "browserType.launch: Executable doesn't exist at /home/ci/.cache/ms-playwright/webkit-2035/pw_run.sh\nLooks like Playwright was just installed or updated.")],
-  ["environment_missing", "Selenium Manager cannot find Chrome", () => shell("python3", "selenium.common.exceptions.SessionNotCreatedException: Message: session not created: cannot find Chrome binary")],
-  ["environment_missing", "Cypress without its binary", () => shell("npx", "The cypress npm package is installed, but the Cypress binary is missing.\n\nWe expected the binary to be installed here: /root/.cache/Cypress/13.6.0/Cypress/Cypress")],
-  ["environment_missing", "Karma cannot start a browser", () => shell("ng", "ERROR [launcher]: No binary for ChromeHeadless browser on your platform.\n  Please, set \"CHROME_BIN\" env variable.")],
-  ["environment_missing", "spaCy model not downloaded", () => shell("python3", "OSError: [E050] Can't find model 'en_core_web_sm'. It doesn't seem to be a Python package or a valid path to a data directory.")],
-  ["environment_missing", "NLTK resource not downloaded", () => shell("python3", "LookupError: \n**********************************************************************\n  Resource punkt not found.\n  Please use the NLTK Downloader to obtain the resource:\n\n  >>> import nltk\n  >>> nltk.download('punkt')")],
-  ["environment_missing", "Hugging Face offline without a cached model", () => shell("python3", "huggingface_hub.errors.LocalEntryNotFoundError: Cannot find the requested files in the disk cache and outgoing traffic has been disabled. To enable model look-ups and downloads online, set 'local_files_only' to False.")],
-  ["environment_missing", "weights not downloaded", () => shell("python3", "RuntimeError: Model weights not found at checkpoints/sam_vit_b.pth. Download them first with scripts/download_weights.sh")],
-  ["environment_missing", "whisper.cpp model missing", () => shell("./main", "whisper_init_from_file_with_params_no_state: failed to open 'models/ggml-base.en.bin'\nerror: failed to initialize whisper context\nDownload a model with ./models/download-ggml-model.sh base.en")],
-  ["environment_missing", "LM Studio model not loaded", () => framework("llm", "Error: No models loaded. Please load a model in the developer page or use the `lms load` command.")],
-  ["environment_missing", "a JNI library not on the library path", () => shell("java", "Exception in thread \"main\" java.lang.UnsatisfiedLinkError: no opencv_java490 in java.library.path: /usr/java/packages/lib")],
-  ["environment_missing", "a DLL that cannot be loaded", () => shell("dotnet", "System.DllNotFoundException: Unable to load shared library 'libgdiplus' or one of its dependencies.")],
-  ["environment_missing", "ctypes cannot find a library", () => shell("python3", "OSError: libportaudio.so.2: cannot open shared object file: No such file or directory")],
-  ["environment_missing", "a Python extension built for a missing system library", () => shell("python3", "ImportError: libGL.so.1: cannot open shared object file: No such file or directory")],
-  ["environment_missing", "CUDA runtime library missing", () => shell("python3", "Could not load dynamic library 'libcudart.so.12'; dlerror: libcudart.so.12: cannot open shared object file")],
-  ["environment_missing", "pkg-config cannot find a package", () => shell("cargo", "Package openssl was not found in the pkg-config search path.\nPerhaps you should add the directory containing `openssl.pc'\nto the PKG_CONFIG_PATH environment variable", 101)],
-  ["environment_missing", "Zephyr SDK not found by CMake", () => shell("west", "CMake Error at cmake/modules/FindZephyr-sdk.cmake:89 (find_package):\n  Could not find a package configuration file provided by \"Zephyr-sdk\"")],
-  ["environment_missing", "ESP-IDF not exported", () => shell("idf.py", "ERROR: IDF_PATH is not set. Please run . $HOME/esp/esp-idf/export.sh first.")],
-  ["environment_missing", "ROS 2 workspace not sourced", () => shell("ros2", "Package 'turtlebot3_gazebo' not found: \"package 'turtlebot3_gazebo' not found, searching: ['/opt/ros/humble']\"\nDid you source your workspace (source install/setup.bash)?")],
-  // ---------------- tool_not_found
-  ["tool_not_found", "a skill not registered with the kernel", () => framework("Summarize", "KernelException: Skill 'Summarize' is not registered with this kernel")],
-  ["tool_not_found", "a capability the agent lacks", () => framework("browse", "AgentError: the agent has no capability named 'browse'")],
-  ["tool_not_found", "called a tool the agent doesn't provide", () => framework("write_report", "InvalidToolCall: the model called `write_report`, which this agent doesn't provide")],
-  ["tool_not_found", "no tool matches the name", () => framework("web-search", "Error: No tool matches the name 'web-search'")],
-  ["tool_not_found", "not an enabled tool", () => framework("run_sql", "Tool call failed: 'run_sql' is not an enabled tool for this assistant")],
-  ["tool_not_found", "a hallucinated tool call", () => framework("get_stock_price", "Hallucinated tool call: get_stock_price (no such entry in the tool schema)")],
-  ["tool_not_found", "Semantic Kernel function not found in a plugin", () => framework("Writer-Summarize", "KernelFunction 'Summarize' not found in plugin 'Writer'")],
-  ["tool_not_found", "MCP server: tool not found as -32602", () => framework("mcp", "McpError: MCP error -32602: Tool browser_clickk not found")],
-  ["tool_not_found", "the model invoked a name nothing handles", () => framework("delete_file", "Function calling error: the model invoked `delete_file`, but no function by that name is registered")],
-  ["tool_not_found", "tool_use block naming an undefined tool", () => framework("search", "tool_use block references tool 'search' which is not defined in tools")],
-  ["tool_not_found", "an action the browser agent does not know", () => framework("scroll_to", "ActionError: unknown action 'scroll_to'; valid actions are click, type, navigate")],
-  ["tool_not_found", "an MCP client finds no server offering the tool", () => framework("mcp", "Error: none of the connected MCP servers exposes a tool named \"jira_create_issue\"")],
-  ["tool_not_found", "an agent runtime with no such function in its schema", () => framework("get_time", "FunctionNotAvailable: get_time is not part of the declared functions")],
-  ["tool_not_found", "the tool the plan names was never loaded", () => framework("planner", "Plan step 3 uses tool 'sql_query', but that tool was never loaded into the toolbox")],
-  ["tool_not_found", "a tool name mistyped by the model, suggestion offered", () => framework("serch", "No such function: serch. Did you mean: search?")],
-  ["tool_not_found", "a robot skill server without the skill", () => framework("pick_place", "SkillServer: requested skill 'pick_and_place_v2' does not exist on this robot")],
-  ["tool_not_found", "Bedrock: the model asked for a tool not in toolConfig", () => framework("converse", "The model returned a toolUse for 'lookup_order', which is not defined in toolConfig")],
-  ["tool_not_found", "an assistant run requiring an unknown function", () => framework("assistant", "Run failed: required_action references function `get_invoice` that is not among this assistant's tools")],
-  // refusals must stay permission_denied
-  ["permission_denied", "a tool off the agent's allowlist", () => framework("Bash", "Tool 'Bash' is not in the allowed tools list for this session")],
-  ["permission_denied", "a tool disallowed by settings", () => framework("WebFetch", "WebFetch was denied by your permission settings (deny rule WebFetch(*))")],
-  ["permission_denied", "a function blocked by the sandbox policy", () => framework("exec", "exec: call blocked by sandbox policy 'no-network'")],
-  ["permission_denied", "a human rejected the tool call", () => framework("send_email", "The human reviewer rejected this tool call")],
-  // ---------------- command_not_found
-  ["command_not_found", "bash: cannot execute: required file not found", () => shell("bash", "bash: /usr/local/bin/aws: cannot execute: required file not found", 127)],
-  ["command_not_found", "bad interpreter", () => shell("./configure", "bash: ./configure: /bin/sh^M: bad interpreter: No such file or directory", 126)],
-  ["command_not_found", "exec format error from a container", () => shell("docker", "exec /usr/local/bin/docker-entrypoint.sh: exec format error", 1)],
-  ["command_not_found", "Python Exec format error", () => shell("python3", "OSError: [Errno 8] Exec format error: './bin/tool'")],
-  ["command_not_found", "cannot execute binary file", () => shell("bash", "bash: ./arm-tool: cannot execute binary file: Exec format error", 126)],
-  ["command_not_found", "PowerShell French", () => shell("pwsh", "node : Le terme «node» n'est pas reconnu comme nom d'applet de commande, fonction, fichier de script ou programme exécutable.")],
-  ["command_not_found", "PowerShell Spanish", () => shell("pwsh", "El término 'node' no se reconoce como nombre de un cmdlet, función, archivo de script o programa ejecutable.")],
-  ["command_not_found", "PowerShell German", () => shell("pwsh", "Die Benennung \"node\" wurde nicht als Name eines Cmdlet, einer Funktion, einer Skriptdatei oder eines ausführbaren Programms erkannt.")],
-  ["command_not_found", "csh", () => shell("tcsh", "kubectl: Command not found.", 1)],
-  ["command_not_found", "a Makefile recipe program missing", () => shell("make", "make: protoc: No such file or directory\nmake: *** [Makefile:12: gen] Error 127", 2)],
-  ["command_not_found", "ENOENT spawning an MCP server", () => framework("mcp", "Error: spawn uvx ENOENT\n    at ChildProcess._handle.onexit (node:internal/child_process:284:19)")],
-  ["command_not_found", "Go exec lookup in PATH", () => shell("go", "exec: \"protoc-gen-go\": executable file not found in $PATH")],
-  ["command_not_found", "execa command not found", () => framework("runScript", "Error: Command failed with ENOENT: pnpm install\nspawn pnpm ENOENT")],
-  ["command_not_found", "Rust std::process NotFound", () => shell("cargo", "Error: failed to spawn `wasm-opt`: No such file or directory (os error 2)")],
-  ["command_not_found", "which finds nothing", () => shell("which", "which: no terraform in (/usr/local/bin:/usr/bin:/bin)")],
-  ["command_not_found", "a CI step's program not installed", () => shell("bash", "/home/runner/work/_temp/abc.sh: line 2: yq: command not found", 127)],
-  ["command_not_found", "an OCI runtime cannot find the entrypoint", () => shell("docker", "docker: Error response from daemon: failed to create task for container: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: exec: \"uvicorn\": executable file not found in $PATH: unknown.", 127)],
-  ["command_not_found", "subprocess cannot find the program on Windows", () => shell("python", "FileNotFoundError: [WinError 2] The system cannot find the file specified\n  File \"C:\\Python312\\Lib\\subprocess.py\", line 1538, in _execute_child")],
-  // a file the user named is a wrong argument, not a missing program
-  ["invalid_arguments", "ruby given a script that does not exist", () => withArgs("ruby", ["setup.rb"], "ruby: No such file or directory -- setup.rb (LoadError)")],
-  ["invalid_arguments", "node given a script that does not exist", () => withArgs("node", ["srv/index.js"], "Error: Cannot find module '/app/srv/index.js'")],
-  // ---------------- invalid_arguments
-  ["invalid_arguments", "clap: required arguments not provided", () => shell("mycli", "error: the following required arguments were not provided:\n  --region <REGION>\n\nUsage: mycli deploy --region <REGION>", 2)],
-  ["invalid_arguments", "click: missing option", () => shell("flask", "Usage: flask run [OPTIONS]\nTry 'flask run --help' for help.\n\nError: Missing option '--port' / '-p'.", 2)],
-  ["invalid_arguments", "commander: option argument missing", () => shell("node", "error: option '--out <dir>' argument missing")],
-  ["invalid_arguments", "commander: too many arguments", () => shell("node", "error: too many arguments for 'deploy'. Expected 1 argument but got 2.")],
-  ["invalid_arguments", "cp: missing destination operand", () => shell("cp", "cp: missing destination file operand after 'a.txt'\nTry 'cp --help' for more information.")],
-  ["invalid_arguments", "curl: option is unknown", () => shell("curl", "curl: option --frobnicate: is unknown\ncurl: try 'curl --help' or 'curl --manual' for more information", 2)],
-  ["invalid_arguments", "psql: invalid connection option", () => shell("psql", "psql: error: invalid connection option \"sslmod\"")],
-  ["invalid_arguments", "pip: invalid requirement", () => shell("pip", "ERROR: Invalid requirement: 'requests=2.31': Expected end or semicolon (after name and no valid version specifier)")],
-  ["invalid_arguments", "tar needs one of its modes", () => shell("tar", "tar: You must specify one of the '-Acdtrux', '--delete' or '--test-label' options\nTry 'tar --help' or 'tar --usage' for more information.", 2)],
-  ["invalid_arguments", "OpenAI: a parameter out of range", () => framework("chat.completions", "Error code: 400 - {'error': {'message': \"Invalid value for 'temperature': expected a number between 0 and 2.\", 'type': 'invalid_request_error', 'param': 'temperature'}}")],
-  ["invalid_arguments", "a tool argument of the wrong type", () => framework("resize_image", "ToolInputError: argument 'width' must be an integer, got '640px'")],
-  ["invalid_arguments", "a required tool argument missing", () => framework("send_email", "Tool send_email called without required argument 'to'")],
-  ["invalid_arguments", "an enum value the tool does not accept", () => framework("set_mode", "Invalid input for set_mode: 'turbo' is not one of ['eco', 'normal', 'sport']")],
-  ["invalid_arguments", "a robot joint target outside its limits", () => framework("move_joint", "MoveItError: goal joint value 3.9 for 'elbow_joint' is outside the bounds [-3.14, 3.14]")],
-  ["invalid_arguments", "a date that does not parse as an argument", () => shell("date", "date: invalid date ‘2024-13-01’")],
-  ["invalid_arguments", "a gcloud flag value not allowed", () => shell("gcloud", "ERROR: (gcloud.run.deploy) argument --memory: Invalid value: '3X'", 2)],
-  ["invalid_arguments", "mutually exclusive options", () => shell("mycli", "error: the argument '--json' cannot be used with '--yaml'", 2)],
-  ["invalid_arguments", "argparse: unrecognized arguments", () => shell("python3", "usage: train.py [-h] [--epochs EPOCHS]\ntrain.py: error: unrecognized arguments: --epoch 3", 2)],
-  // ---------------- output_too_large
-  ["output_too_large", "a tool result over a KB limit", () => framework("read_file", "Tool result too large: 1.2 MB exceeds the 100 KB limit")],
-  ["output_too_large", "output exceeded N characters", () => framework("bash", "Output truncated: the command's output exceeded 30000 characters")],
-  ["output_too_large", "a string with a maximum length", () => framework("chat.completions", "Invalid 'messages[1].content': string too long. Expected a string with maximum length 1048576, but got a string with length 2200000 instead.")],
-  ["output_too_large", "a file greater than 2 GiB", () => shell("node", "RangeError [ERR_FS_FILE_TOO_LARGE]: File size (3221225472) is greater than 2 GiB")],
-  ["output_too_large", "log output exceeded its limit", () => framework("ci_job", "The job log exceeded the 4 MB limit and was truncated.")],
-  ["output_too_large", "model supports at most N tokens", () => framework("llm", "Your input is 140213 tokens, but the model supports at most 128000 tokens.")],
-  ["output_too_large", "input length plus max_tokens exceeds the context limit", () => framework("messages", "input length and `max_tokens` exceed context limit: 195000 + 8192 > 200000, decrease input length or `max_tokens` and try again")],
-  ["output_too_large", "a response larger than the fetch tool takes", () => framework("web_fetch", "Maximum response size reached: the page is larger than 10 MB")],
-  ["output_too_large", "DynamoDB item size", () => shell("aws", "An error occurred (ValidationException) when calling the PutItem operation: Item size has exceeded the maximum allowed size", 254)],
-  ["output_too_large", "a payload over a queue's limit", () => framework("sqs.send_message", "InvalidParameterValue: One or more parameters are invalid. Reason: Message must be shorter than 262144 bytes.")],
-  ["output_too_large", "too many rows returned by a tool", () => framework("run_query", "QueryError: result set has 2,000,000 rows, above the tool's limit of 10,000 rows")],
-  ["output_too_large", "a websocket frame too big", () => framework("ws", "WebSocket closed with 1009: message too big")],
-  ["output_too_large", "an embedding input over the token maximum", () => framework("embeddings", "This model's maximum input is 8191 tokens, however you requested 9450 tokens")],
-  // ---------------- syntax_error
-  ["syntax_error", "rustc: expected one of … found", () => shell("cargo", "error: expected one of `.`, `;`, `?`, `}`, or an operator, found `let`\n --> src/main.rs:4:5", 101)],
-  ["syntax_error", "TOML decode error", () => shell("python3", "toml.decoder.TomlDecodeError: Key name found without value. Reached end of line. (line 3 column 8 char 27)")],
-  ["syntax_error", "malformed JSON in a body", () => framework("api", "Error: Malformed JSON in request body at position 41")],
-  ["syntax_error", "tool arguments that could not be parsed as JSON", () => framework("agent", "could not parse the tool arguments as JSON: trailing comma at line 1 column 42")],
-  ["syntax_error", "Dockerfile unknown instruction", () => shell("docker", "ERROR: failed to solve: dockerfile parse error on line 5: unknown instruction: RUNN")],
-  ["syntax_error", "Go: syntax error unexpected newline", () => shell("go", "./main.go:12:2: syntax error: unexpected newline, expected comma or }")],
-  ["syntax_error", "SQLite near: syntax error", () => shell("sqlite3", "Parse error: near \"SELEC\": syntax error")],
-  ["syntax_error", "GraphQL syntax error", () => framework("graphql", "GraphQLError: Syntax Error: Expected Name, found \"}\".")],
-  ["syntax_error", "PromQL parse error", () => framework("prometheus", "bad_data: 1:14: parse error: unexpected right parenthesis ')'")],
-  ["syntax_error", "XML mismatched tag", () => shell("python3", "xml.etree.ElementTree.ParseError: mismatched tag: line 12, column 4")],
-  ["syntax_error", "jq compile error", () => shell("jq", "jq: error: syntax error, unexpected INVALID_CHARACTER (Unix shell quoting issues?) at <top-level>, line 1:\njq: 1 compile error", 3)],
-  ["syntax_error", "invalid YAML in a workflow", () => framework("github-actions", "Invalid workflow file: .github/workflows/ci.yml#L12\nYou have an error in your yaml syntax on line 12")],
-  ["syntax_error", "Python f-string error", () => shell("python3", "  File \"app.py\", line 9\n    print(f\"{x!}\")\n                 ^\nSyntaxError: f-string: missing conversion character")],
-  ["syntax_error", "Lua: unexpected symbol", () => shell("lua", "lua: init.lua:7: unexpected symbol near '}'")],
-  ["syntax_error", "HCL: argument definition expected", () => shell("terraform", "Error: Argument or block definition required\n\n  on main.tf line 14: An argument or block definition is required here.")],
-
-  ];
-  const round2: Array<[ErrorType, string, () => string]> = [
-  ["environment_missing", "a Rails credential key missing", () => shell("rails", "ActiveSupport::EncryptedFile::MissingKeyError: Missing encryption key to decrypt file with. Ask your team for your master key and write it to config/master.key or put it in the ENV['RAILS_MASTER_KEY'].")],
-  ["environment_missing", "Vault address not configured", () => shell("vault", "Error checking seal status: Get \"https://127.0.0.1:8200/v1/sys/seal-status\": VAULT_ADDR is empty")],
-  ["environment_missing", "no gcloud project set", () => shell("gcloud", "ERROR: (gcloud.run.deploy) The required property [project] is not currently set.\nYou may set it for your current workspace by running:\n  $ gcloud config set project VALUE")],
-  ["environment_missing", "poetry outside a project", () => shell("poetry", "Poetry could not find a pyproject.toml file in /home/u or its parents", 1)],
-  ["environment_missing", "terraform no kube context", () => shell("terraform", "Error: Kubernetes cluster unreachable: no current context is set in the kubeconfig")],
-  ["environment_missing", "a conda env that was never activated", () => shell("python", "EnvironmentError: this script must be run inside an activated conda environment")],
-  ["environment_missing", "pipx/pyenv virtualenv not active", () => shell("make", "error: not in a virtualenv; run `python -m venv .venv && . .venv/bin/activate` first", 2)],
-  ["environment_missing", "diffusers weights not present", () => shell("python3", "OSError: Error no file named diffusion_pytorch_model.safetensors found in directory ./sd-models; the weights do not exist locally")],
-  ["environment_missing", "Ollama: no models pulled", () => framework("ollama", "Error: no models are installed. Run `ollama pull llama3.2` to download one.")],
-  ["environment_missing", "an offline HF tokenizer", () => shell("python3", "OSError: We couldn't find tokenizer.json in the local cache and HF_HUB_OFFLINE=1 is set.")],
-  ["environment_missing", "Android NDK native lib", () => shell("adb", "java.lang.UnsatisfiedLinkError: dlopen failed: library \"libnative-lib.so\" not found")],
-  ["environment_missing", "ROS setup not sourced", () => shell("colcon", "ERROR: AMENT_PREFIX_PATH is empty. Please source your ROS 2 installation first.")],
-  ["environment_missing", "Ruby not installed at that version", () => shell("bundle", "Your Ruby version is 3.1.4, but your Gemfile specified 3.3.0\nruby 3.3.0 is not installed", 18)],
-  ["environment_missing", "a Flutter SDK missing", () => shell("fvm", "Flutter SDK 3.19.0 is not installed. Run `fvm install 3.19.0`.")],
-  ["environment_missing", "Azure: no subscription selected", () => shell("az", "ERROR: No subscription found. Run 'az account set' to select a subscription.")],
-  ["tool_not_found", "Haystack: tool not in the toolset", () => framework("ToolInvoker", "ToolNotFoundException: the model called 'get_wether', which is not one of the tools in this ToolInvoker")],
-  ["tool_not_found", "a skill never installed on the assistant", () => framework("assistant", "Skill 'pdf-extract' has not been installed for this assistant")],
-  ["tool_not_found", "no MCP server provides it", () => framework("mcp-client", "none of the configured MCP servers provides a tool called 'fs_write'")],
-  ["tool_not_found", "a robot action server absent", () => framework("nav", "ActionClient: action 'navigate_to_pose_v2' is not available on this robot; known actions: navigate_to_pose")],
-  ["tool_not_found", "OpenAI function not in the function list", () => framework("responses", "The model called function 'lookup_sku', which is not defined in the request's tools")],
-  ["tool_not_found", "a model-invented tool", () => framework("agent", "Model hallucinated function name `search_docs_v3`; ignoring call")],
-  ["tool_not_found", "Dify plugin tool not registered", () => framework("dify", "Tool provider 'tavily' has not been registered in this workspace")],
-  ["permission_denied", "a tool blocked by an org allowlist", () => framework("Bash", "Bash is not in the allowed tools list configured by your organization")],
-  ["permission_denied", "an MCP tool disabled by the admin", () => framework("mcp", "Tool 'delete_branch' has been disabled by your administrator")],
-  ["command_not_found", "bad interpreter from a CRLF script", () => shell("./deploy.sh", "/usr/bin/env: 'bash\\r': No such file or directory", 127)],
-  ["command_not_found", "an ARM binary on x86", () => shell("./tool", "zsh: exec format error: ./tool", 126)],
-  ["command_not_found", "Node cannot spawn a compiler", () => framework("build", "Error: spawn tsc ENOENT")],
-  ["command_not_found", "Python asyncio cannot spawn", () => shell("python3", "FileNotFoundError: [Errno 2] No such file or directory: 'ffprobe'")],
-  ["command_not_found", "PowerShell Italian", () => shell("pwsh", "Termine 'node' non è riconosciuto come nome di cmdlet, funzione, programma eseguibile o file script.")],
-  ["command_not_found", "which in a CI step", () => shell("which", "which: no gcloud in (/usr/bin:/bin)", 1)],
-  ["invalid_arguments", "clap: argument cannot be used with", () => shell("ripgrep", "error: the argument '--files' cannot be used with '--type-list'", 2)],
-  ["invalid_arguments", "typer: missing option", () => shell("python3", "Usage: cli.py run [OPTIONS]\nTry 'cli.py run --help' for help.\n\nError: Missing option '--name'.", 2)],
-  ["invalid_arguments", "mv: missing operand", () => shell("mv", "mv: missing file operand\nTry 'mv --help' for more information.")],
-  ["invalid_arguments", "a tool called without a required input", () => framework("translate", "Tool translate was invoked without the required input 'target_lang'")],
-  ["invalid_arguments", "a servo angle out of range", () => framework("servo", "ValueError: angle 270 is out of range (must be between 0 and 180)")],
-  ["invalid_arguments", "pip: invalid version specifier", () => shell("pip", "ERROR: Invalid requirement: 'numpy=>1.26'")],
-  ["output_too_large", "a tool result token cap", () => framework("read_file", "File content (48213 tokens) exceeds maximum allowed tokens (25000). Please use offset and limit parameters.")],
-  ["output_too_large", "Lambda response size", () => framework("lambda.invoke", "Response payload size exceeded maximum allowed payload size (6291556 bytes).")],
-  ["output_too_large", "Slack message over limit", () => framework("chat.postMessage", "msg_too_long: the text is longer than 40000 characters")],
-  ["output_too_large", "a model accepting up to N tokens", () => framework("embed", "This endpoint accepts up to 512 tokens per input; got 913")],
-  ["output_too_large", "a git push over the limit of N MB", () => shell("git", "remote: error: pack exceeds maximum allowed size of 2 GiB", 1)],
-  ["syntax_error", "rustc: expected expression", () => shell("cargo", "error: expected expression, found `)`\n --> src/lib.rs:10:17", 101)],
-  ["syntax_error", "malformed YAML manifest", () => shell("kubectl", "error: malformed YAML in deploy.yaml: found a tab character that violates indentation")],
-  ["syntax_error", "cannot parse tool arguments as JSON", () => framework("agent", "Failed to parse function arguments as JSON: Unexpected token } in JSON at position 57")],
-  ["syntax_error", "an INI parse error", () => shell("python3", "configparser.MissingSectionHeaderError: File contains no section headers.\nfile: 'setup.cfg', line: 1")],
-
-  ];
+  const round1 = asCases(HAND_WORDINGS.probeRound1);
+  const round2 = asCases(HAND_WORDINGS.probeRound2);
   // Round 3: written after the rules of rounds 1 and 2 (b2129a5), before the rules it led to.
-  const round3: Array<[ErrorType, string, () => string]> = [
-  ["environment_missing", "cargo outside a package", () => shell("cargo", "error: could not find `Cargo.toml` in `/srv/app` or any parent directory", 101)],
-  ["environment_missing", "go without a module", () => shell("go", "go: cannot find main module, but found .git/config in /src\n\tto create a module there, run:\n\tgo mod init")],
-  ["environment_missing", "docker without the GPU toolkit", () => shell("docker", "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].", 125)],
-  ["environment_missing", "Chrome path not configured", () => shell("node", "Error: Chrome not found. Set the CHROME_PATH environment variable to the browser's executable.")],
-  ["environment_missing", "Selenium cannot obtain a driver", () => shell("python3", "selenium.common.exceptions.NoSuchDriverException: Message: Unable to obtain driver for chrome using Selenium Manager.")],
-  ["environment_missing", "wandb without a key", () => shell("python3", "wandb: ERROR api_key not configured (no-tty). call wandb.login(key=[your_api_key])")],
-  ["environment_missing", "a system library to install", () => shell("npm", "Error: Missing system dependency: libvips. Install it with `brew install vips` and retry.")],
-  ["environment_missing", "MSVC build tools required", () => shell("pip", "error: Microsoft Visual C++ 14.0 or greater is required. Get it with \"Microsoft C++ Build Tools\": https://visualstudio.microsoft.com/visual-cpp-build-tools/")],
-  ["environment_missing", "node-gyp without Visual Studio", () => shell("npm", "gyp ERR! find VS could not find a version of Visual Studio 2017 or newer to use")],
-  ["environment_missing", "a ROS package path not set", () => shell("roslaunch", "RLException: ROS_PACKAGE_PATH is not set; source /opt/ros/noetic/setup.bash")],
-  ["environment_missing", "no kube config in the pod", () => shell("python3", "kubernetes.config.config_exception.ConfigException: Invalid kube-config file. No configuration found.")],
-  ["environment_missing", "no .NET SDK of the global.json version", () => shell("dotnet", "A compatible .NET SDK was not found.\n\nRequested SDK version: 9.0.100\nglobal.json file: /src/global.json")],
-  ["environment_missing", "firmware toolchain missing", () => shell("make", "Error: arm-none-eabi toolchain not found; install the GNU Arm Embedded Toolchain and add it to PATH", 2)],
-  ["environment_missing", "a secret not mounted", () => shell("python3", "RuntimeError: secret file /run/secrets/db_password is missing; mount the Docker secret first")],
-  ["tool_not_found", "no implementation for a function", () => framework("plot_chart", "function_call error: no implementation for 'plot_chart'")],
-  ["tool_not_found", "no skill registered for an intent", () => framework("assistant", "RuntimeError: no skill registered for intent 'open_door'")],
-  ["tool_not_found", "a tool not listed by an MCP server", () => framework("mcp", "Tool 'create_pr' is not listed by server 'github'")],
-  ["tool_not_found", "the LLM's action names a tool that does not exist", () => framework("sql_db_query2", "Agent stopped: the LLM output an action for tool `sql_db_query2`, which does not exist")],
-  ["tool_not_found", "a tool with the name not found in the toolkit", () => framework("crm_lookup", "ValueError: Could not find a tool with the name 'crm_lookup' in the toolkit")],
-  ["tool_not_found", "no tools registered and a call made", () => framework("lookup", "No tools are registered for this agent, but the model attempted to call 'lookup'")],
-  ["tool_not_found", "Requested tool does not exist", () => framework("image_gen", "Error: Requested tool 'image_gen' does not exist. Use /tools to list them.")],
-  ["tool_not_found", "a handler map without the name", () => framework("dispatch", "TypeError: handlers[call.name] is not a function (tool 'send_sms' has no handler)")],
-  ["tool_not_found", "a tool that is not exposed to the model", () => framework("agent", "The model tried to call 'delete_user', but that tool is not exposed to it")],
-  ["permission_denied", "a tool the policy does not allow", () => framework("shell", "Tool call to 'shell' was rejected: the policy does not allow this tool")],
-  ["command_not_found", "a program not on PATH", () => shell("node", "Error: Could not find 'python3' on PATH")],
-  ["command_not_found", "a CLI named as a command, with an install hint", () => shell("release.sh", "Error: command 'gh' not found; install the GitHub CLI from https://cli.github.com")],
-  ["command_not_found", "gcc missing for a build", () => shell("pip", "error: command 'gcc' failed: No such file or directory")],
-  ["command_not_found", "ffmpeg binary not found", () => shell("python3", "RuntimeError: ffmpeg binary not found. Install ffmpeg and make sure it is on your PATH.")],
-  ["command_not_found", "bun cannot find a bin", () => shell("bun", "error: could not find bin \"vite\"\n\nDid you mean to run \"bunx vite\"?")],
-  ["command_not_found", "a hook script's program missing", () => shell("git", ".git/hooks/pre-commit: line 3: npx: command not found", 127)],
-  ["invalid_arguments", "argparse: required arguments", () => shell("python3", "usage: ingest.py [-h] --input INPUT\ningest.py: error: the following arguments are required: --input", 2)],
-  ["invalid_arguments", "git: switch requires a value", () => shell("git", "error: switch `m' requires a value", 129)],
-  ["invalid_arguments", "argparse: invalid int value", () => shell("python3", "train.py: error: argument --epochs: invalid int value: 'ten'", 2)],
-  ["invalid_arguments", "clap 4: invalid value for an option", () => shell("mytool", "error: invalid value 'fast' for '--mode <MODE>'\n  [possible values: debug, release]", 2)],
-  ["invalid_arguments", "a port number out of range", () => shell("nc", "nc: port number invalid: 99999")],
-  ["invalid_arguments", "JSON mode without the word json", () => framework("chat.completions", "Error code: 400 - 'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.")],
-  ["invalid_arguments", "a file argument that is missing", () => withArgs("jq", [".a", "data.json"], "jq: error: Could not open data.json: No such file or directory", 2)],
-  ["invalid_arguments", "a tool schema the API refuses", () => framework("responses", "Invalid 'tools[0].function.parameters': schema must be a JSON Schema of 'type: \"object\"', got 'type: \"string\"'.")],
-  ["invalid_arguments", "a robot pose unreachable as given", () => framework("move_to", "PlanningError: the requested pose is out of the arm's reach (x=1.8 m exceeds reach 1.3 m)")],
-  ["output_too_large", "over the N KB limit", () => framework("read_url", "tool output (312 KB) is over the 256 KB limit")],
-  ["output_too_large", "more than the model's limit", () => framework("llm", "The prompt has 9000 tokens, which is more than the model's limit of 8192")],
-  ["output_too_large", "a diff too big to show", () => framework("github", "The diff is too big to be displayed (over 20,000 lines)")],
-  ["output_too_large", "a column value too long", () => shell("psql", "ERROR:  value too long for type character varying(255)")],
-  ["output_too_large", "an output truncated at the maximum", () => framework("bash", "The response was truncated because it exceeded the maximum output size")],
-  ["output_too_large", "a git push of a file over 100 MB", () => shell("git", "remote: error: File weights.bin is 420.00 MB; this exceeds the hard limit of 100.00 MB", 1)],
-  ["output_too_large", "too many rows for the limit", () => framework("sql", "Too many rows: the query returned 120000 rows (limit 50000)")],
-  ["syntax_error", "rustc: expected ; found }", () => shell("cargo", "error: expected `;`, found `}`", 101)],
-  ["syntax_error", "rustc: unknown start of token", () => shell("cargo", "error: unknown start of token: \\u{201c}", 101)],
-  ["syntax_error", "Go's JSON: invalid character", () => shell("./svc", "panic: invalid character '}' looking for beginning of object key string")],
-  ["syntax_error", "sed: unterminated s command", () => shell("sed", "sed: -e expression #1, char 9: unterminated `s' command")],
-  ["syntax_error", "awk syntax error", () => shell("awk", "awk: cmd. line:1: {print $1\nawk: cmd. line:1:          ^ unexpected newline or end of string", 2)],
-  ["syntax_error", "a JSON config parse failure", () => shell("node", "Error: Failed to parse tsconfig.json: Unexpected token } in JSON at position 211")],
-  ["syntax_error", "a Makefile missing separator", () => shell("make", "Makefile:7: *** missing separator.  Stop.", 2)],
-  ["syntax_error", "a Jinja template error", () => shell("ansible-playbook", "ERROR! template error while templating string: unexpected '}'. String: {{ item }")],
-
-  ];
+  const round3 = asCases(HAND_WORDINGS.probeRound3);
   // Round 4: written after round 3's rules (b1dcc95), before the rules it led to; the four it still misses are listed in the docs.
-  const round4: Array<[ErrorType, string, () => string]> = [
-  ["environment_missing", "Arduino core not installed", () => shell("arduino-cli", "Error during build: Platform 'esp32:esp32' not found: platform not installed")],
-  ["environment_missing", "PlatformIO platform missing", () => shell("pio", "Error: Unknown development platform 'espressif32'; install it with `pio pkg install -g -p espressif32`")],
-  ["environment_missing", "Jetson: CUDA toolkit not found", () => shell("cmake", "CMake Error: CUDA toolkit not found. Set CUDAToolkit_ROOT to the toolkit's location.")],
-  ["environment_missing", "Deno: a missing env var", () => shell("deno", "error: Uncaught (in promise) Error: Missing env var SUPABASE_URL")],
-  ["environment_missing", "PHP extension missing", () => shell("composer", "Your requirements could not be resolved to an installable set of packages.\n  Problem 1\n    - laravel/framework requires ext-mbstring * -> it is missing from your system. Install or enable PHP's mbstring extension.")],
-  ["environment_missing", "Spring AI key property", () => shell("java", "java.lang.IllegalArgumentException: OpenAI API key must be set. Use the connection property: spring.ai.openai.api-key or spring.ai.openai.chat.api-key property.")],
-  ["environment_missing", "Pulumi stack not selected", () => shell("pulumi", "error: no stack selected; please use `pulumi stack select` or `pulumi stack init` to choose one")],
-  ["environment_missing", "Terraform not initialised", () => shell("terraform", "Error: Inconsistent dependency lock file\n\nThe following dependency selections recorded in the lock file are inconsistent with the current configuration:\n  - provider registry.terraform.io/hashicorp/aws: required by this configuration but no version is selected\n\nTo make the initial dependency selections that will initialize the dependency lock file, run:\n  terraform init")],
-  ["environment_missing", "Xcode simulator runtime missing", () => shell("xcodebuild", "xcodebuild: error: Unable to find a destination matching the provided destination specifier: iOS Simulator runtime 17.2 is not installed.")],
-  ["environment_missing", "Elixir: Hex not installed", () => shell("mix", "Could not find Hex, which is needed to build dependency :jason\nShall I install Hex? (if running non-interactively, use \"mix local.hex --force\")")],
-  ["environment_missing", "Bun: a registry token not set", () => shell("bun", "error: missing authentication token for registry npm.pkg.github.com; set NPM_TOKEN in .npmrc")],
-  ["tool_not_found", "Spring AI: tool callback name missing", () => framework("spring-ai", "IllegalStateException: No ToolCallback registered under the name 'getWeatherV2'")],
-  ["tool_not_found", "Vercel AI SDK no-such-tool, other words", () => framework("generateText", "NoSuchToolError: The model called a tool named \"search_flights\" that is not part of the tools you passed")],
-  ["tool_not_found", "a function the runtime cannot dispatch", () => framework("kernel", "Could not dispatch function call 'email-send': function is not registered in any plugin")],
-  ["tool_not_found", "Continue: tool not available in this mode", () => framework("continue", "Tool \"builtin_run_terminal\" does not exist in the current configuration")],
-  ["tool_not_found", "Aider-like: unknown edit command", () => framework("agent", "The model asked to run the tool `apply_patch_v2`; there is no such tool in this session")],
-  ["tool_not_found", "OpenAI Agents: handoff target missing", () => framework("Runner", "ModelBehaviorError: Handoff/tool 'billing_agent' not found in agent Triage")],
-  ["tool_not_found", "a robot behaviour tree node type unknown", () => framework("bt", "RuntimeError: Node type 'OpenGripperV2' is not registered in the BehaviorTreeFactory")],
-  ["tool_not_found", "MCP inspector: unknown tool name", () => framework("mcp", "{\"jsonrpc\":\"2.0\",\"id\":7,\"error\":{\"code\":-32602,\"message\":\"Unknown tool: list_issuez\"}}")],
-  ["permission_denied", "a tool forbidden to a role", () => framework("deploy", "Forbidden: role 'viewer' may not call tool 'deploy'")],
-  ["permission_denied", "an MCP server's tool denied by the client config", () => framework("mcp", "Tool 'exec' from server 'shell' is blocked by your MCP client's settings")],
-  ["command_not_found", "Deno: command spawn NotFound", () => shell("deno", "error: Uncaught (in promise) NotFound: Failed to spawn 'magick': entity not found")],
-  ["command_not_found", "Java ProcessBuilder on Windows", () => shell("java", "java.io.IOException: Cannot run program \"ffmpeg.exe\": CreateProcess error=2, The system cannot find the file specified")],
-  ["command_not_found", ".NET Process.Start", () => shell("dotnet", "System.ComponentModel.Win32Exception (2): An error occurred trying to start process 'git' with working directory '/src'. No such file or directory")],
-  ["command_not_found", "Ansible command module", () => shell("ansible-playbook", "fatal: [web1]: FAILED! => {\"changed\": false, \"cmd\": \"pm2 restart all\", \"msg\": \"[Errno 2] No such file or directory: b'pm2'\", \"rc\": 2}")],
-  ["command_not_found", "a Node script's shebang runtime missing", () => shell("./cli.js", "/usr/bin/env: ‘node’: No such file or directory", 127)],
-  ["invalid_arguments", "Terraform: unsupported argument", () => shell("terraform", "Error: Unsupported argument\n\n  on main.tf line 12, in resource \"aws_s3_bucket\" \"b\":\n  12:   acl_policy = \"private\"\n\nAn argument named \"acl_policy\" is not expected here.")],
-  ["invalid_arguments", "Helm: a value of the wrong type", () => shell("helm", "Error: values don't meet the specifications of the schema(s) in the following chart(s):\napi:\n- replicaCount: Invalid type. Expected: integer, given: string")],
-  ["invalid_arguments", "kubectl: a selector that does not parse as an argument", () => shell("kubectl", "error: unable to parse requirement: found '=', expected: identifier")],
-  ["invalid_arguments", "AWS CLI: an unknown parameter", () => shell("aws", "Unknown options: --bucket-nam, my-bucket", 252)],
-  ["invalid_arguments", "Mongo: unknown operator", () => shell("mongosh", "MongoServerError: unknown operator: $regexx")],
-  ["invalid_arguments", "Redis: wrong number of arguments", () => shell("redis-cli", "(error) ERR wrong number of arguments for 'set' command")],
-  ["invalid_arguments", "Elasticsearch: a field the mapping rejects", () => framework("es.index", "mapper_parsing_exception: failed to parse field [age] of type [long] in document with id '1'. Preview of field's value: 'ten'")],
-  ["invalid_arguments", "Kafka: an unknown topic as the argument", () => shell("kafka-console-consumer.sh", "Error: Topic 'ordrs' does not exist; use --topic with an existing topic")],
-  ["output_too_large", "Kafka: record too large", () => framework("producer", "org.apache.kafka.common.errors.RecordTooLargeException: The message is 2097152 bytes when serialized which is larger than 1048576, which is the value of the max.request.size configuration.")],
-  ["output_too_large", "Mongo: document too large", () => shell("mongosh", "MongoServerError: BSONObj size: 17825792 (0x1100000) is invalid. Size must be between 0 and 16793600(16MB)")],
-  ["output_too_large", "an LLM output cut at max tokens, asked larger than allowed", () => framework("llm", "max_tokens: 200000 > 64000, which is the maximum allowed number of output tokens for claude-sonnet")],
-  ["output_too_large", "SQS batch size", () => framework("sqs", "BatchRequestTooLong: Batch requests cannot be longer than 262144 bytes")],
-  ["output_too_large", "a screenshot too large for the model", () => framework("browser_screenshot", "Image exceeds 5 MB maximum: 7340032 bytes")],
-  ["syntax_error", "Ansible YAML", () => shell("ansible-playbook", "ERROR! We were unable to read either as JSON nor YAML, these are the errors we got from each:\nJSON: Expecting value: line 1 column 1 (char 0)\n\nSyntax Error while loading YAML.")],
-  ["syntax_error", "PHP parse error", () => shell("php", "PHP Parse error:  syntax error, unexpected token \"}\" in /app/index.php on line 14", 255)],
-  ["syntax_error", "Swift expected", () => shell("swift", "main.swift:4:18: error: expected ')' in expression list", 1)],
-  ["syntax_error", "Kotlin expecting", () => shell("gradle", "e: file:///src/Main.kt:7:1 Expecting '}'", 1)],
-  ["syntax_error", "Elixir: missing terminator", () => shell("mix", "** (SyntaxError) lib/app.ex:12:1: missing terminator: end (for \"do\" starting at line 3)")],
-  ["syntax_error", "an LLM's JSON output that does not parse", () => framework("structured_output", "OutputParserException: Invalid json output: {\"name\": \"x\",")],
-  ["syntax_error", "SQL Server incorrect syntax", () => shell("sqlcmd", "Msg 102, Level 15, State 1, Server db, Line 1\nIncorrect syntax near 'FORM'.")],
-
-  ];
+  const round4 = asCases(HAND_WORDINGS.probeRound4);
   // Round 5: near neighbours (where a rule of the next type could fire), written after c4d81a5.
-  const round5: Array<[ErrorType, string, () => string]> = [
-  ["permission_denied", "a tool the user has not enabled for this agent (policy)", () => framework("browser", "Tool 'browser' requires approval: your workspace policy only allows read-only tools")],
-  ["permission_denied", "an allowlist miss worded with 'not permitted'", () => framework("run", "Command 'nc' is not permitted by the sandbox allowlist")],
-  ["permission_denied", "a tool denied for this user", () => framework("admin_reset", "Access denied: user 'ops-bot' is not allowed to use tool 'admin_reset'")],
-  ["tool_not_found", "a tool name that only looks like a refusal", () => framework("approve", "Unknown tool 'approve': this agent's tools are search, fetch")],
-  ["tool_not_found", "a disabled-sounding but absent tool", () => framework("translate", "Tool 'translate' is unavailable: no such tool is configured in this project")],
-  ["environment_missing", "a config file the program reads, not named by the call", () => shell("app", "Error: ENOENT: no such file or directory, open '/srv/app/config/production.json'")],
-  ["invalid_arguments", "a data file the call names", () => withArgs("csvkit", ["sales_2023.csv"], "FileNotFoundError: [Errno 2] No such file or directory: 'sales_2023.csv'")],
-  ["invalid_arguments", "a script path the call names", () => withArgs("python3", ["scripts/migrate.py"], "python3: can't open file '/srv/scripts/migrate.py': [Errno 2] No such file or directory", 2)],
-  ["command_not_found", "a program the script runs, missing", () => shell("./build.sh", "./build.sh: line 9: protoc: command not found", 127)],
-  ["environment_missing", "a Python module, not a program", () => shell("python3", "ModuleNotFoundError: No module named 'cv2'")],
-  ["environment_missing", "a Node package, not a program", () => shell("node", "Error: Cannot find package 'sharp' imported from /app/resize.mjs")],
-  ["command_not_found", "a program named like a package", () => shell("npm", "sh: 1: prisma: not found", 127)],
-  ["rate_limited", "a token-per-minute limit, not a size", () => framework("llm", "Rate limit reached for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000.")],
-  ["output_too_large", "a request over the per-request token cap", () => framework("llm", "Requested 180000 tokens, but this model allows at most 128000 tokens per request")],
-  ["invalid_arguments", "a count below the minimum", () => framework("generate", "n must be at least 1; got 0")],
-  ["output_too_large", "a batch above its maximum items", () => framework("embed_batch", "Batch has 3000 inputs, more than the maximum of 2048 inputs per request")],
-  ["syntax_error", "a regex that does not compile as the tool's query", () => shell("grep", "grep: Unmatched ( or \\(", 2)],
-  ["invalid_arguments", "a date format the tool does not accept", () => framework("schedule", "invalid date format '31/12/2024': expected YYYY-MM-DD")],
-  ["syntax_error", "a SQL query the tool ran that does not parse", () => framework("run_sql", "psycopg.errors.SyntaxError: syntax error at or near \"WHERE\"\nLINE 1: SELECT * FROM orders WHERE WHERE id = 1")],
-  ["invalid_arguments", "a SQL identifier that does not exist as an argument", () => framework("run_sql", "psycopg.errors.UndefinedColumn: column \"totl\" does not exist")],
-  ["network_error", "TLS, not permission", () => shell("pip", "Could not fetch URL https://pypi.org/simple/requests/: There was a problem confirming the ssl certificate: HTTPSConnectionPool(host='pypi.org', port=443): Max retries exceeded (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED]')))")],
-  ["timeout", "a tool call that took too long, not too large", () => framework("web_fetch", "Tool web_fetch exceeded its 30 s time limit and was cancelled")],
-  ["environment_missing", "a browser for the MCP server", () => framework("browser_navigate", "Error: Browser \"chrome\" is not installed. Run `npx @playwright/mcp install-browser chrome` to install")],
-  ["command_not_found", "uvx not installed for an MCP server", () => framework("mcp", "Failed to start MCP server 'fetch': spawn uvx ENOENT")],
-  ["environment_missing", "Docker compose file missing in the project", () => shell("docker", "no configuration file provided: not found", 14)],
-  ["environment_missing", "a device not connected (robot)", () => shell("ros2", "[ERROR] [realsense2_camera]: No RealSense devices were found!")],
-  ["environment_missing", "a serial port absent (embedded)", () => shell("esptool.py", "A fatal error occurred: Could not open /dev/ttyUSB0, the port doesn't exist")],
-
-  ];
+  const round5 = asCases(HAND_WORDINGS.probeRound5);
   it.each(round1)("round 1, %s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
   });
@@ -849,6 +214,9 @@ describe("families found by probing the weak types with hand-written wordings (i
     expect(run()).toBe(expected);
   });
   it.each(round5)("round 5, %s: %s", (expected, _name, run) => {
+    expect(run()).toBe(expected);
+  });
+  it.each(asCases(HAND_WORDINGS.probeRound6))("round 6, %s: %s", (expected, _name, run) => {
     expect(run()).toBe(expected);
   });
 
@@ -909,5 +277,26 @@ describe("families found by probing the weak types with hand-written wordings (i
 
   it("a package or library named after a program is not the program missing", () => {
     expect(ruleIds("Package openssl was not found in the pkg-config search path.")).not.toContain("known_program_not_installed");
+  });
+  it("round 6's families stay out of their neighbours' wordings", () => {
+    // a data format, a credential or a terminal is no identifier of a kind
+    for (const text of ["Invalid JSON: unexpected end of input", "Invalid API key: check your settings", "the input device is not a TTY"]) {
+      expect(ruleIds(text)).not.toContain("malformed_identifier");
+    }
+    // sizes stay sizes
+    for (const text of ["payload exceeds the maximum of 100 MB", "prompt exceeds the maximum 4096 tokens"]) {
+      expect(ruleIds(text)).not.toContain("quantity_beyond_limit");
+    }
+    // requests and open files are rate limits and resources, not a count setting
+    for (const text of ["429 Too Many Requests: max_request_count reached", "too many open files (max files count 1024)"]) {
+      expect(ruleIds(text)).not.toContain("count_setting_exceeded");
+    }
+    // a library or a package not found on a path is no program
+    for (const text of ["libcuda.so is not found in the library path", "Package foo was not found in the pkg-config search path", "opencv_java is not found in the library path"]) {
+      expect(ruleIds(text)).not.toContain("program_cannot_start");
+    }
+    // Erlang's :enoent of a file read is no program
+    expect(ruleIds("** (File.Error) could not read file \"config.json\": no such file or directory\n    (elixir) lib/file.ex:358: File.read!/1 :enoent")).not.toContain("erlang_spawn_enoent");
+    expect(ruleIds("could not find an option for this platform")).not.toContain("option_not_found");
   });
 });
