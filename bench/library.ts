@@ -23,7 +23,8 @@
  * Hit@3 and abstention per half when candidates whose symptom signature the report contradicts are dropped. Then the
  * contradictions as a soft penalty (measured, not adopted): ANSWER refitted with the top candidate's contradiction
  * count as one more feature, on the fitting/tuning halves, its threshold chosen there as --fit does, and the same model
- * at the lowest threshold that abstains on 0.90 of the tuning half's uncovered reports (the issue's target).
+ * at the lowest threshold that abstains on 0.90 of the tuning half's uncovered reports (the issue's target); and the
+ * penalty alone (the shipped weights kept, one weight per contradiction fitted on the same halves, the shipped threshold).
  *
  * `--fit` refits the calibration (logistic over CALIBRATION_FEATURES) and abstention threshold on the
  * fitting half and prints them (paste into db/queries/library-query.ts). `--no-scale` skips the 100k
@@ -239,8 +240,13 @@ function contradictionFeature(outcomes: Outcome[], starter: ReturnType<typeof st
     return th;
   };
   const target = atTarget(p), shippedTarget = atTarget(answerScore);
+  // The penalty alone: the shipped ANSWER's log-odds lowered by a weight per contradiction, fitted with every other weight
+  // fixed, at the shipped threshold (a report without contradictions keeps its probability).
+  const logit = (o: Outcome) => CALIBRATION_FEATURES.reduce((z, k) => z + answerModel.weights[k] * o.top![k], answerModel.bias);
+  const wAlone = fitOffsetWeight(fit.map(logit), fit.map((o) => contra.get(o)!), fit.map((o) => (inTop3(o) ? 1 : 0)));
+  const alone = (o: Outcome) => (o.top ? 1 / (1 + Math.exp(-(logit(o) + wAlone * contra.get(o)!))) : 0);
   console.log(`
-Contradictions as an ANSWER feature (measured, not adopted): refitted on ${fit.length} queries of the fitting/tuning halves, weight ${m.w[features.length - 1].toFixed(3)} per contradiction, threshold ${t.toFixed(2)} (shipped: ANSWER at ${threshold}); then the same model at ${target.toFixed(2)}, the lowest threshold abstaining on ${ABSTENTION_TARGET} of the ${tuningUncovered[0]?.q.set ?? ""} tuning half's uncovered reports, beside the shipped model at its own such threshold (${shippedTarget.toFixed(2)})`);
+Contradictions as an ANSWER feature (measured, not adopted): refitted on ${fit.length} queries of the fitting/tuning halves, weight ${m.w[features.length - 1].toFixed(3)} per contradiction, threshold ${t.toFixed(2)} (shipped: ANSWER at ${threshold}); then the same model at ${target.toFixed(2)}, the lowest threshold abstaining on ${ABSTENTION_TARGET} of the ${tuningUncovered[0]?.q.set ?? ""} tuning half's uncovered reports, beside the shipped model at its own such threshold (${shippedTarget.toFixed(2)}); last, the penalty alone on the shipped weights (${wAlone.toFixed(3)} per contradiction, at ${threshold})`);
   eachHalf(outcomes, (half, os) => {
     const parts: string[] = [];
     for (const kind of [...COVERED, "uncovered"] as const) {
@@ -248,7 +254,7 @@ Contradictions as an ANSWER feature (measured, not adopted): refitted on ${fit.l
       if (!k.length) continue;
       const rate = (score: (o: Outcome) => number, th: number) =>
         kind === "uncovered" ? k.filter((o) => score(o) < th).length / k.length : k.filter((o) => score(o) >= th && inTop3(o)).length / k.length;
-      parts.push(`${kind === "uncovered" ? "abstention" : `served Hit@3 ${kind}`} ${f3(rate(answerScore, threshold))} -> ${f3(rate(p, t))} (at ${target.toFixed(2)}: ${f3(rate(p, target))}; shipped at ${shippedTarget.toFixed(2)}: ${f3(rate(answerScore, shippedTarget))})`);
+      parts.push(`${kind === "uncovered" ? "abstention" : `served Hit@3 ${kind}`} ${f3(rate(answerScore, threshold))} -> ${f3(rate(p, t))} (at ${target.toFixed(2)}: ${f3(rate(p, target))}; shipped at ${shippedTarget.toFixed(2)}: ${f3(rate(answerScore, shippedTarget))}; penalty alone: ${f3(rate(alone, threshold))})`);
     }
     console.log(`  ${half}: ${parts.join(", ")}`);
   });
@@ -419,6 +425,23 @@ async function insertSynthetic(db: ReturnType<typeof createDb>["db"], total: num
 function fitLogistic(xs: Array<Record<CalibrationFeature, number>>, y: number[], features: readonly CalibrationFeature[]): Calibration {
   const { w, bias } = fitWeights(xs, y, features);
   return { bias, weights: Object.fromEntries(CALIBRATION_FEATURES.map((k) => [k, features.includes(k) ? w[features.indexOf(k)] : 0])) as Record<CalibrationFeature, number> };
+}
+
+/** One weight fitted with everything else fixed: logistic regression of y on x with the log-odds `base` as an offset (Newton's method, small ridge). */
+function fitOffsetWeight(base: number[], x: number[], y: number[]): number {
+  let w = 0;
+  for (let it = 0; it < 100; it++) {
+    let g = 1e-2 * w, h = 1e-2;
+    for (let i = 0; i < base.length; i++) {
+      const p = 1 / (1 + Math.exp(-(base[i] + w * x[i])));
+      g += (p - y[i]) * x[i];
+      h += p * (1 - p) * x[i] * x[i];
+    }
+    const step = g / h;
+    w -= step;
+    if (Math.abs(step) < 1e-10) break;
+  }
+  return w;
 }
 
 /** The logistic fit itself, over any named features: their weights in order, and the bias. */

@@ -126,3 +126,12 @@ describe("the title's failure said the other way", () => {
     expect([...signature("fan stays off after START").states]).toEqual([["fan", "off"]]);
   });
 });
+
+describe("a title that names what is missing", () => {
+  it("a report denying the missing thing agrees: 'no depth' is the symptom of depth holes", () => {
+    const holes = entrySignature({ title: "Glossy object depth holes", surface_symptom: "Point cloud empty over a polished bowl", hidden_reality: "Specular surfaces return no structured-light pattern." });
+    expect(contradictions(signature("cam: no depth over the bowl, table fine"), holes)).toEqual([]);
+    const metal = entrySignature({ title: "Metal object in the oven cavity", surface_symptom: "Sparks", hidden_reality: "Foil arcs." });
+    expect(contradictions(signature("arcs, no metal in the cavity"), metal)).toEqual([`denies the entry's "metal…"`]);
+  });
+});

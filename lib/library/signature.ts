@@ -209,6 +209,9 @@ export interface EntrySignature {
   titleUnRoots: Set<string>;
 }
 
+/** Words that say the word before them is missing ("depth holes", "vacuum loss", "signal dropout"). */
+const ABSENCE = /^(?:holes?|loss|losses|dropouts?|gaps?|missing)$/;
+
 export function entrySignature(e: EntryText): EntrySignature {
   const title = tokenize(e.title.toLowerCase().replace(/[-_/]+/g, " ")).filter((w) => /^[a-z]{3,}$/.test(w));
   return {
@@ -216,7 +219,8 @@ export function entrySignature(e: EntryText): EntrySignature {
     titleRoots: new Set(title.map(root)),
     titleUnRoots: new Set(title.filter((w) => /^un[a-z]{4,}$/.test(w)).map((w) => root(w.slice(2)))),
     sig: signature(`${e.surface_symptom}. ${e.hidden_reality}`),
-    titleStems: new Set(tokenize(e.title.toLowerCase().replace(/[-_/]+/g, " ")).filter((w) => /^[a-z]{3,}$/.test(w)).map(stem)),
+    // A title word followed by a word of absence names what is missing ("depth holes", "vacuum loss"): a report denying it agrees.
+    titleStems: new Set(title.filter((w, i) => !ABSENCE.test(title[i + 1] ?? "")).map(stem)),
     causes: new Set(causeFamilies(`${e.title} ${e.surface_symptom} ${e.hidden_reality}`)),
   };
 }
