@@ -25,7 +25,9 @@
  * at first sight said `unknown`. Options: `--models=nb-chars,ens-nb+lr` narrows the models; `--outer-only` skips the learned
  * arbitration's inner folds; `--weak-arguments=0.8,0.5` and `--floors=0,0.05` add arbitration variants; `--max-batch=N`
  * leaves later batches out entirely (a batch still being measured at first sight is not read); `--misses` lists the
- * combination's wrong answers (tuning halves only).
+ * combination's wrong answers (tuning halves only); `--hand` trains every fold on the hand-written wordings too
+ * (lib/diagnosis/hand-wordings.ts) except the groups written from the batch it tests, `--hand=probes` on the probing rounds only;
+ * `--alpha=` and `--min-docs=` change the naive Bayes' smoothing and vocabulary floor.
  */
 import path from "node:path";
 import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
@@ -172,9 +174,15 @@ function verdict(p: number[]): Verdict {
   return { type: ERROR_TYPES[order[0][1]], margin: order[0][0] - order[1][0] };
 }
 
+const numberArg = (prefix: string): number | undefined => {
+  const v = process.argv.find((a) => a.startsWith(prefix))?.slice(prefix.length);
+  return v === undefined ? undefined : Number(v);
+};
+
 const MODELS: Record<string, (cases: Labelled[]) => Model> = {
   "nb-words": (cs) => trainNB(cs, wordFeatures),
-  "nb-chars": (cs) => trainNB(cs, wordsAndChars),
+  // `--alpha=` and `--min-docs=` try other smoothing and vocabulary floors (the shipped model: 0.5 and 2).
+  "nb-chars": (cs) => trainNB(cs, wordsAndChars, numberArg("--alpha=") ?? 0.5, numberArg("--min-docs=") ?? 2),
   "lr-words": (cs) => trainLR(cs, wordFeatures),
   "lr-words+chars": (cs) => trainLR(cs, wordsAndChars),
   // The mean of the two models' posteriors.
