@@ -1,3 +1,4 @@
+import { CURL_EXIT, errnoNamesFromNumbers, standardCodes } from "./standard-codes";
 import { calibratedConfidence, weakConfidence } from "./calibration";
 import { lexicalVerdict, type LexicalVerdict } from "./lexical";
 import { lexicalModel } from "./lexical-model";
@@ -16,7 +17,7 @@ import { ERROR_TYPES, type DiagnosedType, type ErrorType, type InputContext, typ
  * confidence is that score discounted by the strongest competitor.
  */
 
-export type EvidenceSource = "exit_code" | "signal" | "errno" | "http_status" | "provider_code" | "exception" | "output" | "tool_code" | "context" | "lexical";
+export type EvidenceSource = "exit_code" | "signal" | "errno" | "standard_code" | "http_status" | "provider_code" | "exception" | "output" | "tool_code" | "context" | "lexical";
 
 export interface Evidence {
   type: ErrorType;
@@ -205,9 +206,19 @@ const PROVIDER_CODES: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail"
  */
 const EXCEPTIONS: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail">]> = [
   [/^(?:ModuleNotFoundError|ImportError)$/, { type: "environment_missing", weight: 0.85, variant: "missing_module" }],
-  [/^(?:SyntaxError|IndentationError|TabError|JSONDecodeError|ParserError|ScannerError|TOMLDecodeError|ParseError|(?:Toml|Yaml|Json|Xml|Hcl|Ini|Csv)(?:Decode|Parse|Syntax)Error)$/, { type: "syntax_error", weight: 0.85 }],
+  [/^(?:SyntaxError|IndentationError|TabError|JSONDecodeError|ParserError|ScannerError|TOMLDecodeError|ParseError|(?:Toml|Yaml|Json|Xml|Hcl|Ini|Csv)(?:Decode|Parse|Parsing|Syntax)(?:Error|Exception))$/, { type: "syntax_error", weight: 0.85 }],
   [/^(?:NameError|ReferenceError|UnboundLocalError)$/, { type: "syntax_error", weight: 0.6 }],
   [/^PermissionError$/, { type: "permission_denied", weight: 0.9, variant: "filesystem_permission" }],
+  // Standard-library classes of Java (java.net, java.nio.file, javax.net.ssl), .NET (System, System.IO, System.Net) and Python (ssl, OSError's subclasses).
+  [/^(?:UnauthorizedAccessException|AccessDeniedException)$/, { type: "permission_denied", weight: 0.85, variant: "filesystem_permission" }],
+  [/^(?:ConnectException|NoRouteToHostException|PortUnreachableException|SSLHandshakeException|SSLPeerUnverifiedException|CertPathValidatorException|CertPathBuilderException|SSLError|SSLCertVerificationError|CertificateError)$/, { type: "network_error", weight: 0.8 }],
+  [/^UnknownHostException$/, { type: "network_error", weight: 0.85, variant: "dns_resolution_failed" }],
+  [/^(?:SocketException|SSLException|HttpRequestException|BrokenPipeError)$/, { type: "network_error", weight: 0.6, coarse: true }],
+  [/^(?:SocketTimeoutException|HttpTimeoutException|HttpConnectTimeoutException|InterruptedByTimeoutException)$/, { type: "timeout", weight: 0.85 }],
+  [/^(?:ClassNotFoundException|NoClassDefFoundError|DllNotFoundException)$/, { type: "environment_missing", weight: 0.75, variant: "missing_module" }],
+  [/^(?:NoSuchFileException|FileNotFoundException|DirectoryNotFoundException)$/, { type: "invalid_arguments", weight: 0.5, variant: "path_not_found", coarse: true }],
+  [/^(?:IsADirectoryError|NotADirectoryError|FileExistsError|NumberFormatException|ArgumentException|ArgumentNullException|ArgumentOutOfRangeException)$/, { type: "invalid_arguments", weight: 0.7 }],
+  [/^(?:IllegalArgumentException|FormatException)$/, { type: "invalid_arguments", weight: 0.5 }],
   [/^(?:AuthenticationError|PermissionDeniedError|Unauthorized|Forbidden)$/, { type: "permission_denied", weight: 0.8, variant: "credentials_rejected", coarse: true }],
   [/^(?:TimeoutError|TimeoutExpired|TimeoutException|timeout|ReadTimeout|ConnectTimeout|ReadTimeoutError|ConnectTimeoutError|APITimeoutError|DeadlineExceeded|\w*TimedOut\w*)$/, { type: "timeout", weight: 0.85 }],
   [/^(?:ConnectionRefusedError|ConnectionResetError|ConnectionAbortedError|ConnectionError|URLError|gaierror|NewConnectionError|MaxRetryError|APIConnectionError|RemoteDisconnected|ProtocolError|FetchError)$/, { type: "network_error", weight: 0.75 }],
@@ -218,18 +229,6 @@ const EXCEPTIONS: Array<[RegExp, Omit<Evidence, "source" | "rule" | "detail">]> 
   [/^(?:MemoryError)$/, { type: "output_too_large", weight: 0.5 }],
   [/^ValueError$/, { type: "invalid_arguments", weight: 0.35 }],
 ];
-
-/** Exit codes whose meaning depends on the program: curl documents its own. */
-const CURL_EXIT: Record<number, Omit<Evidence, "source" | "rule" | "detail">> = {
-  3: { type: "invalid_arguments", weight: 0.75 },
-  6: { type: "network_error", weight: 0.85, variant: "dns_resolution_failed" },
-  7: { type: "network_error", weight: 0.85, variant: "connection_refused" },
-  28: { type: "timeout", weight: 0.85 },
-  35: { type: "network_error", weight: 0.7 },
-  52: { type: "network_error", weight: 0.75, variant: "connection_reset" },
-  56: { type: "network_error", weight: 0.75, variant: "connection_reset" },
-  63: { type: "output_too_large", weight: 0.85 },
-};
 
 const TOOL_CODES: Record<string, Omit<Evidence, "source" | "rule" | "detail">> = {
   UNKNOWN_TOOL: { type: "tool_not_found", weight: 0.9, variant: "unknown_tool" },
@@ -1033,7 +1032,7 @@ function providerCodeName(raw: string): string {
   const name = raw.replace(/^[\w.]+#/, "");
   return (/[a-z][A-Z]/.test(name) ? name.replace(/([a-z0-9])([A-Z])/g, "$1_$2") : name).toLowerCase();
 }
-const EXCEPTION_LINE = /^(?:E\s{2,})?(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Expired|Exit|Timeout)|timeout|gaierror)(?: \[(\w+)\])?(?::|$)/;
+const EXCEPTION_LINE = /^(?:E\s{2,}|Caused by: |Exception in thread "[^"\n]*" |Unhandled [Ee]xception[.:] )?(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Expired|Exit|Timeout)|timeout|gaierror)(?: \[(\w+)\])?(?::|$)/;
 
 function retryAfterFrom(text: string): number | undefined {
   const header = /\bretry[- ]after["']?\s*[:=]\s*["']?(\d+(?:\.\d+)?)/i.exec(text);
@@ -1273,7 +1272,7 @@ function collectFacts(input: InputContext, raw: string): Facts {
     ...a,
     ...(exitCode !== undefined && exitCode !== null ? { exitCode } : {}),
     ...(e.signal ? { signal: e.signal } : {}),
-    errnos: [...new Set([...(e.errno ? [e.errno] : []), ...[...raw.matchAll(ERRNO_IN_TEXT)].map((m) => m[1]).filter((n) => n in ERRNO_EVIDENCE)])],
+    errnos: [...new Set([...(e.errno ? [e.errno] : []), ...[...[...raw.matchAll(ERRNO_IN_TEXT)].map((m) => m[1]), ...errnoNamesFromNumbers(raw)].filter((n) => n in ERRNO_EVIDENCE)])],
     ...(status !== undefined ? { status } : {}),
     ...(e.retryAfterMs !== undefined ? { retryAfterMs: e.retryAfterMs } : retryAfterFrom(raw) !== undefined ? { retryAfterMs: retryAfterFrom(raw) } : {}),
     host: hostOf(a.url),
@@ -1425,6 +1424,11 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
   for (const errno of facts.errnos) {
     const ev = ERRNO_EVIDENCE[errno];
     if (ev) c.add({ ...ev, source: "errno", rule: `errno:${errno}`, detail: errno });
+  }
+  // Codes defined by a standard (SQLSTATE, MySQL, SQLite, MongoDB, gRPC, curl, Win32): lib/diagnosis/standard-codes.ts.
+  for (const hit of standardCodes(raw)) {
+    const { standard, code, ...ev } = hit;
+    c.add({ ...ev, source: "standard_code", rule: `code:${standard}`, detail: `${standard} ${code}` });
   }
   if (facts.status !== undefined) {
     const ev = STATUS_EVIDENCE[facts.status] ?? (facts.status >= 500 ? STATUS_EVIDENCE[500] : undefined);

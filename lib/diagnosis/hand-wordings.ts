@@ -727,8 +727,108 @@ const probeRound6 = group([
   ["syntax_error", "a typographic quote not allowed in the syntax", shell("jsonnet", "error: character '“' is not allowed in the syntax")],
 ]);
 
+/**
+ * Codes defined by a standard (2026-11-28): SQLSTATE, MySQL/MariaDB numbers, SQLite result codes, MongoDB codes, gRPC statuses,
+ * curl exit codes, Win32/HRESULT/Winsock, errno numbers, and the standard-library exception classes of Java, .NET and Python,
+ * each in several drivers' or products' forms, written by hand from the standards' references (lib/diagnosis/standard-codes.ts),
+ * none from a corpus case; then guards: a code several types print, where the message's own statement decides.
+ */
+const standardCodes = group([
+  // SQLSTATE
+  ["invalid_arguments", "pgx: undefined table (SQLSTATE 42P01)", shell("migrate", 'error: ERROR: relation "invoices" does not exist (SQLSTATE 42P01)')],
+  ["invalid_arguments", "psycopg: undefined column by pgcode", framework("sql_query", "psycopg.errors.UndefinedColumn: column \"emial\" of relation \"users\" does not exist\nSQLSTATE: 42703")],
+  ["invalid_arguments", "node-postgres error object: undefined function", framework("db_query", "error: function jsonb_path_exist(jsonb, unknown) does not exist\n    at Parser.parseErrorMessage\n  severity: 'ERROR',\n  code: '42883',\n  hint: 'No function matches the given name and argument types.'")],
+  ["invalid_arguments", "JDBC: unique violation 23505", shell("java", "org.postgresql.util.PSQLException: ERROR: duplicate key value violates unique constraint \"orders_pkey\"\n  SQLState: 23505")],
+  ["invalid_arguments", "PDO: data exception 22P02", framework("php_exec", "SQLSTATE[22P02]: Invalid text representation: 7 ERROR:  invalid input syntax for type uuid: \"abc\"")],
+  ["invalid_arguments", "sqlstate= key: integrity, foreign key", framework("db_query", "IntegrityError(sqlstate=23503): insert or update on table \"items\" violates foreign key constraint \"items_order_fk\"")],
+  ["syntax_error", "pgx: syntax error (SQLSTATE 42601)", shell("goose", 'goose run: ERROR: syntax error at or near "SELEC" (SQLSTATE 42601)')],
+  ["syntax_error", "asyncpg: PostgresSyntaxError sqlstate", framework("sql_query", "asyncpg.exceptions.PostgresSyntaxError: syntax error at end of input\nsqlstate: 42601")],
+  ["permission_denied", "pgx: insufficient privilege (SQLSTATE 42501)", shell("atlas", "Error: pq: permission denied for schema audit (SQLSTATE 42501)")],
+  ["permission_denied", "JDBC: invalid password 28P01", shell("flyway", "ERROR: Unable to obtain connection from database: FATAL: password authentication failed for user \"app\"\nSQL State  : 28P01\nError Code : 0")],
+  ["permission_denied", "ODBC: invalid authorization 28000", framework("odbc_query", "[28000] [Microsoft][ODBC Driver 18 for SQL Server][SQL Server]Login failed for user 'report'. SQLSTATE=28000")],
+  ["timeout", "pgx: query canceled by statement timeout (57014)", shell("worker", "ERROR: canceling statement due to statement timeout (SQLSTATE 57014)")],
+  ["timeout", "JDBC: query canceled SQLState 57014", shell("java", "org.postgresql.util.PSQLException: ERROR: canceling statement due to user request\n  SQLState: 57014")],
+  ["rate_limited", "pgx: too many connections (SQLSTATE 53300)", shell("api", "failed to connect to `host=db user=app database=app`: server error (FATAL: sorry, too many clients already (SQLSTATE 53300))")],
+  ["network_error", "JDBC: connection attempt failed 08001", shell("java", "org.postgresql.util.PSQLException: The connection attempt failed.\n  SQLState: 08001\nCaused by: java.net.SocketException: Network is unreachable")],
+  ["network_error", "PDO: connection failure 08006, server not answering", framework("php_exec", "SQLSTATE[08006] [7] could not connect to server: Connection timed out\n\tIs the server running on host \"10.2.0.4\" and accepting TCP/IP connections on port 5432?")],
+  // MySQL / MariaDB
+  ["permission_denied", "mysql client: ERROR 1045 (28000)", shell("mysql", "ERROR 1045 (28000): Access denied for user 'deploy'@'10.0.3.7' (using password: YES)")],
+  ["permission_denied", "go-sql-driver: Error 1142", framework("db_exec", "Error 1142 (42000): DROP command denied to user 'ro'@'%' for table 'sessions'")],
+  ["permission_denied", "PyMySQL OperationalError (1045, …)", framework("sql_query", "pymysql.err.OperationalError: (1045, \"Access denied for user 'etl'@'localhost' (using password: YES)\")")],
+  ["syntax_error", "mysqldump: Error 1064", shell("mysql", "ERROR 1064 (42000) at line 12: You have an error in your SQL syntax near 'WHERE' at line 1")],
+  ["syntax_error", "JDBC: MySQL error code 1064", shell("java", "java.sql.SQLSyntaxErrorException: You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version\n  Error Code: 1064")],
+  ["invalid_arguments", "mysql client: ERROR 1146 (42S02)", shell("mysql", "ERROR 1146 (42S02): Table 'shop.ordres' doesn't exist")],
+  ["invalid_arguments", "MariaDB: unknown column 1054", framework("db_exec", "Error 1054 (42S22): Unknown column 'create_at' in 'field list'")],
+  ["network_error", "mysql client: ERROR 2003 (HY000)", shell("mysql", "ERROR 2003 (HY000): Can't connect to MySQL server on 'db.internal:3306' (111)")],
+  ["network_error", "mysqladmin: ERROR 2002 local socket", shell("mysqladmin", "mysqladmin: connect to server at 'localhost' failed\nerror: 'Can't connect to local MySQL server through socket '/run/mysqld/mysqld.sock' (2)'\nERROR 2002 (HY000)")],
+  ["network_error", "PyMySQL OperationalError (2013, …)", framework("sql_query", "pymysql.err.OperationalError: (2013, 'Lost connection to MySQL server during query')")],
+  ["rate_limited", "mysql client: ERROR 1040 too many connections", shell("mysql", "ERROR 1040 (HY000): Too many connections")],
+  ["timeout", "go-sql-driver: Error 1205 lock wait", framework("db_exec", "Error 1205 (HY000): Lock wait timeout exceeded; try restarting transaction")],
+  ["timeout", "MySQL max_execution_time 3024", framework("db_exec", "Error 3024 (HY000): Query execution was interrupted, maximum statement execution time exceeded")],
+  ["output_too_large", "mysql client: ERROR 1153 packet too large", shell("mysql", "ERROR 1153 (08S01) at line 88: Got a packet bigger than 'max_allowed_packet' bytes")],
+  // SQLite
+  ["permission_denied", "rusqlite: SQLITE_READONLY", shell("cargo", "Error: SqliteFailure(Error { code: ReadOnly, extended_code: 8 }, Some(\"attempt to write a readonly database\"))\nSQLITE_READONLY", 101)],
+  ["permission_denied", "node sqlite3: SQLITE_PERM", framework("db_exec", "Error: SQLITE_PERM: access permission denied")],
+  ["output_too_large", "better-sqlite3: SQLITE_TOOBIG", framework("db_exec", "SqliteError: string or blob too big\n  code: 'SQLITE_TOOBIG'")],
+  ["invalid_arguments", "node sqlite3: SQLITE_CONSTRAINT_UNIQUE", framework("db_exec", "Error: SQLITE_CONSTRAINT: UNIQUE constraint failed: users.email\n  errno: 19, code: 'SQLITE_CONSTRAINT'")],
+  ["timeout", "node sqlite3: SQLITE_BUSY", framework("db_exec", "Error: SQLITE_BUSY: database is locked")],
+  // MongoDB
+  ["permission_denied", "mongosh: Unauthorized (13)", shell("mongosh", "MongoServerError: not authorized on reports to execute command { find: \"daily\" }\n  code: 13, codeName: 'Unauthorized'")],
+  ["permission_denied", "pymongo: AuthenticationFailed (18)", framework("mongo_query", "pymongo.errors.OperationFailure: Authentication failed., full error: {'ok': 0.0, 'errmsg': 'Authentication failed.', 'code': 18, 'codeName': 'AuthenticationFailed'}")],
+  ["invalid_arguments", "Mongo driver: E11000 duplicate key", framework("mongo_insert", "MongoBulkWriteError: E11000 duplicate key error collection: app.users index: email_1 dup key: { email: \"a@b.c\" }")],
+  ["timeout", "mongo: MaxTimeMSExpired (50)", framework("mongo_query", "MongoServerError: operation exceeded time limit\n  codeName: 'MaxTimeMSExpired', code: 50")],
+  // gRPC
+  ["network_error", "Go: rpc error code = Unavailable", shell("etcdctl", "Error: rpc error: code = Unavailable desc = connection error: desc = \"transport: Error while dialing\"")],
+  ["timeout", "Go: rpc error code = DeadlineExceeded", shell("grpcurl", "ERROR:\n  Code: DeadlineExceeded\n  Message: context deadline exceeded\nrpc error: code = DeadlineExceeded desc = context deadline exceeded")],
+  ["permission_denied", "Go: rpc error code = PermissionDenied", shell("tctl", "Error: rpc error: code = PermissionDenied desc = Request unauthorized.")],
+  ["permission_denied", "Python: StatusCode.UNAUTHENTICATED", framework("grpc_call", "grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n\tstatus = StatusCode.UNAUTHENTICATED\n\tdetails = \"Request had invalid authentication credentials.\"\n>")],
+  ["network_error", "Node: 14 UNAVAILABLE", framework("grpc_call", "Error: 14 UNAVAILABLE: No connection established. Last error: null")],
+  ["timeout", "Node: 4 DEADLINE_EXCEEDED", framework("grpc_call", "Error: 4 DEADLINE_EXCEEDED: Deadline exceeded after 5.001s")],
+  ["invalid_arguments", "Java: StatusRuntimeException INVALID_ARGUMENT", shell("java", "io.grpc.StatusRuntimeException: INVALID_ARGUMENT: page_size must be between 1 and 1000")],
+  ["rate_limited", "Python: StatusCode.RESOURCE_EXHAUSTED quota", framework("grpc_call", "grpc.RpcError: status = StatusCode.RESOURCE_EXHAUSTED details = \"Quota exceeded for quota metric 'Read requests' per minute\"")],
+  // curl
+  ["network_error", "curl: (6) through a script", shell("bash", "install.sh: downloading...\ncurl: (6) Could not resolve host: get.example.dev")],
+  ["network_error", "curl: (7) through a Dockerfile step", shell("docker", "#7 0.412 curl: (7) Failed to connect to 127.0.0.1 port 8080 after 0 ms: Couldn't connect to server")],
+  ["timeout", "curl: (28) through a healthcheck", shell("make", "healthcheck: curl: (28) Operation timed out after 10001 milliseconds with 0 bytes received\nmake: *** [Makefile:12: wait] Error 28", 2)],
+  ["network_error", "curl: (60) certificate", shell("bash", "curl: (60) SSL certificate problem: unable to get local issuer certificate")],
+  ["network_error", "git over HTTP: RPC failed; curl 56", shell("git", "error: RPC failed; curl 56 OpenSSL SSL_read: Connection reset by peer, errno 104\nfatal: early EOF", 128)],
+  ["network_error", "curl: (35) TLS handshake", shell("brew", "curl: (35) error:0A000126:SSL routines::unexpected eof while reading\nError: Failed to download resource")],
+  ["output_too_large", "curl: (63) max filesize", shell("bash", "curl: (63) Exceeded the maximum allowed file size (1048576) with 2097152 bytes")],
+  // Win32 / HRESULT / Winsock
+  ["permission_denied", "HRESULT 0x80070005", shell("powershell", "New-Item : Access to the path 'C:\\Program Files\\app\\cfg' is denied. HRESULT: 0x80070005 (E_ACCESSDENIED)")],
+  ["permission_denied", "Win32 ERROR_ACCESS_DENIED", framework("win_service", "OpenService failed: ERROR_ACCESS_DENIED")],
+  ["network_error", "Winsock 10061", framework("http_get", "System.Net.Sockets.SocketException (10061): No connection could be made because the target machine actively refused it. [::1]:5001")],
+  ["timeout", "Winsock WSAETIMEDOUT", framework("smtp_send", "send failed: WSAETIMEDOUT (10060)")],
+  ["permission_denied", "Win32 ERROR_ELEVATION_REQUIRED", shell("installer", "CreateProcess failed: ERROR_ELEVATION_REQUIRED (740)")],
+  // errno numbers
+  ["network_error", "requests: [Errno 111]", framework("http_get", "requests.exceptions.ConnectionError: HTTPConnectionPool(host='localhost', port=8000): Max retries exceeded with url: /v1 (Caused by NewConnectionError(': Failed to establish a new connection: [Errno 111] Connection refused'))")],
+  ["network_error", "socket.gaierror [Errno -3]", framework("http_get", "OSError: [Errno -3] Temporary failure in name resolution")],
+  ["timeout", "OSError [Errno 110]", framework("ftp_get", "OSError: [Errno 110] Connection timed out")],
+  // standard-library exception classes
+  ["network_error", "Java: java.net.ConnectException", shell("java", "Exception in thread \"main\" java.net.ConnectException: Connection refused\n\tat java.base/sun.nio.ch.Net.connect0(Native Method)")],
+  ["network_error", "Java: UnknownHostException", shell("gradle", "Caused by: java.net.UnknownHostException: repo.maven.apache.org")],
+  ["timeout", "Java: SocketTimeoutException", shell("java", "java.net.SocketTimeoutException: Read timed out\n\tat java.base/java.net.SocketInputStream.socketRead0(Native Method)")],
+  ["network_error", "Java: SSLHandshakeException", shell("mvn", "Caused by: javax.net.ssl.SSLHandshakeException: PKIX path building failed")],
+  ["permission_denied", "Java NIO: AccessDeniedException", shell("java", "Exception in thread \"main\" java.nio.file.AccessDeniedException: /var/lib/app/state.db")],
+  ["environment_missing", "Java: ClassNotFoundException for a driver", shell("java", "Exception in thread \"main\" java.lang.ClassNotFoundException: org.postgresql.Driver")],
+  ["permission_denied", ".NET: UnauthorizedAccessException", shell("dotnet", "Unhandled exception. System.UnauthorizedAccessException: Access to the path '/etc/app/keys' is denied.")],
+  ["environment_missing", ".NET: DllNotFoundException", shell("dotnet", "Unhandled exception. System.DllNotFoundException: Unable to load shared library 'libgdiplus' or one of its dependencies.")],
+  ["syntax_error", "Jackson: JsonParseException", shell("java", "com.fasterxml.jackson.core.JsonParseException: Unexpected character ('}' (code 125)): was expecting double-quote to start field name")],
+  ["network_error", "Python: ssl.SSLCertVerificationError", framework("http_get", "ssl.SSLCertVerificationError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate")],
+  ["invalid_arguments", "Python: IsADirectoryError", framework("read_file", "IsADirectoryError: [Errno 21] Is a directory: 'data/'")],
+  // guards: a code several types print, where the message's own statement decides
+  ["output_too_large", "guard: RESOURCE_EXHAUSTED for a message over the size limit", shell("client", "rpc error: code = ResourceExhausted desc = grpc: received message larger than max (9000000 vs. 4194304)")],
+  ["permission_denied", "guard: PDO 08006 for a rejected password", framework("php_exec", "SQLSTATE[08006] [7] FATAL:  password authentication failed for user \"shop\"")],
+  ["invalid_arguments", "guard: curl (22) with a 404", shell("bash", "curl: (22) The requested URL returned error: 404")],
+  ["rate_limited", "guard: curl (22) with a 429", shell("bash", "curl: (22) The requested URL returned error: 429")],
+  ["invalid_arguments", "guard: a table named like a SQLSTATE", shell("psql", 'ERROR:  relation "tmp_42601" does not exist (SQLSTATE 42P01)', 1)],
+  ["permission_denied", "guard: SQLITE_CANTOPEN for a directory without write permission", framework("db_open", "SQLITE_CANTOPEN: unable to open database file: permission denied on /srv/data")],
+  ["permission_denied", "guard: Java FileNotFoundException that is a permission", shell("java", "java.io.FileNotFoundException: /var/log/app.log (Permission denied)")],
+  ["network_error", "guard: Node gRPC number not that name's is not read", framework("grpc_call", "Error: 14 UNAVAILABLE: failed to connect to all addresses; last error: UNKNOWN: ipv4:10.0.0.9:50051: Failed to connect to remote host: Connection refused")],
+]);
+
 /** Every group, by name: the unit cases of phrase-families.test.ts, in the order they were written. */
-export const HAND_WORDINGS = { realWorld, batch7, batch8, probingRules, batch9, probeRound1, probeRound2, probeRound3, probeRound4, probeRound5, probeRound6 } as const;
+export const HAND_WORDINGS = { realWorld, batch7, batch8, probingRules, batch9, probeRound1, probeRound2, probeRound3, probeRound4, probeRound5, probeRound6, standardCodes } as const;
 
 /**
  * The collection batches of the world corpus whose tuning-half misses each group was written from: a leave-one-batch-out fold
@@ -747,6 +847,7 @@ export const WRITTEN_FROM: Record<keyof typeof HAND_WORDINGS, readonly number[]>
   probeRound4: [],
   probeRound5: [],
   probeRound6: [],
+  standardCodes: [],
 };
 
 /** Every hand-written wording as a training case, with the batches its group was written from. */

@@ -300,3 +300,9 @@ describe("families found by probing the weak types with hand-written wordings (i
     expect(ruleIds("could not find an option for this platform")).not.toContain("option_not_found");
   });
 });
+
+describe("codes defined by a standard (lib/diagnosis/standard-codes.ts)", () => {
+  it.each(asCases(HAND_WORDINGS.standardCodes))("%s: %s", (expected, _name, diagnose) => {
+    expect(diagnose()).toBe(expected);
+  });
+});

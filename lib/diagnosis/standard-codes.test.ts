@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { standardCodes, errnoNamesFromNumbers } from "./standard-codes";
+
+const read = (text: string) => standardCodes(text).map((h) => `${h.standard} ${h.code} ${h.type}${h.coarse ? " coarse" : ""}`);
+
+describe("standard codes are read where they are printed as codes", () => {
+  it("SQLSTATE in the forms drivers print, specific codes before their class", () => {
+    expect(read('ERROR: relation "x" does not exist (SQLSTATE 42P01)')).toEqual(["sqlstate 42P01 invalid_arguments"]);
+    expect(read("SQLSTATE[28P01]: Invalid password")).toEqual(["sqlstate 28P01 permission_denied"]);
+    expect(read("  SQLState: 57014")).toEqual(["sqlstate 57014 timeout"]);
+    expect(read("error: x\n  code: '23505',")).toEqual(["sqlstate 23505 invalid_arguments"]);
+    expect(read("SQLSTATE 08001")).toEqual(["sqlstate 08001 network_error coarse"]);
+  });
+  it("MySQL numbers with their SQLSTATE, and in PyMySQL's tuple", () => {
+    expect(read("ERROR 1045 (28000): Access denied for user 'a'@'b'")).toEqual(["sqlstate 28000 permission_denied", "mysql 1045 permission_denied"]);
+    expect(read("ERROR 1064 (42000): You have an error in your SQL syntax")).toEqual(["sqlstate 42000 invalid_arguments coarse", "mysql 1064 syntax_error"]);
+    expect(read("pymysql.err.OperationalError: (2003, \"Can't connect to MySQL server\")")).toEqual(["mysql 2003 network_error"]);
+  });
+  it("gRPC names in Go, Python, Node and Java forms; Node's number must be that name's", () => {
+    expect(read("rpc error: code = DeadlineExceeded desc = context deadline exceeded")).toEqual(["grpc DEADLINE_EXCEEDED timeout"]);
+    expect(read("status = StatusCode.UNAVAILABLE")).toEqual(["grpc UNAVAILABLE network_error"]);
+    expect(read("Error: 7 PERMISSION_DENIED: caller lacks permission")).toEqual(["grpc PERMISSION_DENIED permission_denied"]);
+    expect(read("Error: 3 UNAVAILABLE: whatever")).toEqual([]);
+    expect(read("io.grpc.StatusRuntimeException: UNAUTHENTICATED: bad token")).toEqual(["grpc UNAUTHENTICATED permission_denied"]);
+  });
+  it("curl's exit code as curl prints it and as git's transport reports it", () => {
+    expect(read("curl: (6) Could not resolve host: x")).toEqual(["curl curl 6 network_error"]);
+    expect(read("error: RPC failed; curl 18 transfer closed")).toEqual(["curl curl 18 network_error"]);
+  });
+  it("SQLite, MongoDB and Win32 names, HRESULTs and Winsock numbers", () => {
+    expect(read("Error: SQLITE_READONLY: attempt to write a readonly database")).toEqual(["sqlite SQLITE_READONLY permission_denied"]);
+    expect(read("code: 18, codeName: 'AuthenticationFailed'")).toEqual(["mongo AuthenticationFailed permission_denied"]);
+    expect(read("E11000 duplicate key error collection: a.b")).toEqual(["mongo E11000 invalid_arguments"]);
+    expect(read("HRESULT: 0x80070005")).toEqual(["win32 0x80070005 permission_denied"]);
+    expect(read("SocketException: WinError 10061")).toEqual(["win32 10061 network_error"]);
+  });
+  it("never from a word or a number of the same shape", () => {
+    for (const text of [
+      "the SQLSTATE value is not set", // five letters after SQLSTATE
+      "code: 'ABORT'",
+      'relation "tmp_42601" exists', // a code-shaped name, not printed as a code
+      "retrying in 1045 ms; 2003 rows copied",
+      "MySQL 8.0 started on port 3306",
+      "status: RUNNING",
+      "curl 7.88.1 (x86_64-pc-linux-gnu)",
+      "processed 10061 records",
+      "ERROR_COUNT=3",
+    ]) {
+      expect(read(text), text).toEqual([]);
+    }
+  });
+  it("errno numbers as Python prints them name classify.ts's errno table", () => {
+    expect(errnoNamesFromNumbers("[Errno 111] Connection refused")).toEqual(["ECONNREFUSED"]);
+    expect(errnoNamesFromNumbers("[Errno -3] Temporary failure in name resolution")).toEqual(["EAI_AGAIN"]);
+    expect(errnoNamesFromNumbers("Errno 13 mentioned without brackets")).toEqual([]);
+  });
+});
