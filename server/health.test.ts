@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -10,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from "../db/test-helpers";
 import { startFakeLlmServer, type FakeLlmServer } from "../lib/llm/test-server";
 import { freeLoopbackPort } from "../lib/net";
 import {
+  checkDatabase,
   checkHealth,
   checkObjectStorage,
   getRealtimeHealth,
@@ -112,6 +114,37 @@ describe("checkHealth", () => {
     expect(fast).toMatchObject({ database: "healthy", slow: { database: false } });
     const again = await checkHealth({ db: slowDb(), workspacesDir: dir, providers: [], websocket: healthyRelay, slowBefore: fast.slow });
     expect(again).toMatchObject({ database: "healthy", slow: { database: true } });
+  });
+
+  it("a database that does not answer in time is unavailable the second time in a row (the first is a slow reading); then missions pause", async () => {
+    // A real loopback server that accepts connections and never answers.
+    const silent = net.createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const mute = createDb(`postgres://nobody:x@127.0.0.1:${(silent.address() as net.AddressInfo).port}/none`, { max: 1 });
+    try {
+      const first = await checkHealth({ db: mute.db, workspacesDir: dir, providers: [], websocket: healthyRelay, timeoutMs: 300 });
+      expect(first).toMatchObject({ database: "healthy", slow: { database: true } });
+      expect(pauseReasons(first)).toEqual([]);
+      const second = await checkHealth({ db: mute.db, workspacesDir: dir, providers: [], websocket: healthyRelay, timeoutMs: 300, slowBefore: first.slow });
+      expect(second.database).toBe("unavailable");
+      expect(second.problems[0]).toBe("Database unavailable: The database did not answer within 300 ms. The check before was slow too.");
+      expect(pauseReasons(second)).toEqual(["the database is unavailable"]);
+    } finally {
+      await mute.close().catch(() => {});
+      silent.close();
+    }
+  });
+
+  it("an answer that arrived while this process was busy past the time limit is an answer, not a timeout", async () => {
+    await checkDatabase(tdb.db); // a pooled connection, ready
+    const check = checkDatabase(tdb.db, 200, true);
+    await new Promise((r) => setImmediate(r)); // the ping is on the wire
+    const until = performance.now() + 1500;
+    while (performance.now() < until); // the process busy for 1.5 s: the ping's answer and the 200 ms timer are both due
+    const r = await check;
+    // Answered (slow, after a slow reading: degraded), not "did not answer within 200 ms" (unavailable).
+    expect(r.status).toBe("degraded");
+    expect(r.problem).toMatch(/^Database slow: a ping took \d+ ms/);
   });
 
   it("object storage unavailable when the workspaces directory cannot be written", async () => {

@@ -37,9 +37,10 @@ export interface HealthReport extends HealthStatus {
   checkedAt: string;
   durationMs: number;
   /**
-   * Whether this check found the database ping or the storage probe slow. One slow reading on a busy
-   * machine is not a problem: a component is reported degraded for slowness only when the check before
-   * was slow too (the monitor passes this on as `slowBefore`).
+   * Whether this check found the database ping or the storage probe slow (over 500 ms, or no answer within
+   * the check's time limit). One slow reading on a busy machine is not a problem: a component is reported
+   * degraded for slowness, or unavailable for no answer, only when the check before was slow too (the
+   * monitor passes this on as `slowBefore`).
    */
   slow: SlowReadings;
 }
@@ -97,7 +98,11 @@ export interface HealthDeps {
   /** A worker whose heartbeat is older than this is stale; default 15 s (the default lease). */
   staleWorkerMs?: number;
   now?: () => number;
-  /** What the previous check found slow (`HealthReport.slow`): a slow reading is degraded only the second time in a row. Default: nothing was. */
+  /**
+   * What the previous check found slow (`HealthReport.slow`): a slow reading is degraded only the second time in a row, and a
+   * check with no answer within `timeoutMs` is unavailable only the second time in a row (the first is a slow reading). An
+   * error (refused, no space, no permission) is unavailable at once. Default: nothing was.
+   */
   slowBefore?: SlowReadings;
 }
 
@@ -105,8 +110,11 @@ class CheckTimeout extends Error {}
 
 async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  // The timer fires in the event loop's timers phase, before the answers that arrived meanwhile are read (poll phase): when the
+  // process itself was busy past `ms` (a long render, a loaded machine), the answer is already there. setImmediate runs after the
+  // poll phase, so an answer that arrived in time wins; only one still missing then is a timeout.
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CheckTimeout(`${what} did not answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => setImmediate(() => reject(new CheckTimeout(`${what} did not answer within ${ms} ms`))), ms);
   });
   try {
     return await Promise.race([work, timeout]);
@@ -150,7 +158,10 @@ export async function checkDatabase(db: Executor, timeoutMs = DEFAULT_CHECK_TIME
   try {
     await withTimeout(pingDatabase(db), timeoutMs, "The database");
   } catch (err) {
-    return { status: "unavailable", problem: `Database unavailable: ${sentence(reason(err))}`, latencyMs: Math.round(performance.now() - started), slow: false };
+    const latencyMs = Math.round(performance.now() - started);
+    // No answer in time is the slowest reading, not yet an outage: unavailable (which pauses missions) the second time in a row.
+    if (err instanceof CheckTimeout && !slowBefore) return { status: "healthy", problem: null, latencyMs, slow: true };
+    return { status: "unavailable", problem: `Database unavailable: ${sentence(reason(err))}${err instanceof CheckTimeout ? " The check before was slow too." : ""}`, latencyMs, slow: err instanceof CheckTimeout };
   }
   const latencyMs = Math.round(performance.now() - started);
   if (latencyMs > DB_SLOW_MS) return { ...slowVerdict(slowBefore, `Database slow: a ping took ${latencyMs} ms (over ${DB_SLOW_MS} ms), and the check before was slow too.`), latencyMs };
@@ -176,7 +187,12 @@ export async function checkObjectStorage(dir: string, timeoutMs = DEFAULT_CHECK_
       `The workspaces directory ${dir}`,
     );
   } catch (err) {
-    return { status: "unavailable", problem: `Object storage unavailable: cannot write to the workspaces directory ${dir}: ${sentence(reason(err))}`, slow: false };
+    if (err instanceof CheckTimeout && !slowBefore) return { status: "healthy", problem: null, slow: true };
+    return {
+      status: "unavailable",
+      problem: `Object storage unavailable: cannot write to the workspaces directory ${dir}: ${sentence(reason(err))}${err instanceof CheckTimeout ? " The check before was slow too." : ""}`,
+      slow: err instanceof CheckTimeout,
+    };
   } finally {
     await fs.rm(probe, { force: true }).catch(() => {});
   }
