@@ -33,7 +33,7 @@ import { classify } from "../lib/diagnosis/classify";
 import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
 import { LEXICAL_MODEL_FILE } from "../lib/diagnosis/lexical-model";
 import { lexicalVerdict, train, type LexicalModel } from "../lib/diagnosis/lexical";
-import { allHandWordings } from "../lib/diagnosis/hand-wordings";
+import { allHandWordings, type HandWording } from "../lib/diagnosis/hand-wordings";
 import { fnv } from "./diagnosis-world";
 
 interface Labelled {
@@ -47,6 +47,11 @@ interface Labelled {
 }
 
 const ROOT = path.join(import.meta.dirname, "..");
+
+/** Hand-written wordings as labelled cases, except the groups written from any of the batches `out` (a fold that tests them). */
+export function handCases(hand: ReadonlyArray<HandWording & { writtenFrom: readonly number[] }>, out: readonly number[] = []): Labelled[] {
+  return hand.filter((w) => !w.writtenFrom.some((b) => out.includes(b))).map((w, i) => ({ id: `hand-${i}`, label: w.label, source: "hand", input: w.input }));
+}
 /** Margin bands (lower edges), highest first. The top band of the time (≥ 0.5) is split at 0.9: out of fold, margins of
  * 0.5–0.9 were right far less often than margins ≥ 0.9 (leave-one-batch-out, scripts/diagnosis-lobo.ts). Since 2026-11-28 a
  * last band from 0: the model answers at any margin (see MIN_USEFUL). */
@@ -86,15 +91,12 @@ export function buildLexicalModel(opts: { maxBatch?: number } = {}): { model: Le
   const world = read("diagnosis-world.jsonl").filter((c) => c.half === "tuning" && upToBatch(opts.maxBatch)(c));
   const local = read("diagnosis-corpus.jsonl").filter(localTrain);
   const hand = allHandWordings();
-  /** Hand-written wordings, except those whose group was written from batch `out`'s tuning half (none left out when undefined). */
-  const handFor = (out?: number): Labelled[] =>
-    hand.filter((w) => out === undefined || !w.writtenFrom.includes(out)).map((w, i) => ({ id: `hand-${i}`, label: w.label, source: "hand", input: w.input }));
   const unrecognised = world.filter((c) => c.firstSeen?.rules === "unknown");
   const ruleUnknownNow = world.filter((c) => classify(c.input, { lexical: false }).type === "unknown").length;
   const fold = (c: Labelled) => Number(c.batch ?? 1);
   const seen: Array<{ margin: number; correct: boolean }> = [];
   for (const f of [...new Set(world.map(fold))].sort((a, b) => a - b)) {
-    const model = { ...train([...world.filter((c) => fold(c) !== f), ...local, ...handFor(f)]), bands: [[0, 1, 0]] as LexicalModel["bands"] };
+    const model = { ...train([...world.filter((c) => fold(c) !== f), ...local, ...handCases(hand, [f])]), bands: [[0, 1, 0]] as LexicalModel["bands"] };
     for (const c of unrecognised.filter((x) => fold(x) === f)) {
       const v = lexicalVerdict(model, c.input);
       if (v) seen.push({ margin: v.margin, correct: v.type === c.label });
@@ -128,7 +130,7 @@ export function buildLexicalModel(opts: { maxBatch?: number } = {}): { model: Le
   });
   const below = seen.filter((s) => s.margin < BAND_EDGES[BAND_EDGES.length - 1]);
   if (BAND_EDGES[BAND_EDGES.length - 1] > 0) report.push(`margin < ${BAND_EDGES[BAND_EDGES.length - 1]}: ${below.filter((s) => s.correct).length}/${below.length} right: unknown`);
-  return { model: { ...train([...world, ...local, ...handFor()]), bands }, report };
+  return { model: { ...train([...world, ...local, ...handCases(hand)]), bands }, report };
 }
 
 export function serialise(model: LexicalModel): string {

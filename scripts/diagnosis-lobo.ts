@@ -33,7 +33,7 @@ import path from "node:path";
 import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
 import { features, wordFeatures } from "../lib/diagnosis/lexical";
 import { allHandWordings } from "../lib/diagnosis/hand-wordings";
-import { localTrain, maxBatchArg, read, upToBatch } from "./diagnosis-lexical";
+import { handCases, localTrain, maxBatchArg, read, upToBatch } from "./diagnosis-lexical";
 
 interface Labelled {
   id: string;
@@ -245,7 +245,7 @@ function main(): void {
   const trainingFor = (...out: number[]): Labelled[] => [
     ...world.filter((c) => !out.includes(batchOf(c))),
     ...local,
-    ...hand.filter((w) => !w.writtenFrom.some((b) => out.includes(b))).map((w, i) => ({ id: `hand-${i}`, label: w.label, source: "hand", input: w.input })),
+    ...handCases(hand, out),
   ];
   const batches = [...new Set(world.map(batchOf))].sort((a, b) => a - b);
   const arbitrated = (c: Labelled) => batchOf(c) >= 2 && !!c.firstSeen;

@@ -117,11 +117,13 @@ function fnv(str) {
   for (const ch of str) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
   return h;
 }
-function b2(source, expected, observed_symptom, object_class, force_applied, env, why) {
+/** A row of collection batch `batch` (2 on), in its source's half: a source an earlier batch used keeps that half, a new one by FNV-1a of its address. */
+function batchRow(batch, source, expected, observed_symptom, object_class, force_applied, env, why) {
   const half = HALF_OF_SOURCE.get(source) ?? (fnv(source.replace(/[#?].*$/, "").replace(/\/+$/, "")) % 2 === 0 ? T : H);
   t(half, source, expected, observed_symptom, object_class, force_applied, env);
-  Object.assign(rows[rows.length - 1], { batch: 2, why });
+  Object.assign(rows[rows.length - 1], { batch, why });
 }
+const b2 = (...row) => batchRow(2, ...row);
 b2("http://en.allexperts.com/q/Cabinets-Furniture-Woodworks-1468/2009/3/Dresser-drawers-stuck.htm", "FM-PHY-0002", "[WARN] open_drawer(dresser/d2,d3,d4): stroke 0.0-1.5mm then stall, pull ramped 20->70N, no further travel; d1,d5 nominal. Dresser relocated 14d ago next to window, windows logged open continuously. Amb RH 84%, T 24C. Operator note: rubbed soap on sides, still won't budge", "dresser_drawer", "70 N pull", ["indoor", "bedroom", "near_open_window", "waterside", "high_humidity"], "dresser drawers stuck after moving next to open windows by a creek: wood swelled with humidity");
 b2("http://oldgallery.apartmenttherapy.com/making-sense-of-stuck-drawers-121564", "FM-PHY-0002", "drawer_pull FAIL solid-oak chest: breakaway force 55N (baseline in Feb log: 9N), squeal on sides, moves ~10mm in jerks. season=July, RH 78%. MDF cabinet drawers in same room unaffected", "wooden_drawer", "55 N pull", ["indoor", "summer", "humid", "solid_wood_furniture"], "solid-wood drawers swell in humid summer and bind (MDF unaffected)");
 b2("https://www.reference.com/home-garden/desk-owner-open-drawer-something-jamming-211ecbba4c2aa953", "FM-PHY-0003", "desk drawer opens 25mm then hard stop; on further pull F=40N drawer flexes but no travel; wrist cam through gap: interior not visible; tilting desk 5deg produced a sliding/clunk sound", "desk_drawer", "40 N pull", ["indoor", "office", "desk"], "desk drawer jammed by an item caught behind/around it; fix is removing drawers to reach it");
@@ -204,11 +206,7 @@ b2("https://librear.com/c/everyday-tool-hacks/that-time-a-stuck-jar-lid-stole-20
 // causes, what was tried) as log lines, not from the entry's words. 21 covered (9 entries), 19 uncovered (mostly
 // near misses: the same object or symptom as an entry with another cause). Half by source as batch 2 (FNV-1a).
 // Measured before any change for it (docs/library-ranking.md, "Batch 3").
-function b3(source, expected, observed_symptom, object_class, force_applied, env, why) {
-  const half = HALF_OF_SOURCE.get(source) ?? (fnv(source.replace(/[#?].*$/, "").replace(/\/+$/, "")) % 2 === 0 ? T : H);
-  t(half, source, expected, observed_symptom, object_class, force_applied, env);
-  Object.assign(rows[rows.length - 1], { batch: 3, why });
-}
+const b3 = (...row) => batchRow(3, ...row);
 // covered
 b3("https://vp-repair.com/problems/microwave-sparks", "FM-PHY-0040", "reheat(soup, 2:00 HIGH) t=2.6s: audio crackle/pop 40 dB over baseline, cam: blue-white flashes at bowl edge; bowl decor=gilded band; stop pressed by robot at t=4s", "microwave_oven", null, ["kitchen", "appliance"], "metal (gold/silver dusting, metal-rimmed dishes) in the microwave sparks and crackles");
 b3("https://products.geappliances.com/appliance/gea-support-search-content?contentId=16605", "FM-PHY-0040", "mw_cook bag_of_bread: spark events=5 in first 3s, crackling, scorch mark on bag neck; wire twist-tie still on bag (vision)", "microwave_oven", null, ["kitchen", "appliance", "packaged_food"], "twist ties and metal trim arc in the microwave cavity");
@@ -264,11 +262,7 @@ b3("https://www.boards.ie/vbulletin/showthread.php?s=6eab3f18355319fc6307003d98b
 // car door that will not latch in frost, a new bulb that stays dark in a flattened socket, a miswired 3-way switch, a
 // microwave whose capacitor buzzes). Half by source as batch 2 (FNV-1a). Measured first-seen before any change for it
 // (docs/library-ranking.md, "Batch 4").
-function b4(source, expected, observed_symptom, object_class, force_applied, env, why) {
-  const half = HALF_OF_SOURCE.get(source) ?? (fnv(source.replace(/[#?].*$/, "").replace(/\/+$/, "")) % 2 === 0 ? T : H);
-  t(half, source, expected, observed_symptom, object_class, force_applied, env);
-  Object.assign(rows[rows.length - 1], { batch: 4, why });
-}
+const b4 = (...row) => batchRow(4, ...row);
 // covered
 b4("https://www.therealtinkhence.com/why-can-039-t-i-open-my-freezer-door.html", "FM-PHY-0014", "fetch_frozen_peas: freezer door shut at t=0, reopen at t=+5s pull 70N gap 0mm; retry t=+20s opens at 18N; evaporator fan ON", "upright_freezer", "70 N pull", ["kitchen", "appliance"], "warm air let in cools at the evaporator after closing: partial vacuum for 10-15 s");
 b4("https://kitchenanswershub.com/36431/how-do-you-reset-a-hoshizaki-ice-maker", "FM-PHY-0014", "chest_freezer lid re-open immediately after close: lift 60N, lid 0mm; audio: faint hiss at seal; t+30s lid lifts 15N", "chest_freezer", "60 N lift", ["garage", "appliance"], "air inside cools and contracts after closing ('vacuum lock'); pressure equalises within seconds");
@@ -324,11 +318,7 @@ b4("https://diychatroom.com", null, "microwave starts running when the door is l
 // plexiglass cover, vacuum cups that leak, collapse or are switched off, odometry drift from geometry or simulated
 // slip, torque offsets reset under load). Half by source as batch 2 (FNV-1a). Measured first-seen before any change
 // for it (docs/library-ranking.md, "Batch 5").
-function b5(source, expected, observed_symptom, object_class, force_applied, env, why) {
-  const half = HALF_OF_SOURCE.get(source) ?? (fnv(source.replace(/[#?].*$/, "").replace(/\/+$/, "")) % 2 === 0 ? T : H);
-  t(half, source, expected, observed_symptom, object_class, force_applied, env);
-  Object.assign(rows[rows.length - 1], { batch: 5, why });
-}
+const b5 = (...row) => batchRow(5, ...row);
 // covered
 b5("https://github.com/ros-industrial/universal_robot/pull/78", "FM-PHY-0068", "ur10 lift heavy part: controller 'forced stop' mid-trajectory, no contact in scene; payload param still 0.0 kg while gripping ~8 kg part", "robot_arm", null, ["lab", "ur10", "heavy_payload"], "payload not set: the controller cannot predict the forces and stops the arm");
 b5("https://github.com/realsenseai/librealsense/issues/1680", "FM-PHY-0065", "sr300 depth over PMMA sheet: blind spot (depth=0) in centre of clear panel, RGB shows panel edges fine; IR image bright reflection at same spot", "depth_camera", null, ["lab", "transparent_material"], "clear PMMA reflects the camera's own IR: depth missing on the transparent part");
@@ -358,11 +348,7 @@ b5("https://github.com/Kinovarobotics/ros_kortex/issues/237", null, "gen3 torque
 // 6 covered (left-hand thread, locking connector tab, tilt-and-turn handle, push-to-open latch, emergency stop,
 // child-resistant cap), 16 uncovered near misses. Half by source as batch 2 (FNV-1a). Measured first-seen before any
 // change for it (docs/library-ranking.md, "Batch 6").
-function b6(source, expected, observed_symptom, object_class, force_applied, env, why) {
-  const half = HALF_OF_SOURCE.get(source) ?? (fnv(source.replace(/[#?].*$/, "").replace(/\/+$/, "")) % 2 === 0 ? T : H);
-  t(half, source, expected, observed_symptom, object_class, force_applied, env);
-  Object.assign(rows[rows.length - 1], { batch: 6, why });
-}
+const b6 = (...row) => batchRow(6, ...row);
 b6("https://bestautocars.xyz/mechanical/a-review-of-reverse-threaded-bolts/", "FM-PHY-0023", "unscrew(blade_bolt, dir=ccw): angle +20deg, tq 10->36 N·m rising, no breakaway; blade spins ccw in use", "lawn_mower_blade_bolt", "36 N·m torque", ["garage", "lawn_mower"], "a reverse-threaded bolt on a counter-clockwise blade: it loosens clockwise");
 b6("https://epn.org/can%CA%BCt-remove-ethernet-cable-from-laptop/", "FM-PHY-0056", "unplug(eth0 cable) pull 18N x3: disp 0mm; rj45 plug body intact, latch tab on top not depressed; port undamaged", "rj45_cable", "18 N pull", ["office", "laptop"], "the RJ45 latch is engaged: press it while pulling");
 b6("https://tanadeidalmatini.it/en/casa/porta-finestra", "FM-PHY-0018", "open_window(balcony): handle turned to up position; sash top tips inward ~110mm, held at bottom; side swing 0mm", "tilt_turn_window", "40 N pull", ["indoor", "apartment"], "handle up is the tilt position; horizontal swings the sash open");

@@ -123,19 +123,21 @@ const MONGO_NUMBERS: Record<string, string> = { "13": "Unauthorized", "18": "Aut
 
 // ---------------------------------------------------------------- gRPC status codes (grpc.io/docs/guides/status-codes)
 
-const GRPC_STATUS: Record<string, CodeEvidence> = {
-  INVALID_ARGUMENT: { type: "invalid_arguments", weight: 0.75, variant: "schema_violation" }, // 3
-  DEADLINE_EXCEEDED: { type: "timeout", weight: 0.85 }, // 4
-  NOT_FOUND: { type: "invalid_arguments", weight: 0.6, variant: "resource_not_found", coarse: true }, // 5
-  ALREADY_EXISTS: { type: "invalid_arguments", weight: 0.7 }, // 6
-  PERMISSION_DENIED: { type: "permission_denied", weight: 0.85 }, // 7
-  // 8: quotas and rate limits, but also a message over the size limit ("received message larger than max"): coarse
-  RESOURCE_EXHAUSTED: { type: "rate_limited", weight: 0.6, coarse: true },
-  OUT_OF_RANGE: { type: "invalid_arguments", weight: 0.7 }, // 11
-  UNAVAILABLE: { type: "network_error", weight: 0.8 }, // 14
-  UNAUTHENTICATED: { type: "permission_denied", weight: 0.85, variant: "credentials_rejected" }, // 16
-};
-const GRPC_NUMBERS: Record<string, string> = { "3": "INVALID_ARGUMENT", "4": "DEADLINE_EXCEEDED", "5": "NOT_FOUND", "6": "ALREADY_EXISTS", "7": "PERMISSION_DENIED", "8": "RESOURCE_EXHAUSTED", "11": "OUT_OF_RANGE", "14": "UNAVAILABLE", "16": "UNAUTHENTICATED" };
+/** Each status by name, with its number. */
+const GRPC_STATUSES: ReadonlyArray<[number, string, CodeEvidence]> = [
+  [3, "INVALID_ARGUMENT", { type: "invalid_arguments", weight: 0.75, variant: "schema_violation" }],
+  [4, "DEADLINE_EXCEEDED", { type: "timeout", weight: 0.85 }],
+  [5, "NOT_FOUND", { type: "invalid_arguments", weight: 0.6, variant: "resource_not_found", coarse: true }],
+  [6, "ALREADY_EXISTS", { type: "invalid_arguments", weight: 0.7 }],
+  [7, "PERMISSION_DENIED", { type: "permission_denied", weight: 0.85 }],
+  // quotas and rate limits, but also a message over the size limit ("received message larger than max"): coarse
+  [8, "RESOURCE_EXHAUSTED", { type: "rate_limited", weight: 0.6, coarse: true }],
+  [11, "OUT_OF_RANGE", { type: "invalid_arguments", weight: 0.7 }],
+  [14, "UNAVAILABLE", { type: "network_error", weight: 0.8 }],
+  [16, "UNAUTHENTICATED", { type: "permission_denied", weight: 0.85, variant: "credentials_rejected" }],
+];
+const GRPC_STATUS: Record<string, CodeEvidence> = Object.fromEntries(GRPC_STATUSES.map(([, name, ev]) => [name, ev]));
+const GRPC_NUMBERS: Record<string, string> = Object.fromEntries(GRPC_STATUSES.map(([n, name]) => [String(n), name]));
 
 // ---------------------------------------------------------------- curl exit codes (curl(1) EXIT CODES; libcurl-errors)
 
@@ -235,8 +237,8 @@ const GRPC_IN_TEXT: readonly RegExp[] = [
   /\bgrpc[-_ ]status["']?\s*[:=]\s*["']?(\d{1,2})\b/gi,
   /\bgrpc\b[^\n]*\bstatus(?: code)?\s*[:=]\s*([A-Z_]{7,})\b/gi,
 ];
-/** curl's code as it prints it ("curl: (6) Could not resolve host") and as git's HTTP transport reports it ("RPC failed; curl 56 …"). */
 const GRPC_MARKER = /rpc error|StatusCode\.|Status(?:Runtime)?Exception|grpc|gRPC|GRPC|\b\d{1,2} [A-Z_]{7,}: /;
+/** curl's code as it prints it ("curl: (6) Could not resolve host") and as git's HTTP transport reports it ("RPC failed; curl 56 …"). */
 const CURL_IN_TEXT = /\bcurl: \((\d{1,2})\)|\bRPC failed; curl (\d{1,2})\b|\bcurl error:? \(?(\d{1,2})\)?[: ]/g;
 const WIN32_IN_TEXT = /\b((?:ERROR|WSAE?)_?[A-Z_]{4,})\b|\b(0x8007[0-9A-Fa-f]{4})\b|\b(?:WinError|WSA error|socket error|Winsock error)[ #:]*(\d{5})\b/g;
 const ERRNO_NUMBER_IN_TEXT = /\[Errno (-?\d{1,3})\]/g;

@@ -61,6 +61,11 @@ export function root(word: string): string {
   return stem(w.length > 4 ? w.replace(/(?:ing|ed|es|s)$/, "") : w);
 }
 
+/** Roots of the un-words among `words` without their prefix ("undrained" → "drain", "unlocks" → "lock"). */
+function unRootsOf(words: readonly string[]): Set<string> {
+  return new Set(words.filter((w) => /^un[a-z]{4,}$/.test(w)).map((w) => root(w.slice(2))));
+}
+
 /** Words never counted as denied: the denial's own machinery and words that say nothing about a cause. */
 const NOT_DENIED = new Set(["detected", "detect", "visible", "found", "present", "seen", "observed", "sign", "signs", "any", "other", "more", "further", "error", "fault", "issue", "problem", "event", "change", "data", "response", "reply", "output", "value", "reading", "state", "status", "sensor", "flag", "time", "longer", "then", "after", "before", "when", "and", "or", "the", "a", "an", "of", "on", "in", "at", "to", "is", "was"]);
 
@@ -135,7 +140,7 @@ export function signature(raw: string): Signature {
     deniedCauses: new Set(),
     states: partStates(raw),
     asserted: new Set(words.map(root).filter((r) => !negated.has(r))),
-    unRoots: new Set(words.filter((w) => /^un[a-z]{4,}$/.test(w)).map((w) => root(w.slice(2)))),
+    unRoots: unRootsOf(words),
   };
   const travel = [...n.matchAll(/(-?\d+(?:\.\d+)?) mm displacement/g)].map((m) => num(m[1]));
   const immobile = /\bimmobile\b/.test(n);
@@ -217,7 +222,7 @@ export function entrySignature(e: EntryText): EntrySignature {
   return {
     titleNegated: new Set([...e.title.toLowerCase().matchAll(/\b(?:not|no|never)\s+([a-z]+)/g)].map((m) => root(m[1]))),
     titleRoots: new Set(title.map(root)),
-    titleUnRoots: new Set(title.filter((w) => /^un[a-z]{4,}$/.test(w)).map((w) => root(w.slice(2)))),
+    titleUnRoots: unRootsOf(title),
     sig: signature(`${e.surface_symptom}. ${e.hidden_reality}`),
     // A title word followed by a word of absence names what is missing ("depth holes", "vacuum loss"): a report denying it agrees.
     titleStems: new Set(title.filter((w, i) => !ABSENCE.test(title[i + 1] ?? "")).map(stem)),
