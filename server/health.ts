@@ -107,14 +107,30 @@ export interface HealthDeps {
 }
 
 class CheckTimeout extends Error {}
+/** A timer this late fired after the process itself was blocked (not after waiting): the budget starts again, at most STALL_REARMS times. */
+const STALL_MS = 250;
+const STALL_REARMS = 3;
 
-async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+/** `work`, or a CheckTimeout after `ms` of this process being able to listen for the answer. */
+export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  // The timer fires in the event loop's timers phase, before the answers that arrived meanwhile are read (poll phase): when the
-  // process itself was busy past `ms` (a long render, a loaded machine), the answer is already there. setImmediate runs after the
-  // poll phase, so an answer that arrived in time wins; only one still missing then is a timeout.
+  // A time limit measures the other side only while this process could listen. Two ways a busy process (a long render, a loaded
+  // machine) would blame the database for its own stall:
+  // - the timer fires in the event loop's timers phase, before the answers that arrived meanwhile are read (poll phase): the expiry
+  //   waits for setImmediate, which runs after the poll phase, so an answer already there wins;
+  // - the stall can come before the request is even written: a timer that fires late (the process was blocked) starts the budget
+  //   again from now, up to STALL_REARMS times, so the other side always gets `ms` of this process's attention.
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => setImmediate(() => reject(new CheckTimeout(`${what} did not answer within ${ms} ms`))), ms);
+    let rearms = 0;
+    const arm = () => {
+      const due = performance.now() + ms;
+      timer = setTimeout(() => {
+        const late = performance.now() - due;
+        if (late > Math.max(STALL_MS, ms / 2) && rearms++ < STALL_REARMS) return arm();
+        setImmediate(() => reject(new CheckTimeout(`${what} did not answer within ${ms} ms`)));
+      }, ms);
+    };
+    arm();
   });
   try {
     return await Promise.race([work, timeout]);
