@@ -3,6 +3,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { getDb, type Executor } from "../db/client";
 import { countWorkers, pingDatabase, type WorkerCounts } from "../db/queries/health";
+import { TimeLimitExceeded, withTimeout } from "../lib/deadline";
 import { probeProvider, type ProviderHealth } from "../lib/llm/client";
 import { env } from "../lib/env";
 import type { Provider } from "../lib/llm/providers";
@@ -106,42 +107,10 @@ export interface HealthDeps {
   slowBefore?: SlowReadings;
 }
 
-class CheckTimeout extends Error {}
-/** A timer this late fired after the process itself was blocked (not after waiting): the budget starts again, at most STALL_REARMS times. */
-const STALL_MS = 250;
-const STALL_REARMS = 3;
-
-/** `work`, or a CheckTimeout after `ms` of this process being able to listen for the answer. */
-export async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  // A time limit measures the other side only while this process could listen. Two ways a busy process (a long render, a loaded
-  // machine) would blame the database for its own stall:
-  // - the timer fires in the event loop's timers phase, before the answers that arrived meanwhile are read (poll phase): the expiry
-  //   waits for setImmediate, which runs after the poll phase, so an answer already there wins;
-  // - the stall can come before the request is even written: a timer that fires late (the process was blocked) starts the budget
-  //   again from now, up to STALL_REARMS times, so the other side always gets `ms` of this process's attention.
-  const timeout = new Promise<never>((_, reject) => {
-    let rearms = 0;
-    const arm = () => {
-      const due = performance.now() + ms;
-      timer = setTimeout(() => {
-        const late = performance.now() - due;
-        if (late > Math.max(STALL_MS, ms / 2) && rearms++ < STALL_REARMS) return arm();
-        setImmediate(() => reject(new CheckTimeout(`${what} did not answer within ${ms} ms`)));
-      }, ms);
-    };
-    arm();
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** The most specific message along an error's cause chain (drizzle wraps pg errors; pg reports a refused connection as an AggregateError). */
 function reason(err: unknown): string {
-  if (err instanceof CheckTimeout) return err.message;
+  if (err instanceof TimeLimitExceeded) return err.message;
   let current: unknown = err;
   for (let i = 0; i < 8; i++) {
     const e = current as { cause?: unknown; errors?: unknown[] } | null;
@@ -176,8 +145,8 @@ export async function checkDatabase(db: Executor, timeoutMs = DEFAULT_CHECK_TIME
   } catch (err) {
     const latencyMs = Math.round(performance.now() - started);
     // No answer in time is the slowest reading, not yet an outage: unavailable (which pauses missions) the second time in a row.
-    if (err instanceof CheckTimeout && !slowBefore) return { status: "healthy", problem: null, latencyMs, slow: true };
-    return { status: "unavailable", problem: `Database unavailable: ${sentence(reason(err))}${err instanceof CheckTimeout ? " The check before was slow too." : ""}`, latencyMs, slow: err instanceof CheckTimeout };
+    if (err instanceof TimeLimitExceeded && !slowBefore) return { status: "healthy", problem: null, latencyMs, slow: true };
+    return { status: "unavailable", problem: `Database unavailable: ${sentence(reason(err))}${err instanceof TimeLimitExceeded ? " The check before was slow too." : ""}`, latencyMs, slow: err instanceof TimeLimitExceeded };
   }
   const latencyMs = Math.round(performance.now() - started);
   if (latencyMs > DB_SLOW_MS) return { ...slowVerdict(slowBefore, `Database slow: a ping took ${latencyMs} ms (over ${DB_SLOW_MS} ms), and the check before was slow too.`), latencyMs };
@@ -203,11 +172,11 @@ export async function checkObjectStorage(dir: string, timeoutMs = DEFAULT_CHECK_
       `The workspaces directory ${dir}`,
     );
   } catch (err) {
-    if (err instanceof CheckTimeout && !slowBefore) return { status: "healthy", problem: null, slow: true };
+    if (err instanceof TimeLimitExceeded && !slowBefore) return { status: "healthy", problem: null, slow: true };
     return {
       status: "unavailable",
-      problem: `Object storage unavailable: cannot write to the workspaces directory ${dir}: ${sentence(reason(err))}${err instanceof CheckTimeout ? " The check before was slow too." : ""}`,
-      slow: err instanceof CheckTimeout,
+      problem: `Object storage unavailable: cannot write to the workspaces directory ${dir}: ${sentence(reason(err))}${err instanceof TimeLimitExceeded ? " The check before was slow too." : ""}`,
+      slow: err instanceof TimeLimitExceeded,
     };
   } finally {
     await fs.rm(probe, { force: true }).catch(() => {});

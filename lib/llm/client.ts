@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { deadline } from "../deadline";
 import { fail, ok, type ToolError, type ToolResult } from "../tools/result";
 import { abortReason, errorCodes, errorMessage, readBodyCapped, rootMessage, type BodyRead } from "../tools/util";
 import type { Provider } from "./providers";
@@ -373,12 +374,12 @@ type Aborts = { signal: AbortSignal; which: () => "cancelled" | "timeout" | null
 
 function combineSignals(caller: AbortSignal | undefined, timeoutMs: number): Aborts {
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  const cancel = deadline(timeoutMs, () => timeout.abort(new Error(`no answer within ${timeoutMs} ms`)));
   const signal = caller ? AbortSignal.any([caller, timeout.signal]) : timeout.signal;
   return {
     signal,
     which: () => (caller?.aborted ? "cancelled" : timeout.signal.aborted ? "timeout" : null),
-    cleanup: () => clearTimeout(timer),
+    cleanup: cancel,
   };
 }
 
