@@ -31,7 +31,8 @@
  */
 import path from "node:path";
 import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
-import { features, wordFeatures } from "../lib/diagnosis/lexical";
+import { features, tokens, wordFeatures } from "../lib/diagnosis/lexical";
+import { failureLines } from "../lib/diagnosis/text";
 import { allHandWordings } from "../lib/diagnosis/hand-wordings";
 import { handCases, localTrain, maxBatchArg, read, upToBatch } from "./diagnosis-lexical";
 
@@ -179,7 +180,89 @@ const numberArg = (prefix: string): number | undefined => {
   return v === undefined ? undefined : Number(v);
 };
 
+/** Words and pairs of the decisive block only (the lines of weight 1: the last error line and its logger's block), marked `d:`. */
+function decisiveFeatures(input: InputContext): string[] {
+  const e = input.failure.error;
+  const lines = failureLines({ stderr: e.stderr ?? undefined, stdout: e.stdout ?? undefined, message: e.message });
+  const top = Math.max(0, ...lines.map((l) => l.weight));
+  const set = new Set<string>();
+  for (const l of lines.filter((x) => x.weight === top)) {
+    const ts = tokens(l.masked);
+    for (let i = 0; i < ts.length; i++) {
+      set.add(`d:${ts[i]}`);
+      if (i + 1 < ts.length) set.add(`d:${ts[i]} ${ts[i + 1]}`);
+    }
+  }
+  return [...set];
+}
+
+/** The program a shell call ran and the exception classes the output names, marked `cmd:` / `exc:`. */
+function nameFeatures(input: InputContext): string[] {
+  const e = input.failure.error;
+  const args = (input.failure.args ?? {}) as Record<string, unknown>;
+  const out = new Set<string>();
+  const command = typeof args.command === "string" ? args.command : undefined;
+  const program = command?.trim().split(/\s+/)[0]?.split(/[\\/]/).pop()?.toLowerCase();
+  if (program) out.add(`cmd:${program}`);
+  const text = [e.message, e.stderr, e.stdout].filter(Boolean).join("\n");
+  for (const m of text.matchAll(/\b([A-Z][A-Za-z]*(?:Error|Exception|Failure|Fault))\b/g)) out.add(`exc:${m[1]}`);
+  return [...out];
+}
+
+/** k nearest tuning cases by cosine over idf-weighted binary features; votes weighted by similarity. */
+function trainKNN(cases: Labelled[], feats: (i: InputContext) => string[], k = 7): Model {
+  const rows = cases.map((c) => [...new Set(feats(c.input))]);
+  const df = new Map<string, number>();
+  for (const r of rows) for (const f of r) df.set(f, (df.get(f) ?? 0) + 1);
+  const idf = (f: string) => Math.log((cases.length + 1) / ((df.get(f) ?? 0) + 1));
+  const index = new Map<string, Array<[number, number]>>();
+  const norms = rows.map((r, n) => {
+    let s = 0;
+    for (const f of r) {
+      if ((df.get(f) ?? 0) < 2) continue;
+      const w = idf(f);
+      s += w * w;
+      let list = index.get(f);
+      if (!list) index.set(f, (list = []));
+      list.push([n, w]);
+    }
+    return Math.sqrt(s) || 1;
+  });
+  const labels = cases.map((c) => ERROR_TYPES.indexOf(c.label));
+  return {
+    probs(input) {
+      const dot = new Map<number, number>();
+      let qn = 0;
+      for (const f of new Set(feats(input))) {
+        const list = index.get(f);
+        if (!list) continue;
+        const w = idf(f);
+        qn += w * w;
+        for (const [n, v] of list) dot.set(n, (dot.get(n) ?? 0) + w * v);
+      }
+      const sims = [...dot].map(([n, d]) => [n, d / (norms[n] * (Math.sqrt(qn) || 1))] as const).sort((a, b) => b[1] - a[1]).slice(0, k);
+      const p = new Array<number>(K).fill(1e-6);
+      for (const [n, s] of sims) p[labels[n]] += s;
+      const sum = p.reduce((a, b) => a + b, 0);
+      return p.map((v) => v / sum);
+    },
+  };
+}
+
 const MODELS: Record<string, (cases: Labelled[]) => Model> = {
+  // Measured 2026-11-28 (issue 18, the fallback): the decisive block's words again, marked; the program and exception names;
+  // kNN over the same features; the mean of the naive Bayes and kNN posteriors.
+  "nb-chars+decisive": (cs) => trainNB(cs, (i) => [...wordsAndChars(i), ...decisiveFeatures(i)]),
+  "nb-chars+names": (cs) => trainNB(cs, (i) => [...wordsAndChars(i), ...nameFeatures(i)]),
+  "nb-decisive-only": (cs) => trainNB(cs, (i) => [...decisiveFeatures(i), ...nameFeatures(i)]),
+  "knn-chars": (cs) => trainKNN(cs, wordsAndChars, numberArg("--k=") ?? 7),
+  "knn-words": (cs) => trainKNN(cs, wordFeatures, numberArg("--k=") ?? 7),
+  "ens-nb+knn": (cs) => {
+    const a = trainNB(cs, wordsAndChars);
+    const b = trainKNN(cs, wordsAndChars, numberArg("--k=") ?? 7);
+    const w = numberArg("--knn-weight=") ?? 0.5;
+    return { probs: (i) => { const p = a.probs(i), q = b.probs(i); return p.map((v, k) => (1 - w) * v + w * q[k]); } };
+  },
   "nb-words": (cs) => trainNB(cs, wordFeatures),
   // `--alpha=` and `--min-docs=` try other smoothing and vocabulary floors (the shipped model: 0.5 and 2).
   "nb-chars": (cs) => trainNB(cs, wordsAndChars, numberArg("--alpha=") ?? 0.5, numberArg("--min-docs=") ?? 2),
@@ -244,7 +327,8 @@ function main(): void {
   /** Training cases of a fold that tests the batches `out`. */
   const trainingFor = (...out: number[]): Labelled[] => [
     ...world.filter((c) => !out.includes(batchOf(c))),
-    ...local,
+    // `--no-local`: without the local corpus's train split (measured 2026-11-28).
+    ...(process.argv.includes("--no-local") ? [] : local),
     ...handCases(hand, out),
   ];
   const batches = [...new Set(world.map(batchOf))].sort((a, b) => a - b);

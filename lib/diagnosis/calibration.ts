@@ -80,7 +80,7 @@ export function reliabilityOf(cases: readonly CalibrationCase[]): Reliability {
 export const CONFIDENCE_KNOTS: ReadonlyArray<readonly [score: number, probability: number]> = [
   [0, 0.5],
   [0.1, 0.5],
-  [0.25, 0.73],
+  [0.25, 0.71],
   [0.36, 0.81],
   [0.51, 0.95],
   [0.69, 0.97],

@@ -306,3 +306,17 @@ describe("codes defined by a standard (lib/diagnosis/standard-codes.ts)", () => 
     expect(diagnose()).toBe(expected);
   });
 });
+
+describe("'not a valid' and 'malformed' alone do not decide (first sight, batches 2–9)", () => {
+  it.each(asCases(HAND_WORDINGS.adjectiveOnly))("%s: %s", (expected, _name, diagnose) => {
+    expect(diagnose()).toBe(expected);
+  });
+
+  it("the adjective alone is a weak answer; with an argument's noun it is grounded", () => {
+    const read = (text: string) => classify(inputContextSchema.parse({ failure: { tool: "cli", args: {}, error: { message: text, stderr: text } } }), { lexical: false });
+    const alone = read("error: the manifest is malformed");
+    expect(alone.type).toBe("invalid_arguments");
+    expect(alone.grounded).toBe(false);
+    expect(read("error: 'abc' is not a valid port number").grounded).toBe(true);
+  });
+});
