@@ -257,6 +257,18 @@ const MODELS: Record<string, (cases: Labelled[]) => Model> = {
   "nb-decisive-only": (cs) => trainNB(cs, (i) => [...decisiveFeatures(i), ...nameFeatures(i)]),
   "knn-chars": (cs) => trainKNN(cs, wordsAndChars, numberArg("--k=") ?? 7),
   "knn-words": (cs) => trainKNN(cs, wordFeatures, numberArg("--k=") ?? 7),
+  // The nearest tuning case alone: its label, with a margin that grows with its cosine similarity (a near-duplicate detector).
+  "nearest": (cs) => {
+    const m = trainKNN(cs, wordsAndChars, 1);
+    return {
+      probs: (i) => {
+        const p = m.probs(i);
+        const k = p.indexOf(Math.max(...p));
+        const sim = Math.min(1, Math.max(0, p[k] * (1 + K * 1e-6) - 1e-6));
+        return p.map((_, j) => (j === k ? 0.5 + sim / 2 : (0.5 - sim / 2) / (K - 1)));
+      },
+    };
+  },
   "ens-nb+knn": (cs) => {
     const a = trainNB(cs, wordsAndChars);
     const b = trainKNN(cs, wordsAndChars, numberArg("--k=") ?? 7);
