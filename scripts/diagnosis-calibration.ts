@@ -136,8 +136,20 @@ const BATCH9_FIRST_SEEN_WEAK_KNOTS: ReadonlyArray<readonly [number, number]> = [
   [0.8, 0.87],
   [1, 0.87],
 ];
+/**
+ * The knots batch 10's first sight was stated with (lib/diagnosis/calibration.ts at 8cf166b, before batch 10 was collected): the
+ * grounded map is batch 9's; the weak map had moved (weak 0–0.21 → 0.73, 0.51 → 0.78).
+ */
+const BATCH10_FIRST_SEEN_KNOTS = BATCH9_FIRST_SEEN_KNOTS;
+const BATCH10_FIRST_SEEN_WEAK_KNOTS: ReadonlyArray<readonly [number, number]> = [
+  [0, 0.73],
+  [0.21, 0.73],
+  [0.51, 0.78],
+  [0.8, 0.87],
+  [1, 0.87],
+];
 const firstSeenKnotsOf = (batch: number, grounded = true) =>
-  batch >= 9 ? (grounded ? BATCH9_FIRST_SEEN_KNOTS : BATCH9_FIRST_SEEN_WEAK_KNOTS) : batch >= 8 ? (grounded ? BATCH8_FIRST_SEEN_KNOTS : BATCH8_FIRST_SEEN_WEAK_KNOTS) : batch >= 7 ? BATCH7_FIRST_SEEN_KNOTS : batch >= 6 ? BATCH6_FIRST_SEEN_KNOTS : batch >= 5 ? BATCH5_FIRST_SEEN_KNOTS : FIRST_SEEN_KNOTS;
+  batch >= 10 ? (grounded ? BATCH10_FIRST_SEEN_KNOTS : BATCH10_FIRST_SEEN_WEAK_KNOTS) : batch >= 9 ? (grounded ? BATCH9_FIRST_SEEN_KNOTS : BATCH9_FIRST_SEEN_WEAK_KNOTS) : batch >= 8 ? (grounded ? BATCH8_FIRST_SEEN_KNOTS : BATCH8_FIRST_SEEN_WEAK_KNOTS) : batch >= 7 ? BATCH7_FIRST_SEEN_KNOTS : batch >= 6 ? BATCH6_FIRST_SEEN_KNOTS : batch >= 5 ? BATCH5_FIRST_SEEN_KNOTS : FIRST_SEEN_KNOTS;
 /**
  * Score bands of the weak map (answers no specific statement carries): fewer cases, so wider bands. Whether a first-sight
  * answer was grounded was backfilled on 2026-11-27 by running, rules only, the classifier of the commit that collected each

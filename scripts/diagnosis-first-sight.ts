@@ -27,6 +27,7 @@ export const COLLECTED_WITH: Record<number, string> = {
   7: "2874bb4",
   8: "5ea9ba8",
   9: "5f62110",
+  10: "8cf166b",
 };
 
 interface Case {

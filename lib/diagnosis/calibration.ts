@@ -96,11 +96,11 @@ export const CONFIDENCE_KNOTS: ReadonlyArray<readonly [score: number, probabilit
  * fitted the same way on the same two regimes, never stating more than the grounded map at the same score.
  */
 export const WEAK_CONFIDENCE_KNOTS: ReadonlyArray<readonly [score: number, probability: number]> = [
-  [0, 0.73],
-  [0.21, 0.73],
+  [0, 0.72],
+  [0.21, 0.72],
   [0.51, 0.78],
-  [0.8, 0.87],
-  [1, 0.87],
+  [0.8, 0.88],
+  [1, 0.88],
 ];
 
 /** Stated confidence of `unknown`: it is never the label of a case, so the probability that it is right is about nil (fitted with the knots). */
