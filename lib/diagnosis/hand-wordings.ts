@@ -849,8 +849,58 @@ const adjectiveOnly = group([
   ["invalid_arguments", "guard: not a valid date", shell("date", "date: 'yesterdayy' is not a valid date")],
 ]);
 
+/**
+ * The families written from batch 10's tuning half (2026-11-28, issue 18), in other products' words: written before the rules,
+ * 22/31 then (rules alone 7/31), 31/31 after (rules alone 31/31); the last two after the rule for a task file that did not parse.
+ */
+const batch10 = group([
+  // a runner's task named in quotes, not found or never defined
+  ["tool_not_found", "jake: Task \"x\" not found", shell("jake", "jake aborted.\nError: Task \"deploy:prod\" not found")],
+  ["tool_not_found", "a task runner: task 'x' is not found", shell("task", "task: Task 'lint-all' is not found in Taskfile.yml")],
+  ["tool_not_found", "a recipe `x` not found", shell("just", "error: recipe `bulid` not found")],
+  ["tool_not_found", "a task never defined", shell("gulp", "[10:02:11] Task never defined: styles\n[10:02:11] To list available tasks, try running: gulp --tasks")],
+  ["tool_not_found", "a target never defined", shell("mage", "Error: target 'release' is not defined")],
+  ["invalid_arguments", "guard: a Kubernetes job named in quotes not found", shell("kubectl", 'Error from server (NotFound): jobs.batch "nightly" not found')],
+  ["invalid_arguments", "guard: a file named in quotes not found", shell("python", 'Error: file "data.csv" not found')],
+  ["syntax_error", "a task missing because the task file did not parse", shell("gulp", "/srv/app/gulpfile.js:12\n  .pipe(sass()\n  ^\nSyntaxError: missing ) after argument list\n[09:14:02] Task never defined: styles")],
+  ["syntax_error", "a recipe missing after a parse error in its file", shell("invoke", "ParseError: tasks.py line 8: invalid syntax\nNo idea what 'deploy' is!\nerror: recipe `deploy` not found")],
+  // a parser's unexpected bare word where its usage takes a subcommand
+  ["tool_not_found", "clap 2: a bare word where a <SUBCOMMAND> goes", shell("mycli", "error: Found argument 'deploy' which wasn't expected, or isn't valid in this context\n\nUSAGE:\n    mycli [FLAGS] [OPTIONS] <SUBCOMMAND>\n\nFor more information try --help")],
+  ["tool_not_found", "clap 4: unexpected argument where a <COMMAND> goes", shell("tool", "error: unexpected argument 'publish' found\n\nUsage: tool [OPTIONS] <COMMAND>\n\nFor more information, try '--help'.", 2)],
+  ["invalid_arguments", "guard: a flag unexpected where a subcommand goes", shell("mycli", "error: Found argument '--fast' which wasn't expected, or isn't valid in this context\n\nUSAGE:\n    mycli [FLAGS] [OPTIONS] <SUBCOMMAND>")],
+  ["invalid_arguments", "guard: a bare word unexpected after the subcommand", shell("mycli", "error: Found argument 'extra' which wasn't expected, or isn't valid in this context\n\nUSAGE:\n    mycli build [OPTIONS] <PATH>")],
+  // a CA bundle configured that points nowhere
+  ["environment_missing", "a CA bundle path that does not exist", shell("pip", "ERROR: Could not install packages due to an OSError: Could not find a suitable TLS CA certificate bundle, invalid path: /etc/ssl/corp-ca.pem")],
+  ["environment_missing", "a CA file setting that points nowhere", shell("node", "Error: ENOENT: the CA bundle configured in NODE_EXTRA_CA_CERTS was not found: /opt/certs/root.crt")],
+  ["network_error", "guard: a certificate the server sent is not trusted", shell("curl", "curl: (60) SSL certificate problem: unable to get local issuer certificate", 60)],
+  // a runtime the library needs is not available
+  ["environment_missing", "could not find a JavaScript runtime", shell("bundle", "ExecJS::RuntimeUnavailable: Could not find a JavaScript runtime.")],
+  ["environment_missing", "no runtime available", framework("render", "RuntimeError: no JavaScript runtime is available on this host; install Node.js")],
+  // no display for a graphical program
+  ["environment_missing", "Java HeadlessException", shell("java", "Exception in thread \"main\" java.awt.HeadlessException: No X11 DISPLAY variable was set")],
+  ["environment_missing", "Qt cannot connect to display", shell("python3", "qt.qpa.xcb: could not connect to display \nThis application failed to start because no Qt platform plugin could be initialized.")],
+  ["environment_missing", "Tk: no display name and no $DISPLAY", shell("python3", "_tkinter.TclError: no display name and no $DISPLAY environment variable")],
+  ["environment_missing", "Xlib cannot open display", shell("xdotool", "Error: Can't open display: (null)\nFailed creating new xdo instance")],
+  // a refusal code with approval required
+  ["permission_denied", "a run denied until approved", framework("exec", "EXEC_DENIED: approval required")],
+  ["permission_denied", "approval required before it runs", framework("deploy", "Error: approval required: the deploy step is waiting on a reviewer and was not run")],
+  // a value shorter than its minimum length; longer than its maximum
+  ["invalid_arguments", "AWS: length greater than or equal to 1", framework("bedrock", "ValidationException: Value '' at 'name' failed to satisfy constraint: Member must have length greater than or equal to 1")],
+  ["output_too_large", "guard: length less than or equal to N is a size limit", framework("bedrock", "ValidationException: Value at 'inputText' failed to satisfy constraint: Member must have length less than or equal to 50000")],
+  // a request header or cookie too large
+  ["output_too_large", "a proxy: Request Header Or Cookie Too Large", framework("http", "400 Bad Request: <html><head><title>400 Request Header Or Cookie Too Large</title></head></html>")],
+  ["output_too_large", "431 Request Header Fields Too Large", framework("http_get", "HTTP 431 Request Header Fields Too Large")],
+  ["output_too_large", "a cookie too large", framework("fetch", "Bad Request: cookie too large (max 8192 bytes)")],
+  // set the key or pass it
+  ["environment_missing", "either set X_API_KEY or pass --key", shell("ai", "error: either set ANTHROPIC_API_KEY or pass --api-key")],
+  ["environment_missing", "please set X_TOKEN", shell("gh-bot", "Error: please set GITHUB_TOKEN before running")],
+  // a required parameter without a value
+  ["invalid_arguments", "a tool used without a value for a required parameter", framework("agent", "The assistant called read_file without a value for required parameter 'path'.")],
+  ["invalid_arguments", "missing value for the required argument", shell("cli", "error: missing value for required argument 'name'")],
+]);
+
 /** Every group, by name: the unit cases of phrase-families.test.ts, in the order they were written. */
-export const HAND_WORDINGS = { realWorld, batch7, batch8, probingRules, batch9, probeRound1, probeRound2, probeRound3, probeRound4, probeRound5, probeRound6, standardCodes, adjectiveOnly } as const;
+export const HAND_WORDINGS = { realWorld, batch7, batch8, probingRules, batch9, probeRound1, probeRound2, probeRound3, probeRound4, probeRound5, probeRound6, standardCodes, adjectiveOnly, batch10 } as const;
 
 /**
  * The collection batches of the world corpus whose tuning-half misses each group was written from: a leave-one-batch-out fold
@@ -871,6 +921,7 @@ export const WRITTEN_FROM: Record<keyof typeof HAND_WORDINGS, readonly number[]>
   probeRound6: [],
   standardCodes: [],
   adjectiveOnly: [2, 4, 9],
+  batch10: [10],
 };
 
 /** Every hand-written wording as a training case, with the batches its group was written from. */

@@ -320,3 +320,17 @@ describe("'not a valid' and 'malformed' alone do not decide (first sight, batche
     expect(read("error: 'abc' is not a valid port number").grounded).toBe(true);
   });
 });
+
+describe("families written from batch 10's tuning half", () => {
+  it.each(asCases(HAND_WORDINGS.batch10))("%s: %s", (expected, _name, diagnose) => {
+    expect(diagnose()).toBe(expected);
+  });
+
+  it("a syntax error elsewhere does not make a subcommand or a tool missing, and 'no approval required' is no refusal", () => {
+    const read = (text: string) => classify(inputContextSchema.parse({ failure: { tool: "cli", args: {}, error: { message: text, stderr: text } } }), { lexical: false });
+    // only a runner's missing task gives way to a syntax error; the subcommand's evidence keeps its weight
+    expect(read("error: unexpected argument 'publish' found\n\nUsage: tool [OPTIONS] <COMMAND>\nSyntaxError: Unexpected token").scores.tool_not_found).toBeGreaterThanOrEqual(0.9);
+    expect(read("info: no approval required for this change; merged").evidence.map((e) => e.rule)).not.toContain("approval_required");
+    expect(read("could not find a runtime config file at ./runtimeconfig.json").evidence.map((e) => e.rule)).not.toContain("runtime_unavailable");
+  });
+});
