@@ -9,6 +9,14 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { chromiumMissing } from "../e2e/chromium.mjs";
+
+// The browser is checked first: without it the e2e part could only fail, after half an hour of the others.
+const noBrowser = chromiumMissing();
+if (noBrowser) {
+  console.error(noBrowser);
+  process.exit(1);
+}
 
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), "faultline-test-"));
 const labTraces = path.join(os.tmpdir(), "faultline-lab-default");
