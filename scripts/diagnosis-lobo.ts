@@ -31,7 +31,7 @@
  */
 import path from "node:path";
 import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
-import { features, tokens, wordFeatures } from "../lib/diagnosis/lexical";
+import { charFeatures, features, tokens, wordFeatures } from "../lib/diagnosis/lexical";
 import { failureLines } from "../lib/diagnosis/text";
 import { allHandWordings } from "../lib/diagnosis/hand-wordings";
 import { handCases, localTrain, maxBatchArg, read, upToBatch } from "./diagnosis-lexical";
@@ -196,6 +196,23 @@ function decisiveFeatures(input: InputContext): string[] {
   return [...set];
 }
 
+/** Words and pairs as wordFeatures, but of the meaningful lines only (text.ts: Python frames, echoed source and noise lines dropped), with the tool name and exit/status. */
+function meaningfulWordFeatures(input: InputContext): string[] {
+  const e = input.failure.error;
+  const lines = failureLines({ stderr: e.stderr ?? undefined, stdout: e.stdout ?? undefined, message: e.message }).map((l) => l.text);
+  const set = new Set<string>();
+  for (const line of [input.failure.tool, ...lines].slice(0, 200)) {
+    const ts = tokens(line);
+    for (let i = 0; i < ts.length; i++) {
+      set.add(ts[i]);
+      if (i + 1 < ts.length) set.add(`${ts[i]} ${ts[i + 1]}`);
+    }
+  }
+  if (typeof e.code === "number") set.add(`exit:${e.code}`);
+  if (typeof e.status === "number") set.add(`status:${e.status}`);
+  return [...set];
+}
+
 /** The program a shell call ran and the exception classes the output names, marked `cmd:` / `exc:`. */
 function nameFeatures(input: InputContext): string[] {
   const e = input.failure.error;
@@ -254,6 +271,7 @@ const MODELS: Record<string, (cases: Labelled[]) => Model> = {
   // kNN over the same features; the mean of the naive Bayes and kNN posteriors.
   "nb-chars+decisive": (cs) => trainNB(cs, (i) => [...wordsAndChars(i), ...decisiveFeatures(i)]),
   "nb-chars+names": (cs) => trainNB(cs, (i) => [...wordsAndChars(i), ...nameFeatures(i)]),
+  "nb-meaningful": (cs) => trainNB(cs, (i) => [...meaningfulWordFeatures(i), ...charFeatures(i)]),
   "nb-decisive-only": (cs) => trainNB(cs, (i) => [...decisiveFeatures(i), ...nameFeatures(i)]),
   "knn-chars": (cs) => trainKNN(cs, wordsAndChars, numberArg("--k=") ?? 7),
   "knn-words": (cs) => trainKNN(cs, wordFeatures, numberArg("--k=") ?? 7),

@@ -376,7 +376,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "no_such_task",
     type: "tool_not_found",
     weight: 0.88,
-    re: /\bmissing script:|\bno rule to make target\b|\bno (?:such )?(?:script|task|target|goal|action|plugin|recipe|job)s? (?:named|called|found for|matching)\b|\bno such modules? (?:named|called|found for|matching)\b|\b(?:task|script|target|goal|recipe|job) ['"`]?[\w:.-]+['"`]? (?:could not|cannot|can'?t) be (?:found|located|resolved)\b|\b(?:task|script|target|goal|recipe|job) ['"`]?[\w:.-]+['"`]? (?:was )?not found in (?:root )?(?:project|workspace|package|build|the)\b|\bdon'?t know how to build task\b|\b(?:task|recipe|goal)s? ['"`][\w:.-]+['"`] (?:was |is )?not (?:found|defined)\b|\btask never defined\b|\b(?:task|recipe|target|goal) ['"`]?[\w:.-]+['"`]? (?:is |was )?(?:never|not) defined\b|\bcould(?:n'?t| not) (?:resolve|find|load) (?:the )?(?:module\/action|action|module|task|plugin)\b|\bno plugin found for prefix\b|\b(?:task|script) ['"`]?[\w:.-]+['"`]? (?:is )?(?:not defined|not in your|does not exist|doesn'?t exist)\b|\bunknown (?:task|script|target|goal|recipe)\b|\bERR_PNPM_NO_SCRIPT\b/di,
+    re: /\bmissing script:|\bno rule to make target\b|\bno (?:such )?(?:script|task|target|goal|action|plugin|recipe|job)s? (?:named|called|found for|matching)\b|\bno such modules? (?:named|called|found for|matching)\b|\b(?:task|script|target|goal|recipe|job) ['"`]?[\w:.-]+['"`]? (?:could not|cannot|can'?t) be (?:found|located|resolved)\b|\b(?:task|script|target|goal|recipe|job) ['"`]?[\w:.-]+['"`]? (?:was )?not found in (?:root )?(?:project|workspace|package|build|the)\b|\bdon'?t know how to build task\b|\b(?:task|recipe|goal)s? ['"`][\w:.-]+['"`] (?:was |is )?not (?:found|defined)\b|\btask never defined\b|\b(?:cannot|can'?t|could not|couldn'?t) find (?:the )?(?:configuration|definition|config) for (?:the )?(?:task|target)\b|\b(?:task|recipe|target|goal) ['"`]?[\w:.-]+['"`]? (?:is |was )?(?:never|not) defined\b|\bcould(?:n'?t| not) (?:resolve|find|load) (?:the )?(?:module\/action|action|module|task|plugin)\b|\bno plugin found for prefix\b|\b(?:task|script) ['"`]?[\w:.-]+['"`]? (?:is )?(?:not defined|not in your|does not exist|doesn'?t exist)\b|\bunknown (?:task|script|target|goal|recipe)\b|\bERR_PNPM_NO_SCRIPT\b/di,
     variant: "unknown_task",
   },
   // A runner's file of tasks has none of that name ("Justfile does not contain recipe `x`", "the Makefile has no target x").
@@ -972,10 +972,10 @@ const PHRASES: readonly PhraseRule[] = [
   // corp.pem", "the CA bundle configured in NODE_EXTRA_CA_CERTS was not found"): a setup step, not the network.
   {
     id: "ca_bundle_missing",
-    keys: ["bundle", "ca file", "cafile", "certificate file", "cert file"],
+    keys: ["bundle", "ca file", "cafile", "certificate file", "cert file", "verify locations"],
     type: "environment_missing",
     weight: 0.9,
-    re: /\b(?:CA|certificate|cert)(?: certificate)? (?:bundle|file|store)\b[^\n]{0,60}?\b(?:invalid path|not found|does not exist|no such file|could not be (?:found|read|loaded))\b|\bcould(?:n'?t| not) find a suitable (?:TLS )?CA certificate bundle\b/di,
+    re: /\b(?:CA|certificate|cert)(?: certificate)? (?:bundle|file|store)\b[^\n]{0,60}?\b(?:invalid path|not found|does not exist|no such file|could not be (?:found|read|loaded))\b|\bcould(?:n'?t| not) find a suitable (?:TLS )?CA certificate bundle\b|\berror setting certificate verify locations\b/di,
     variant: "missing_config",
   },
   // A runtime a library needs to evaluate code is not available ("ExecJS::RuntimeUnavailable: Could not find a JavaScript

@@ -897,6 +897,23 @@ const batch10 = group([
   // a required parameter without a value
   ["invalid_arguments", "a tool used without a value for a required parameter", framework("agent", "The assistant called read_file without a value for required parameter 'path'.")],
   ["invalid_arguments", "missing value for the required argument", shell("cli", "error: missing value for required argument 'name'")],
+  // round 2, written after the rules as a check: 13/15 with the rules as first written (rules alone 11/15; missed: nx's
+  // configuration for a task, git's CA file locations), 15/15 after widening both
+  ["tool_not_found", "doit: task 'x' not found", shell("doit", "ERROR: Task 'publish' not found")],
+  ["tool_not_found", "phing: target not defined in the project", shell("phing", "BUILD FAILED\nTarget \"dist\" is not defined in the project")],
+  ["tool_not_found", "nx: cannot find the configuration for a task", shell("nx", "NX   Cannot find configuration for task myapp:e2e")],
+  ["tool_not_found", "clap 4: unrecognized subcommand with Usage <COMMAND>", shell("uv", "error: unrecognized subcommand 'instal'\n\nUsage: uv [OPTIONS] <COMMAND>", 2)],
+  ["tool_not_found", "clap 3: found argument where USAGE takes <SUBCOMMAND>", shell("btm", "error: Found argument 'stats' which wasn't expected, or isn't valid in this context\n\nUSAGE:\n    btm [OPTIONS] <SUBCOMMAND>")],
+  ["environment_missing", "git: error setting certificate verify locations", shell("git", "fatal: unable to access 'https://git.corp/x.git/': error setting certificate verify locations:  CAfile: /etc/pki/corp.pem CApath: none", 128)],
+  ["environment_missing", "requests: a CA bundle path that points nowhere", framework("http_get", "OSError: Could not find a suitable TLS CA certificate bundle, invalid path: /home/u/.certs/ca.pem")],
+  ["environment_missing", "Rails: no JavaScript runtime", shell("rails", "ExecJS::RuntimeUnavailable: Could not find a JavaScript runtime. See the list of available runtimes.")],
+  ["environment_missing", "GTK: cannot open display", shell("zenity", "(zenity:1234): Gtk-WARNING **: cannot open display: :0")],
+  ["environment_missing", "Electron: missing X server or $DISPLAY", shell("electron", "[1234:ERROR:ozone_platform_x11.cc(247)] Missing X server or $DISPLAY\nThe platform failed to initialize.  Exiting.")],
+  ["environment_missing", "you must set X_SECRET_KEY", shell("deployer", "fatal: you must set STRIPE_SECRET_KEY to deploy payments")],
+  ["permission_denied", "manual approval is required", framework("terraform_apply", "Run is waiting: manual approval is required before apply; the run was not applied")],
+  ["invalid_arguments", "Azure: length must be greater than or equal to", framework("az_create", "The value of parameter name is invalid: its length must be greater than or equal to 3")],
+  ["output_too_large", "a proxy: request headers too large", framework("http", "upstream rejected: request headers too large (max 60 KiB)")],
+  ["invalid_arguments", "no value provided for a required parameter", framework("agent", "Tool call rejected: no value provided for required parameter 'query'")],
 ]);
 
 /** Every group, by name: the unit cases of phrase-families.test.ts, in the order they were written. */
