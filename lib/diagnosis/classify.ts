@@ -558,7 +558,7 @@ const PHRASES: readonly PhraseRule[] = [
     id: "approval_required",
     type: "permission_denied",
     weight: 0.9,
-    re: /(?<!\bno )\bapproval (?:is )?required\b(?! (?:for|before|to) (?:merg|publish|releas))|\b(?:classifier|polic(?:y|ies)|rules?|guard(?:rail)?s?|permission (?:mode|settings))\b[^\n]{0,40}?\brequires? (?:(?:explicit|manual|human|user|your|operator) )?(?:confirmation|approval)\b|\brequires? (?:(?:explicit|manual|human|user|your|operator) )?(?:confirmation|approval) (?:for|before (?:running|using|calling)) (?:this|that|the) (?:tool|command|action|call|operation)\b|\b(?:this|the) (?:command|tool|action|call|operation) requires (?:(?:explicit|manual|human|user|your|operator) )?(?:confirmation|approval)\b/di,
+    re: /(?<!\bno )\bapproval (?:is )?required\b|\b(?:classifier|polic(?:y|ies)|rules?|guard(?:rail)?s?|permission (?:mode|settings))\b[^\n]{0,40}?\brequires? (?:(?:explicit|manual|human|user|your|operator) )?(?:confirmation|approval)\b|\brequires? (?:(?:explicit|manual|human|user|your|operator) )?(?:confirmation|approval) (?:for|before (?:running|using|calling)) (?:this|that|the) (?:tool|command|action|call|operation)\b|\b(?:this|the) (?:command|tool|action|call|operation) requires (?:(?:explicit|manual|human|user|your|operator) )?(?:confirmation|approval)\b/di,
     variant: "policy_refusal",
   },
   // Something not allowed in a scope, with the rule that excludes it stated after it (batch 8): "X is not allowed in
