@@ -18,7 +18,7 @@ export function lexicalModel(): LexicalModel | null {
   const here = path.join(path.dirname(fileURLToPath(import.meta.url)), "lexical-model.json");
   for (const f of [here, path.join(process.cwd(), LEXICAL_MODEL_FILE)]) {
     try {
-      const m = JSON.parse(readFileSync(f, "utf8")) as LexicalModel;
+      const m = JSON.parse(readFileSync(/*turbopackIgnore: true*/ f, "utf8")) as LexicalModel;
       if (m.version === 1) loaded = m;
       break;
     } catch {

@@ -39,7 +39,7 @@ export function readLabelledQueries(sets: readonly LabelledSet[] = Object.keys(L
   return sets.flatMap((set) => {
     let text: string;
     try {
-      text = readFileSync(path.join(dir, LABELLED_SETS[set]), "utf8");
+      text = readFileSync(/*turbopackIgnore: true*/ path.join(/*turbopackIgnore: true*/ dir, LABELLED_SETS[set]), "utf8");
     } catch {
       return [];
     }

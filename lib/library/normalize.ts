@@ -59,7 +59,7 @@ function lexiconRules(): Array<[RegExp, string]> {
     let text = "";
     for (const f of [LEXICON_FILE, path.join(process.cwd(), "lib", "library", "lexicon.tsv")]) {
       try {
-        text = readFileSync(f, "utf8");
+        text = readFileSync(/*turbopackIgnore: true*/ f, "utf8");
         break;
       } catch {
         /* next candidate */
