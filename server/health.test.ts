@@ -161,6 +161,9 @@ describe("checkHealth", () => {
     const none = await checkHealth(base);
     expect(none.websocket).toBe("unavailable");
     expect(none.problems).toContain("Live updates unavailable: the websocket relay is not running in the web process.");
+    // A worker serves no live updates: the relay is not its component, so its verdict does not carry it.
+    const worker = await checkHealth({ ...base, websocket: false });
+    expect(worker).toMatchObject({ websocket: "healthy", overall: "healthy", problems: [] });
     setRealtimeHealth("degraded", "its database LISTEN connection was lost (terminated)");
     const lost = await checkHealth(base);
     expect(lost.websocket).toBe("degraded");

@@ -92,8 +92,12 @@ export interface HealthDeps {
    */
   workspacesDir: string;
   providers: readonly Provider[];
-  /** The relay's state; default: what this process's relay reported (`getRealtimeHealth`). */
-  websocket?: () => RealtimeHealth | null;
+  /**
+   * The relay's state; default: what this process's relay reported (`getRealtimeHealth`). `false` in a process that serves
+   * no live updates (a worker): the relay is the web process's component, so it is not part of this process's verdict
+   * (reported healthy, never a problem) — else every worker would log "Live updates unavailable" for ever.
+   */
+  websocket?: (() => RealtimeHealth | null) | false;
   /** Time limit for each check; default 3 s. */
   timeoutMs?: number;
   /** A worker whose heartbeat is older than this is stale; default 15 s (the default lease). */
@@ -232,7 +236,7 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     checkProviders(deps.providers, timeoutMs, now),
     withTimeout(countWorkers(deps.db, { staleAfterMs: deps.staleWorkerMs ?? 15_000 }), timeoutMs, "The workers query").catch(() => null),
   ]);
-  const websocket = checkWebsocket((deps.websocket ?? getRealtimeHealth)());
+  const websocket: Checked<ComponentStatus> = deps.websocket === false ? { status: "healthy", problem: null } : checkWebsocket((deps.websocket ?? getRealtimeHealth)());
 
   const problems: string[] = [];
   for (const c of [database, storage, websocket]) if (c.problem) problems.push(c.problem);

@@ -40,7 +40,7 @@ export async function runWorkerProcess(databaseUrl: string): Promise<void> {
   // Health checks every FAULTLINE_HEALTH_INTERVAL_MS: unavailable shared dependencies pause active missions.
   const monitor = startHealthMonitor({
     intervalMs: e.FAULTLINE_HEALTH_INTERVAL_MS,
-    check: (slowBefore) => checkHealth({ slowBefore, db: handle.db, workspacesDir: path.join(e.dataDir, "workspaces"), providers: e.FAULTLINE_LLM_PROVIDERS, staleWorkerMs: e.FAULTLINE_LEASE_MS }),
+    check: (slowBefore) => checkHealth({ slowBefore, websocket: false, db: handle.db, workspacesDir: path.join(e.dataDir, "workspaces"), providers: e.FAULTLINE_LLM_PROVIDERS, staleWorkerMs: e.FAULTLINE_LEASE_MS }),
     onReport: (report) => void applyHealthReport(handle.db, worker.id, report, (m) => console.log(`[worker] ${m}`)).catch((err) => console.error(`[worker] health pause failed: ${err instanceof Error ? err.message : err}`)),
     log: (m) => console.log(`[worker] health ${m}`),
   });
