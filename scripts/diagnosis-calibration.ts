@@ -148,8 +148,21 @@ const BATCH10_FIRST_SEEN_WEAK_KNOTS: ReadonlyArray<readonly [number, number]> = 
   [0.8, 0.87],
   [1, 0.87],
 ];
-const firstSeenKnotsOf = (batch: number, grounded = true) =>
-  batch >= 10 ? (grounded ? BATCH10_FIRST_SEEN_KNOTS : BATCH10_FIRST_SEEN_WEAK_KNOTS) : batch >= 9 ? (grounded ? BATCH9_FIRST_SEEN_KNOTS : BATCH9_FIRST_SEEN_WEAK_KNOTS) : batch >= 8 ? (grounded ? BATCH8_FIRST_SEEN_KNOTS : BATCH8_FIRST_SEEN_WEAK_KNOTS) : batch >= 7 ? BATCH7_FIRST_SEEN_KNOTS : batch >= 6 ? BATCH6_FIRST_SEEN_KNOTS : batch >= 5 ? BATCH5_FIRST_SEEN_KNOTS : FIRST_SEEN_KNOTS;
+type Knots = ReadonlyArray<readonly [number, number]>;
+/** Which knots each batch was first seen with, newest first: a batch takes the first row it reaches (`weak`: the weak map, where one was kept apart). */
+const FIRST_SEEN_BY_BATCH: ReadonlyArray<{ from: number; grounded: Knots; weak?: Knots }> = [
+  { from: 10, grounded: BATCH10_FIRST_SEEN_KNOTS, weak: BATCH10_FIRST_SEEN_WEAK_KNOTS },
+  { from: 9, grounded: BATCH9_FIRST_SEEN_KNOTS, weak: BATCH9_FIRST_SEEN_WEAK_KNOTS },
+  { from: 8, grounded: BATCH8_FIRST_SEEN_KNOTS, weak: BATCH8_FIRST_SEEN_WEAK_KNOTS },
+  { from: 7, grounded: BATCH7_FIRST_SEEN_KNOTS },
+  { from: 6, grounded: BATCH6_FIRST_SEEN_KNOTS },
+  { from: 5, grounded: BATCH5_FIRST_SEEN_KNOTS },
+  { from: -Infinity, grounded: FIRST_SEEN_KNOTS },
+];
+const firstSeenKnotsOf = (batch: number, grounded = true): Knots => {
+  const row = FIRST_SEEN_BY_BATCH.find((r) => batch >= r.from) ?? FIRST_SEEN_BY_BATCH[FIRST_SEEN_BY_BATCH.length - 1];
+  return grounded ? row.grounded : (row.weak ?? row.grounded);
+};
 /**
  * Score bands of the weak map (answers no specific statement carries): fewer cases, so wider bands. Whether a first-sight
  * answer was grounded was backfilled on 2026-11-27 by running, rules only, the classifier of the commit that collected each

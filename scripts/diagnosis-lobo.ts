@@ -31,7 +31,7 @@
  */
 import path from "node:path";
 import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
-import { charFeatures, features, tokens, wordFeatures } from "../lib/diagnosis/lexical";
+import { addWordsAndPairs, charFeatures, features, wordFeatures, wordFeaturesOfLines } from "../lib/diagnosis/lexical";
 import { failureLines } from "../lib/diagnosis/text";
 import { allHandWordings } from "../lib/diagnosis/hand-wordings";
 import { handCases, localTrain, maxBatchArg, read, upToBatch } from "./diagnosis-lexical";
@@ -186,13 +186,7 @@ function decisiveFeatures(input: InputContext): string[] {
   const lines = failureLines({ stderr: e.stderr ?? undefined, stdout: e.stdout ?? undefined, message: e.message });
   const top = Math.max(0, ...lines.map((l) => l.weight));
   const set = new Set<string>();
-  for (const l of lines.filter((x) => x.weight === top)) {
-    const ts = tokens(l.masked);
-    for (let i = 0; i < ts.length; i++) {
-      set.add(`d:${ts[i]}`);
-      if (i + 1 < ts.length) set.add(`d:${ts[i]} ${ts[i + 1]}`);
-    }
-  }
+  addWordsAndPairs(set, lines.filter((x) => x.weight === top).map((l) => l.masked), "d:");
   return [...set];
 }
 
@@ -200,17 +194,7 @@ function decisiveFeatures(input: InputContext): string[] {
 function meaningfulWordFeatures(input: InputContext): string[] {
   const e = input.failure.error;
   const lines = failureLines({ stderr: e.stderr ?? undefined, stdout: e.stdout ?? undefined, message: e.message }).map((l) => l.text);
-  const set = new Set<string>();
-  for (const line of [input.failure.tool, ...lines].slice(0, 200)) {
-    const ts = tokens(line);
-    for (let i = 0; i < ts.length; i++) {
-      set.add(ts[i]);
-      if (i + 1 < ts.length) set.add(`${ts[i]} ${ts[i + 1]}`);
-    }
-  }
-  if (typeof e.code === "number") set.add(`exit:${e.code}`);
-  if (typeof e.status === "number") set.add(`status:${e.status}`);
-  return [...set];
+  return wordFeaturesOfLines([input.failure.tool, ...lines], e);
 }
 
 /** The program a shell call ran and the exception classes the output names, marked `cmd:` / `exc:`. */

@@ -86,21 +86,30 @@ export function charFeatures(input: InputContext): string[] {
   return [...set];
 }
 
+/** Each line's words and adjacent word pairs, marked with `prefix`, into `set`. */
+export function addWordsAndPairs(set: Set<string>, lines: Iterable<string>, prefix = ""): void {
+  for (const line of lines) {
+    const ts = tokens(line);
+    for (let i = 0; i < ts.length; i++) {
+      set.add(`${prefix}${ts[i]}`);
+      if (i + 1 < ts.length) set.add(`${prefix}${ts[i]} ${ts[i + 1]}`);
+    }
+  }
+}
+
+/** Words and word pairs of these lines (the first 200), with the failure's exit code and HTTP status. */
+export function wordFeaturesOfLines(lines: readonly string[], error: InputContext["failure"]["error"]): string[] {
+  const set = new Set<string>();
+  addWordsAndPairs(set, lines.slice(0, 200));
+  if (typeof error.code === "number") set.add(`exit:${error.code}`);
+  if (typeof error.status === "number") set.add(`status:${error.status}`);
+  return [...set];
+}
+
 /** The words of its tool, message and output, present or not (not counted), with word pairs. */
 export function wordFeatures(input: InputContext): string[] {
   const e = input.failure.error;
-  const text = [input.failure.tool, e.message, e.stderr, e.stdout].filter(Boolean).join("\n");
-  const set = new Set<string>();
-  for (const line of text.split(/\r?\n/).slice(0, 200)) {
-    const ts = tokens(line);
-    for (let i = 0; i < ts.length; i++) {
-      set.add(ts[i]);
-      if (i + 1 < ts.length) set.add(`${ts[i]} ${ts[i + 1]}`);
-    }
-  }
-  if (typeof e.code === "number") set.add(`exit:${e.code}`);
-  if (typeof e.status === "number") set.add(`status:${e.status}`);
-  return [...set];
+  return wordFeaturesOfLines([input.failure.tool, e.message, e.stderr, e.stdout].filter(Boolean).join("\n").split(/\r?\n/), e);
 }
 
 /** Trains the counts (bands are filled by cross-validation in the training script). */
