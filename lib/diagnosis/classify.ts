@@ -456,12 +456,16 @@ const PHRASES: readonly PhraseRule[] = [
     weight: 0.9,
     re: /\bERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL\b|\bcould not determine executable to run\b|\bcould(?:n'?t| not) find (?:a |the |any )?(?:binary|executable|bin)s? (?:named|called|for\b|["'`])|\bno (?:binary|executable|bin)s? (?:named|called|found (?:for|with|named))\b/di,
   },
-  // A generic "could not find / not found" whose subject is a program: what is missing decides the type.
+  // A generic "could not find / not found" whose subject is a program: what is missing decides the type. Also a program of any name
+  // that the wording calls a program (command, executable, binary, CLI, compiler, linker) is not installed ("the 'wkhtmltopdf'
+  // command is not installed", "program 'soffice' is not installed", "The Azure CLI is not installed"): the well-known list of
+  // `known_program_not_installed` generalised (2026-11-28). A module, package, library, plugin or browser named so is not a program
+  // here (environment_missing, the labelling decisions).
   {
     id: "program_missing_named",
     type: "command_not_found",
     weight: 0.82,
-    re: /\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|detect) (?:the |a |an |any )?(?!(?:firefox|chrome|chromium|edge|msedge|safari|webkit|browser)\b)(?:[\w.+-]+ ){0,2}(?:executable|binary|program|compiler|linker)(?: file)?s?\b|\b(?:executable|binary|program|compiler|linker)s? (?:['"`]?[\w.+\/-]+['"`]? )?(?:was |is |could )?not (?:be )?(?:found|located|detected)\b/di,
+    re: /\b(?:command|executable|binary|program|compiler|linker)s? (?!(?:is|was|are|not)\b)['"`]?[\w.+-]+['"`]? (?:is |was )?not installed\b|(?<![\w.\/-])(?<!\b(?:package|librar(?:y|ies)|lib|module|crate|gem|formula|plugin|extension|browser) ['"`]?)(?!(?:the|this|that|a|an|your|its|firefox|chrome|chromium|edge|msedge|safari|webkit|browser)\b)['"`]?[\w.+-]+['"`]? (?:command|executable|binary|cli|command[- ]line tool|compiler|linker)s? (?:is |was |are )?not installed\b|\b(?:could(?:n'?t| not)|unable to|cannot|can'?t|failed to) (?:find|locate|detect) (?:the |a |an |any )?(?!(?:firefox|chrome|chromium|edge|msedge|safari|webkit|browser)\b)(?:[\w.+-]+ ){0,2}(?:executable|binary|program|compiler|linker)(?: file)?s?\b|\b(?:executable|binary|program|compiler|linker)s? (?:['"`]?[\w.+\/-]+['"`]? )?(?:was |is |could )?not (?:be )?(?:found|located|detected)\b/di,
   },
   // A well-known command-line program, named as the subject, is not installed or cannot be found ("Error: git is not installed",
   // "ffmpeg is not installed", "unable to find docker"): the program is missing from PATH. Libraries, packages, SDKs and language

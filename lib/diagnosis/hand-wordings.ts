@@ -916,8 +916,29 @@ const batch10 = group([
   ["invalid_arguments", "no value provided for a required parameter", framework("agent", "Tool call rejected: no value provided for required parameter 'query'")],
 ]);
 
+/**
+ * A program of any name that the wording says is a program (command, executable, binary, CLI, compiler, linker) is not installed
+ * (2026-11-28, issue 18): knowledge, not a corpus fit — the well-known-programs list generalised. Written before the rule; a
+ * module, package, library, plugin or browser named so stays environment_missing (the labelling decisions).
+ */
+const programNotInstalled = group([
+  ["command_not_found", "the 'x' command is not installed", shell("render", "Error: the 'wkhtmltopdf' command is not installed")],
+  ["command_not_found", "x executable is not installed", shell("lint", "shellcheck executable is not installed; skipping shell scripts")],
+  ["command_not_found", "program 'x' is not installed", framework("convert_doc", "OSError: program 'soffice' is not installed")],
+  ["command_not_found", "the X CLI is not installed", shell("deploy", "The Azure CLI is not installed. Install it from the Microsoft documentation.")],
+  ["command_not_found", "x binary not installed", shell("backup", "fatal: restic binary not installed")],
+  ["command_not_found", "x command-line tool is not installed", framework("transcode", "HandBrakeCLI command-line tool is not installed on this host")],
+  ["command_not_found", "the x compiler is not installed", shell("make", "make: *** the protoc compiler is not installed.  Stop.", 2)],
+  ["command_not_found", "required command x is not installed", shell("setup.sh", "setup.sh: required command \"yq\" is not installed")],
+  ["environment_missing", "module 'x' is not installed", framework("resize_image", "Error: module 'sharp' is not installed")],
+  ["environment_missing", "package 'x' is not installed", shell("Rscript", "Error: package 'ggplot2' is not installed")],
+  ["environment_missing", "the x library is not installed", framework("parse_yaml", "the yaml library is not installed; install it with your package manager")],
+  ["environment_missing", "the x plugin is not installed", shell("vagrant", "The vagrant-vbguest plugin is not installed.")],
+  ["environment_missing", "a browser executable not installed", framework("browser_navigate", "Error: the chromium executable is not installed. Run the browser install step first.")],
+]);
+
 /** Every group, by name: the unit cases of phrase-families.test.ts, in the order they were written. */
-export const HAND_WORDINGS = { realWorld, batch7, batch8, probingRules, batch9, probeRound1, probeRound2, probeRound3, probeRound4, probeRound5, probeRound6, standardCodes, adjectiveOnly, batch10 } as const;
+export const HAND_WORDINGS = { realWorld, batch7, batch8, probingRules, batch9, probeRound1, probeRound2, probeRound3, probeRound4, probeRound5, probeRound6, standardCodes, adjectiveOnly, batch10, programNotInstalled } as const;
 
 /**
  * The collection batches of the world corpus whose tuning-half misses each group was written from: a leave-one-batch-out fold
@@ -939,6 +960,7 @@ export const WRITTEN_FROM: Record<keyof typeof HAND_WORDINGS, readonly number[]>
   standardCodes: [],
   adjectiveOnly: [2, 4, 9],
   batch10: [10],
+  programNotInstalled: [],
 };
 
 /** Every hand-written wording as a training case, with the batches its group was written from. */

@@ -334,3 +334,25 @@ describe("families written from batch 10's tuning half", () => {
     expect(read("could not find a runtime config file at ./runtimeconfig.json").evidence.map((e) => e.rule)).not.toContain("runtime_unavailable");
   });
 });
+
+describe("a program of any name, called a program, is not installed (2026-11-28)", () => {
+  it.each(asCases(HAND_WORDINGS.programNotInstalled))("%s: %s", (expected, _name, diagnose) => {
+    expect(diagnose()).toBe(expected);
+  });
+
+  it("a module, package, library, plugin or browser, and a bare 'is not installed', are not a program missing", () => {
+    const ids = (text: string) => classify(inputContextSchema.parse({ failure: { tool: "cli", args: {}, error: { message: text, stderr: text } } }), { lexical: false }).evidence.map((e) => e.rule);
+    for (const text of [
+      "ImportError: the module pandas is not installed",
+      "the numpy package is not installed in this environment",
+      "Error: libxml2 library is not installed",
+      "the docker-compose plugin is not installed",
+      "the firefox executable is not installed",
+      "the executable is not installed",
+      "ruby 3.3.0 is not installed",
+    ]) {
+      expect(ids(text)).not.toContain("program_missing_named");
+      expect(ids(text)).not.toContain("known_program_not_installed");
+    }
+  });
+});
