@@ -1507,8 +1507,9 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
   }
   // Codes defined by a standard (SQLSTATE, MySQL, SQLite, MongoDB, gRPC, curl, Win32): lib/diagnosis/standard-codes.ts.
   for (const hit of standardCodes(raw)) {
-    const { standard, code, ...ev } = hit;
+    const { standard, code, misreads, ...ev } = hit;
     c.add({ ...ev, source: "standard_code", rule: `code:${standard}`, detail: `${standard} ${code}` });
+    for (const [key, e] of c.evidence) if (misreads?.includes(e.rule)) c.evidence.delete(key);
   }
   if (facts.status !== undefined) {
     const ev = STATUS_EVIDENCE[facts.status] ?? (facts.status >= 500 ? STATUS_EVIDENCE[500] : undefined);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { standardCodes, errnoNamesFromNumbers } from "./standard-codes";
+import { classify } from "./classify";
+import { inputContextSchema } from "./types";
 
 const read = (text: string) => standardCodes(text).map((h) => `${h.standard} ${h.code} ${h.type}${h.coarse ? " coarse" : ""}`);
 
@@ -53,5 +55,52 @@ describe("standard codes are read where they are printed as codes", () => {
     expect(errnoNamesFromNumbers("[Errno 111] Connection refused")).toEqual(["ECONNREFUSED"]);
     expect(errnoNamesFromNumbers("[Errno -3] Temporary failure in name resolution")).toEqual(["EAI_AGAIN"]);
     expect(errnoNamesFromNumbers("Errno 13 mentioned without brackets")).toEqual([]);
+  });
+});
+
+describe("PostgreSQL's own messages read as their SQLSTATE when no code is printed", () => {
+  const libpq = (reason: string) => `psql: error: connection to server at "db.internal" (10.0.0.5), port 5432 failed: ${reason}`;
+  const typeOf = (tool: string, text: string) =>
+    classify(inputContextSchema.parse({ failure: { tool, args: {}, error: { message: text.split("\n")[0], stderr: text } } })).type;
+
+  it("at log-in the server's reason decides, not libpq's 'connection … failed'", () => {
+    expect(typeOf("psql", libpq('FATAL:  database "billing" does not exist'))).toBe("invalid_arguments");
+    expect(typeOf("psql", libpq('FATAL:  role "etl" does not exist'))).toBe("permission_denied");
+    expect(typeOf("psql", libpq('FATAL:  no pg_hba.conf entry for host "10.0.0.7", user "etl", database "billing", no encryption'))).toBe("permission_denied");
+    expect(typeOf("psql", libpq("FATAL:  sorry, too many clients already"))).toBe("rate_limited");
+    expect(typeOf("psql", libpq("FATAL:  remaining connection slots are reserved for roles with the SUPERUSER attribute"))).toBe("rate_limited");
+    expect(typeOf("psql", libpq("FATAL:  the database system is starting up"))).toBe("network_error");
+    // the connection itself failing stays a network failure
+    expect(typeOf("psql", libpq("Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?"))).toBe("network_error");
+  });
+
+  it("statements, in the words of psql, node-postgres, lib/pq and psycopg", () => {
+    expect(typeOf("psql", 'ERROR:  column "emial" does not exist\nLINE 1: select emial from users;')).toBe("invalid_arguments");
+    expect(typeOf("db_query", 'error: relation "public.invoices" does not exist')).toBe("invalid_arguments");
+    expect(typeOf("migrate", 'pq: schema "audit" does not exist')).toBe("invalid_arguments");
+    expect(typeOf("sql_query", 'psycopg2.errors.NotNullViolation: null value in column "email" of relation "users" violates not-null constraint')).toBe("invalid_arguments");
+    expect(typeOf("psql", "ERROR:  must be owner of table invoices")).toBe("permission_denied");
+    expect(typeOf("psql", 'ERROR:  extension "vector" is not available\nDETAIL:  Could not open extension control file "/usr/share/postgresql/15/extension/vector.control": No such file or directory.')).toBe("environment_missing");
+  });
+
+  it("a SQL function that does not exist is a wrong argument, not a tool the agent lacks; an agent's missing function still is", () => {
+    expect(typeOf("psql", "ERROR:  function gen_random_uuid() does not exist\nLINE 1: select gen_random_uuid();\nHINT:  No function matches the given name and argument types. You might need to add explicit type casts.")).toBe("invalid_arguments");
+    expect(typeOf("db_query", "error: operator does not exist: integer = text")).toBe("invalid_arguments");
+    expect(typeOf("agent", "Error: function get_weather does not exist in the toolset")).toBe("tool_not_found");
+  });
+
+  it("one fact when the code is printed too; nothing from other databases' or programs' words", () => {
+    expect(read('ERROR: relation "x" does not exist (SQLSTATE 42P01)')).toEqual(["sqlstate 42P01 invalid_arguments"]);
+    expect(read('FATAL:  role "app" does not exist')).toEqual(["postgres 28000 permission_denied"]);
+    expect(read('ERROR:  role "app" does not exist')).toEqual(["postgres 42704 invalid_arguments"]);
+    for (const text of [
+      "Error: the file config.yaml does not exist",
+      "the database is starting up, retrying",
+      "permission denied for user alice on /srv",
+      "extension installed: vector 0.7",
+      "branch 'main' does not exist",
+    ]) {
+      expect(read(text), text).toEqual([]);
+    }
   });
 });

@@ -17,9 +17,11 @@ export interface CodeEvidence {
 
 /** One code found in the text: which table, the code as printed, what it means. */
 export interface StandardCodeHit extends CodeEvidence {
-  /** The table: sqlstate, mysql, sqlite, mongo, grpc, curl, win32, errno_number. */
+  /** The table: sqlstate, postgres (a server message read as its SQLSTATE), mysql, sqlite, mongo, grpc, curl, win32, errno_number. */
   standard: string;
   code: string;
+  /** Phrase rules (classify.ts ids) that read this message as something else; the code explains them away. */
+  misreads?: readonly string[];
 }
 
 // ---------------------------------------------------------------- SQLSTATE (SQL standard; PostgreSQL Appendix A; MySQL maps to it)
@@ -37,7 +39,7 @@ const SQLSTATE_CODES: Record<string, CodeEvidence> = {
   "42S02": { type: "invalid_arguments", weight: 0.8, variant: "resource_not_found" }, // ODBC: base table or view not found
   "42S22": { type: "invalid_arguments", weight: 0.8, variant: "resource_not_found" }, // ODBC: column not found
   "3F000": { type: "invalid_arguments", weight: 0.75, variant: "resource_not_found" }, // invalid_schema_name
-  "3D000": { type: "invalid_arguments", weight: 0.7, variant: "resource_not_found" }, // invalid_catalog_name: the database named does not exist
+  "3D000": { type: "invalid_arguments", weight: 0.75, variant: "resource_not_found" }, // invalid_catalog_name: the database named does not exist (as MySQL 1049)
   "57014": { type: "timeout", weight: 0.8 }, // query_canceled (statement_timeout; a cancel request prints it too)
   // too_many_connections: the server's connection limit, free again later; it outweighs the "failed to connect" it comes with
   "53300": { type: "rate_limited", weight: 0.9 },
@@ -47,6 +49,48 @@ const SQLSTATE_CODES: Record<string, CodeEvidence> = {
   "57P01": { type: "network_error", weight: 0.7, variant: "connection_reset" }, // admin_shutdown
   "57P03": { type: "network_error", weight: 0.7 }, // cannot_connect_now
 };
+/**
+ * PostgreSQL's own messages, for clients that print them without their SQLSTATE (psql and libpq at the default verbosity,
+ * node-postgres, lib/pq, psycopg, JDBC): the server's message catalogue (errmsg with its errcode in the server's source),
+ * the same words whatever the client, so each reads as its code. A role missing at log-in ("FATAL: role … does not exist")
+ * is a refused authorization (28000); one missing in a statement (GRANT … TO x) an undefined object (42704). The
+ * connection-time messages follow libpq's "connection to server … failed:", which alone says only that a connection
+ * attempt ended: the server answered, and its reason decides.
+ */
+const POSTGRES_MESSAGES: readonly { re: RegExp; code: string; ev?: CodeEvidence; misreads?: readonly string[] }[] = [
+  { re: /\bFATAL:\s+role "[^"\n]+" does not exist\b/, code: "28000" },
+  { re: /\bno pg_hba\.conf entry for (?:host|replication connection)\b/, code: "28000" },
+  { re: /\bpassword authentication failed for user\b/, code: "28P01" },
+  { re: /\bdatabase "[^"\n]+" does not exist\b/, code: "3D000" },
+  { re: /\bsorry, too many clients already\b|\bremaining connection slots are reserved\b/, code: "53300" },
+  { re: /\bthe database system is (?:starting up|shutting down|in recovery mode|not yet accepting connections|not accepting connections)\b/, code: "57P03" },
+  { re: /\bterminating connection due to administrator command\b/, code: "57P01" },
+  { re: /\brelation "[^"\n]+" does not exist\b/, code: "42P01" },
+  { re: /\bcolumn (?:"[^"\n]+"|[\w.]+)(?: of relation "[^"\n]+")? does not exist\b/, code: "42703" },
+  // "function f(integer) does not exist" names a SQL function and its argument types, not a tool an agent lacks
+  { re: /\bfunction [\w."]+\([^)\n]*\) does not exist\b|\boperator does not exist: /, code: "42883", misreads: ["tool_name_not_found"] },
+  { re: /(?<!FATAL:\s+)\b(?:type|role) "[^"\n]+" does not exist\b/, code: "42704" },
+  { re: /\bschema "[^"\n]+" does not exist\b/, code: "3F000" },
+  {
+    re: /\bpermission denied for (?:table|relation|schema|sequence|database|function|procedure|routine|view|materialized view|foreign table|language|tablespace|large object|type)\b|\bmust be owner of (?:table|relation|schema|database|function|procedure|sequence|view|materialized view|extension|type)\b/,
+    code: "42501",
+  },
+  { re: /\bduplicate key value violates unique constraint\b/, code: "23505" },
+  { re: /\bnull value in column "[^"\n]+"(?: of relation "[^"\n]+")? violates not-null constraint\b/, code: "23502" },
+  { re: /\bviolates foreign key constraint\b/, code: "23503" },
+  { re: /\bviolates check constraint\b/, code: "23514" },
+  { re: /\binvalid input syntax for (?:type )?\w+/, code: "22P02" },
+  { re: /\bcanceling statement due to statement timeout\b/, code: "57014" },
+  // undefined_file, raised for an extension whose files this server does not have: it is not installed here
+  {
+    re: /\bextension "[^"\n]+" is not available\b|\bcould not open extension control file\b/,
+    code: "58P01",
+    ev: { type: "environment_missing", weight: 0.8 },
+  },
+];
+/** Words every message above holds, so the table is read only when one of them is there (diagnose() is on every failure's path). */
+const POSTGRES_MARKER = /does not exist|pg_hba|password authentication|too many clients|connection slots|database system is|administrator command|permission denied for|must be owner|violates|invalid input syntax|statement timeout|extension/;
+
 const SQLSTATE_CLASSES: Record<string, CodeEvidence> = {
   // connection exception: libpq and PDO report every failed connection attempt as 08001/08006, a rejected password or a
   // malformed option included, so the class is coarse: the message's own statement decides when it names another cause
@@ -260,6 +304,15 @@ export function standardCodes(raw: string): StandardCodeHit[] {
       for (const m of raw.matchAll(re)) {
         const code = m[1].toUpperCase();
         if (SQLSTATE_SHAPE.test(code)) add("sqlstate", code, SQLSTATE_CODES[code] ?? SQLSTATE_CLASSES[code.slice(0, 2)]);
+      }
+  if (POSTGRES_MARKER.test(raw))
+    for (const { re, code, ev, misreads } of POSTGRES_MESSAGES)
+      if (re.test(raw)) {
+        const meaning = ev ?? SQLSTATE_CODES[code] ?? SQLSTATE_CLASSES[code.slice(0, 2)];
+        // the same code printed as a code too is one fact, not two
+        const printed = hits.find((h) => h.standard === "sqlstate" && h.code === code);
+        if (printed) printed.misreads = misreads;
+        else if (meaning) hits.push({ ...meaning, standard: "postgres", code, ...(misreads ? { misreads } : {}) });
       }
   if (MYSQL_MARKER.test(raw)) for (const re of MYSQL_IN_TEXT) for (const m of raw.matchAll(re)) add("mysql", m[1], MYSQL_ERRORS[m[1]]);
   if (raw.includes("SQLITE_")) for (const m of raw.matchAll(SQLITE_IN_TEXT)) add("sqlite", `SQLITE_${m[1]}`, SQLITE_RESULTS[m[1]]);
