@@ -625,6 +625,15 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\b(?:the )?value (?:at|of|for) ['"`]?[A-Za-z_$][\w$]*(?:(?:\.|\[)[\w$\]]+)+['"`]? (?:is|was) (?:empty|invalid|not valid|malformed|missing|not allowed|too (?:long|short|large))\b|\b[A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])+ (?:must not|cannot|can ?not|may not) be (?:empty|blank|null)\b/di,
     variant: "schema_violation",
   },
+  // The call's target named more than one thing where it must name one: a UI locator in strict mode (Playwright's "strict mode
+  // violation … resolved to 2 elements", Testing Library's "Found multiple elements", Cypress' "subject contained 3 elements"), an
+  // ORM's single-row query (Django's MultipleObjectsReturned, SQLAlchemy's MultipleResultsFound): the argument must be narrowed.
+  {
+    id: "ambiguous_target",
+    type: "invalid_arguments",
+    weight: 0.8,
+    re: /\bstrict mode violation\b|\bresolved to \d+ elements\b|\bfound multiple (?:elements|nodes|matches)\b|\bsubject contained \d+ elements\b|\bMultipleObjectsReturned\b|\bMultipleResultsFound\b|\breturned more than one (?:\w+ )?(?:--|[:,(]|$)|\bmultiple (?:rows|results|elements|objects|matches) (?:were |was )?(?:found|returned) when (?:exactly |only )?one\b|\bmore than one (?:element|row|result|object|match|node) (?:was |were )?(?:found|returned|matched)\b/di,
+  },
   { id: "missing_argument", type: "invalid_arguments", weight: 0.8, re: /\bmissing (?:operand|argument|\d+ required positional|required (?:argument|parameter|property|field|option))|\bis a required (?:property|parameter|field)\b|\bfield required\b|\b(?:takes|expected) \d+ (?:positional )?arguments?\b|\bexpected (?:one|at least one|at most one|two) arguments?\b|\brequired flags?(?:\(s\))? ["'`][^\n]{0,60}["'`] (?:not set|missing)\b|\baccepts (?:at most |at least |between )?\d+(?: and \d+)? arg\(s\), received \d+\b|\brequires (?:at least|at most|exactly) \d+ arg(?:ument)?s?\b|\brequired option\b/di, variant: "schema_violation" },
   // Argument parsers' words for a missing, surplus or clashing argument (issue 18 probes): clap's "required arguments were not
   // provided", click's "Missing option '--port'", coreutils' "missing destination file operand", commander's "option '--out <dir>'
@@ -769,7 +778,7 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "overloaded", type: "rate_limited", weight: 0.6, re: /\boverloaded\b/di },
   { id: "resource_exhausted", type: "rate_limited", weight: 0.88, re: /\bRESOURCE_EXHAUSTED\b|\bresources? (?:has |have )?(?:been )?exhausted\b|\bcheck (?:your )?quota\b/di, variant: "quota_exhausted" },
   // network_error
-  { id: "refused", type: "network_error", weight: 0.85, re: /\bconnection refused\b|\bfailed to connect\b|\bcould(?: not|n't) connect\b|\bECONNREFUSED\b|\bfailed to establish a new connection\b/di, variant: "connection_refused" },
+  { id: "refused", type: "network_error", weight: 0.85, re: /\bconnection refused\b|\bfailed to connect\b|\b(?:could(?: not|n't)|can ?not|can't|unable to) connect\b|\bECONNREFUSED\b|\bfailed to establish a new connection\b/di, variant: "connection_refused" },
   { id: "dns", type: "network_error", weight: 0.88, re: /\bcould(?: not|n't) resolve (?:host|hostname|proxy)(?:: ?(\S+))?|\bname or service not known\b|\btemporary failure in name resolution\b|\bnodename nor servname\b|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN) (\S+)|\bno address associated with hostname\b|\bunknown host\b|\bunable to resolve host(?: address)?\b|\bNXDOMAIN\b|\bcould not translate host name\b|\bname does not resolve\b|\bno such host\b|\bnet::ERR_NAME_(?:NOT_RESOLVED|RESOLUTION_FAILED)\b/di, variant: "dns_resolution_failed", captures: "host" },
   { id: "reset", type: "network_error", weight: 0.78, re: /\bconnection (?:reset|closed|aborted)(?: by peer)?\b|\bsocket hang up\b|\bempty reply from server\b|\bother side closed\b|\brecv failure\b|\bremote end closed\b|\bnetwork is unreachable\b|\bno route to host\b|\bmax retries exceeded\b|\bECONNRESET\b/di, variant: "connection_reset" },
   // TLS: the secure connection could not be set up (an untrusted or unverifiable certificate). The
@@ -1073,6 +1082,8 @@ const ERRNO_IN_TEXT = /\b(E[A-Z][A-Z0-9_]{2,}|ERR_[A-Z_]+|UND_ERR_[A-Z_]+|MODULE
  * an exception-like CamelCase name (AWS: ThrottlingException, "__type": "…#ResourceNotFoundException").
  */
 const PROVIDER_CODE_IN_TEXT = /\\?["']?(?<!\w)(?:[Tt]ype|[Cc]ode|[Ee]rror|[Ss]tatus|[Rr]eason|codeName|[Ee]rrorCode|error_code|__type)\\?["']?\s*[:=]\s*\\?["']((?:[\w.]+#)?[A-Za-z][A-Za-z_]{3,})\\?["']/g;
+/** The AWS SDKs' and CLI's sentence around an AWS error code: "An error occurred (AccessDenied) when calling the PutObject operation". */
+const AWS_CODE_IN_TEXT = /\bAn error occurred \(([A-Za-z][A-Za-z.]{3,})\) when calling the \w+ operation\b/g;
 
 /** "ThrottlingException" → "throttling_exception", "RESOURCE_EXHAUSTED" → "resource_exhausted", "a.b#NoSuchKey" → "no_such_key". */
 function providerCodeName(raw: string): string {
@@ -1515,7 +1526,7 @@ export function classify(input: InputContext, options: ClassifyOptions = {}): Cl
     const ev = STATUS_EVIDENCE[facts.status] ?? (facts.status >= 500 ? STATUS_EVIDENCE[500] : undefined);
     if (ev) c.add({ ...ev, source: "http_status", rule: "http:status", detail: `HTTP ${facts.status}` });
   }
-  for (const m of raw.matchAll(PROVIDER_CODE_IN_TEXT)) {
+  for (const m of [...raw.matchAll(PROVIDER_CODE_IN_TEXT), ...raw.matchAll(AWS_CODE_IN_TEXT)]) {
     const code = providerCodeName(m[1]);
     const hit = PROVIDER_CODES.find(([re]) => re.test(code));
     if (!hit) continue;

@@ -356,3 +356,27 @@ describe("a program of any name, called a program, is not installed (2026-11-28)
     }
   });
 });
+
+describe("tried as a user, beyond the corpus (2026-11-28): a target that names many things, a daemon one cannot connect to", () => {
+  it("a locator or single-row query that matched more than one thing is a wrong argument, whatever the library", () => {
+    expect(framework("playwright", "Error: locator.click: Error: strict mode violation: getByRole('button', { name: 'Save' }) resolved to 2 elements:")).toBe("invalid_arguments");
+    expect(framework("jest", "TestingLibraryElementError: Found multiple elements with the role \"button\" and name `Submit`")).toBe("invalid_arguments");
+    expect(framework("cypress", "CypressError: `cy.click()` can only be called on a single element. Your subject contained 3 elements.")).toBe("invalid_arguments");
+    expect(framework("django_shell", "users.models.User.MultipleObjectsReturned: get() returned more than one User -- it returned 2!")).toBe("invalid_arguments");
+    expect(framework("python", "sqlalchemy.exc.MultipleResultsFound: Multiple rows were found when exactly one was required")).toBe("invalid_arguments");
+  });
+
+  it("'cannot / unable to connect' is a connection that failed; a display one cannot connect to stays a missing display", () => {
+    expect(shell("docker", "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?")).toBe("network_error");
+    expect(shell("redis-cli", "Could not connect to Redis at 127.0.0.1:6379: Connection refused")).toBe("network_error");
+    expect(framework("mongo", "Unable to connect to the MongoDB server at 10.0.0.9:27017")).toBe("network_error");
+    expect(shell("xclock", "Error: Can't connect to display :0")).toBe("environment_missing");
+  });
+
+  it("guards: one element, one row, a found match, and 'cannot connect' to something that is not a service", () => {
+    const read = (text: string) => classify(inputContextSchema.parse({ failure: { tool: "cli", args: {}, error: { message: text, stderr: text } } }), { lexical: false });
+    for (const text of ["locator resolved to 1 element", "query returned one row", "found 3 matches in 2 files"]) {
+      expect(read(text).evidence.map((e) => e.rule), text).not.toContain("ambiguous_target");
+    }
+  });
+});

@@ -104,3 +104,26 @@ describe("PostgreSQL's own messages read as their SQLSTATE when no code is print
     }
   });
 });
+
+describe("container registries' codes (OCI distribution) and the AWS SDKs' sentence around a code", () => {
+  const typeOf = (tool: string, text: string) =>
+    classify(inputContextSchema.parse({ failure: { tool, args: {}, error: { message: text.split("\n")[0], stderr: text } } })).type;
+
+  it("a registry's codes, as the code and in docker's words, once however often repeated", () => {
+    expect(read("Error response from daemon: manifest for node:21-alpine3.99 not found: manifest unknown: manifest unknown")).toEqual(["oci MANIFEST_UNKNOWN invalid_arguments"]);
+    expect(read('{"errors":[{"code":"NAME_UNKNOWN","message":"repository name not known to registry"}]}')).toEqual(["oci NAME_UNKNOWN invalid_arguments"]);
+    expect(read("Error: failed to resolve reference: ghcr.io/acme/api:v9: blob unknown to registry")).toEqual(["oci BLOB_UNKNOWN invalid_arguments"]);
+    expect(typeOf("docker", "Error response from daemon: manifest for node:21-alpine3.99 not found: manifest unknown: manifest unknown")).toBe("invalid_arguments");
+    expect(typeOf("podman", "Error: initializing source docker://quay.io/acme/nope:latest: reading manifest latest in quay.io/acme/nope: name unknown: repo not found")).toBe("invalid_arguments");
+    for (const text of ["unknown flag: --forse", "the name is unknown to me", "invalid manifest line 3"]) expect(read(text), text).toEqual([]);
+  });
+
+  it("'An error occurred (Code) when calling the Operation operation' reads the AWS code, and a specific statement still decides", () => {
+    expect(typeOf("aws", "An error occurred (ValidationError) when calling the CreateStack operation: Template format error: Unresolved resource dependencies [MyBucket] in the Resources block of the template")).toBe("invalid_arguments");
+    expect(typeOf("aws", "An error occurred (ThrottlingException) when calling the DescribeInstances operation (reached max retries: 4): Rate exceeded")).toBe("rate_limited");
+    expect(typeOf("python", "botocore.exceptions.ClientError: An error occurred (NoSuchBucket) when calling the GetObject operation: The specified bucket does not exist")).toBe("invalid_arguments");
+    expect(typeOf("aws", "An error occurred (ExpiredToken) when calling the GetCallerIdentity operation: The security token included in the request is expired")).toBe("permission_denied");
+    // the tuning half's case: the code says ValidationException, the message says the input is too long
+    expect(typeOf("python", "botocore.errorfactory.ValidationException: An error occurred (ValidationException) when calling the InvokeModel operation: Input is too long for requested model.")).toBe("output_too_large");
+  });
+});

@@ -17,7 +17,7 @@ export interface CodeEvidence {
 
 /** One code found in the text: which table, the code as printed, what it means. */
 export interface StandardCodeHit extends CodeEvidence {
-  /** The table: sqlstate, postgres (a server message read as its SQLSTATE), mysql, sqlite, mongo, grpc, curl, win32, errno_number. */
+  /** The table: sqlstate, postgres (a server message read as its SQLSTATE), oci (container registries), mysql, sqlite, mongo, grpc, curl, win32, errno_number. */
   standard: string;
   code: string;
   /** Phrase rules (classify.ts ids) that read this message as something else; the code explains them away. */
@@ -244,6 +244,27 @@ export const ERRNO_NUMBERS: Record<string, string> = {
   "61": "ECONNREFUSED", "60": "ETIMEDOUT", "54": "ECONNRESET", "65": "EHOSTUNREACH",
 };
 
+// ---------------------------------------------------------------- OCI distribution (container registries: Docker Hub, GHCR, ECR, Harbor…)
+
+/**
+ * The error codes of the OCI distribution specification, which every container registry answers with and every client
+ * (docker, podman, containerd, crane, skopeo, helm for OCI charts) prints: as the code, or as docker does, the code's words
+ * before its message ("manifest unknown: manifest unknown", "name unknown: repository name not known to registry").
+ */
+const OCI_DISTRIBUTION: Record<string, CodeEvidence> = {
+  MANIFEST_UNKNOWN: { type: "invalid_arguments", weight: 0.8, variant: "resource_not_found" }, // the tag or digest is not in the repository
+  NAME_UNKNOWN: { type: "invalid_arguments", weight: 0.8, variant: "resource_not_found" }, // no repository of that name
+  BLOB_UNKNOWN: { type: "invalid_arguments", weight: 0.75, variant: "resource_not_found" },
+  MANIFEST_INVALID: { type: "invalid_arguments", weight: 0.75 },
+  NAME_INVALID: { type: "invalid_arguments", weight: 0.8 },
+  TAG_INVALID: { type: "invalid_arguments", weight: 0.8 },
+  DIGEST_INVALID: { type: "invalid_arguments", weight: 0.75 },
+  TOOMANYREQUESTS: { type: "rate_limited", weight: 0.9 },
+};
+const OCI_IN_TEXT =
+  /\b(MANIFEST_UNKNOWN|NAME_UNKNOWN|BLOB_UNKNOWN|MANIFEST_INVALID|NAME_INVALID|TAG_INVALID|DIGEST_INVALID|TOOMANYREQUESTS)\b|\b(manifest unknown|name unknown|blob unknown|manifest invalid|name invalid|tag invalid|digest invalid|toomanyrequests): |\b(repository name not known to registry|blob unknown to registry)\b/g;
+const OCI_MESSAGES: Record<string, string> = { "repository name not known to registry": "NAME_UNKNOWN", "blob unknown to registry": "BLOB_UNKNOWN" };
+
 // ---------------------------------------------------------------- reading codes where they appear as codes
 
 /** Five characters of digits and capitals, at least one a digit (every SQLSTATE has one: 42P01, HY000, P0001). */
@@ -314,6 +335,12 @@ export function standardCodes(raw: string): StandardCodeHit[] {
         if (printed) printed.misreads = misreads;
         else if (meaning) hits.push({ ...meaning, standard: "postgres", code, ...(misreads ? { misreads } : {}) });
       }
+  if (/unknown|invalid|toomanyrequests/i.test(raw))
+    for (const m of raw.matchAll(OCI_IN_TEXT)) {
+      const code = m[1] ?? m[2]?.toUpperCase().replace(" ", "_") ?? OCI_MESSAGES[m[3]];
+      // one fact however many times the client repeats it
+      if (!hits.some((h) => h.standard === "oci" && h.code === code)) add("oci", code, OCI_DISTRIBUTION[code]);
+    }
   if (MYSQL_MARKER.test(raw)) for (const re of MYSQL_IN_TEXT) for (const m of raw.matchAll(re)) add("mysql", m[1], MYSQL_ERRORS[m[1]]);
   if (raw.includes("SQLITE_")) for (const m of raw.matchAll(SQLITE_IN_TEXT)) add("sqlite", `SQLITE_${m[1]}`, SQLITE_RESULTS[m[1]]);
   if (/codeName|Mongo|E11000/.test(raw))
