@@ -373,6 +373,13 @@ describe("tried as a user, beyond the corpus (2026-11-28): a target that names m
     expect(shell("xclock", "Error: Can't connect to display :0")).toBe("environment_missing");
   });
 
+  it("a compiler that expected a punctuation token is a syntax error, in C#, TypeScript, Java and GCC words", () => {
+    expect(shell("dotnet", "Program.cs(12,5): error CS1002: ; expected")).toBe("syntax_error");
+    expect(shell("dotnet", "Program.cs(30,1): error CS1513: } expected")).toBe("syntax_error");
+    expect(shell("tsc", "src/app.ts(4,10): error TS1005: ';' expected.")).toBe("syntax_error");
+    expect(shell("gcc", "main.c:5:1: error: expected ';' before '}' token")).toBe("syntax_error");
+  });
+
   it("guards: one element, one row, a found match, and 'cannot connect' to something that is not a service", () => {
     const read = (text: string) => classify(inputContextSchema.parse({ failure: { tool: "cli", args: {}, error: { message: text, stderr: text } } }), { lexical: false });
     for (const text of ["locator resolved to 1 element", "query returned one row", "found 3 matches in 2 files"]) {
