@@ -625,6 +625,17 @@ const PHRASES: readonly PhraseRule[] = [
     re: /\b(?:the )?value (?:at|of|for) ['"`]?[A-Za-z_$][\w$]*(?:(?:\.|\[)[\w$\]]+)+['"`]? (?:is|was) (?:empty|invalid|not valid|malformed|missing|not allowed|too (?:long|short|large))\b|\b[A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])+ (?:must not|cannot|can ?not|may not) be (?:empty|blank|null)\b/di,
     variant: "schema_violation",
   },
+  // An agent's edit tool could not apply the edit its arguments describe: the text to replace is not in the file (Claude Code's
+  // "String to replace not found in file", the Anthropic text editor's "did not appear verbatim", Codex's apply_patch "Failed to
+  // find expected lines", aider's "SEARCH block failed to exactly match"), is there more than once ("Multiple occurrences of
+  // old_str", "Found 2 matches of the string to replace"), the patch does not apply, or the tool's precondition for the call was
+  // not met ("File has not been read yet. Read it first"): the arguments must change, the tool and the file are there.
+  {
+    id: "edit_not_applicable",
+    type: "invalid_arguments",
+    weight: 0.85,
+    re: /\bdid not appear verbatim\b|\b(?:string|text|old_?str(?:ing)?|search (?:string|text|block)|snippet) (?:to (?:replace|find|match|edit) )?(?:was )?not found in (?:the )?(?:file|document|buffer)\b|\bfailed to (?:find|locate|match) (?:the )?expected lines?\b|\bSEARCH(?:\/REPLACE)? block failed to (?:exactly )?match\b|\bno (?:replacement|edit|substitution)s? (?:was|were) (?:performed|made|applied)\b|\bmultiple occurrences of (?:old_?str(?:ing)?|the (?:string|text|search))\b|\bfound \d+ matches of the (?:string|text)\b|\bpatch (?:does not|doesn't|did not) apply\b|\bfile (?:has|have)(?:n't| not) (?:been )?read yet\b|\bread (?:it|the file) first before (?:writing|editing)\b/di,
+  },
   // The call's target named more than one thing where it must name one: a UI locator in strict mode (Playwright's "strict mode
   // violation … resolved to 2 elements", Testing Library's "Found multiple elements", Cypress' "subject contained 3 elements"), an
   // ORM's single-row query (Django's MultipleObjectsReturned, SQLAlchemy's MultipleResultsFound): the argument must be narrowed.
@@ -715,7 +726,7 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "more_information", type: "invalid_arguments", weight: 0.3, re: /\bfor more information\.?$/di, coarse: true },
   { id: "named_path_missing", type: "invalid_arguments", weight: 0.7, re: /\bcannot change to\b|\bcan't open file\b|\bdoes not appear to be a git repository\b|\brepository .{1,200} (?:does not exist|not found)\b|\bis a directory\b|\bnot a directory\b|\balready exists and is not an empty directory\b/di, variant: "path_not_found" },
   // ENOENT in words: as broad as the errno (a missing library, config or program prints it too).
-  { id: "no_such_file", type: "invalid_arguments", weight: 0.5, re: /\bno such file or directory\b|\bdoes not exist\b|\bENOENT\b|\bcannot find the (?:file|path)\b|\bcannot find or open\b/di, variant: "path_not_found", coarse: true },
+  { id: "no_such_file", type: "invalid_arguments", weight: 0.5, re: /\bno such file or directory\b|\bdoes not exist\b|\bENOENT\b|\bcannot find the (?:file|path)\b|\bcannot find or open\b|\b(?:file|path|directory|folder) [^\n]{0,160}?\bcould(?: not|n't) be (?:found|located)\b/di, variant: "path_not_found", coarse: true },
   { id: "not_found", type: "invalid_arguments", weight: 0.35, re: /\bnot found\b/di, variant: "resource_not_found", coarse: true },
   { id: "validation_failed", type: "invalid_arguments", weight: 0.6, re: /\bvalidation (?:failed|error)\b|\bunprocessable\b|\bbad request\b/di, variant: "schema_violation", coarse: true },
   // timeout
@@ -797,7 +808,7 @@ const PHRASES: readonly PhraseRule[] = [
   { id: "fetch_failed", type: "network_error", weight: 0.5, re: /\bfetch failed\b|\bnetwork ?error\b|\bunable to access\b/di },
   { id: "server_error", type: "network_error", weight: 0.6, re: /\bbad gateway\b|\bservice (?:temporarily )?unavailable\b|\binternal server error\b|\bserver had an error\b|\bupstream (?:connect )?error\b/di, variant: "server_error", coarse: true },
   // syntax_error
-  { id: "syntax", type: "syntax_error", weight: 0.88, re: /\bsyntax ?error\b|\bparse error\b|\binvalid syntax\b|\bunexpected (?:token|end of (?:input|file|JSON input)|EOF|identifier|character|string|indent|number|symbol)\b|\b(?:unknown|illegal|stray) (?:start of )?token\b|\bmissing [)}\]] near\b|\bunterminated\b|\bmissing parenthes[ie]s\b|\bcan't find string terminator\b|\bunmatched\b|\bunbalanced\b|\bbad config (?:line|file|value)\b|\bexpected .{1,40} but found\b|\bExpecting (?:value|property name|',' delimiter|':' delimiter)\b|\bis not valid JSON\b(?! ?schema)|\binvalid JSON\b|\bunexpected indent\b|\bunindent does not match\b|\bend of file unexpected\b|\bExtra data: line\b|\bmissing separator\b|\berror: ['"`].{1,3}['"`] expected\b|\berror(?: [A-Z]{1,3}\d{3,5})?: ['"`]?[^\s\w'"`]{1,3}['"`]? expected\b|\berror: expected ['"`][^\s\w'"`]{1,3}['"`] (?:before|after|at end of|at|in)\b/di },
+  { id: "syntax", type: "syntax_error", weight: 0.88, re: /\bsyntax ?error\b|\bparse error\b|\binvalid syntax\b|\bunexpected (?:token|end of (?:input|file|JSON input)|EOF|identifier|character|string|indent|number|symbol)\b|\b(?:unknown|illegal|stray) (?:start of )?token\b|\bmissing [)}\]] near\b|\bunterminated\b|\bmissing parenthes[ie]s\b|\bcan't find string terminator\b|\bunmatched\b|\bunbalanced\b|\bbad config (?:line|file|value)\b|\bexpected .{1,40} but found\b|\bExpecting (?:value|property name|',' delimiter|':' delimiter)\b|\bis not valid JSON\b(?! ?schema)|\binvalid JSON\b|\bunexpected indent\b|\bunindent does not match\b|\bend of file unexpected\b|\bExtra data: line\b|\bmissing separator\b|\berror: ['"`].{1,3}['"`] expected\b|\berror(?: [A-Z]{1,3}\d{3,5})?: ['"`]?[^\s\w'"`]{1,3}['"`]? expected\b|\berror: expected ['"`][^\s\w'"`]{1,3}['"`] (?:before|after|at end of|at|in)\b|\binvalid (?:patch|diff|hunk)(?: format)?\b|\bcorrupt patch\b|\bmalformed (?:patch|diff|hunk)\b/di },
   // bash echoes the source line it could not parse under its "syntax error near …" line: "x.sh: line 7: `fi'".
   { id: "shell_syntax_echo", type: "syntax_error", weight: 0.85, re: /(?:^|:\s)line \d+: `[^\n]*'$/d },
   { id: "parse_failed", type: "syntax_error", weight: 0.8, re: /\bschema parsing\b|\b(?:error|failure) (?:while )?parsing\b(?! (?:the )?(?:field|value|argument|parameter|param|option)\b)|\bfailed to parse\b(?! (?:the )?(?:field|value|argument|parameter|param|option)\b)/di },

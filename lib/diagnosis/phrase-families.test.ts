@@ -373,6 +373,19 @@ describe("tried as a user, beyond the corpus (2026-11-28): a target that names m
     expect(shell("xclock", "Error: Can't connect to display :0")).toBe("environment_missing");
   });
 
+  it("an agent's edit tool that cannot apply the edit its arguments describe is a wrong argument, never a missing tool", () => {
+    expect(framework("Edit", "<tool_use_error>String to replace not found in file.\nString: const x = 1;</tool_use_error>")).toBe("invalid_arguments");
+    expect(framework("Write", "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>")).toBe("invalid_arguments");
+    expect(framework("str_replace_based_edit_tool", "No replacement was performed, old_str `foo()` did not appear verbatim in /repo/app.py.")).toBe("invalid_arguments");
+    expect(framework("str_replace_based_edit_tool", "No replacement was performed. Multiple occurrences of old_str `return x` in lines [12, 40]. Please ensure it is unique")).toBe("invalid_arguments");
+    expect(framework("apply_patch", 'Failed to find expected lines ["def main():"] in src/app.py')).toBe("invalid_arguments");
+    expect(framework("aider", "SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in src/app.py")).toBe("invalid_arguments");
+    expect(shell("git", "error: patch failed: src/app.py:12\nerror: src/app.py: patch does not apply")).toBe("invalid_arguments");
+    // a patch that is not in the format the tool reads is malformed input, as invalid JSON input is
+    expect(framework("apply_patch", "Invalid patch: The first line of the patch must be '*** Begin Patch'")).toBe("syntax_error");
+    expect(framework("cursor", "Error: The file /src/x.ts could not be found in the workspace")).toBe("invalid_arguments");
+  });
+
   it("a compiler that expected a punctuation token is a syntax error, in C#, TypeScript, Java and GCC words", () => {
     expect(shell("dotnet", "Program.cs(12,5): error CS1002: ; expected")).toBe("syntax_error");
     expect(shell("dotnet", "Program.cs(30,1): error CS1513: } expected")).toBe("syntax_error");
@@ -383,6 +396,7 @@ describe("tried as a user, beyond the corpus (2026-11-28): a target that names m
   it("guards: one element, one row, a found match, and 'cannot connect' to something that is not a service", () => {
     const read = (text: string) => classify(inputContextSchema.parse({ failure: { tool: "cli", args: {}, error: { message: text, stderr: text } } }), { lexical: false });
     for (const text of ["locator resolved to 1 element", "query returned one row", "found 3 matches in 2 files"]) {
+      expect(read(text).evidence.map((e) => e.rule), text).not.toContain("edit_not_applicable");
       expect(read(text).evidence.map((e) => e.rule), text).not.toContain("ambiguous_target");
     }
   });
