@@ -632,6 +632,7 @@ const PHRASES: readonly PhraseRule[] = [
   // not met ("File has not been read yet. Read it first"): the arguments must change, the tool and the file are there.
   {
     id: "edit_not_applicable",
+    keys: ["verbatim", "not found in", "expected line", "search", "no replacement", "no edit", "no substitution", "occurrences", "matches of the", "patch", "read yet", "read it first", "read the file first"],
     type: "invalid_arguments",
     weight: 0.85,
     re: /\bdid not appear verbatim\b|\b(?:string|text|old_?str(?:ing)?|search (?:string|text|block)|snippet) (?:to (?:replace|find|match|edit) )?(?:was )?not found in (?:the )?(?:file|document|buffer)\b|\bfailed to (?:find|locate|match) (?:the )?expected lines?\b|\bSEARCH(?:\/REPLACE)? block failed to (?:exactly )?match\b|\bno (?:replacement|edit|substitution)s? (?:was|were) (?:performed|made|applied)\b|\bmultiple occurrences of (?:old_?str(?:ing)?|the (?:string|text|search))\b|\bfound \d+ matches of the (?:string|text)\b|\bpatch (?:does not|doesn't|did not) apply\b|\bfile (?:has|have)(?:n't| not) (?:been )?read yet\b|\bread (?:it|the file) first before (?:writing|editing)\b/di,
@@ -641,6 +642,7 @@ const PHRASES: readonly PhraseRule[] = [
   // ORM's single-row query (Django's MultipleObjectsReturned, SQLAlchemy's MultipleResultsFound): the argument must be narrowed.
   {
     id: "ambiguous_target",
+    keys: ["strict mode", "resolved to", "multiple", "contained", "more than one"],
     type: "invalid_arguments",
     weight: 0.8,
     re: /\bstrict mode violation\b|\bresolved to \d+ elements\b|\bfound multiple (?:elements|nodes|matches)\b|\bsubject contained \d+ elements\b|\bMultipleObjectsReturned\b|\bMultipleResultsFound\b|\breturned more than one (?:\w+ )?(?:--|[:,(]|$)|\bmultiple (?:rows|results|elements|objects|matches) (?:were |was )?(?:found|returned) when (?:exactly |only )?one\b|\bmore than one (?:element|row|result|object|match|node) (?:was |were )?(?:found|returned|matched)\b/di,
