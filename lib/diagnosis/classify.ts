@@ -1083,7 +1083,7 @@ function hostOf(url: string | undefined): string | undefined {
 const EXIT_IN_TEXT = /\bexit(?:ed)?(?: with)? (?:code|status)[: ]+(\d{1,3})\b|\bexit code (\d{1,3})\b/i;
 const STATUS_IN_TEXT: readonly RegExp[] = [
   /\bHTTP(?:\/\d(?:\.\d)?)? (?:Error )?(\d{3})\b/,
-  /\b(?:status(?: code)?|returned(?: error)?|Error code|error code|response code)[:= ]+(\d{3})\b/i,
+  /\b(?:status(?: code)?|returned(?: error)?|Error code|error code|response code)(?:[:= ]+|\s*\()(\d{3})\b/i, // "status code 503", "status code (502)"
   /^(\d{3}) [A-Z][a-z]/m, // SDK messages: "429 Rate limit reached"
   /["']?status["']?\s*:\s*(\d{3})\b/,
 ];

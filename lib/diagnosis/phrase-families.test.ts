@@ -386,6 +386,11 @@ describe("tried as a user, beyond the corpus (2026-11-28): a target that names m
     expect(framework("cursor", "Error: The file /src/x.ts could not be found in the workspace")).toBe("invalid_arguments");
   });
 
+  it("an HTTP status in parentheses is read as the status ('Non-200 status code (502)')", () => {
+    expect(framework("mcp", "Error: SSE error: Non-200 status code (502)")).toBe("network_error");
+    expect(framework("mcp", "Error: SSE error: Non-200 status code (401)")).toBe("permission_denied");
+  });
+
   it("a compiler that expected a punctuation token is a syntax error, in C#, TypeScript, Java and GCC words", () => {
     expect(shell("dotnet", "Program.cs(12,5): error CS1002: ; expected")).toBe("syntax_error");
     expect(shell("dotnet", "Program.cs(30,1): error CS1513: } expected")).toBe("syntax_error");
