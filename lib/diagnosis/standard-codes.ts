@@ -88,6 +88,10 @@ const POSTGRES_MESSAGES: readonly { re: RegExp; code: string; ev?: CodeEvidence;
     ev: { type: "environment_missing", weight: 0.8 },
   },
 ];
+/** What a SQLSTATE means: its own entry, else its class's. */
+function sqlstateMeaning(code: string): CodeEvidence | undefined {
+  return SQLSTATE_CODES[code] ?? SQLSTATE_CLASSES[code.slice(0, 2)];
+}
 /** Words every message above holds, so the table is read only when one of them is there (diagnose() is on every failure's path). */
 const POSTGRES_MARKER = /does not exist|pg_hba|password authentication|too many clients|connection slots|database system is|administrator command|permission denied for|must be owner|violates|invalid input syntax|statement timeout|extension/;
 
@@ -324,12 +328,12 @@ export function standardCodes(raw: string): StandardCodeHit[] {
     for (const re of SQLSTATE_IN_TEXT)
       for (const m of raw.matchAll(re)) {
         const code = m[1].toUpperCase();
-        if (SQLSTATE_SHAPE.test(code)) add("sqlstate", code, SQLSTATE_CODES[code] ?? SQLSTATE_CLASSES[code.slice(0, 2)]);
+        if (SQLSTATE_SHAPE.test(code)) add("sqlstate", code, sqlstateMeaning(code));
       }
   if (POSTGRES_MARKER.test(raw))
     for (const { re, code, ev, misreads } of POSTGRES_MESSAGES)
       if (re.test(raw)) {
-        const meaning = ev ?? SQLSTATE_CODES[code] ?? SQLSTATE_CLASSES[code.slice(0, 2)];
+        const meaning = ev ?? sqlstateMeaning(code);
         // the same code printed as a code too is one fact, not two
         const printed = hits.find((h) => h.standard === "sqlstate" && h.code === code);
         if (printed) printed.misreads = misreads;
