@@ -98,23 +98,20 @@ function trainNB(cases: Labelled[], feats: (i: InputContext) => string[], alpha 
   };
 }
 
-/** Multinomial logistic regression, L2, unit-length binary feature vectors, full-batch gradient with Adam. Deterministic. */
-export function trainLR(cases: Labelled[], feats: (i: InputContext) => string[], opts: { lambda?: number; epochs?: number; minDocs?: number } = {}): Model & { weights: Map<string, number[]>; bias: number[] } {
-  const lambda = opts.lambda ?? 1e-4;
-  const epochs = opts.epochs ?? 150;
-  const minDocs = opts.minDocs ?? 2;
-  const df = new Map<string, number>();
-  const rows = cases.map((c) => feats(c.input));
-  for (const r of rows) for (const f of r) df.set(f, (df.get(f) ?? 0) + 1);
-  const index = new Map<string, number>();
-  for (const [f, n] of [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (n >= minDocs) index.set(f, index.size);
-  const D = index.size;
-  const X = rows.map((r) => r.map((f) => index.get(f)).filter((i): i is number => i !== undefined));
-  const y = cases.map((c) => ERROR_TYPES.indexOf(c.label));
-  // Class weights: a uniform prior over types, as the naive Bayes has.
+/** A row of features: their indices and values (one value for all of them, or one each). */
+interface SparseRow {
+  idx: ArrayLike<number>;
+  val: number | ArrayLike<number>;
+}
+
+/**
+ * Multinomial logistic regression over `D` features: L2, full-batch gradient with Adam, class weights for a uniform prior
+ * over types (as the naive Bayes has). Deterministic. Returns the weights (feature-major, K per feature) and the biases.
+ */
+function fitSoftmax(rows: readonly SparseRow[], y: readonly number[], D: number, lambda: number, epochs: number): { W: Float64Array; b: Float64Array } {
   const per = new Array<number>(K).fill(0);
   y.forEach((k) => per[k]++);
-  const cw = per.map((n) => (n ? cases.length / (K * n) : 0));
+  const cw = per.map((n) => (n ? rows.length / (K * n) : 0));
   const W = new Float64Array(D * K);
   const b = new Float64Array(K);
   const mW = new Float64Array(D * K), vW = new Float64Array(D * K), mB = new Float64Array(K), vB = new Float64Array(K);
@@ -122,52 +119,72 @@ export function trainLR(cases: Labelled[], feats: (i: InputContext) => string[],
   const G = new Float64Array(D * K);
   const gb = new Float64Array(K);
   const z = new Float64Array(K);
+  const adam = (p: Float64Array, g: Float64Array, m: Float64Array, v: Float64Array, t: number) => {
+    const c1 = 1 - b1 ** t, c2 = 1 - b2 ** t; // bias corrections of step t
+    for (let j = 0; j < p.length; j++) {
+      m[j] = b1 * m[j] + (1 - b1) * g[j];
+      v[j] = b2 * v[j] + (1 - b2) * g[j] * g[j];
+      p[j] -= (lr * (m[j] / c1)) / (Math.sqrt(v[j] / c2) + eps);
+    }
+  };
   for (let t = 1; t <= epochs; t++) {
     G.fill(0);
     gb.fill(0);
-    for (let n = 0; n < X.length; n++) {
-      const xs = X[n];
-      const s = xs.length ? 1 / Math.sqrt(xs.length) : 0;
+    for (let n = 0; n < rows.length; n++) {
+      const { idx, val } = rows[n];
+      const one = typeof val === "number" ? val : 0;
+      const each = typeof val === "number" ? null : val;
       for (let k = 0; k < K; k++) z[k] = b[k];
-      for (const i of xs) for (let k = 0; k < K; k++) z[k] += W[i * K + k] * s;
+      for (let r = 0; r < idx.length; r++) {
+        const x = each ? each[r] : one, base = idx[r] * K;
+        for (let k = 0; k < K; k++) z[k] += W[base + k] * x;
+      }
       let max = -Infinity;
       for (let k = 0; k < K; k++) max = Math.max(max, z[k]);
       let sum = 0;
       for (let k = 0; k < K; k++) sum += z[k] = Math.exp(z[k] - max);
       for (let k = 0; k < K; k++) {
-        const g = (cw[y[n]] * (z[k] / sum - (k === y[n] ? 1 : 0))) / X.length;
+        const g = (cw[y[n]] * (z[k] / sum - (k === y[n] ? 1 : 0))) / rows.length;
         gb[k] += g;
-        if (g !== 0) for (const i of xs) G[i * K + k] += g * s;
+        if (g !== 0) for (let r = 0; r < idx.length; r++) G[idx[r] * K + k] += g * (each ? each[r] : one);
       }
     }
-    for (let j = 0; j < D * K; j++) {
-      const g = G[j] + lambda * W[j];
-      mW[j] = b1 * mW[j] + (1 - b1) * g;
-      vW[j] = b2 * vW[j] + (1 - b2) * g * g;
-      W[j] -= (lr * (mW[j] / (1 - b1 ** t))) / (Math.sqrt(vW[j] / (1 - b2 ** t)) + eps);
-    }
-    for (let k = 0; k < K; k++) {
-      mB[k] = b1 * mB[k] + (1 - b1) * gb[k];
-      vB[k] = b2 * vB[k] + (1 - b2) * gb[k] * gb[k];
-      b[k] -= (lr * (mB[k] / (1 - b1 ** t))) / (Math.sqrt(vB[k] / (1 - b2 ** t)) + eps);
-    }
+    for (let j = 0; j < G.length; j++) G[j] += lambda * W[j];
+    adam(W, G, mW, vW, t);
+    adam(b, gb, mB, vB, t);
   }
+  return { W, b };
+}
+
+/** The fitted model's probabilities for one row. */
+function softmaxOf(W: Float64Array, b: Float64Array, row: SparseRow): number[] {
+  const zz = Array.from(b);
+  for (let r = 0; r < row.idx.length; r++) {
+    const x = typeof row.val === "number" ? row.val : row.val[r];
+    for (let k = 0; k < K; k++) zz[k] += W[row.idx[r] * K + k] * x;
+  }
+  const max = Math.max(...zz);
+  const ex = zz.map((v) => Math.exp(v - max));
+  const sum = ex.reduce((a, c) => a + c, 0);
+  return ex.map((v) => v / sum);
+}
+
+/** Multinomial logistic regression over unit-length binary feature vectors (fitSoftmax). */
+export function trainLR(cases: Labelled[], feats: (i: InputContext) => string[], opts: { lambda?: number; epochs?: number; minDocs?: number } = {}): Model & { weights: Map<string, number[]>; bias: number[] } {
+  const minDocs = opts.minDocs ?? 2;
+  const df = new Map<string, number>();
+  const rows = cases.map((c) => feats(c.input));
+  for (const r of rows) for (const f of r) df.set(f, (df.get(f) ?? 0) + 1);
+  const index = new Map<string, number>();
+  for (const [f, n] of [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (n >= minDocs) index.set(f, index.size);
+  const rowOf = (fs: string[]): SparseRow => {
+    const idx = fs.map((f) => index.get(f)).filter((i): i is number => i !== undefined);
+    return { idx, val: idx.length ? 1 / Math.sqrt(idx.length) : 0 };
+  };
+  const { W, b } = fitSoftmax(rows.map(rowOf), cases.map((c) => ERROR_TYPES.indexOf(c.label)), index.size, opts.lambda ?? 1e-4, opts.epochs ?? 150);
   const weights = new Map<string, number[]>();
   for (const [f, i] of index) weights.set(f, Array.from(W.subarray(i * K, i * K + K)));
-  return {
-    weights,
-    bias: Array.from(b),
-    probs(input) {
-      const xs = feats(input).map((f) => index.get(f)).filter((i): i is number => i !== undefined);
-      const s = xs.length ? 1 / Math.sqrt(xs.length) : 0;
-      const zz = Array.from(b);
-      for (const i of xs) for (let k = 0; k < K; k++) zz[k] += W[i * K + k] * s;
-      const max = Math.max(...zz);
-      const ex = zz.map((v) => Math.exp(v - max));
-      const sum = ex.reduce((a, c) => a + c, 0);
-      return ex.map((v) => v / sum);
-    },
-  };
+  return { weights, bias: Array.from(b), probs: (input) => softmaxOf(W, b, rowOf(feats(input))) };
 }
 
 interface Verdict {
@@ -351,60 +368,13 @@ function trainUseCentroid(cases: Labelled[], vec: (i: InputContext) => Float32Ar
     },
   };
 }
-/** Multinomial logistic regression (L2, Adam, full batch, class weights for a uniform prior) over the unit sentence vectors. */
+/** Multinomial logistic regression (fitSoftmax) over the unit sentence vectors. */
 function trainUseLR(cases: Labelled[], vec: (i: InputContext) => Float32Array, opts: { lambda?: number; epochs?: number } = {}): Model {
-  const lambda = opts.lambda ?? numberArg("--use-lambda=") ?? 1e-3;
-  const epochs = opts.epochs ?? 300;
   const X = cases.map((c) => unit(vec(c.input)));
   const D = X[0].length;
-  const y = cases.map((c) => ERROR_TYPES.indexOf(c.label));
-  const per = new Array<number>(K).fill(0);
-  y.forEach((k) => per[k]++);
-  const cw = per.map((n) => (n ? cases.length / (K * n) : 0));
-  const W = new Float64Array(D * K), b = new Float64Array(K);
-  const mW = new Float64Array(D * K), vW = new Float64Array(D * K), mB = new Float64Array(K), vB = new Float64Array(K);
-  const G = new Float64Array(D * K), gb = new Float64Array(K), z = new Float64Array(K);
-  const lr = 0.05, b1 = 0.9, b2 = 0.999, eps = 1e-8;
-  for (let t = 1; t <= epochs; t++) {
-    G.fill(0);
-    gb.fill(0);
-    for (let n = 0; n < X.length; n++) {
-      const x = X[n];
-      for (let k = 0; k < K; k++) z[k] = b[k];
-      for (let i = 0; i < D; i++) { const xi = x[i]; for (let k = 0; k < K; k++) z[k] += W[i * K + k] * xi; }
-      let max = -Infinity;
-      for (let k = 0; k < K; k++) max = Math.max(max, z[k]);
-      let sum = 0;
-      for (let k = 0; k < K; k++) sum += z[k] = Math.exp(z[k] - max);
-      for (let k = 0; k < K; k++) {
-        const g = (cw[y[n]] * (z[k] / sum - (k === y[n] ? 1 : 0))) / X.length;
-        gb[k] += g;
-        for (let i = 0; i < D; i++) G[i * K + k] += g * x[i];
-      }
-    }
-    for (let j = 0; j < D * K; j++) {
-      const g = G[j] + lambda * W[j];
-      mW[j] = b1 * mW[j] + (1 - b1) * g;
-      vW[j] = b2 * vW[j] + (1 - b2) * g * g;
-      W[j] -= (lr * (mW[j] / (1 - b1 ** t))) / (Math.sqrt(vW[j] / (1 - b2 ** t)) + eps);
-    }
-    for (let k = 0; k < K; k++) {
-      mB[k] = b1 * mB[k] + (1 - b1) * gb[k];
-      vB[k] = b2 * vB[k] + (1 - b2) * gb[k] * gb[k];
-      b[k] -= (lr * (mB[k] / (1 - b1 ** t))) / (Math.sqrt(vB[k] / (1 - b2 ** t)) + eps);
-    }
-  }
-  return {
-    probs(input) {
-      const x = unit(vec(input));
-      const zz = Array.from(b);
-      for (let i = 0; i < D; i++) for (let k = 0; k < K; k++) zz[k] += W[i * K + k] * x[i];
-      const max = Math.max(...zz);
-      const ex = zz.map((v) => Math.exp(v - max));
-      const sum = ex.reduce((a, c) => a + c, 0);
-      return ex.map((v) => v / sum);
-    },
-  };
+  const all = Array.from({ length: D }, (_, i) => i);
+  const { W, b } = fitSoftmax(X.map((x) => ({ idx: all, val: x })), cases.map((c) => ERROR_TYPES.indexOf(c.label)), D, opts.lambda ?? numberArg("--use-lambda=") ?? 1e-3, opts.epochs ?? 300);
+  return { probs: (input) => softmaxOf(W, b, { idx: all, val: unit(vec(input)) }) };
 }
 const useLines = (i: InputContext) => useVector(i, "lines");
 const useWhole = (i: InputContext) => useVector(i, "whole");
